@@ -1,0 +1,131 @@
+# perflib: Linux performance counters for Lua 5.4.
+#   make run    install missing Debian packages (as root), build, live view
+#   make test   C core tests, busted specs under Lua 5.4, then the same specs
+#               under AddressSanitizer + UBSan; ends with "N passed, N failed"
+#   make bench  collect cost of each counterset against a C floor
+# The Makefile is the primary build; perflib-scm-1.rockspec is the luarocks one.
+
+SHELL     := /bin/bash
+CC        ?= gcc
+LUA       ?= lua5.4
+BUSTED    ?= /usr/bin/busted
+SECONDS_  := $(if $(SECONDS),$(SECONDS),0)
+
+# Debian 12 packages everything below needs (make test, make run, make bench).
+DEB_PKGS  := gcc make pkg-config lua5.4 liblua5.4-dev lua-busted lua-check \
+             luarocks libedit-dev valgrind tmux
+
+LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
+LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null)
+EDIT_LIBS  := $(shell pkg-config --libs libedit 2>/dev/null)
+
+CWARNS  := -Wall -Wextra -pedantic -Wshadow -Wcast-qual -Wmissing-prototypes \
+           -Wstrict-prototypes -Wwrite-strings -Wundef -Werror=implicit-function-declaration
+CSTD    := -std=c11 -D_GNU_SOURCE
+OPT     ?= -O2 -g
+CFLAGS_ := $(CSTD) $(OPT) $(CWARNS) -fPIC -fvisibility=hidden -Isrc/core $(CFLAGS)
+SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+CORE_SRC := $(wildcard src/core/*.c) $(wildcard src/providers/*.c)
+BIND_SRC := $(wildcard src/lua/*.c)
+HOST_SRC := $(wildcard src/host/*.c)
+LUA_SRC  := $(wildcard lua/perflib/*.lua)
+HDRS     := $(wildcard src/*/*.h)
+CTESTS   := $(patsubst spec/c/%.c,build/ctest/%,$(wildcard spec/c/test_*.c))
+
+CORE_OBJ := $(patsubst src/%.c,build/obj/%.o,$(CORE_SRC))
+BIND_OBJ := $(patsubst src/%.c,build/obj/%.o,$(BIND_SRC))
+SAN_OBJ  := $(patsubst src/%.c,build/san/%.o,$(CORE_SRC) $(BIND_SRC))
+
+.PHONY: all deps run test ctest spec spec-asan lint bench clean install-deps rock
+
+all: build/libperflib-core.a build/perflib/core.so build/perflua $(CTESTS)
+
+# ---- dependencies -------------------------------------------------------------
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing || exit 1; \
+	  else \
+	    echo "perflib needs these Debian packages; run as root:"; \
+	    echo "  apt-get update && apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+
+# ---- objects --------------------------------------------------------------------
+build/obj/%.o: src/%.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_) $(LUA_CFLAGS) -c $< -o $@
+
+build/san/%.o: src/%.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(SAN) $(CWARNS) -fPIC -Isrc/core $(LUA_CFLAGS) -c $< -o $@
+
+build/libperflib-core.a: $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+build/perflib/core.so: $(CORE_OBJ) $(BIND_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ $^ -lm
+
+build/san/perflib/core.so: $(SAN_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fsanitize=address,undefined -o $@ $^ -lm
+
+# The host embeds the Lua facade so it runs from anywhere.
+build/gen/perflib_lua.c: $(LUA_SRC) src/host/embed.lua
+	@mkdir -p $(dir $@)
+	$(LUA) src/host/embed.lua $@ $(LUA_SRC)
+
+build/perflua: $(HOST_SRC) build/gen/perflib_lua.c build/libperflib-core.a $(BIND_OBJ)
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/lua $(LUA_CFLAGS) -o $@ \
+	  $(HOST_SRC) build/gen/perflib_lua.c $(BIND_OBJ) build/libperflib-core.a \
+	  $(LUA_LIBS) $(EDIT_LIBS) -lm -Wl,-E
+
+# C tests of the core alone: no Lua anywhere on their link line.
+build/ctest/%: spec/c/%.c build/libperflib-core.a spec/c/ctest.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Ispec/c -o $@ $< build/libperflib-core.a -lm
+
+build/san/ctest/%: spec/c/%.c $(patsubst src/%.c,build/san/%.o,$(CORE_SRC)) spec/c/ctest.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Ispec/c -o $@ $< \
+	  $(patsubst src/%.c,build/san/%.o,$(CORE_SRC)) -lm
+
+# ---- main job -------------------------------------------------------------------
+run: deps
+	@$(MAKE) --no-print-directory all
+	build/perflua examples/top.lua $(SECONDS_)
+
+# ---- tests ----------------------------------------------------------------------
+test: deps
+	@$(MAKE) --no-print-directory all build/san/perflib/core.so \
+	  $(patsubst build/ctest/%,build/san/ctest/%,$(CTESTS))
+	@bash spec/support/run-all.sh
+
+lint:
+	luacheck -q .
+	for f in $(LUA_SRC) spec/*.lua examples/*.lua; do luac5.4 -p $$f || exit 1; done
+
+bench: deps
+	@$(MAKE) --no-print-directory all build/bench/floor
+	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
+	  $(LUA) bench/collect.lua
+
+build/bench/floor: bench/floor.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -O2 $(CWARNS) -o $@ $<
+
+# luarocks builds in the source tree: do it in a copy, install into build/rocktree.
+rock:
+	rm -rf build/rock-src build/rocktree && mkdir -p build/rock-src
+	tar cf - perflib-scm-1.rockspec src lua | tar xf - -C build/rock-src
+	cd build/rock-src && luarocks --lua-version=5.4 make --tree=../rocktree perflib-scm-1.rockspec
+
+clean:
+	rm -rf build

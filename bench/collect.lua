@@ -1,0 +1,127 @@
+--- make bench: the cost of one `q:collect()` per counterset through the Lua
+-- API, against a C floor (build/bench/floor) that reads and parses the same
+-- files in the same run.  Rounds alternate perflib and floor so that drift on
+-- a busy machine hits both; the median of the rounds is reported.
+-- Benchmarks report, tests assert: the exit status is 0 even on a MISS.
+--
+-- Environment: BENCH_ROUNDS (default 7), BENCH_SECONDS per set and round
+-- (default 0.15), BENCH_FLOOR (default build/bench/floor).
+
+local perflib = require "perflib"
+
+local CMD = "LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' "
+  .. "lua5.4 bench/collect.lua"
+local TARGET = 1.2
+local ROUNDS = math.tointeger(tonumber(os.getenv("BENCH_ROUNDS") or "")) or 7
+local SECONDS = tonumber(os.getenv("BENCH_SECONDS") or "") or 0.15
+local FLOOR = os.getenv("BENCH_FLOOR") or "build/bench/floor"
+local clock = perflib.clock
+
+-- name in the floor's output, label, counter paths of the query
+local SETS = {
+  { id = "proc_all", label = "Processor Information (*) all",
+    paths = { "\\Processor Information(*)\\*" } },
+  { id = "proc_time", label = "Processor Information (*) % Processor Time",
+    paths = { "\\Processor Information(*)\\% Processor Time" } },
+  { id = "memory", label = "Memory all", paths = { "\\Memory\\*" } },
+  { id = "system", label = "System all", paths = { "\\System\\*" } },
+  { id = "all", label = "all three in one query",
+    paths = { "\\Processor Information(*)\\*", "\\Memory\\*", "\\System\\*" } },
+}
+
+local function median(t)
+  local s = {}
+  for i, v in ipairs(t) do s[i] = v end
+  table.sort(s)
+  local n = #s
+  if n % 2 == 1 then return s[(n + 1) // 2] end
+  return (s[n // 2] + s[n // 2 + 1]) / 2
+end
+
+local function new_query(set)
+  local q = perflib.query()
+  for _, path in ipairs(set.paths) do
+    local index, status, message = q:add(path)
+    if not index then
+      error(("add %s: %s (%s)"):format(path, tostring(status), tostring(message)))
+    end
+  end
+  local s, err = q:collect()
+  if not s then error(("collect %s: %s"):format(set.id, tostring(err))) end
+  return q
+end
+
+--- Mean ns per collect over about SECONDS; samples are dropped at once and
+-- the GC runs as it normally would (no collectgarbage calls).
+local function time_collect(q)
+  local n, t0 = 0, clock()
+  local t
+  repeat
+    for _ = 1, 16 do
+      local s = q:collect()
+      if not s then error("collect failed during timing") end
+    end
+    n = n + 16
+    t = clock()
+  until t - t0 >= SECONDS
+  return (t - t0) * 1e9 / n, n
+end
+
+local function run_floor()
+  local ids = {}
+  for i, set in ipairs(SETS) do ids[i] = set.id end
+  local cmd = ("%s -t %g -r 1 %s"):format(FLOOR, SECONDS, table.concat(ids, " "))
+  local f = assert(io.popen(cmd, "r"))
+  local out, info = {}, nil
+  for line in f:lines() do
+    local id, ns = line:match("^floor (%S+) (%d+)")
+    if id then
+      out[id] = tonumber(ns)
+    elseif not info then
+      info = line:match("^# floor: (.-),? %d+ round")
+    end
+  end
+  local ok, how, code = f:close()
+  if not ok then error(("%s failed (%s %s)"):format(cmd, tostring(how), tostring(code))) end
+  return out, info
+end
+
+print("# reproduce: make bench   (or, after make all build/bench/floor:)")
+print("#   " .. CMD)
+print(("# %d rounds x %.2f s per set and side; median ns per collect"):format(ROUNDS, SECONDS))
+
+local queries, pl_ns, fl_ns, iters = {}, {}, {}, {}
+for i, set in ipairs(SETS) do
+  queries[i] = new_query(set)
+  pl_ns[i], fl_ns[i] = {}, {}
+  for _ = 1, 200 do queries[i]:collect() end     -- warm-up: files open, buffers grown
+end
+
+local floor_info
+local t_start = clock()
+for r = 1, ROUNDS do
+  for i in ipairs(SETS) do
+    pl_ns[i][r], iters[i] = time_collect(queries[i])
+  end
+  local fl
+  fl, floor_info = run_floor()
+  for i, set in ipairs(SETS) do
+    fl_ns[i][r] = fl[set.id] or error("floor printed no figure for " .. set.id)
+  end
+end
+for _, q in ipairs(queries) do q:close() end
+
+if floor_info then print("# machine: " .. floor_info) end
+print(("%-44s %12s %12s %7s %7s  %s"):format("set", "perflib ns", "floor ns", "ratio", "target", "result"))
+local misses = 0
+for i, set in ipairs(SETS) do
+  local p, f = median(pl_ns[i]), median(fl_ns[i])
+  local ratio = p / f
+  local ok = ratio <= TARGET
+  if not ok then misses = misses + 1 end
+  print(("%-44s %12.0f %12.0f %6.2fx %6.1fx  %s"):format(set.label, p, f, ratio, TARGET,
+    ok and "PASS" or "MISS"))
+end
+print(("# %d of %d sets within %.1fx; %d collects per perflib measurement; %.1f s")
+  :format(#SETS - misses, #SETS, TARGET, iters[1], clock() - t_start))
+os.exit(0)

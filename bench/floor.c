@@ -1,0 +1,580 @@
+/* The C floor of a perflib collect: the same files the providers read for a
+ * full `\Set(*)\*` query, kept open, pread at offset 0 until EOF (the I/O of
+ * pl_file_read: one pread that returns the data, one that returns 0, with the
+ * same 4096-byte first buffer doubled as needed), then
+ * hand-parsed with the least work that yields the values the provider uses.
+ * No perflib code: this is what any C program reading these counters pays.
+ *
+ *   floor [-t SECONDS] [-r ROUNDS] [set ...]
+ *
+ * Sets: proc_all proc_time memory system all (default: every one).  Each set
+ * runs for about SECONDS (default 0.2) per round after a warm-up; the median
+ * of ROUNDS (default 3) is printed, one line per set:
+ *
+ *   floor <set> <ns per collect> <iterations> <min ns> <max ns>
+ *
+ * Lines starting with '#' are comments.  Exit status 1 on a read error. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- kept-open files ------------------------------------------------------------ */
+
+typedef struct rfile {
+    int fd;                  /* -1: absent */
+    char *buf;
+    size_t cap, len;
+} rfile;
+
+static void die(const char *what, const char *path)
+{
+    fprintf(stderr, "floor: %s %s: %s\n", what, path, strerror(errno));
+    exit(1);
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = calloc(1, n);
+    if (!p)
+        die("malloc", "");
+    return p;
+}
+
+/* Opens path; a missing file leaves fd at -1 (the provider stops looking too). */
+static int rf_open(rfile *f, const char *path, int required)
+{
+    f->fd = open(path, O_RDONLY | O_CLOEXEC);
+    f->cap = 4096;           /* pl_file_read's first size: the read size matters to */
+    f->buf = xmalloc(f->cap); /* /proc/sys, which allocates count + 1 bytes per read */
+    f->len = 0;
+    if (f->fd < 0 && required)
+        die("open", path);
+    return f->fd >= 0;
+}
+
+/* pread from offset 0 until it returns 0, as pl_file_read does. */
+static const char *rf_read(rfile *f)
+{
+    size_t len = 0;
+    for (;;) {
+        ssize_t r;
+        if (len + 1 >= f->cap) {
+            char *nb = realloc(f->buf, f->cap * 2);
+            if (!nb)
+                die("realloc", "");
+            f->buf = nb;
+            f->cap *= 2;
+        }
+        r = pread(f->fd, f->buf + len, f->cap - 1 - len, (off_t)len);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            die("pread", "");
+        }
+        if (r == 0)
+            break;
+        len += (size_t)r;
+    }
+    f->buf[len] = '\0';
+    f->len = len;
+    return f->buf;
+}
+
+static void rf_close(rfile *f)
+{
+    if (f->fd >= 0)
+        close(f->fd);
+    free(f->buf);
+    f->fd = -1;
+    f->buf = NULL;
+}
+
+/* ---- parsing helpers ----------------------------------------------------------------- */
+
+static uint64_t sink;        /* everything parsed ends here, so nothing is optimised away */
+
+static const char *next_line(const char *p)
+{
+    const char *nl = strchr(p, '\n');
+    return nl ? nl + 1 : NULL;
+}
+
+/* strtoull that stays on the current line: blanks only, never '\n'. */
+static int num(const char **p, uint64_t *v)
+{
+    const char *s = *p;
+    char *end;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s < '0' || *s > '9')
+        return 0;
+    *v = strtoull(s, &end, 10);
+    *p = end;
+    return 1;
+}
+
+/* "123.45" -> 123 and 45 (the provider scales them; the floor only parses). */
+static int fixed(const char **p, uint64_t *v)
+{
+    uint64_t ip, fr = 0;
+    if (!num(p, &ip))
+        return 0;
+    if (**p == '.') {
+        (*p)++;
+        num(p, &fr);
+    }
+    *v = ip * 100 + fr;
+    return 1;
+}
+
+static uint64_t single_number(rfile *f)
+{
+    const char *p = rf_read(f);
+    uint64_t v = 0;
+    num(&p, &v);
+    return v;
+}
+
+/* ---- Processor Information --------------------------------------------------------- */
+
+typedef struct proc_floor {
+    rfile stat, intr, soft, cpuinfo;
+    int ncpu;                /* max cpu number + 1 from /proc/stat */
+    rfile (*idle_time)[3], (*idle_usage)[3];
+    rfile *curf, *maxf;
+    int cpufreq;             /* scaling_cur_freq of cpu0 exists */
+    uint64_t acc[2][4096];   /* per-CPU sums of /proc/interrupts and /proc/softirqs */
+} proc_floor;
+
+/* /proc/stat for Processor Information: the cpu lines (up to 10 fields),
+ * the first number of intr and softirq; everything else is skipped. */
+static void proc_stat(proc_floor *pf)
+{
+    const char *p;
+    for (p = rf_read(&pf->stat); p && *p; p = next_line(p)) {
+        uint64_t v;
+        if (p[0] == 'c' && p[1] == 'p' && p[2] == 'u') {
+            const char *q = p + 3;
+            if (*q != ' ' && num(&q, &v))
+                sink += v;   /* cpu number */
+            for (int n = 0; n < 10 && num(&q, &v); n++)
+                sink += v;
+        } else if (strncmp(p, "intr ", 5) == 0 || strncmp(p, "softirq ", 8) == 0) {
+            const char *q = p + (p[0] == 'i' ? 5 : 8);
+            if (num(&q, &v))
+                sink += v;
+        }
+    }
+}
+
+/* /proc/interrupts or /proc/softirqs: every cell added to its CPU's sum. */
+static void proc_table(rfile *f, uint64_t *acc)
+{
+    int cols[4096], ncols = 0;
+    const char *p = rf_read(f);
+    while (*p && *p != '\n') {
+        char *end;
+        while (*p == ' ')
+            p++;
+        if (strncmp(p, "CPU", 3) != 0)
+            break;
+        cols[ncols] = (int)strtoul(p + 3, &end, 10);
+        if (ncols < 4095 && cols[ncols] < 4096)
+            ncols++;
+        p = end;
+    }
+    for (p = next_line(p); p && *p; p = next_line(p)) {
+        const char *q = strchr(p, ':'), *nl = strchr(p, '\n');
+        uint64_t v;
+        if (!q || (nl && q > nl))
+            continue;
+        q++;
+        for (int c = 0; c < ncols && num(&q, &v); c++)
+            acc[cols[c]] += (uint32_t)v;
+    }
+}
+
+static void proc_open(proc_floor *pf, int all)
+{
+    const char *p;
+    char path[128];
+    rf_open(&pf->stat, "/proc/stat", 1);
+    pf->ncpu = 0;
+    for (p = rf_read(&pf->stat); p && *p; p = next_line(p)) {
+        const char *q = p + 3;
+        uint64_t cpu;
+        if (strncmp(p, "cpu", 3) == 0 && *q != ' ' && num(&q, &cpu) && cpu < 4096 &&
+            (int)cpu + 1 > pf->ncpu)
+            pf->ncpu = (int)cpu + 1;
+    }
+    if (!all)
+        return;
+    rf_open(&pf->intr, "/proc/interrupts", 0);
+    rf_open(&pf->soft, "/proc/softirqs", 0);
+    pf->idle_time = xmalloc((size_t)pf->ncpu * sizeof *pf->idle_time);
+    pf->idle_usage = xmalloc((size_t)pf->ncpu * sizeof *pf->idle_usage);
+    pf->curf = xmalloc((size_t)pf->ncpu * sizeof *pf->curf);
+    pf->maxf = xmalloc((size_t)pf->ncpu * sizeof *pf->maxf);
+    for (int c = 0; c < pf->ncpu; c++) {
+        for (int k = 0; k < 3; k++) {
+            snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/time", c, k + 1);
+            rf_open(&pf->idle_time[c][k], path, 0);
+            snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/usage", c, k + 1);
+            rf_open(&pf->idle_usage[c][k], path, 0);
+        }
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", c);
+        rf_open(&pf->curf[c], path, 0);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cpufreq/cpuinfo_max_freq", c);
+        rf_open(&pf->maxf[c], path, 0);
+    }
+    pf->cpufreq = pf->ncpu > 0 && pf->curf[0].fd >= 0;
+    if (!pf->cpufreq)
+        rf_open(&pf->cpuinfo, "/proc/cpuinfo", 1);
+}
+
+static void proc_close(proc_floor *pf, int all)
+{
+    rf_close(&pf->stat);
+    if (!all)
+        return;
+    rf_close(&pf->intr);
+    rf_close(&pf->soft);
+    rf_close(&pf->cpuinfo);
+    for (int c = 0; c < pf->ncpu; c++) {
+        for (int k = 0; k < 3; k++) {
+            rf_close(&pf->idle_time[c][k]);
+            rf_close(&pf->idle_usage[c][k]);
+        }
+        rf_close(&pf->curf[c]);
+        rf_close(&pf->maxf[c]);
+    }
+    free(pf->idle_time);
+    free(pf->idle_usage);
+    free(pf->curf);
+    free(pf->maxf);
+}
+
+/* "cpu MHz : 3295.048" of each processor, one pass over /proc/cpuinfo. */
+static void proc_cpuinfo(proc_floor *pf)
+{
+    const char *p;
+    for (p = rf_read(&pf->cpuinfo); p && *p; p = next_line(p)) {
+        const char *q;
+        uint64_t v;
+        if (p[0] != 'p' && p[0] != 'c')
+            continue;
+        if (strncmp(p, "processor", 9) != 0 && strncmp(p, "cpu MHz", 7) != 0)
+            continue;
+        if ((q = strchr(p, ':')) != NULL && (q++, fixed(&q, &v)))
+            sink += v;
+    }
+}
+
+static void proc_collect(proc_floor *pf, int all)
+{
+    proc_stat(pf);
+    if (!all)
+        return;
+    if (pf->intr.fd >= 0)
+        proc_table(&pf->intr, pf->acc[0]);
+    if (pf->soft.fd >= 0)
+        proc_table(&pf->soft, pf->acc[1]);
+    for (int c = 0; c < pf->ncpu; c++) {
+        for (int k = 0; k < 3; k++)
+            if (pf->idle_time[c][k].fd >= 0 && pf->idle_usage[c][k].fd >= 0)
+                sink += single_number(&pf->idle_time[c][k]) + single_number(&pf->idle_usage[c][k]);
+        if (pf->cpufreq && pf->curf[c].fd >= 0) {
+            sink += single_number(&pf->curf[c]);
+            if (pf->maxf[c].fd >= 0)
+                sink += single_number(&pf->maxf[c]);
+        }
+    }
+    if (!pf->cpufreq)
+        proc_cpuinfo(pf);
+    sink += pf->acc[0][0] + pf->acc[1][0];
+}
+
+/* ---- Memory ------------------------------------------------------------------------------ */
+
+typedef struct mem_floor {
+    rfile meminfo, vmstat, zoneinfo;
+} mem_floor;
+
+/* The /proc/vmstat keys Memory uses; zoned ones also match <key>_<zone>. */
+static const struct { const char *key; size_t len; int zoned; } vm_keys[] = {
+    {"pgpgin", 6, 0}, {"pgpgout", 7, 0}, {"pswpin", 6, 0}, {"pswpout", 7, 0},
+    {"pgfault", 7, 0}, {"pgmajfault", 10, 0}, {"pgfree", 6, 0},
+    {"pgscan_kswapd", 13, 1}, {"pgscan_direct", 13, 1},
+    {"pgsteal_kswapd", 14, 1}, {"pgsteal_direct", 14, 1}, {"allocstall", 10, 1},
+    {"workingset_refault", 18, 0}, {"workingset_refault_anon", 23, 0},
+    {"workingset_refault_file", 23, 0}, {"oom_kill", 8, 0},
+};
+
+static void mem_open(mem_floor *mf)
+{
+    rf_open(&mf->meminfo, "/proc/meminfo", 1);
+    rf_open(&mf->vmstat, "/proc/vmstat", 1);
+    rf_open(&mf->zoneinfo, "/proc/zoneinfo", 0);
+}
+
+static void mem_close(mem_floor *mf)
+{
+    rf_close(&mf->meminfo);
+    rf_close(&mf->vmstat);
+    rf_close(&mf->zoneinfo);
+}
+
+static void mem_collect(mem_floor *mf)
+{
+    const char *p;
+    uint64_t avail = 0;
+    /* meminfo: every "Key: value kB" line (the provider uses 35 of them) */
+    for (p = rf_read(&mf->meminfo); p && *p; p = next_line(p)) {
+        const char *q = strchr(p, ':');
+        uint64_t v;
+        if (q && (q++, num(&q, &v))) {
+            sink += v;
+            if (p[0] == 'M' && strncmp(p, "MemAvailable:", 13) == 0)
+                avail = v;
+        }
+    }
+    /* no MemAvailable (before 3.14) or 0: the provider estimates it from zoneinfo */
+    if (avail == 0 && mf->zoneinfo.fd >= 0) {
+        for (p = rf_read(&mf->zoneinfo); p && *p; p = next_line(p)) {
+            uint64_t v;
+            while (*p == ' ')
+                p++;
+            if (strncmp(p, "low ", 4) == 0 && (p += 4, num(&p, &v)))
+                sink += v;
+        }
+    }
+    /* vmstat: only lines whose key is one of ours */
+    for (p = rf_read(&mf->vmstat); p && *p; p = next_line(p)) {
+        const char *sp;
+        size_t klen;
+        uint64_t v;
+        if (*p != 'p' && *p != 'a' && *p != 'w' && *p != 'o')
+            continue;
+        if (!(sp = strchr(p, ' ')))
+            break;
+        klen = (size_t)(sp - p);
+        for (size_t k = 0; k < sizeof vm_keys / sizeof vm_keys[0]; k++) {
+            size_t n = vm_keys[k].len;
+            if (klen != n && !(vm_keys[k].zoned && klen > n + 1 && p[n] == '_'))
+                continue;
+            if (memcmp(p, vm_keys[k].key, n) != 0)
+                continue;
+            if (num(&sp, &v))
+                sink += v;
+            break;
+        }
+    }
+}
+
+/* ---- System ------------------------------------------------------------------------------ */
+
+typedef struct sys_floor {
+    rfile stat, loadavg, uptime, filenr, entropy, pidmax, threadsmax;
+    DIR *proc;
+} sys_floor;
+
+static void sys_open(sys_floor *sf)
+{
+    rf_open(&sf->stat, "/proc/stat", 1);
+    rf_open(&sf->loadavg, "/proc/loadavg", 1);
+    rf_open(&sf->uptime, "/proc/uptime", 1);
+    rf_open(&sf->filenr, "/proc/sys/fs/file-nr", 0);
+    rf_open(&sf->entropy, "/proc/sys/kernel/random/entropy_avail", 0);
+    rf_open(&sf->pidmax, "/proc/sys/kernel/pid_max", 0);
+    rf_open(&sf->threadsmax, "/proc/sys/kernel/threads-max", 0);
+    sf->proc = opendir("/proc");
+    if (!sf->proc)
+        die("opendir", "/proc");
+}
+
+static void sys_close(sys_floor *sf)
+{
+    rf_close(&sf->stat);
+    rf_close(&sf->loadavg);
+    rf_close(&sf->uptime);
+    rf_close(&sf->filenr);
+    rf_close(&sf->entropy);
+    rf_close(&sf->pidmax);
+    rf_close(&sf->threadsmax);
+    closedir(sf->proc);
+}
+
+static void sys_collect(sys_floor *sf)
+{
+    const char *p;
+    struct dirent *d;
+    uint64_t v, n = 0;
+    /* /proc/stat: ctxt, processes, procs_blocked */
+    for (p = rf_read(&sf->stat); p && *p; p = next_line(p)) {
+        const char *q;
+        if (*p != 'c' && *p != 'p')
+            continue;
+        if (strncmp(p, "ctxt ", 5) == 0)
+            q = p + 5;
+        else if (strncmp(p, "processes ", 10) == 0)
+            q = p + 10;
+        else if (strncmp(p, "procs_blocked ", 14) == 0)
+            q = p + 14;
+        else
+            continue;
+        if (num(&q, &v))
+            sink += v;
+    }
+    /* /proc/loadavg: "0.40 0.72 0.48 1/79 10528" */
+    p = rf_read(&sf->loadavg);
+    for (int i = 0; i < 3 && fixed(&p, &v); i++)
+        sink += v;
+    if (num(&p, &v) && *p == '/' && (p++, num(&p, &n)))
+        sink += v + n;
+    /* /proc/uptime: "1313.82 1964.74" */
+    p = rf_read(&sf->uptime);
+    if (fixed(&p, &v))
+        sink += v;
+    /* the Processes count: numeric entries of /proc */
+    rewinddir(sf->proc);
+    n = 0;
+    while ((d = readdir(sf->proc)) != NULL) {
+        const char *s = d->d_name;
+        if (*s < '1' || *s > '9')
+            continue;
+        while (*s >= '0' && *s <= '9')
+            s++;
+        n += *s == '\0';
+    }
+    sink += n;
+    if (sf->filenr.fd >= 0) {
+        p = rf_read(&sf->filenr);
+        while (num(&p, &v))
+            sink += v;
+    }
+    if (sf->entropy.fd >= 0)
+        sink += single_number(&sf->entropy);
+    if (sf->pidmax.fd >= 0)
+        sink += single_number(&sf->pidmax);
+    if (sf->threadsmax.fd >= 0)
+        sink += single_number(&sf->threadsmax);
+}
+
+/* ---- timing --------------------------------------------------------------------------------- */
+
+enum { PROC_ALL, PROC_TIME, MEMORY, SYSTEM, ALL, NSETS };
+static const char *const set_names[NSETS] = { "proc_all", "proc_time", "memory", "system", "all" };
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static proc_floor pf;
+static mem_floor mf;
+static sys_floor sf;
+
+static void collect_set(int set)
+{
+    switch (set) {
+    case PROC_ALL: proc_collect(&pf, 1); break;
+    case PROC_TIME: proc_collect(&pf, 0); break;
+    case MEMORY: mem_collect(&mf); break;
+    case SYSTEM: sys_collect(&sf); break;
+    default:
+        proc_collect(&pf, 1);
+        mem_collect(&mf);
+        sys_collect(&sf);
+        break;
+    }
+}
+
+/* Mean ns per collect over about `secs` seconds; *iters gets the count. */
+static double time_set(int set, double secs, long *iters)
+{
+    long n = 0;
+    double t0, t;
+    for (int i = 0; i < 20; i++)      /* warm-up: caches, page faults */
+        collect_set(set);
+    t0 = now();
+    do {
+        for (int i = 0; i < 16; i++)
+            collect_set(set);
+        n += 16;
+        t = now();
+    } while (t - t0 < secs);
+    *iters = n;
+    return (t - t0) * 1e9 / (double)n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: floor [-t SECONDS] [-r ROUNDS] [proc_all|proc_time|memory|system|all ...]\n");
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    double secs = 0.2, ns[NSETS][64];
+    int rounds = 3, want[NSETS] = { 0 }, any = 0, opt;
+    long iters[NSETS] = { 0 };
+
+    while ((opt = getopt(argc, argv, "t:r:")) != -1) {
+        if (opt == 't')
+            secs = atof(optarg);
+        else if (opt == 'r')
+            rounds = atoi(optarg);
+        else
+            usage();
+    }
+    if (secs <= 0 || rounds < 1 || rounds > 64)
+        usage();
+    for (int i = optind; i < argc; i++) {
+        int k;
+        for (k = 0; k < NSETS && strcmp(argv[i], set_names[k]) != 0; k++)
+            ;
+        if (k == NSETS)
+            usage();
+        want[k] = any = 1;
+    }
+    for (int k = 0; k < NSETS; k++)
+        if (!any)
+            want[k] = 1;
+
+    /* one state per set, as one perflib query per set would have */
+    proc_open(&pf, 1);
+    mem_open(&mf);
+    sys_open(&sf);
+    printf("# floor: %d CPUs, cpufreq %s, %d round(s) of %.2f s per set\n", pf.ncpu,
+           pf.cpufreq ? "yes" : "no (/proc/cpuinfo)", rounds, secs);
+    for (int r = 0; r < rounds; r++)
+        for (int k = 0; k < NSETS; k++)
+            if (want[k])
+                ns[k][r] = time_set(k, secs, &iters[k]);
+    for (int k = 0; k < NSETS; k++) {
+        if (!want[k])
+            continue;
+        qsort(ns[k], (size_t)rounds, sizeof ns[k][0], cmp_double);
+        printf("floor %s %.0f %ld %.0f %.0f\n", set_names[k], ns[k][rounds / 2], iters[k],
+               ns[k][0], ns[k][rounds - 1]);
+    }
+    printf("# checksum %llu\n", (unsigned long long)sink);
+    proc_close(&pf, 1);
+    mem_close(&mf);
+    sys_close(&sf);
+    return 0;
+}

@@ -1,0 +1,89 @@
+--- perflib: Linux performance counters, the Windows PerfLib way, for Lua 5.4.
+--
+-- This facade re-exports the C core (`perflib.core`) and adds what is best
+-- written in Lua: interval sampling without busy waiting, and views.
+-- Errors: misuse raises; environment failures return `nil, message, errno`.
+-- @module perflib
+
+local core = require "perflib.core"
+
+local M = {}
+for k, v in pairs(core) do
+  if k ~= "methods" then M[k] = v end
+end
+
+local clock, sleep = core.clock, core.sleep
+
+--- Samples a query every `interval` seconds, on a fixed schedule (no drift).
+-- `for s1, s0 in q:samples(1, 10) do ... end`: s0 is the previous sample
+-- (nil on the first round), so `s1:formatted(s0)` gives rates.
+-- @function Query:samples
+-- @tparam number interval seconds between samples (> 0)
+-- @tparam[opt] integer count number of samples (default: forever)
+-- @return iterator yielding newer, older samples
+function core.methods.Query.samples(q, interval, count)
+  if math.type(interval) == nil or interval <= 0 then
+    error("bad argument #1 to 'samples' (positive number of seconds expected)", 2)
+  end
+  if count ~= nil and math.type(count) ~= "integer" then
+    error("bad argument #2 to 'samples' (integer expected)", 2)
+  end
+  local n, prev, due = 0, nil, nil
+  return function()
+    if count and n >= count then return nil end
+    if due then
+      local wait = due - clock()
+      while wait > 0 do
+        sleep(wait)          -- a signal may cut it short: sleep the rest
+        wait = due - clock()
+      end
+      due = due + interval
+      local now = clock()
+      if due < now then due = now + interval end   -- fell behind: skip, don't burst
+    else
+      due = clock() + interval
+    end
+    local s, err, errno = q:collect()
+    if not s then error(("samples: %s (errno %d)"):format(err, errno), 2) end
+    n = n + 1
+    local older = prev
+    prev = s
+    return s, older
+  end
+end
+
+--- Formatted values of a sample pair as a table:
+-- `t[counter][instance] = value` for one result index (default 1), statuses
+-- in a second table of the same shape.
+-- @function Sample:values
+-- @tparam[opt] Sample older
+-- @tparam[opt] integer index result index (default 1)
+-- @treturn table values
+-- @treturn table statuses
+function core.methods.Sample.values(s1, s0, index)
+  local values, statuses = {}, {}
+  for inst, v, st, ctr in s1:formatted(s0, { index = index or 1 }) do
+    local vc = values[ctr]
+    if not vc then
+      vc = {}
+      values[ctr], statuses[ctr] = vc, {}
+    end
+    vc[inst] = v
+    statuses[ctr][inst] = st
+  end
+  return values, statuses
+end
+
+--- Pretty printer (`perflib.pretty.write(v)`, `perflib.pretty.print(...)`).
+-- Loaded on first use.
+setmetatable(M, {
+  __index = function(t, k)
+    if k == "pretty" then
+      local p = require "perflib.pretty"
+      rawset(t, k, p)
+      return p
+    end
+  end,
+})
+
+return M

@@ -1,0 +1,38 @@
+rockspec_format = "3.0"
+package = "perflib"
+version = "scm-1"
+source = {
+  url = "git+file://./",
+}
+description = {
+  summary = "Linux performance counters for Lua 5.4, the Windows PerfLib way",
+  detailed = [[
+Countersets with stable GUIDs and typed counters filled from /proc and /sys,
+query handles with wildcard counter paths, timestamped raw samples, and
+formatted values (rates, percentages, fractions) computed in C with an
+explicit status instead of a wrong number.
+]],
+  license = "MIT",
+}
+dependencies = {
+  "lua >= 5.4, < 5.5",
+}
+build = {
+  type = "builtin",
+  modules = {
+    ["perflib.core"] = {
+      sources = {
+        "src/core/env.c", "src/core/formula.c", "src/core/path.c", "src/core/pl_file.c",
+        "src/core/query.c", "src/core/sample.c",
+        "src/providers/builtin.c", "src/providers/cputable.c", "src/providers/memory.c", "src/providers/processor.c",
+        "src/providers/system.c",
+        "src/lua/lcounterset.c", "src/lua/lmachine.c", "src/lua/lperflib.c",
+        "src/lua/lquery.c", "src/lua/lsample.c",
+      },
+      incdirs = { "src/core" },
+      defines = { "_GNU_SOURCE" },
+    },
+    ["perflib"] = "lua/perflib/init.lua",
+    ["perflib.pretty"] = "lua/perflib/pretty.lua",
+  },
+}

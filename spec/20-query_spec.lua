@@ -1,0 +1,156 @@
+-- Query handles: specifications with their own statuses, deletion,
+-- listing, closing, and misuse.
+local perflib = require "perflib"
+
+local FIX = "spec/fixtures/basic"
+
+describe("Query", function()
+  local q
+  before_each(function() q = perflib.query { root = FIX } end)
+  after_each(function() q:close() end)
+
+  it("adds paths and tables and returns result indexes", function()
+    assert.same({ 1, "ok" }, { q:add "\\Processor Information(*)\\% Processor Time" })
+    assert.same({ 2, "ok" }, { q:add "\\Memory\\Available Bytes" })
+    assert.same({ 3, "ok" }, { q:add { counterset = "System", counter = "Context Switches/sec" } })
+    assert.same({ 4, "ok" }, { q:add { counterset = "Processor Information", instance = "_Total", counter = 8 } })
+    assert.same({ 5, "ok" }, { q:add { counterset = "b4fc721a-0378-476f-89ba-a5a79f810b36",
+      instance = "*", instance_id = 1 } })
+    assert.equals(5, #q)
+  end)
+
+  it("gives each refused specification its own status", function()
+    local function add(spec) return { q:add(spec) } end
+    assert.same({ nil, "no_counterset", "no counterset 'Nope'", 4200 }, add "\\Nope(*)\\x")
+    assert.same({ nil, "no_counter", "no counter 'Nope' in 'Memory'", 4202 }, add "\\Memory\\Nope")
+    assert.same({ nil, "no_counter", "no counter with id 999 in 'Memory'", 4202 },
+      add { counterset = "Memory", counter = 999 })
+    assert.same({ nil, "bad_instance", "'Memory' has a single instance: give no instance name", 87 },
+      add "\\Memory(x)\\Available Bytes")
+    assert.same({ nil, "bad_instance",
+      "'Processor Information' has multiple instances: name one, or use '*'", 87 },
+      add "\\Processor Information\\% Processor Time")
+    assert.equals("bad_path", add("Memory\\Available Bytes")[2])
+    assert.equals("bad_path", add("\\\\otherhost\\Memory\\Available Bytes")[2])
+    assert.equals(0, #q)
+    assert.same({ 1, "ok" }, add "\\Memory\\Available Bytes")
+    assert.same({ nil, "duplicate", "the query already has this specification", 183 },
+      add "\\memory\\available bytes")
+    assert.equals(1, #q)
+  end)
+
+  it("adds a list and reports per specification", function()
+    local r = q:add { "\\Memory\\Available Bytes", "\\Nope\\x", { counterset = "System" } }
+    assert.same({ index = 1, status = "ok" }, r[1])
+    assert.same({ status = "no_counterset", message = "no counterset 'Nope'", code = 4200 }, r[2])
+    assert.same({ index = 2, status = "ok" }, r[3])
+  end)
+
+  it("lists specifications with their result index and shape", function()
+    q:add "\\Processor Information(_Total)\\% Processor Time"
+    q:add "\\Processor Information(_Total)\\*"
+    q:add "\\Processor Information(*)\\% Idle Time"
+    q:add "\\Processor Information(*)\\% * Time"
+    local specs = q:specs()
+    assert.equals(4, #specs)
+    assert.equals("single_counter", specs[1].shape)
+    assert.equals("multiple_counters", specs[2].shape)
+    assert.equals("multiple_instances", specs[3].shape)
+    assert.equals("counterset", specs[4].shape)
+    assert.equals("\\Processor Information(*)\\% Idle Time", specs[3].path)
+    assert.same({ "% Idle Time" }, specs[3].counters)
+    -- "% * Time" matches the visible % counters, not the hidden base
+    for _, name in ipairs(specs[4].counters) do
+      assert.matches("^%% .* Time$", name)
+    end
+    assert.equals(1, specs[1].index)
+    assert.equals("_Total", specs[1].instance)
+  end)
+
+  it("deletes specifications; later indexes move down", function()
+    q:add "\\Memory\\Available Bytes"
+    q:add "\\Memory\\Committed Bytes"
+    q:add "\\System\\Processes"
+    assert.is_true(q:delete(1))
+    local specs = q:specs()
+    assert.equals(2, #specs)
+    assert.equals("\\Memory\\Committed Bytes", specs[1].path)
+    assert.equals(1, specs[1].index)
+    assert.same({ nil, "no specification #7" }, { q:delete(7) })
+    assert.same({ nil, "no specification #0" }, { q:delete(0) })
+    assert.has_error(function() q:delete "x" end)
+    -- a deleted spec can be added again
+    assert.same({ 3, "ok" }, { q:add "\\Memory\\Available Bytes" })
+  end)
+
+  it("closes idempotently and refuses use after close", function()
+    q:add "\\Memory\\Available Bytes"
+    assert.matches("^perflib.Query %(0x%x+%)$", tostring(q))
+    q:close()
+    q:close()
+    assert.equals("perflib.Query (closed)", tostring(q))
+    assert.has_error(function() q:collect() end,
+      "calling 'collect' on bad self (attempt to use a closed query)")
+    assert.has_error(function() q:add "\\Memory\\Available Bytes" end)
+    assert.has_error(function() return #q end)
+  end)
+
+  it("closes at the end of a <close> scope", function()
+    local saved
+    do
+      local qq <close> = perflib.query { root = FIX }
+      saved = qq
+    end
+    assert.equals("closed query", perflib.type(saved))
+  end)
+
+  it("raises on misuse, naming the argument", function()
+    assert.has_error(function() q:add() end,
+      "bad argument #1 to 'add' (specification must be a counter path or a table)")
+    assert.has_error(function() q:add(42) end)
+    assert.has_error(function() q:add { counterset = 1 } end,
+      "bad argument #1 to 'add' (field 'counterset' must be a string (name or GUID))")
+    assert.has_error(function() q:add { counterset = "Memory", bogus = 1 } end, "add: unknown option 'bogus'")
+    assert.has_error(function() q:add { counterset = "Memory", counter = true } end)
+    assert.has_error(function() q:add { counterset = "Processor Information", instance = "*", instance_id = -1 } end)
+    assert.has_error(function() q:add { counterset = "Processor Information", instance = "*", instance_id = 1.5 } end)
+    assert.has_error(function() q.add(nil, "\\Memory\\Available Bytes") end,
+      "bad argument #1 to 'add' (perflib.Query expected, got nil)")
+    assert.has_error(function() perflib.query { rooot = "/" } end, "machine: unknown option 'rooot'")
+    assert.has_error(function() perflib.query(5) end)
+  end)
+
+  it("keeps its files open between collections instead of reopening", function()
+    local fh = assert(io.open "/proc/self/stat")
+    local pid = fh:read "n"
+    fh:close()
+    local function nfds()
+      local p = assert(io.popen("ls /proc/" .. pid .. "/fd"))
+      local n = 0
+      for _ in p:lines() do n = n + 1 end
+      p:close()
+      return n
+    end
+    local live <close> = perflib.query()
+    live:add "\\Processor Information(*)\\*"
+    live:add "\\Memory\\*"
+    live:add "\\System\\*"
+    live:collect()
+    local before = nfds()
+    for _ = 1, 50 do live:collect() end
+    assert.equals(before, nfds())
+    live:close()
+    assert.is_true(nfds() < before, "closing the query closes its files")
+  end)
+
+  it("survives many queries and garbage collection", function()
+    for _ = 1, 200 do
+      local qq = perflib.query { root = FIX }
+      qq:add "\\Processor Information(*)\\*"
+      qq:add "\\Memory\\*"
+      qq:collect()
+    end
+    collectgarbage()
+    collectgarbage()
+  end)
+end)

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# make test: C core tests, busted specs under Lua 5.4, then the same C tests
+# and specs with AddressSanitizer + UBSan, then lint.  Prints the total as
+# the last line, "N passed, N failed, N skipped"; exits non-zero on any failure.
+set -u
+cd "$(dirname "$0")/../.."
+counts=$(mktemp)
+trap 'rm -f "$counts"' EXIT
+status=0
+
+run_ctests() {          # $1: directory of test binaries
+  for t in "$1"/test_*; do
+    [ -x "$t" ] || continue
+    out=$("$t" 2>&1); rc=$?
+    printf '%s\n' "$out" | tail -n 20
+    line=$(printf '%s\n' "$out" | grep -Eo '[0-9]+ passed, [0-9]+ failed' | tail -n 1)
+    if [ -z "$line" ]; then
+      echo "$t: crashed or printed no summary (exit $rc)"; echo "0 1 0" >> "$counts"; status=1
+      continue
+    fi
+    p=${line%% passed*}; f=${line#*, }; f=${f%% failed*}
+    echo "$p $f 0" >> "$counts"
+    [ "$rc" = 0 ] && [ "$f" = 0 ] || status=1
+  done
+}
+
+echo "== C core tests"
+run_ctests build/ctest
+
+echo "== busted specs (Lua 5.4)"
+PERFLIB_COUNTS=$counts busted || status=1
+
+echo "== C core tests under ASan + UBSan"
+run_ctests build/san/ctest
+
+echo "== busted specs under ASan + UBSan"
+asan=$(gcc -print-file-name=libasan.so) ubsan=$(gcc -print-file-name=libubsan.so)
+PERFLIB_CORE=build/san/perflib/core.so PERFLIB_COUNTS=$counts LD_PRELOAD="$asan:$ubsan" \
+  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  busted --cpath=./build/san/?.so || status=1
+
+echo "== lint"
+if command -v luacheck >/dev/null; then
+  luacheck -q . || status=1
+fi
+for f in lua/perflib/*.lua spec/*.lua spec/support/*.lua examples/*.lua bench/*.lua; do
+  [ -f "$f" ] || continue
+  luac5.4 -p "$f" || status=1
+done
+
+read -r P F S < <(awk '{p+=$1; f+=$2; s+=$3} END {print p+0, f+0, s+0}' "$counts")
+[ "$F" = 0 ] || status=1
+echo "$P passed, $F failed, $S skipped"
+exit $status

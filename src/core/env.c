@@ -1,0 +1,280 @@
+/* Environments (a machine seen below a root directory), the counterset
+ * registry, GUIDs and snapshots. */
+#include "perflib.h"
+#include "pl_provider.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+struct pl_env {
+    int refs;
+    char *root;              /* as given, for messages */
+    char *prefix;            /* root with a trailing '/' */
+    long user_hz, page_size;
+    uint32_t ncs, cscap;
+    const pl_counterset_def **cs;
+};
+
+/* ---- GUIDs ---------------------------------------------------------------- */
+
+static int hexval(int c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+int pl_guid_parse(const char *s, pl_guid *out)
+{
+    /* xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx, optionally in braces */
+    uint8_t b[16];
+    int braces = (*s == '{'), n = 0;
+    const char *p = s + braces;
+    for (int i = 0; i < 36; i++, p++) {
+        if (i == 8 || i == 13 || i == 18 || i == 23) {
+            if (*p != '-')
+                return EINVAL;
+            continue;
+        }
+        int h = hexval((unsigned char)*p);
+        if (h < 0)
+            return EINVAL;
+        if (n % 2 == 0)
+            b[n / 2] = (uint8_t)(h << 4);
+        else
+            b[n / 2] |= (uint8_t)h;
+        n++;
+    }
+    if (braces && *p++ != '}')
+        return EINVAL;
+    if (*p != '\0')
+        return EINVAL;
+    out->d1 = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+    out->d2 = (uint16_t)(b[4] << 8 | b[5]);
+    out->d3 = (uint16_t)(b[6] << 8 | b[7]);
+    memcpy(out->d4, b + 8, 8);
+    return 0;
+}
+
+void pl_guid_format(const pl_guid *g, char out[PL_GUID_STRLEN + 1])
+{
+    snprintf(out, PL_GUID_STRLEN + 1, "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+             (unsigned)g->d1, (unsigned)g->d2, (unsigned)g->d3, g->d4[0], g->d4[1],
+             g->d4[2], g->d4[3], g->d4[4], g->d4[5], g->d4[6], g->d4[7]);
+}
+
+int pl_guid_equal(const pl_guid *a, const pl_guid *b)
+{
+    return a->d1 == b->d1 && a->d2 == b->d2 && a->d3 == b->d3 && memcmp(a->d4, b->d4, 8) == 0;
+}
+
+/* ---- environments --------------------------------------------------------- */
+
+pl_env *pl_env_new(const char *root)
+{
+    pl_env *env = calloc(1, sizeof *env);
+    size_t n;
+    int e;
+    if (!env)
+        return NULL;
+    if (!root || !*root)
+        root = "/";
+    n = strlen(root);
+    env->refs = 1;
+    env->root = strdup(root);
+    env->prefix = malloc(n + 2);
+    if (!env->root || !env->prefix) {
+        pl_env_unref(env);
+        errno = ENOMEM;
+        return NULL;
+    }
+    memcpy(env->prefix, root, n + 1);
+    if (root[n - 1] != '/')
+        strcat(env->prefix, "/");
+    env->user_hz = sysconf(_SC_CLK_TCK);
+    env->page_size = sysconf(_SC_PAGESIZE);
+    if (env->user_hz <= 0)
+        env->user_hz = 100;
+    if (env->page_size <= 0)
+        env->page_size = 4096;
+    e = pl_register_builtin(env);
+    if (e) {
+        pl_env_unref(env);
+        errno = e;
+        return NULL;
+    }
+    return env;
+}
+
+pl_env *pl_env_ref(pl_env *env)
+{
+    env->refs++;
+    return env;
+}
+
+void pl_env_unref(pl_env *env)
+{
+    if (!env || --env->refs > 0)
+        return;
+    free(env->root);
+    free(env->prefix);
+    free(env->cs);
+    free(env);
+}
+
+const char *pl_env_root(const pl_env *env) { return env->root; }
+const char *pl_env_root_prefix(const pl_env *env) { return env->prefix; }
+long pl_env_user_hz(const pl_env *env) { return env->user_hz; }
+long pl_env_page_size(const pl_env *env) { return env->page_size; }
+void pl_env_set_user_hz(pl_env *env, long hz) { if (hz > 0) env->user_hz = hz; }
+void pl_env_set_page_size(pl_env *env, long size) { if (size > 0) env->page_size = size; }
+
+int pl_env_register(pl_env *env, const pl_counterset_def *cs)
+{
+    if (!cs || !cs->name || !cs->ops || (cs->ncounters && !cs->counters))
+        return EINVAL;
+    if (pl_env_find(env, cs->name) || pl_env_find_guid(env, &cs->guid))
+        return EEXIST;
+    if (env->ncs == env->cscap) {
+        uint32_t nc = env->cscap ? env->cscap * 2 : 16;
+        const pl_counterset_def **n = realloc(env->cs, nc * sizeof *n);
+        if (!n)
+            return ENOMEM;
+        env->cs = n;
+        env->cscap = nc;
+    }
+    env->cs[env->ncs++] = cs;
+    return 0;
+}
+
+uint32_t pl_env_counterset_count(const pl_env *env) { return env->ncs; }
+
+const pl_counterset_def *pl_env_counterset(const pl_env *env, uint32_t i)
+{
+    return i < env->ncs ? env->cs[i] : NULL;
+}
+
+const pl_counterset_def *pl_env_find_guid(const pl_env *env, const pl_guid *g)
+{
+    for (uint32_t i = 0; i < env->ncs; i++)
+        if (pl_guid_equal(&env->cs[i]->guid, g))
+            return env->cs[i];
+    return NULL;
+}
+
+const pl_counterset_def *pl_env_find(const pl_env *env, const char *name)
+{
+    pl_guid g;
+    if (!name)
+        return NULL;
+    for (uint32_t i = 0; i < env->ncs; i++)
+        if (strcasecmp(env->cs[i]->name, name) == 0)
+            return env->cs[i];
+    if (pl_guid_parse(name, &g) == 0)
+        return pl_env_find_guid(env, &g);
+    return NULL;
+}
+
+/* ---- counters ------------------------------------------------------------- */
+
+int pl_counter_index(const pl_counterset_def *cs, uint32_t id)
+{
+    for (uint32_t i = 0; i < cs->ncounters; i++)
+        if (cs->counters[i].id == id)
+            return (int)i;
+    return -1;
+}
+
+int pl_counter_index_by_name(const pl_counterset_def *cs, const char *name)
+{
+    for (uint32_t i = 0; i < cs->ncounters; i++)
+        if (strcasecmp(cs->counters[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+int pl_counter_hidden(const pl_counter_def *c)
+{
+    return (c->type & 0x70000000u) == PERF_DISPLAY_NOSHOW && c->type != PERF_AVERAGE_BULK;
+}
+
+/* ---- snapshots ------------------------------------------------------------ */
+
+void pl_snap_init(pl_snapshot *s, const pl_counterset_def *cs)
+{
+    memset(s, 0, sizeof *s);
+    s->cs = cs;
+}
+
+void pl_snap_free(pl_snapshot *s)
+{
+    free(s->inst);
+    free(s->names);
+    free(s->values);
+    free(s->have);
+    pl_snap_init(s, s->cs);
+}
+
+void pl_snap_clear(pl_snapshot *s)
+{
+    s->ninst = 0;
+    s->names_len = 0;
+    s->obj_time = s->obj_freq = 0;
+    s->err_path = NULL;
+}
+
+int pl_snap_add(pl_snapshot *s, const char *name, uint32_t id)
+{
+    size_t nc = s->cs->ncounters, len = strlen(name) + 1;
+    if (s->ninst == s->cap) {
+        uint32_t cap = s->cap ? s->cap * 2 : 8;
+        pl_snap_inst *ni = realloc(s->inst, cap * sizeof *ni);
+        if (!ni)
+            return -1;
+        s->inst = ni;
+        uint64_t *nv = realloc(s->values, (size_t)cap * (nc ? nc : 1) * sizeof *nv);
+        if (!nv)
+            return -1;
+        s->values = nv;
+        uint8_t *nh = realloc(s->have, (size_t)cap * (nc ? nc : 1));
+        if (!nh)
+            return -1;
+        s->have = nh;
+        s->cap = cap;
+    }
+    if (s->names_len + len > s->names_cap) {
+        size_t cap = s->names_cap ? s->names_cap : 256;
+        while (cap < s->names_len + len)
+            cap *= 2;
+        char *nn = realloc(s->names, cap);
+        if (!nn)
+            return -1;
+        s->names = nn;
+        s->names_cap = cap;
+    }
+    memcpy(s->names + s->names_len, name, len);
+    s->inst[s->ninst].id = id;
+    s->inst[s->ninst].name_off = (uint32_t)s->names_len;
+    s->names_len += len;
+    memset(s->values + (size_t)s->ninst * nc, 0, nc * sizeof *s->values);
+    memset(s->have + (size_t)s->ninst * nc, 0, nc);
+    return (int)s->ninst++;
+}
+
+int pl_enum_instances(pl_env *env, const pl_counterset_def *cs, pl_snapshot *out)
+{
+    void *st = NULL;
+    int e = cs->ops->open(env, &st);
+    if (e)
+        return e;
+    pl_snap_clear(out);
+    e = cs->ops->instances(st, out);
+    cs->ops->close(st);
+    return e;
+}

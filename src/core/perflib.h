@@ -1,0 +1,297 @@
+/* perflib counter core: countersets, query handles, samples and formulas.
+ *
+ * This header is the whole core API.  It has no Lua dependency: a C program
+ * links libperflib-core.a (src/core + src/providers) and nothing else.
+ * Every function returns 0 or a positive errno unless documented otherwise. */
+#ifndef PERFLIB_H
+#define PERFLIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "pl_winperf.h"
+
+#define PL_VERSION "0.1.0"
+#define PL_NO_ID 0xFFFFFFFFu          /* "none" for ids, "any" for filters */
+
+/* ===================================================================== */
+/* GUIDs                                                                   */
+/* ===================================================================== */
+typedef struct pl_guid {
+    uint32_t d1;
+    uint16_t d2, d3;
+    uint8_t d4[8];
+} pl_guid;
+
+#define PL_GUID_STRLEN 36             /* without braces and NUL */
+int pl_guid_parse(const char *s, pl_guid *out);     /* 0 or EINVAL; braces optional */
+void pl_guid_format(const pl_guid *g, char out[PL_GUID_STRLEN + 1]);
+int pl_guid_equal(const pl_guid *a, const pl_guid *b);
+
+/* ===================================================================== */
+/* Counter and counterset definitions (static metadata)                   */
+/* ===================================================================== */
+typedef struct pl_counter_def {
+    uint32_t id;             /* stable; never renumbered */
+    const char *name;
+    const char *help;
+    uint32_t type;           /* winperf.h counter type */
+    uint32_t base_id;        /* id of the base counter, PL_NO_ID if none */
+    uint32_t detail;         /* PERF_DETAIL_* */
+    int32_t scale;           /* default scale: formatted value x 10^scale */
+} pl_counter_def;
+
+typedef struct pl_env pl_env;
+typedef struct pl_snapshot pl_snapshot;
+
+/* A provider fills snapshots of one counterset.  State is per query, so
+ * files stay open between collections. */
+typedef struct pl_provider_ops {
+    int (*open)(pl_env *env, void **state);
+    void (*close)(void *state);
+    /* Instance names and ids only: no values, as cheap as possible. */
+    int (*instances)(void *state, pl_snapshot *snap);
+    /* wanted[i] != 0 when counter index i is needed (NULL = all). */
+    int (*collect)(void *state, const uint8_t *wanted, pl_snapshot *snap);
+} pl_provider_ops;
+
+typedef struct pl_counterset_def {
+    pl_guid guid;
+    const char *name;
+    const char *help;
+    uint32_t instance_type;  /* PERF_COUNTERSET_SINGLE_INSTANCE / _MULTI_INSTANCES */
+    int costly;              /* left out of "Global" collections */
+    uint32_t ncounters;
+    const pl_counter_def *counters;
+    const pl_provider_ops *ops;
+} pl_counterset_def;
+
+int pl_counter_index(const pl_counterset_def *cs, uint32_t id);        /* -1 if unknown */
+int pl_counter_index_by_name(const pl_counterset_def *cs, const char *name);
+/* A counter whose type has PERF_DISPLAY_NOSHOW: a base, left out of "*". */
+int pl_counter_hidden(const pl_counter_def *c);
+
+/* ===================================================================== */
+/* Environment: a view of one machine below a root directory              */
+/* ===================================================================== */
+pl_env *pl_env_new(const char *root);     /* NULL root = "/"; NULL + errno on failure */
+pl_env *pl_env_ref(pl_env *env);
+void pl_env_unref(pl_env *env);
+const char *pl_env_root(const pl_env *env);
+long pl_env_user_hz(const pl_env *env);
+long pl_env_page_size(const pl_env *env);
+void pl_env_set_user_hz(pl_env *env, long hz);       /* for fixtures from other machines */
+void pl_env_set_page_size(pl_env *env, long size);
+/* Providers register their countersets here; EEXIST for a taken name or GUID. */
+int pl_env_register(pl_env *env, const pl_counterset_def *cs);
+uint32_t pl_env_counterset_count(const pl_env *env);
+const pl_counterset_def *pl_env_counterset(const pl_env *env, uint32_t i);
+/* By name (case-insensitive) or GUID string with or without braces. */
+const pl_counterset_def *pl_env_find(const pl_env *env, const char *name_or_guid);
+const pl_counterset_def *pl_env_find_guid(const pl_env *env, const pl_guid *g);
+
+/* ===================================================================== */
+/* Snapshots: what a provider produced for one counterset                 */
+/* ===================================================================== */
+typedef struct pl_snap_inst {
+    uint32_t id;
+    uint32_t name_off;       /* into names */
+} pl_snap_inst;
+
+struct pl_snapshot {
+    const pl_counterset_def *cs;
+    uint32_t ninst, cap;
+    pl_snap_inst *inst;
+    char *names;
+    size_t names_len, names_cap;
+    uint64_t *values;        /* ninst x ncounters */
+    uint8_t *have;           /* 1 where the source had the value */
+    int64_t obj_time;        /* PERF_OBJECT_TIMER clock for this set, if any */
+    int64_t obj_freq;
+    const char *err_path;    /* file that failed, for messages */
+};
+
+void pl_snap_init(pl_snapshot *s, const pl_counterset_def *cs);
+void pl_snap_free(pl_snapshot *s);
+void pl_snap_clear(pl_snapshot *s);      /* keeps buffers */
+/* Appends an instance with all values absent; returns its index or -1 (ENOMEM). */
+int pl_snap_add(pl_snapshot *s, const char *name, uint32_t id);
+static inline void pl_snap_set(pl_snapshot *s, uint32_t inst, uint32_t counter, uint64_t v)
+{
+    size_t k = (size_t)inst * s->cs->ncounters + counter;
+    s->values[k] = v;
+    s->have[k] = 1;
+}
+static inline const char *pl_snap_name(const pl_snapshot *s, uint32_t inst)
+{
+    return s->names + s->inst[inst].name_off;
+}
+/* Current instances of a counterset (names and ids) without values. */
+int pl_enum_instances(pl_env *env, const pl_counterset_def *cs, pl_snapshot *out);
+
+/* ===================================================================== */
+/* Statuses of formatted values                                           */
+/* ===================================================================== */
+typedef enum pl_status {
+    PL_VALID = 0,            /* a real number */
+    PL_FIRST_SAMPLE,         /* two-sample type without an older sample */
+    PL_NEGATIVE_DELTA,       /* counter went backwards: reset, not a spike */
+    PL_ZERO_INTERVAL,        /* no time (or time base) passed */
+    PL_NEGATIVE_INTERVAL,    /* time base went backwards: samples out of order */
+    PL_ZERO_BASE,            /* fraction/average with a zero denominator */
+    PL_NO_INSTANCE,          /* instance absent in one of the samples */
+    PL_NO_DATA,              /* the source had no value */
+    PL_INVALID_DATA,         /* malformed input */
+    PL_UNSUPPORTED_TYPE,     /* type that formats to no number (text, nodata, base) */
+    PL_STATUS_COUNT
+} pl_status;
+
+const char *pl_status_name(pl_status st);     /* "valid", "first_sample", ... */
+uint32_t pl_status_pdh(pl_status st);          /* the PDH_CSTATUS_* / PDH_CALC_* code */
+
+/* ===================================================================== */
+/* Formula evaluation (PdhFormatFromRawValue analog)                      */
+/* ===================================================================== */
+typedef struct pl_raw {
+    uint64_t first;          /* the counter's value */
+    uint64_t second;         /* base value, or the timestamp for timer types */
+    uint32_t multi;          /* instance count for MULTI timers */
+    uint32_t size;           /* data size in bytes: 4 or 8 */
+} pl_raw;
+
+#define PL_FMT_NOCAP100 0x8000u   /* same bit as PDH_FMT_NOCAP100 */
+#define PL_FMT_1000     0x2000u   /* PDH_FMT_1000: multiply by 1000 */
+#define PL_FMT_NOSCALE  0x1000u   /* PDH_FMT_NOSCALE: ignore the scale */
+
+/* newer/older as in PdhCalculateCounterFromRawValue; older may be NULL for
+ * one-sample types.  freq: ticks per second of the timestamps in .second
+ * (ignored where the type fixes it).  scale: power of ten applied unless
+ * PL_FMT_NOSCALE. */
+pl_status pl_format_raw(uint32_t type, const pl_raw *newer, const pl_raw *older,
+                        int64_t freq, unsigned flags, int scale, double *out);
+int pl_type_needs_two(uint32_t type);   /* 1 if two samples are needed */
+int pl_type_known(uint32_t type);
+const char *pl_type_name(uint32_t type); /* "PERF_COUNTER_BULK_COUNT" or NULL */
+
+/* ===================================================================== */
+/* Queries and samples                                                    */
+/* ===================================================================== */
+typedef struct pl_query pl_query;
+
+typedef struct pl_spec_in {
+    const char *counterset;  /* name or GUID string */
+    const char *instance;    /* filter with * and ?; "" or NULL for single-instance sets */
+    uint32_t instance_id;    /* PL_NO_ID = any */
+    const char *counter;     /* name or wildcard; NULL = use counter_id */
+    uint32_t counter_id;     /* id, or PERF_WILDCARD_COUNTER */
+} pl_spec_in;
+
+typedef struct pl_spec {
+    uint32_t uid;            /* unique in the query, survives deletes */
+    const pl_counterset_def *cs;
+    char *instance;          /* filter as given ("" for single-instance) */
+    uint32_t instance_id;
+    uint32_t counter_id;     /* as asked: id, or PERF_WILDCARD_COUNTER */
+    char *counter;           /* name or pattern as asked, or NULL */
+    uint32_t ncounters;
+    uint32_t *counters;      /* resolved counter indexes into cs->counters */
+    uint32_t shape;          /* PERF_SINGLE_COUNTER ... PERF_COUNTERSET */
+    char *path;              /* \Counterset(instance)\Counter */
+} pl_spec;
+
+pl_query *pl_query_new(pl_env *env);          /* NULL + errno */
+void pl_query_free(pl_query *q);
+pl_env *pl_query_env(const pl_query *q);
+uint64_t pl_query_id(const pl_query *q);
+/* Adds one specification.  Returns 0 or ENOMEM; the spec's own outcome is in
+ * *status (PL_ERROR_* codes): unknown counterset, unknown counter, instance
+ * rules broken, duplicate.  *index receives the result index on success. */
+int pl_query_add(pl_query *q, const pl_spec_in *in, uint32_t *status, uint32_t *index);
+/* \Counterset(instance)\Counter or \Counterset\Counter, wildcards allowed. */
+int pl_query_add_path(pl_query *q, const char *path, uint32_t *status, uint32_t *index);
+int pl_query_delete(pl_query *q, uint32_t index);     /* 0 or ENOENT */
+uint32_t pl_query_count(const pl_query *q);
+const pl_spec *pl_query_spec(const pl_query *q, uint32_t index);
+/* Parses a counter path; fields point into buf (size >= strlen(path)+1). */
+int pl_path_parse(const char *path, char *buf, size_t bufsize, pl_spec_in *out);
+int pl_wildcard_match(const char *pattern, const char *s);   /* case-insensitive */
+int pl_has_wildcard(const char *s);
+
+typedef struct pl_inst {
+    uint32_t id;
+    uint32_t name_off;
+} pl_inst;
+
+typedef struct pl_pair {
+    uint64_t v;              /* the counter's raw value */
+    uint64_t b;              /* its base value, or object time, else 0 */
+} pl_pair;
+
+typedef struct pl_block {
+    uint32_t uid;            /* spec uid */
+    uint32_t index;          /* result index at collection time */
+    uint32_t shape;          /* PERF_ERROR_RETURN when the whole block failed */
+    pl_status status;        /* PL_VALID, PL_NO_INSTANCE or PL_NO_DATA */
+    int err;                 /* errno behind PL_NO_DATA, or 0 */
+    const pl_counterset_def *cs;
+    uint32_t ncounters;
+    uint32_t counters_off;   /* into sample->cidx */
+    uint32_t ninst;
+    uint32_t inst_off;       /* into sample->inst */
+    size_t vals_off;         /* into sample->vals / have: ninst x ncounters */
+    int64_t obj_time, obj_freq;
+    const char *err_path;
+    uint32_t filter_off;     /* the spec's instance filter, into sample->names */
+} pl_block;
+
+typedef struct pl_sample {
+    uint64_t query_id;
+    uint64_t seq;            /* 1, 2, ... per query */
+    int64_t perf_time;       /* CLOCK_MONOTONIC in ticks */
+    int64_t perf_freq;       /* ticks per second */
+    int64_t time100ns;       /* 100 ns units since 1601-01-01 UTC */
+    uint32_t nblocks;
+    pl_block *blocks;
+    uint32_t *cidx;
+    pl_inst *inst;
+    pl_pair *vals;
+    uint8_t *have;
+    char *names;
+} pl_sample;
+
+/* Collects every specification.  *out is one allocation: free with free(). */
+int pl_query_collect(pl_query *q, pl_sample **out);
+/* The same with the caller's allocator for that one block (e.g. memory a
+ * garbage collector accounts for); alloc returns NULL for ENOMEM. */
+typedef void *(*pl_alloc_fn)(void *ud, size_t size);
+int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **out);
+static inline const char *pl_sample_inst_name(const pl_sample *s, const pl_block *b, uint32_t i)
+{
+    return s->names + s->inst[b->inst_off + i].name_off;
+}
+static inline uint32_t pl_sample_inst_id(const pl_sample *s, const pl_block *b, uint32_t i)
+{
+    return s->inst[b->inst_off + i].id;
+}
+static inline const pl_counter_def *pl_sample_counter(const pl_sample *s, const pl_block *b, uint32_t c)
+{
+    return &b->cs->counters[s->cidx[b->counters_off + c]];
+}
+const pl_block *pl_sample_find_block(const pl_sample *s, uint32_t uid);
+/* Index of the instance with this id and name in block b, or -1. hint: likely index. */
+int pl_sample_find_inst(const pl_sample *s, const pl_block *b, uint32_t id, const char *name, uint32_t hint);
+
+/* Formatted value of one value: block b1 of s1 (newer), instance i, counter c,
+ * against s0 (older, may be NULL). */
+pl_status pl_sample_format(const pl_sample *s1, const pl_block *b1, uint32_t i, uint32_t c,
+                           const pl_sample *s0, unsigned flags, double *out);
+/* All values of block b1 at once; out and st hold ninst x ncounters. */
+void pl_sample_format_block(const pl_sample *s1, const pl_block *b1, const pl_sample *s0,
+                            unsigned flags, double *out, uint8_t *st);
+
+/* Clocks, as stored in samples. */
+void pl_now(int64_t *perf_time, int64_t *perf_freq, int64_t *time100ns);
+
+/* The built-in providers register themselves with this (called by pl_env_new). */
+int pl_register_builtin(pl_env *env);
+
+#endif

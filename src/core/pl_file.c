@@ -1,0 +1,162 @@
+/* Kept-open file reading and /proc text parsing for providers. */
+#include "pl_provider.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int pl_open_rel(const pl_env *env, const char *rel)
+{
+    char path[PATH_MAX];
+    int n;
+    while (*rel == '/')
+        rel++;
+    n = snprintf(path, sizeof path, "%s%s", pl_env_root_prefix(env), rel);
+    if (n < 0 || (size_t)n >= sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+void pl_file_init(pl_file *f)
+{
+    f->fd = -1;
+    f->buf = NULL;
+    f->cap = f->len = 0;
+}
+
+void pl_file_close(pl_file *f)
+{
+    if (f->fd >= 0)
+        close(f->fd);
+    free(f->buf);
+    pl_file_init(f);
+}
+
+int pl_file_read(pl_file *f, const pl_env *env, const char *rel)
+{
+    size_t len = 0;
+    if (f->fd < 0) {
+        f->fd = pl_open_rel(env, rel);
+        if (f->fd < 0)
+            return errno;
+    }
+    if (f->cap == 0) {
+        f->buf = malloc(4096);
+        if (!f->buf)
+            return ENOMEM;
+        f->cap = 4096;
+    }
+    for (;;) {
+        ssize_t r;
+        if (len + 1 >= f->cap) {
+            char *nb = realloc(f->buf, f->cap * 2);
+            if (!nb)
+                return ENOMEM;
+            f->buf = nb;
+            f->cap *= 2;
+        }
+        r = pread(f->fd, f->buf + len, f->cap - 1 - len, (off_t)len);
+        if (r < 0) {
+            int e = errno;
+            if (e == EINTR)
+                continue;
+            f->len = 0;
+            f->buf[0] = '\0';
+            /* A vanished file stays vanished: reopen next time. */
+            close(f->fd);
+            f->fd = -1;
+            return e;
+        }
+        if (r == 0)
+            break;
+        len += (size_t)r;
+    }
+    f->buf[len] = '\0';
+    f->len = len;
+    return 0;
+}
+
+int pl_parse_u64(const char **p, uint64_t *v)
+{
+    const char *s = *p, *start;
+    uint64_t x = 0;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    start = s;
+    /* 19 digits always fit in 64 bits: check only from the 20th on */
+    while (*s >= '0' && *s <= '9' && s - start < 19)
+        x = x * 10 + (uint64_t)(*s++ - '0');
+    if (s == start)
+        return EINVAL;
+    while (*s >= '0' && *s <= '9') {
+        unsigned d = (unsigned)(*s - '0');
+        if (x > (UINT64_MAX - d) / 10)
+            return ERANGE;
+        x = x * 10 + d;
+        s++;
+    }
+    *v = x;
+    *p = s;
+    return 0;
+}
+
+int pl_parse_fixed(const char **p, unsigned digits, uint64_t *v)
+{
+    const char *s = *p;
+    uint64_t ip, frac = 0, scale = 1;
+    unsigned n = 0;
+    int e = pl_parse_u64(&s, &ip);
+    if (e)
+        return e;
+    for (unsigned i = 0; i < digits; i++)
+        scale *= 10;
+    if (*s == '.') {
+        s++;
+        while (*s >= '0' && *s <= '9') {
+            if (n < digits) {
+                frac = frac * 10 + (uint64_t)(*s - '0');
+                n++;
+            } else if (n == digits) {
+                if (*s >= '5')
+                    frac++;      /* round half up on the first dropped digit */
+                n++;
+            }
+            s++;
+        }
+    }
+    for (unsigned i = n < digits ? n : digits; i < digits; i++)
+        frac *= 10;
+    if (ip > (UINT64_MAX - frac) / scale)
+        return ERANGE;
+    *v = ip * scale + frac;
+    *p = s;
+    return 0;
+}
+
+const char *pl_find_key(const char *text, const char *key)
+{
+    size_t kl = strlen(key);
+    const char *p = text;
+    while (p && *p) {
+        if (strncmp(p, key, kl) == 0 && (p[kl] == ':' || p[kl] == ' ' || p[kl] == '\t')) {
+            p += kl;
+            if (*p == ':')
+                p++;
+            return p;
+        }
+        p = pl_next_line(p);
+    }
+    return NULL;
+}
+
+const char *pl_next_line(const char *p)
+{
+    const char *nl = strchr(p, '\n');
+    return nl ? nl + 1 : NULL;
+}

@@ -1,0 +1,515 @@
+/* Query handles: specifications with their own statuses, and collection of
+ * samples.  Provider states (open files) live here, one per counterset used,
+ * so repeated collection re-reads kept fds instead of reopening. */
+#include "perflib.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+typedef struct qset {
+    const pl_counterset_def *cs;
+    void *state;             /* provider state; NULL until first collect */
+    pl_snapshot snap;
+    uint8_t *wanted;         /* counters needed by the specs (with their bases) */
+    uint32_t refs;
+    int err;                 /* last collect error */
+} qset;
+
+typedef struct qspec {
+    pl_spec pub;             /* first: pl_query_spec returns &pub */
+    uint32_t *bases;         /* per resolved counter: base index or PL_NO_ID */
+    qset *set;
+    size_t moff;             /* this collection's matches: q->match[moff..] */
+    uint32_t nmatch;
+} qspec;
+
+struct pl_query {
+    pl_env *env;
+    uint64_t id, seq;
+    uint32_t next_uid;
+    uint32_t nspecs, speccap;
+    qspec **specs;
+    uint32_t nsets, setcap;
+    qset **sets;
+    uint32_t *match;         /* scratch: matched instance indexes */
+    size_t matchcap;
+};
+
+static uint64_t next_query_id = 1;
+
+void pl_now(int64_t *perf_time, int64_t *perf_freq, int64_t *time100ns)
+{
+    struct timespec ts;
+    if (perf_time) {
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        /* 100 ns ticks at 10 MHz, the usual QueryPerformanceFrequency */
+        *perf_time = (int64_t)ts.tv_sec * 10000000 + ts.tv_nsec / 100;
+    }
+    if (perf_freq)
+        *perf_freq = 10000000;
+    if (time100ns) {
+        clock_gettime(CLOCK_REALTIME, &ts);
+        /* 11644473600 s from 1601-01-01 to 1970-01-01 */
+        *time100ns = ((int64_t)ts.tv_sec + 11644473600LL) * 10000000 + ts.tv_nsec / 100;
+    }
+}
+
+pl_query *pl_query_new(pl_env *env)
+{
+    pl_query *q = calloc(1, sizeof *q);
+    if (!q)
+        return NULL;
+    q->env = pl_env_ref(env);
+    q->id = __atomic_fetch_add(&next_query_id, 1, __ATOMIC_RELAXED);
+    return q;
+}
+
+static void spec_free(qspec *s)
+{
+    if (!s)
+        return;
+    free(s->pub.instance);
+    free(s->pub.counter);
+    free(s->pub.counters);
+    free(s->pub.path);
+    free(s->bases);
+    free(s);
+}
+
+static void set_free(qset *t)
+{
+    if (t->state)
+        t->cs->ops->close(t->state);
+    pl_snap_free(&t->snap);
+    free(t->wanted);
+    free(t);
+}
+
+void pl_query_free(pl_query *q)
+{
+    if (!q)
+        return;
+    for (uint32_t i = 0; i < q->nspecs; i++)
+        spec_free(q->specs[i]);
+    for (uint32_t i = 0; i < q->nsets; i++)
+        set_free(q->sets[i]);
+    free(q->specs);
+    free(q->sets);
+    free(q->match);
+    pl_env_unref(q->env);
+    free(q);
+}
+
+pl_env *pl_query_env(const pl_query *q) { return q->env; }
+uint64_t pl_query_id(const pl_query *q) { return q->id; }
+uint32_t pl_query_count(const pl_query *q) { return q->nspecs; }
+
+const pl_spec *pl_query_spec(const pl_query *q, uint32_t index)
+{
+    return index < q->nspecs ? &q->specs[index]->pub : NULL;
+}
+
+/* The union of what the specs of a set need, bases included. */
+static void set_update_wanted(pl_query *q, qset *t)
+{
+    memset(t->wanted, 0, t->cs->ncounters ? t->cs->ncounters : 1);
+    for (uint32_t i = 0; i < q->nspecs; i++) {
+        qspec *s = q->specs[i];
+        if (s->set != t)
+            continue;
+        for (uint32_t c = 0; c < s->pub.ncounters; c++) {
+            t->wanted[s->pub.counters[c]] = 1;
+            if (s->bases[c] != PL_NO_ID)
+                t->wanted[s->bases[c]] = 1;
+        }
+    }
+}
+
+static qset *set_get(pl_query *q, const pl_counterset_def *cs)
+{
+    qset *t;
+    for (uint32_t i = 0; i < q->nsets; i++)
+        if (q->sets[i]->cs == cs)
+            return q->sets[i];
+    if (q->nsets == q->setcap) {
+        uint32_t cap = q->setcap ? q->setcap * 2 : 4;
+        qset **n = realloc(q->sets, cap * sizeof *n);
+        if (!n)
+            return NULL;
+        q->sets = n;
+        q->setcap = cap;
+    }
+    t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->cs = cs;
+    t->wanted = calloc(cs->ncounters ? cs->ncounters : 1, 1);
+    if (!t->wanted) {
+        free(t);
+        return NULL;
+    }
+    pl_snap_init(&t->snap, cs);
+    q->sets[q->nsets++] = t;
+    return t;
+}
+
+/* Resolves the counter part of a spec into counter indexes. */
+static uint32_t resolve_counters(const pl_counterset_def *cs, const pl_spec_in *in,
+                                 uint32_t *out, uint32_t *n, int *wild)
+{
+    *n = 0;
+    *wild = 0;
+    if (in->counter && *in->counter && !(in->counter[0] == '*' && in->counter[1] == '\0')) {
+        if (pl_has_wildcard(in->counter)) {
+            *wild = 1;
+            for (uint32_t i = 0; i < cs->ncounters; i++)
+                if (!pl_counter_hidden(&cs->counters[i]) &&
+                    pl_wildcard_match(in->counter, cs->counters[i].name))
+                    out[(*n)++] = i;
+        } else {
+            int i = pl_counter_index_by_name(cs, in->counter);
+            if (i >= 0)
+                out[(*n)++] = (uint32_t)i;
+        }
+    } else if (in->counter || in->counter_id == PERF_WILDCARD_COUNTER) {
+        *wild = 1;
+        for (uint32_t i = 0; i < cs->ncounters; i++)
+            if (!pl_counter_hidden(&cs->counters[i]))
+                out[(*n)++] = i;
+    } else {
+        int i = pl_counter_index(cs, in->counter_id);
+        if (i >= 0)
+            out[(*n)++] = (uint32_t)i;
+    }
+    return *n ? PL_ERROR_SUCCESS : PL_ERROR_WMI_ITEMID_NOT_FOUND;
+}
+
+static int same_spec(const qspec *a, const pl_counterset_def *cs, const char *inst,
+                     uint32_t inst_id, const uint32_t *ctr, uint32_t n)
+{
+    return a->pub.cs == cs && strcasecmp(a->pub.instance, inst) == 0 &&
+           a->pub.instance_id == inst_id && a->pub.ncounters == n &&
+           memcmp(a->pub.counters, ctr, n * sizeof *ctr) == 0;
+}
+
+static char *make_path(const pl_counterset_def *cs, const char *inst, const char *ctr)
+{
+    size_t n = strlen(cs->name) + strlen(inst) + strlen(ctr) + 6;
+    char *p = malloc(n);
+    if (!p)
+        return NULL;
+    if (*inst)
+        snprintf(p, n, "\\%s(%s)\\%s", cs->name, inst, ctr);
+    else
+        snprintf(p, n, "\\%s\\%s", cs->name, ctr);
+    return p;
+}
+
+int pl_query_add(pl_query *q, const pl_spec_in *in, uint32_t *status, uint32_t *index)
+{
+    const pl_counterset_def *cs = pl_env_find(q->env, in->counterset);
+    const char *inst = in->instance ? in->instance : "";
+    uint32_t n = 0, st;
+    int wild_ctr, wild_inst;
+    qspec *s;
+    *status = PL_ERROR_SUCCESS;
+    if (!cs) {
+        *status = PL_ERROR_WMI_GUID_NOT_FOUND;
+        return 0;
+    }
+    /* single-instance sets take no instance name; multi-instance sets need one */
+    if ((cs->instance_type == PERF_COUNTERSET_SINGLE_INSTANCE) != (*inst == '\0') ||
+        strlen(inst) >= PERF_MAX_INSTANCE_NAME) {
+        *status = PL_ERROR_INVALID_PARAMETER;
+        return 0;
+    }
+    s = calloc(1, sizeof *s);
+    if (!s)
+        return ENOMEM;
+    s->pub.counters = malloc((cs->ncounters ? cs->ncounters : 1) * sizeof *s->pub.counters);
+    s->bases = malloc((cs->ncounters ? cs->ncounters : 1) * sizeof *s->bases);
+    if (!s->pub.counters || !s->bases) {
+        spec_free(s);
+        return ENOMEM;
+    }
+    st = resolve_counters(cs, in, s->pub.counters, &n, &wild_ctr);
+    if (st != PL_ERROR_SUCCESS) {
+        *status = st;
+        spec_free(s);
+        return 0;
+    }
+    for (uint32_t i = 0; i < q->nspecs; i++)
+        if (same_spec(q->specs[i], cs, inst, in->instance_id, s->pub.counters, n)) {
+            *status = PL_ERROR_ALREADY_EXISTS;
+            spec_free(s);
+            return 0;
+        }
+    for (uint32_t c = 0; c < n; c++) {
+        const pl_counter_def *d = &cs->counters[s->pub.counters[c]];
+        int b = d->base_id != PL_NO_ID ? pl_counter_index(cs, d->base_id) : -1;
+        s->bases[c] = b >= 0 ? (uint32_t)b : PL_NO_ID;
+    }
+    wild_inst = pl_has_wildcard(inst);
+    s->pub.cs = cs;
+    s->pub.ncounters = n;
+    s->pub.instance_id = in->instance_id;
+    s->pub.counter_id = in->counter ? (wild_ctr ? PERF_WILDCARD_COUNTER : cs->counters[s->pub.counters[0]].id)
+                                    : in->counter_id;
+    s->pub.shape = wild_inst ? (wild_ctr ? PERF_COUNTERSET : PERF_MULTIPLE_INSTANCES)
+                             : (wild_ctr ? PERF_MULTIPLE_COUNTERS : PERF_SINGLE_COUNTER);
+    s->pub.instance = strdup(inst);
+    s->pub.counter = in->counter ? strdup(in->counter) : NULL;
+    s->pub.path = make_path(cs, inst, in->counter ? in->counter
+                                     : wild_ctr ? "*" : cs->counters[s->pub.counters[0]].name);
+    if (!s->pub.instance || (in->counter && !s->pub.counter) || !s->pub.path) {
+        spec_free(s);
+        return ENOMEM;
+    }
+    if (q->nspecs == q->speccap) {
+        uint32_t cap = q->speccap ? q->speccap * 2 : 8;
+        qspec **ns = realloc(q->specs, cap * sizeof *ns);
+        if (!ns) {
+            spec_free(s);
+            return ENOMEM;
+        }
+        q->specs = ns;
+        q->speccap = cap;
+    }
+    s->set = set_get(q, cs);
+    if (!s->set) {
+        spec_free(s);
+        return ENOMEM;
+    }
+    s->set->refs++;
+    s->pub.uid = ++q->next_uid;
+    q->specs[q->nspecs] = s;
+    if (index)
+        *index = q->nspecs;
+    q->nspecs++;
+    set_update_wanted(q, s->set);
+    return 0;
+}
+
+int pl_query_add_path(pl_query *q, const char *path, uint32_t *status, uint32_t *index)
+{
+    char buf[2048];
+    pl_spec_in in;
+    int e = pl_path_parse(path, buf, sizeof buf, &in);
+    if (e) {
+        *status = PL_ERROR_INVALID_PARAMETER;
+        return 0;
+    }
+    return pl_query_add(q, &in, status, index);
+}
+
+int pl_query_delete(pl_query *q, uint32_t index)
+{
+    qspec *s;
+    qset *t;
+    if (index >= q->nspecs)
+        return ENOENT;
+    s = q->specs[index];
+    t = s->set;
+    memmove(q->specs + index, q->specs + index + 1, (q->nspecs - index - 1) * sizeof *q->specs);
+    q->nspecs--;
+    spec_free(s);
+    if (--t->refs == 0) {
+        /* nothing uses the set any more: close its files */
+        for (uint32_t i = 0; i < q->nsets; i++)
+            if (q->sets[i] == t) {
+                q->sets[i] = q->sets[--q->nsets];
+                break;
+            }
+        set_free(t);
+    } else {
+        set_update_wanted(q, t);
+    }
+    return 0;
+}
+
+/* ---- collection ------------------------------------------------------------ */
+
+/* Instances of the set's snapshot that the spec selects, into q->match. */
+static void match_instances(pl_query *q, qspec *s)
+{
+    const pl_snapshot *snap = &s->set->snap;
+    const char *pat = s->pub.instance;
+    int single = s->pub.cs->instance_type == PERF_COUNTERSET_SINGLE_INSTANCE;
+    int wild = pl_has_wildcard(pat), all = single || (pat[0] == '*' && pat[1] == '\0');
+    uint32_t *m = q->match + s->moff, n = 0;
+    for (uint32_t i = 0; i < snap->ninst; i++) {
+        if (s->pub.instance_id != PL_NO_ID && snap->inst[i].id != s->pub.instance_id)
+            continue;
+        if (!all && !pl_wildcard_match(pat, pl_snap_name(snap, i)))
+            continue;
+        m[n++] = i;
+        if (!wild || single)
+            break;           /* a named instance: the first match */
+    }
+    s->nmatch = n;
+}
+
+#define ALIGN8(x) (((x) + 7u) & ~(size_t)7u)
+
+static void *std_alloc(void *ud, size_t size)
+{
+    (void)ud;
+    return malloc(size);
+}
+
+int pl_query_collect(pl_query *q, pl_sample **out)
+{
+    return pl_query_collect_with(q, std_alloc, NULL, out);
+}
+
+int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **out)
+{
+    int64_t t0, t1, freq, t100;
+    size_t ncidx = 0, ninst = 0, nvals = 0, nnames = 0, size;
+    pl_sample *smp;
+    char *mem;
+    size_t o_blocks, o_cidx, o_inst, o_vals, o_have, o_names;
+    uint32_t ci = 0, ii = 0;
+    size_t vi = 0, ni = 0;
+
+    *out = NULL;
+    pl_now(&t0, &freq, &t100);
+    for (uint32_t k = 0; k < q->nsets; k++) {
+        qset *t = q->sets[k];
+        t->err = 0;
+        if (!t->state) {
+            t->err = t->cs->ops->open(q->env, &t->state);
+            if (t->err) {
+                t->state = NULL;
+                continue;
+            }
+        }
+        pl_snap_clear(&t->snap);
+        t->err = t->cs->ops->collect(t->state, t->wanted, &t->snap);
+        if (t->err == ENOMEM)
+            return ENOMEM;
+    }
+    pl_now(&t1, NULL, NULL);
+
+    /* size everything first: one allocation per sample */
+    size_t mtotal = 0;
+    for (uint32_t k = 0; k < q->nspecs; k++) {
+        qspec *s = q->specs[k];
+        s->moff = mtotal;
+        mtotal += s->set->err ? 0 : s->set->snap.ninst;
+    }
+    if (mtotal > q->matchcap) {
+        uint32_t *m = realloc(q->match, mtotal * sizeof *m);
+        if (!m)
+            return ENOMEM;
+        q->match = m;
+        q->matchcap = mtotal;
+    }
+    for (uint32_t k = 0; k < q->nspecs; k++) {
+        qspec *s = q->specs[k];
+        ncidx += s->pub.ncounters;
+        nnames += strlen(s->pub.instance) + 1;
+        s->nmatch = 0;
+        if (s->set->err)
+            continue;
+        match_instances(q, s);
+        ninst += s->nmatch;
+        nvals += (size_t)s->nmatch * s->pub.ncounters;
+        for (uint32_t i = 0; i < s->nmatch; i++)
+            nnames += strlen(pl_snap_name(&s->set->snap, q->match[s->moff + i])) + 1;
+    }
+    o_blocks = ALIGN8(sizeof *smp);
+    o_cidx = o_blocks + ALIGN8(q->nspecs * sizeof(pl_block));
+    o_inst = o_cidx + ALIGN8(ncidx * sizeof(uint32_t));
+    o_vals = o_inst + ALIGN8(ninst * sizeof(pl_inst));
+    o_have = o_vals + ALIGN8(nvals * sizeof(pl_pair));
+    o_names = o_have + ALIGN8(nvals);
+    size = o_names + nnames + 1;
+    mem = alloc(ud, size);
+    if (!mem)
+        return ENOMEM;
+    smp = (pl_sample *)(void *)mem;
+    memset(smp, 0, sizeof *smp);
+    smp->query_id = q->id;
+    smp->seq = ++q->seq;
+    smp->perf_time = t0 + (t1 - t0) / 2;      /* the middle of the reads */
+    smp->perf_freq = freq;
+    smp->time100ns = t100;
+    smp->nblocks = q->nspecs;
+    smp->blocks = (pl_block *)(void *)(mem + o_blocks);
+    smp->cidx = (uint32_t *)(void *)(mem + o_cidx);
+    smp->inst = (pl_inst *)(void *)(mem + o_inst);
+    smp->vals = (pl_pair *)(void *)(mem + o_vals);
+    smp->have = (uint8_t *)(mem + o_have);
+    smp->names = mem + o_names;
+    smp->names[0] = '\0';
+
+    for (uint32_t k = 0; k < q->nspecs; k++) {
+        qspec *s = q->specs[k];
+        pl_block *b = &smp->blocks[k];
+        const pl_snapshot *snap = &s->set->snap;
+        uint32_t nc = s->pub.ncounters, nm = s->nmatch, snc = s->pub.cs->ncounters;
+        memset(b, 0, sizeof *b);
+        b->uid = s->pub.uid;
+        b->index = k;
+        b->shape = s->pub.shape;
+        b->cs = s->pub.cs;
+        b->ncounters = nc;
+        b->counters_off = ci;
+        b->inst_off = ii;
+        b->vals_off = vi;
+        memcpy(smp->cidx + ci, s->pub.counters, nc * sizeof *s->pub.counters);
+        b->filter_off = (uint32_t)ni;
+        memcpy(smp->names + ni, s->pub.instance, strlen(s->pub.instance) + 1);
+        ni += strlen(s->pub.instance) + 1;
+        ci += nc;
+        if (s->set->err) {
+            b->shape = PERF_ERROR_RETURN;
+            b->status = PL_NO_DATA;
+            b->err = s->set->err;
+            b->err_path = snap->err_path;
+            continue;
+        }
+        if (nm == 0 && (b->shape == PERF_SINGLE_COUNTER || b->shape == PERF_MULTIPLE_COUNTERS)) {
+            b->shape = PERF_ERROR_RETURN;
+            b->status = PL_NO_INSTANCE;
+            continue;
+        }
+        b->ninst = nm;
+        b->obj_time = snap->obj_time;
+        b->obj_freq = snap->obj_freq;
+        for (uint32_t i = 0; i < nm; i++) {
+            uint32_t si = q->match[s->moff + i];
+            const char *name = pl_snap_name(snap, si);
+            size_t len = strlen(name) + 1;
+            const uint64_t *row = snap->values + (size_t)si * snc;
+            const uint8_t *hrow = snap->have + (size_t)si * snc;
+            smp->inst[ii].id = snap->inst[si].id;
+            smp->inst[ii].name_off = (uint32_t)ni;
+            memcpy(smp->names + ni, name, len);
+            ni += len;
+            ii++;
+            for (uint32_t c = 0; c < nc; c++) {
+                uint32_t x = s->pub.counters[c], bx = s->bases[c];
+                pl_pair *p = &smp->vals[vi];
+                p->v = row[x];
+                smp->have[vi] = hrow[x];
+                if (bx != PL_NO_ID) {
+                    p->b = row[bx];
+                    smp->have[vi] = hrow[x] && hrow[bx];
+                } else if ((s->pub.cs->counters[x].type & 0x300000u) == PERF_OBJECT_TIMER) {
+                    p->b = (uint64_t)snap->obj_time;
+                } else {
+                    p->b = 0;
+                }
+                vi++;
+            }
+        }
+    }
+    *out = smp;
+    return 0;
+}

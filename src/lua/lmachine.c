@@ -1,0 +1,168 @@
+/***
+ * Machines: a view of /proc and /sys below a root directory.
+ *
+ * The default machine is this one (root "/"); others read fixture trees or a
+ * container's mounted /proc.  Queries and countersets pin their machine.
+ * @classmod Machine
+ */
+#include "lpl.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define DEFAULT_KEY "perflib.default_machine"
+
+lpl_machine *lpl_check_machine(lua_State *L, int i)
+{
+    return luaL_checkudata(L, i, LPL_MACHINE);
+}
+
+static lpl_machine *push_machine(lua_State *L, const char *root)
+{
+    lpl_machine *m = lua_newuserdatauv(L, sizeof *m, 0);
+    m->env = NULL;           /* safe empty state first */
+    luaL_setmetatable(L, LPL_MACHINE);
+    m->env = pl_env_new(root);
+    if (!m->env)
+        luaL_error(L, "cannot create machine: %s", strerror(errno));
+    return m;
+}
+
+lpl_machine *lpl_opt_machine(lua_State *L, int i)
+{
+    if (!lua_isnoneornil(L, i)) {
+        lpl_machine *m = lpl_check_machine(L, i);
+        lua_pushvalue(L, i);
+        return m;
+    }
+    if (lua_getfield(L, LUA_REGISTRYINDEX, DEFAULT_KEY) == LUA_TUSERDATA)
+        return lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    lpl_machine *m = push_machine(L, "/");
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, DEFAULT_KEY);
+    return m;
+}
+
+lpl_machine *lpl_machine_from_opts(lua_State *L, int i)
+{
+    static const char *const keys[] = { "root", "user_hz", "page_size", NULL };
+    const char *root;
+    lua_Integer hz = 0, ps = 0;
+    i = lua_absindex(L, i);
+    lpl_check_keys(L, i, keys, "machine");
+    lua_getfield(L, i, "root");
+    root = luaL_optstring(L, -1, "/");
+    luaL_argcheck(L, *root != '\0', i, "root must not be empty");
+    if (lua_getfield(L, i, "user_hz") != LUA_TNIL) {
+        hz = luaL_checkinteger(L, -1);
+        luaL_argcheck(L, hz > 0 && hz <= 1000000, i, "user_hz must be positive");
+    }
+    if (lua_getfield(L, i, "page_size") != LUA_TNIL) {
+        ps = luaL_checkinteger(L, -1);
+        luaL_argcheck(L, ps > 0 && (ps & (ps - 1)) == 0, i, "page_size must be a power of two");
+    }
+    lpl_machine *m = push_machine(L, root);
+    if (hz)
+        pl_env_set_user_hz(m->env, (long)hz);
+    if (ps)
+        pl_env_set_page_size(m->env, (long)ps);
+    lua_replace(L, -4);      /* drop the three option values, keep the machine */
+    lua_pop(L, 2);
+    return m;
+}
+
+const char *lpl_push_path(lua_State *L, pl_env *env, const char *rel)
+{
+    const char *root = pl_env_root(env);
+    size_t n = strlen(root);
+    return lua_pushfstring(L, "%s%s%s", root, n && root[n - 1] == '/' ? "" : "/", rel);
+}
+
+static int m_gc(lua_State *L)
+{
+    lpl_machine *m = lpl_check_machine(L, 1);
+    pl_env_unref(m->env);    /* queries and countersets hold their own refs */
+    m->env = NULL;
+    return 0;
+}
+
+static int m_tostring(lua_State *L)
+{
+    lpl_machine *m = lpl_check_machine(L, 1);
+    lua_pushfstring(L, LPL_MACHINE " (%s)", m->env ? pl_env_root(m->env) : "?");
+    return 1;
+}
+
+static int m_index(lua_State *L)
+{
+    lpl_machine *m = lpl_check_machine(L, 1);
+    const char *k = luaL_checkstring(L, 2);
+    if (strcmp(k, "root") == 0)
+        lua_pushstring(L, pl_env_root(m->env));
+    else if (strcmp(k, "user_hz") == 0)
+        lua_pushinteger(L, pl_env_user_hz(m->env));
+    else if (strcmp(k, "page_size") == 0)
+        lua_pushinteger(L, pl_env_page_size(m->env));
+    else {
+        /* methods are the module's functions taking the machine */
+        lua_getmetatable(L, 1);
+        lua_getfield(L, -1, "methods");
+        lua_getfield(L, -1, k);
+    }
+    return 1;
+}
+
+/***
+ * Iterates over this machine's countersets.
+ * @function Machine:countersets
+ */
+static int m_countersets(lua_State *L)
+{
+    lpl_check_machine(L, 1);
+    return lpl_countersets(L, 1);
+}
+
+/***
+ * A counterset of this machine by name or GUID.
+ * @function Machine:counterset
+ */
+static int m_counterset(lua_State *L)
+{
+    lpl_machine *m = lpl_check_machine(L, 1);
+    const char *name = luaL_checkstring(L, 2);
+    const pl_counterset_def *cs = pl_env_find(m->env, name);
+    if (!cs) {
+        luaL_pushfail(L);
+        lua_pushfstring(L, "no counterset '%s'", name);
+        return 2;
+    }
+    lpl_push_counterset(L, cs, 1);
+    return 1;
+}
+
+/***
+ * Opens a query on this machine.
+ * @function Machine:query
+ */
+static int m_query(lua_State *L)
+{
+    lpl_check_machine(L, 1);
+    return lpl_new_query(L, 1);
+}
+
+void lpl_open_machine(lua_State *L)
+{
+    static const luaL_Reg meta[] = {
+        { "__gc", m_gc }, { "__tostring", m_tostring }, { "__index", m_index }, { NULL, NULL }
+    };
+    static const luaL_Reg methods[] = {
+        { "countersets", m_countersets }, { "counterset", m_counterset }, { "query", m_query },
+        { NULL, NULL }
+    };
+    lpl_newclass(L, LPL_MACHINE, meta, NULL);
+    luaL_getmetatable(L, LPL_MACHINE);
+    luaL_newlib(L, methods);
+    lua_setfield(L, -2, "methods");
+    lua_pop(L, 1);
+}

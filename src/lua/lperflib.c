@@ -1,0 +1,360 @@
+/***
+ * perflib.core: the C core of perflib for Lua 5.4.
+ *
+ * Use it through the facade, `require "perflib"`, which re-exports all of
+ * this.  Errors follow two classes: misuse (wrong types, closed handles,
+ * unknown option keys) raises; environment failures return
+ * `nil, message, errno`.
+ * @module perflib.core
+ */
+#include "lpl.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#define LPL_EXPORT __attribute__((visibility("default")))
+
+void lpl_newclass(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *methods)
+{
+    luaL_newmetatable(L, name);
+    luaL_setfuncs(L, meta, 0);
+    if (methods) {
+        lua_newtable(L);
+        luaL_setfuncs(L, methods, 0);
+        lua_setfield(L, -2, "__index");
+    }
+    lua_pop(L, 1);
+}
+
+int lpl_fail(lua_State *L, const char *what, int e)
+{
+    luaL_pushfail(L);
+    lua_pushfstring(L, "%s: %s", what, strerror(e));
+    lua_pushinteger(L, e);
+    return 3;
+}
+
+void lpl_check_keys(lua_State *L, int t, const char *const *keys, const char *fname)
+{
+    t = lua_absindex(L, t);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        int ok = 0;
+        lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TSTRING)
+            for (const char *const *k = keys; *k; k++)
+                if (strcmp(lua_tostring(L, -1), *k) == 0)
+                    ok = 1;
+        if (!ok) {
+            lua_pushvalue(L, -1);
+            luaL_error(L, "%s: unknown option '%s'", fname, luaL_tolstring(L, -1, NULL));
+        }
+    }
+}
+
+/***
+ * Sleeps without busy-waiting.
+ * @function sleep
+ * @tparam number seconds non-negative
+ * @treturn[1] boolean true
+ * @return[2] nil when a signal interrupted the sleep
+ * @treturn[2] string message
+ * @treturn[2] int errno (EINTR)
+ */
+static int l_sleep(lua_State *L)
+{
+    lua_Number sec = luaL_checknumber(L, 1);
+    struct timespec ts;
+    luaL_argcheck(L, sec >= 0 && sec < 1e9, 1, "seconds must be between 0 and 1e9");
+    ts.tv_sec = (time_t)sec;
+    ts.tv_nsec = (long)((sec - (lua_Number)ts.tv_sec) * 1e9);
+    if (nanosleep(&ts, NULL) != 0)
+        return lpl_fail(L, "sleep", errno);    /* let a signal handler run now */
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+/***
+ * Monotonic clock in seconds (a float), for measuring intervals.
+ * @function clock
+ */
+static int l_clock(lua_State *L)
+{
+    int64_t t, f;
+    pl_now(&t, &f, NULL);
+    lua_pushnumber(L, (lua_Number)t / (lua_Number)f);
+    return 1;
+}
+
+/***
+ * The perflib type of a value.
+ * @function type
+ * @return "machine", "counterset", "query", "closed query", "sample" or nil
+ */
+static int l_type(lua_State *L)
+{
+    lpl_query *q;
+    if (luaL_testudata(L, 1, LPL_MACHINE))
+        lua_pushliteral(L, "machine");
+    else if (luaL_testudata(L, 1, LPL_COUNTERSET))
+        lua_pushliteral(L, "counterset");
+    else if ((q = luaL_testudata(L, 1, LPL_QUERY)) != NULL)
+        lua_pushstring(L, q->q ? "query" : "closed query");
+    else if (luaL_testudata(L, 1, LPL_SAMPLE))
+        lua_pushliteral(L, "sample");
+    else
+        luaL_pushfail(L);
+    return 1;
+}
+
+/***
+ * Iterates over the countersets of a machine.
+ * @function countersets
+ * @tparam[opt] Machine machine default: this machine, root "/"
+ * @return iterator yielding CounterSet objects
+ */
+static int l_countersets(lua_State *L)
+{
+    lpl_opt_machine(L, 1);
+    return lpl_countersets(L, lua_gettop(L));
+}
+
+/***
+ * Finds a counterset by name (case-insensitive) or GUID.
+ * @function counterset
+ * @tparam string name_or_guid
+ * @tparam[opt] Machine machine
+ * @treturn[1] CounterSet
+ * @return[2] nil
+ * @treturn[2] string message
+ */
+static int l_counterset(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    lpl_machine *m = lpl_opt_machine(L, 2);
+    const pl_counterset_def *cs = pl_env_find(m->env, name);
+    if (!cs) {
+        luaL_pushfail(L);
+        lua_pushfstring(L, "no counterset '%s'", name);
+        return 2;
+    }
+    lpl_push_counterset(L, cs, lua_gettop(L));
+    return 1;
+}
+
+/***
+ * Opens a query handle.
+ * @function query
+ * @tparam[opt] Machine|table machine a Machine, or options for a new one
+ *   (`root`, `user_hz`, `page_size`)
+ * @treturn Query
+ */
+static int l_query(lua_State *L)
+{
+    if (lua_istable(L, 1))
+        lpl_machine_from_opts(L, 1);
+    else
+        lpl_opt_machine(L, 1);
+    return lpl_new_query(L, lua_gettop(L));
+}
+
+/***
+ * A view of a machine below a root directory (for fixtures and containers).
+ * @function machine
+ * @tparam[opt] table opts `root` (default "/"), `user_hz`, `page_size`
+ * @treturn Machine
+ */
+static int l_machine(lua_State *L)
+{
+    if (lua_isnoneornil(L, 1)) {
+        lpl_opt_machine(L, 1);
+        return 1;
+    }
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lpl_machine_from_opts(L, 1);
+    return 1;
+}
+
+/* ---- calculator ------------------------------------------------------------ */
+
+static uint32_t check_type(lua_State *L, int i)
+{
+    if (lua_type(L, i) == LUA_TSTRING) {
+        lua_getfield(L, lua_upvalueindex(1), lua_tostring(L, i));
+        if (!lua_isinteger(L, -1))
+            luaL_argerror(L, i, lua_pushfstring(L, "unknown counter type '%s'", lua_tostring(L, i)));
+        lua_Integer t = lua_tointeger(L, -1);
+        lua_pop(L, 1);
+        return (uint32_t)t;
+    }
+    lua_Integer t = luaL_checkinteger(L, i);
+    luaL_argcheck(L, t >= 0 && t <= 0xFFFFFFFF && pl_type_known((uint32_t)t), i, "unknown counter type");
+    return (uint32_t)t;
+}
+
+static lua_Integer raw_field(lua_State *L, int i, const char *k, lua_Integer dflt)
+{
+    lua_Integer v;
+    int t = lua_getfield(L, i, k);
+    if (t == LUA_TNIL)
+        v = dflt;
+    else if (!lua_isinteger(L, -1))
+        return luaL_argerror(L, i, lua_pushfstring(L, "field '%s' must be an integer", k));
+    else
+        v = lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    return v;
+}
+
+static void check_raw(lua_State *L, int i, pl_raw *r)
+{
+    static const char *const keys[] = { "value", "base", "time", "multi", "size", NULL };
+    memset(r, 0, sizeof *r);
+    r->size = 8;
+    if (lua_isinteger(L, i)) {
+        r->first = (uint64_t)lua_tointeger(L, i);
+        return;
+    }
+    if (!lua_istable(L, i))
+        luaL_argerror(L, i, "raw value must be an integer or a table {value=, base=, time=}");
+    lpl_check_keys(L, i, keys, "calculate");
+    r->first = (uint64_t)raw_field(L, i, "value", 0);
+    r->second = (uint64_t)raw_field(L, i, "base", raw_field(L, i, "time", 0));
+    r->multi = (uint32_t)raw_field(L, i, "multi", 0);
+    r->size = (uint32_t)raw_field(L, i, "size", 8);
+    luaL_argcheck(L, r->size == 4 || r->size == 8, i, "size must be 4 or 8");
+}
+
+unsigned lpl_fmt_flags(lua_State *L, int i)
+{
+    unsigned f = 0;
+    if (lua_getfield(L, i, "nocap"), lua_toboolean(L, -1)) f |= PL_FMT_NOCAP100;
+    if (lua_getfield(L, i, "x1000"), lua_toboolean(L, -1)) f |= PL_FMT_1000;
+    if (lua_getfield(L, i, "noscale"), lua_toboolean(L, -1)) f |= PL_FMT_NOSCALE;
+    lua_pop(L, 3);
+    return f;
+}
+
+/***
+ * Formats raw values of a counter type (PdhFormatFromRawValue): newer first.
+ * A raw value is an integer or `{value=, base=, time=, multi=, size=}`.
+ * @function calculate
+ * @tparam string|int type counter type name ("PERF_COUNTER_BULK_COUNT") or value
+ * @param newer raw value
+ * @param[opt] older raw value (two-sample types)
+ * @tparam[opt] table opts `freq` (ticks per second of `time`, default 10^7),
+ *   `scale`, `nocap`, `x1000`, `noscale`
+ * @treturn number|nil value (nil unless the status is "valid")
+ * @treturn string status
+ */
+static int l_calculate(lua_State *L)
+{
+    uint32_t type = check_type(L, 1);
+    pl_raw n1, n0;
+    int scale = 0, has0 = !lua_isnoneornil(L, 3);
+    lua_Integer freq = 10000000;
+    double v;
+    check_raw(L, 2, &n1);
+    if (has0)
+        check_raw(L, 3, &n0);
+    unsigned flags = 0;
+    if (!lua_isnoneornil(L, 4)) {
+        static const char *const keys[] = { "nocap", "x1000", "noscale", "scale", "freq", NULL };
+        luaL_checktype(L, 4, LUA_TTABLE);
+        lpl_check_keys(L, 4, keys, "calculate");
+        flags = lpl_fmt_flags(L, 4);
+        if (lua_getfield(L, 4, "freq") != LUA_TNIL) {
+            freq = luaL_checkinteger(L, -1);
+            luaL_argcheck(L, freq > 0, 4, "freq must be positive");
+        }
+        if (lua_getfield(L, 4, "scale") != LUA_TNIL) {
+            lua_Integer sc = luaL_checkinteger(L, -1);
+            luaL_argcheck(L, sc >= -10 && sc <= 10, 4, "scale must be between -10 and 10");
+            scale = (int)sc;
+        }
+        lua_pop(L, 2);
+    }
+    pl_status st = pl_format_raw(type, &n1, has0 ? &n0 : NULL, freq, flags, scale, &v);
+    if (st == PL_VALID)
+        lua_pushnumber(L, v);
+    else
+        lua_pushnil(L);
+    lua_pushstring(L, pl_status_name(st));
+    return 2;
+}
+
+/* types[name] = value; PERF_PRECISION_TIMESTAMP aliases PERF_LARGE_RAW_BASE. */
+static void push_types(lua_State *L)
+{
+    static const struct { const char *n; uint32_t v; } tv[] = {
+#define T(x) { #x, x }
+        T(PERF_COUNTER_COUNTER), T(PERF_COUNTER_BULK_COUNT), T(PERF_SAMPLE_COUNTER),
+        T(PERF_COUNTER_QUEUELEN_TYPE), T(PERF_COUNTER_LARGE_QUEUELEN_TYPE),
+        T(PERF_COUNTER_100NS_QUEUELEN_TYPE), T(PERF_COUNTER_OBJ_TIME_QUEUELEN_TYPE),
+        T(PERF_COUNTER_TIMER), T(PERF_COUNTER_TIMER_INV), T(PERF_100NSEC_TIMER),
+        T(PERF_100NSEC_TIMER_INV), T(PERF_OBJ_TIME_TIMER), T(PERF_COUNTER_MULTI_TIMER),
+        T(PERF_COUNTER_MULTI_TIMER_INV), T(PERF_100NSEC_MULTI_TIMER), T(PERF_100NSEC_MULTI_TIMER_INV),
+        T(PERF_COUNTER_MULTI_BASE), T(PERF_SAMPLE_FRACTION), T(PERF_SAMPLE_BASE), T(PERF_RAW_FRACTION),
+        T(PERF_LARGE_RAW_FRACTION), T(PERF_RAW_BASE), T(PERF_LARGE_RAW_BASE), T(PERF_AVERAGE_TIMER),
+        T(PERF_AVERAGE_BULK), T(PERF_AVERAGE_BASE), T(PERF_PRECISION_SYSTEM_TIMER),
+        T(PERF_PRECISION_100NS_TIMER), T(PERF_PRECISION_OBJECT_TIMER), T(PERF_PRECISION_TIMESTAMP),
+        T(PERF_ELAPSED_TIME), T(PERF_COUNTER_DELTA), T(PERF_COUNTER_LARGE_DELTA),
+        T(PERF_COUNTER_RAWCOUNT), T(PERF_COUNTER_LARGE_RAWCOUNT), T(PERF_COUNTER_RAWCOUNT_HEX),
+        T(PERF_COUNTER_LARGE_RAWCOUNT_HEX), T(PERF_COUNTER_TEXT), T(PERF_COUNTER_NODATA),
+        T(PERF_COUNTER_HISTOGRAM_TYPE), { "PERF_DOUBLE_RAW", 0x00012000u },
+#undef T
+    };
+    lua_newtable(L);
+    for (size_t i = 0; i < sizeof tv / sizeof tv[0]; i++) {
+        lua_pushinteger(L, (lua_Integer)tv[i].v);
+        lua_setfield(L, -2, tv[i].n);
+    }
+}
+
+static const luaL_Reg funcs[] = {
+    { "sleep", l_sleep },
+    { "clock", l_clock },
+    { "type", l_type },
+    { "countersets", l_countersets },
+    { "counterset", l_counterset },
+    { "query", l_query },
+    { "machine", l_machine },
+    { "calculate", NULL },
+    { NULL, NULL }
+};
+
+LPL_EXPORT int luaopen_perflib_core(lua_State *L);
+LPL_EXPORT int luaopen_perflib_core(lua_State *L)
+{
+    lpl_open_machine(L);
+    lpl_open_counterset(L);
+    lpl_open_query(L);
+    lpl_open_sample(L);
+    luaL_newlib(L, funcs);
+    push_types(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, "types");
+    lua_pushcclosure(L, l_calculate, 1);      /* types table as upvalue */
+    lua_setfield(L, -2, "calculate");
+    /* method tables, so the Lua facade can add methods written in Lua */
+    lua_createtable(L, 0, 4);
+    luaL_getmetatable(L, LPL_QUERY);
+    lua_getfield(L, -1, "__index");
+    lua_setfield(L, -3, "Query");
+    lua_pop(L, 1);
+    static const char *const named[][2] = {
+        { LPL_SAMPLE, "Sample" }, { LPL_COUNTERSET, "CounterSet" }, { LPL_MACHINE, "Machine" }
+    };
+    for (int k = 0; k < 3; k++) {
+        luaL_getmetatable(L, named[k][0]);
+        lua_getfield(L, -1, "methods");
+        lua_setfield(L, -3, named[k][1]);
+        lua_pop(L, 1);
+    }
+    lua_setfield(L, -2, "methods");
+    lua_pushliteral(L, "perflib " PL_VERSION);
+    lua_setfield(L, -2, "_VERSION");
+    return 1;
+}

@@ -1,0 +1,65 @@
+/* Private declarations shared by the Lua binding files.  One file per
+ * userdata class; this header is the only coupling between them. */
+#ifndef LPL_H
+#define LPL_H
+
+#include <lua.h>
+#include <lauxlib.h>
+#include "perflib.h"
+
+#define LPL_MACHINE    "perflib.Machine"
+#define LPL_COUNTERSET "perflib.CounterSet"
+#define LPL_QUERY      "perflib.Query"
+#define LPL_SAMPLE     "perflib.Sample"
+
+typedef struct lpl_machine { pl_env *env; } lpl_machine;
+typedef struct lpl_counterset { const pl_counterset_def *cs; } lpl_counterset;
+typedef struct lpl_query { pl_query *q; } lpl_query;
+typedef struct lpl_sample {
+    pl_sample *s;            /* NULL once released */
+    int owned;               /* 1: s was malloc'd; 0: s lives in this userdata */
+} lpl_sample;
+
+/* Creates a metatable with methods in __index (or an __index function). */
+void lpl_newclass(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *methods);
+
+/* lmachine.c */
+void lpl_open_machine(lua_State *L);
+lpl_machine *lpl_check_machine(lua_State *L, int i);
+/* The machine at i if it is one, else the default machine ("/"); pushed. */
+lpl_machine *lpl_opt_machine(lua_State *L, int i);
+/* Builds a machine from an options table at i ({root=, user_hz=, page_size=}). */
+lpl_machine *lpl_machine_from_opts(lua_State *L, int i);
+
+/* Pushes the full path of a file below the machine's root, for messages. */
+const char *lpl_push_path(lua_State *L, pl_env *env, const char *rel);
+
+/* lcounterset.c */
+void lpl_open_counterset(lua_State *L);
+/* Pushes a CounterSet for cs pinning the machine at index mi. */
+void lpl_push_counterset(lua_State *L, const pl_counterset_def *cs, int mi);
+/* Pushes an iterator over the countersets of the machine at index mi. */
+int lpl_countersets(lua_State *L, int mi);
+void lpl_push_counter_info(lua_State *L, const pl_counterset_def *cs, const pl_counter_def *c);
+
+/* lquery.c */
+void lpl_open_query(lua_State *L);
+int lpl_new_query(lua_State *L, int mi);
+
+/* lsample.c */
+void lpl_open_sample(lua_State *L);
+void lpl_push_sample(lua_State *L, pl_sample *s, int mi);
+/* Allocator for pl_query_collect_with: pushes a userdata that holds the
+ * sample inline, so the garbage collector sees its real size. */
+void *lpl_sample_alloc(void *L, size_t size);
+/* Finishes the userdata pushed by lpl_sample_alloc (now at the top). */
+void lpl_sample_finish(lua_State *L, pl_sample *s, int mi);
+
+/* Environment failure: pushes nil, "what: strerror(e)", e and returns 3. */
+int lpl_fail(lua_State *L, const char *what, int e);
+/* Formatting flags from an options table {nocap=, x1000=, noscale=} at i. */
+unsigned lpl_fmt_flags(lua_State *L, int i);
+/* Raises for unknown keys in an options table. */
+void lpl_check_keys(lua_State *L, int t, const char *const *keys, const char *fname);
+
+#endif

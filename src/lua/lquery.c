@@ -1,0 +1,344 @@
+/***
+ * Query handles, after PerfOpenQueryHandle / PerfAddCounters /
+ * PerfDeleteCounters / PerfQueryCounterInfo / PerfQueryCounterData.
+ *
+ * Each specification added gets its own status: an unknown counterset or
+ * counter is reported for that specification, never raised for the call.
+ * @classmod Query
+ */
+#include "lpl.h"
+
+#include <errno.h>
+#include <string.h>
+
+static lpl_query *get_query(lua_State *L, int i)
+{
+    return luaL_checkudata(L, i, LPL_QUERY);
+}
+
+static lpl_query *check_open(lua_State *L, int i)
+{
+    lpl_query *q = get_query(L, i);
+    if (!q->q)
+        luaL_argerror(L, i, "attempt to use a closed query");
+    return q;
+}
+
+int lpl_new_query(lua_State *L, int mi)
+{
+    lpl_machine *m = lpl_check_machine(L, mi);
+    lpl_query *q;
+    mi = lua_absindex(L, mi);
+    q = lua_newuserdatauv(L, sizeof *q, 1);
+    q->q = NULL;             /* closed until the handle exists */
+    luaL_setmetatable(L, LPL_QUERY);
+    lua_pushvalue(L, mi);
+    lua_setiuservalue(L, -2, 1);
+    q->q = pl_query_new(m->env);
+    if (!q->q)
+        return lpl_fail(L, "query", errno);
+    return 1;
+}
+
+static const char *status_name(uint32_t st)
+{
+    switch (st) {
+    case PL_ERROR_SUCCESS: return "ok";
+    case PL_ERROR_WMI_GUID_NOT_FOUND: return "no_counterset";
+    case PL_ERROR_WMI_ITEMID_NOT_FOUND: return "no_counter";
+    case PL_ERROR_INVALID_PARAMETER: return "bad_instance";
+    case PL_ERROR_ALREADY_EXISTS: return "duplicate";
+    default: return "invalid";
+    }
+}
+
+static void push_message(lua_State *L, pl_query *q, const pl_spec_in *in, uint32_t st)
+{
+    const pl_counterset_def *cs = pl_env_find(pl_query_env(q), in->counterset);
+    switch (st) {
+    case PL_ERROR_WMI_GUID_NOT_FOUND:
+        lua_pushfstring(L, "no counterset '%s'", in->counterset);
+        break;
+    case PL_ERROR_WMI_ITEMID_NOT_FOUND:
+        if (in->counter)
+            lua_pushfstring(L, "no counter '%s' in '%s'", in->counter, cs ? cs->name : "?");
+        else
+            lua_pushfstring(L, "no counter with id %d in '%s'", (int)in->counter_id, cs ? cs->name : "?");
+        break;
+    case PL_ERROR_INVALID_PARAMETER:
+        if (cs && cs->instance_type == PERF_COUNTERSET_SINGLE_INSTANCE)
+            lua_pushfstring(L, "'%s' has a single instance: give no instance name", cs->name);
+        else
+            lua_pushfstring(L, "'%s' has multiple instances: name one, or use '*'", cs ? cs->name : "?");
+        break;
+    case PL_ERROR_ALREADY_EXISTS:
+        lua_pushliteral(L, "the query already has this specification");
+        break;
+    default:
+        lua_pushliteral(L, "invalid specification");
+    }
+}
+
+/* Reads a spec table at i into in (strings stay on the Lua stack owner). */
+static void check_spec_table(lua_State *L, int i, pl_spec_in *in)
+{
+    static const char *const keys[] = { "counterset", "instance", "instance_id", "counter", NULL };
+    memset(in, 0, sizeof *in);
+    in->instance_id = PL_NO_ID;
+    in->counter_id = PERF_WILDCARD_COUNTER;
+    lpl_check_keys(L, i, keys, "add");
+    if (lua_getfield(L, i, "counterset") != LUA_TSTRING)
+        luaL_argerror(L, 2, "field 'counterset' must be a string (name or GUID)");
+    in->counterset = lua_tostring(L, -1);
+    lua_getfield(L, i, "instance");
+    if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TSTRING)
+        luaL_argerror(L, 2, "field 'instance' must be a string");
+    in->instance = lua_tostring(L, -1);
+    if (lua_getfield(L, i, "instance_id") != LUA_TNIL) {
+        lua_Integer id = lua_tointeger(L, -1);
+        if (!lua_isinteger(L, -1) || id < 0 || id >= 0xFFFFFFFF)
+            luaL_argerror(L, 2, "field 'instance_id' must be an integer from 0 to 2^32-2");
+        in->instance_id = (uint32_t)id;
+    }
+    lua_getfield(L, i, "counter");
+    if (lua_isinteger(L, -1)) {
+        lua_Integer id = lua_tointeger(L, -1);
+        if (id < 0 || id > 0xFFFFFFFF)
+            luaL_argerror(L, 2, "field 'counter' id out of range");
+        in->counter_id = (uint32_t)id;
+    } else if (lua_type(L, -1) == LUA_TSTRING) {
+        in->counter = lua_tostring(L, -1);
+    } else if (!lua_isnil(L, -1)) {
+        luaL_argerror(L, 2, "field 'counter' must be a name, a pattern or an id");
+    }
+    /* leave the four values on the stack: in points into them */
+}
+
+/* Adds the spec at index i; pushes index|nil, status, message, code. */
+static int add_one(lua_State *L, lpl_query *q, int i)
+{
+    char buf[2048];
+    pl_spec_in in;
+    uint32_t st = 0, index = 0;
+    int top = lua_gettop(L), e;
+    i = lua_absindex(L, i);
+    if (lua_type(L, i) == LUA_TSTRING) {
+        const char *path = lua_tostring(L, i);
+        if (pl_path_parse(path, buf, sizeof buf, &in) != 0) {
+            luaL_pushfail(L);
+            lua_pushliteral(L, "bad_path");
+            lua_pushfstring(L, "bad counter path '%s': expected \\Counterset(instance)\\Counter", path);
+            lua_pushinteger(L, PL_ERROR_INVALID_PARAMETER);
+            return 4;
+        }
+    } else if (lua_istable(L, i)) {
+        check_spec_table(L, i, &in);
+    } else {
+        return luaL_argerror(L, 2, "specification must be a counter path or a table");
+    }
+    e = pl_query_add(q->q, &in, &st, &index);
+    if (e)
+        return luaL_error(L, "add: %s", strerror(e));
+    if (st == PL_ERROR_SUCCESS) {
+        lua_settop(L, top);
+        lua_pushinteger(L, (lua_Integer)index + 1);
+        lua_pushliteral(L, "ok");
+        return 2;
+    }
+    push_message(L, q->q, &in, st);
+    int msg = lua_gettop(L);
+    luaL_pushfail(L);
+    lua_pushstring(L, status_name(st));
+    lua_pushvalue(L, msg);
+    lua_pushinteger(L, st);
+    return 4;            /* the top four; the spec's strings below are dropped */
+}
+
+/***
+ * Adds counter specifications.
+ *
+ * A specification is a counter path `\Counterset(instance)\Counter` (no
+ * parentheses for single-instance sets; `*` and `?` wildcards in the instance
+ * and counter), or a table `{counterset=, instance=, instance_id=, counter=}`
+ * where `counter` is a name, a pattern or a numeric id (default: all).
+ * @function Query:add
+ * @param spec a path, a table, or an array of them
+ * @treturn[1] int result index (1-based) of a single spec
+ * @treturn[1] string "ok"
+ * @return[2] nil when the spec was refused
+ * @treturn[2] string status: "no_counterset", "no_counter", "bad_instance", "bad_path", "duplicate"
+ * @treturn[2] string message
+ * @treturn[2] int Win32 status code (PerfAddCounters Status)
+ * @return[3] for an array: an array of `{index=, status=, message=, code=}`
+ */
+static int q_add(lua_State *L)
+{
+    lpl_query *q = check_open(L, 1);
+    int n;
+    if (lua_istable(L, 2) && lua_rawlen(L, 2) > 0) {
+        n = (int)lua_rawlen(L, 2);
+        lua_createtable(L, n, 0);
+        for (int k = 1; k <= n; k++) {
+            int top = lua_gettop(L), r;
+            lua_rawgeti(L, 2, k);
+            r = add_one(L, q, -1);
+            lua_createtable(L, 0, 4);
+            if (r == 2) {
+                lua_pushvalue(L, -3);
+                lua_setfield(L, -2, "index");
+                lua_pushvalue(L, -2);
+                lua_setfield(L, -2, "status");
+            } else {
+                lua_pushvalue(L, -4);
+                lua_setfield(L, -2, "status");
+                lua_pushvalue(L, -3);
+                lua_setfield(L, -2, "message");
+                lua_pushvalue(L, -2);
+                lua_setfield(L, -2, "code");
+            }
+            lua_rawseti(L, top, k);
+            lua_settop(L, top);
+        }
+        return 1;
+    }
+    luaL_argcheck(L, lua_type(L, 2) == LUA_TSTRING || lua_istable(L, 2), 2,
+                  "specification must be a counter path or a table");
+    return add_one(L, q, 2);
+}
+
+/***
+ * Removes the specification at a result index; later indexes move down.
+ * @function Query:delete
+ * @tparam int index
+ * @treturn[1] boolean true
+ * @return[2] nil
+ * @treturn[2] string message
+ */
+static int q_delete(lua_State *L)
+{
+    lpl_query *q = check_open(L, 1);
+    lua_Integer i = luaL_checkinteger(L, 2);
+    if (i < 1 || i > (lua_Integer)pl_query_count(q->q)) {
+        luaL_pushfail(L);
+        lua_pushfstring(L, "no specification #%d", (int)i);
+        return 2;
+    }
+    pl_query_delete(q->q, (uint32_t)(i - 1));
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+static const char *shape_name(uint32_t shape)
+{
+    switch (shape) {
+    case PERF_SINGLE_COUNTER: return "single_counter";
+    case PERF_MULTIPLE_COUNTERS: return "multiple_counters";
+    case PERF_MULTIPLE_INSTANCES: return "multiple_instances";
+    case PERF_COUNTERSET: return "counterset";
+    default: return "error";
+    }
+}
+
+const char *lpl_shape_name(uint32_t shape);
+const char *lpl_shape_name(uint32_t shape) { return shape_name(shape); }
+
+/***
+ * The specifications, in result order (PerfQueryCounterInfo).
+ * @function Query:specs
+ * @treturn table array of `{index=, path=, counterset=, instance=,
+ *   instance_id=, counters=, shape=}`
+ */
+static int q_specs(lua_State *L)
+{
+    lpl_query *q = check_open(L, 1);
+    uint32_t n = pl_query_count(q->q);
+    lua_createtable(L, (int)n, 0);
+    for (uint32_t i = 0; i < n; i++) {
+        const pl_spec *s = pl_query_spec(q->q, i);
+        lua_createtable(L, 0, 8);
+        lua_pushinteger(L, (lua_Integer)i + 1);
+        lua_setfield(L, -2, "index");
+        lua_pushstring(L, s->path);
+        lua_setfield(L, -2, "path");
+        lua_pushstring(L, s->cs->name);
+        lua_setfield(L, -2, "counterset");
+        lua_pushstring(L, s->instance);
+        lua_setfield(L, -2, "instance");
+        if (s->instance_id != PL_NO_ID) {
+            lua_pushinteger(L, s->instance_id);
+            lua_setfield(L, -2, "instance_id");
+        }
+        lua_pushstring(L, shape_name(s->shape));
+        lua_setfield(L, -2, "shape");
+        lua_createtable(L, (int)s->ncounters, 0);
+        for (uint32_t c = 0; c < s->ncounters; c++) {
+            lua_pushstring(L, s->cs->counters[s->counters[c]].name);
+            lua_rawseti(L, -2, (lua_Integer)c + 1);
+        }
+        lua_setfield(L, -2, "counters");
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+}
+
+/***
+ * Takes a timestamped sample of raw values of every specification.
+ * @function Query:collect
+ * @treturn[1] Sample
+ * @return[2] nil
+ * @treturn[2] string message
+ * @treturn[2] int errno
+ */
+static int q_collect(lua_State *L)
+{
+    lpl_query *q = check_open(L, 1);
+    pl_sample *s;
+    int e;
+    lua_settop(L, 1);
+    lua_getiuservalue(L, 1, 1);          /* 2: the machine */
+    e = pl_query_collect_with(q->q, lpl_sample_alloc, L, &s);
+    if (e)
+        return lpl_fail(L, "collect", e);
+    lpl_sample_finish(L, s, 2);          /* the userdata lpl_sample_alloc pushed */
+    return 1;
+}
+
+/* One release for close, __gc and __close: idempotent, never raises. */
+static int q_close(lua_State *L)
+{
+    lpl_query *q = get_query(L, 1);
+    if (q->q) {
+        pl_query_free(q->q);
+        q->q = NULL;
+    }
+    return 0;
+}
+
+static int q_tostring(lua_State *L)
+{
+    lpl_query *q = get_query(L, 1);
+    if (q->q)
+        lua_pushfstring(L, LPL_QUERY " (%p)", (void *)q->q);
+    else
+        lua_pushliteral(L, LPL_QUERY " (closed)");
+    return 1;
+}
+
+static int q_len(lua_State *L)
+{
+    lua_pushinteger(L, pl_query_count(check_open(L, 1)->q));
+    return 1;
+}
+
+void lpl_open_query(lua_State *L)
+{
+    static const luaL_Reg meta[] = {
+        { "__gc", q_close }, { "__close", q_close }, { "__tostring", q_tostring },
+        { "__len", q_len }, { NULL, NULL }
+    };
+    static const luaL_Reg methods[] = {
+        { "add", q_add }, { "delete", q_delete }, { "specs", q_specs },
+        { "collect", q_collect }, { "close", q_close }, { NULL, NULL }
+    };
+    lpl_newclass(L, LPL_QUERY, meta, methods);
+}

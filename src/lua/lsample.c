@@ -1,0 +1,449 @@
+/***
+ * Samples: timestamped raw values of every specification of a query, and
+ * formatted values computed in C from two samples.
+ *
+ * Raw values are integers (64-bit; values of 2^63 and above read as
+ * negative: use `math.ult` or `("%u"):format(v)`).  Formatted values are
+ * floats with a status; a value is nil unless its status is "valid".
+ * @classmod Sample
+ */
+#include "lpl.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const char *lpl_shape_name(uint32_t shape);
+
+static lpl_sample *check_sample(lua_State *L, int i)
+{
+    lpl_sample *s = luaL_checkudata(L, i, LPL_SAMPLE);
+    if (!s->s)
+        luaL_argerror(L, i, "attempt to use a released sample");
+    return s;
+}
+
+void lpl_push_sample(lua_State *L, pl_sample *s, int mi)
+{
+    mi = lua_absindex(L, mi);
+    lpl_sample *u = lua_newuserdatauv(L, sizeof *u, 1);
+    u->s = s;
+    u->owned = 1;
+    luaL_setmetatable(L, LPL_SAMPLE);
+    lua_pushvalue(L, mi);    /* the machine owns the counterset definitions */
+    lua_setiuservalue(L, -2, 1);
+}
+
+#define INLINE_OFF ((sizeof(lpl_sample) + 15u) & ~(size_t)15u)
+
+void *lpl_sample_alloc(void *ud, size_t size)
+{
+    lua_State *L = ud;
+    char *b = lua_newuserdatauv(L, INLINE_OFF + size, 1);
+    lpl_sample *u = (lpl_sample *)(void *)b;
+    u->s = NULL;
+    u->owned = 0;
+    return b + INLINE_OFF;
+}
+
+void lpl_sample_finish(lua_State *L, pl_sample *s, int mi)
+{
+    lpl_sample *u = lua_touserdata(L, -1);
+    mi = lua_absindex(L, mi);
+    u->s = s;
+    luaL_setmetatable(L, LPL_SAMPLE);
+    lua_pushvalue(L, mi);
+    lua_setiuservalue(L, -2, 1);
+}
+
+/* The older sample at i (nil allowed), checked against s1. */
+static const pl_sample *opt_older(lua_State *L, int i, const pl_sample *s1)
+{
+    const pl_sample *s0;
+    if (lua_isnoneornil(L, i))
+        return NULL;
+    s0 = check_sample(L, i)->s;
+    if (s0->query_id != s1->query_id)
+        luaL_argerror(L, i, "sample from another query");
+    if (s0->seq >= s1->seq)
+        luaL_argerror(L, i, lua_pushfstring(L, "older sample expected (#%d is not older than #%d)",
+                                            (int)s0->seq, (int)s1->seq));
+    return s0;
+}
+
+static const pl_block *check_block(lua_State *L, int i, const pl_sample *s)
+{
+    lua_Integer k = luaL_checkinteger(L, i);
+    luaL_argcheck(L, k >= 1 && k <= (lua_Integer)s->nblocks, i, "no such result index");
+    return &s->blocks[k - 1];
+}
+
+/* Instance by name, id or (for one-instance blocks) nil; -1 if absent. */
+static int find_inst(lua_State *L, int i, const pl_sample *s, const pl_block *b)
+{
+    if (lua_isnoneornil(L, i))
+        return b->ninst == 1 ? 0 : -1;
+    if (lua_isinteger(L, i)) {
+        lua_Integer id = lua_tointeger(L, i);
+        for (uint32_t k = 0; k < b->ninst; k++)
+            if ((lua_Integer)pl_sample_inst_id(s, b, k) == id)
+                return (int)k;
+        return -1;
+    }
+    const char *name = luaL_checkstring(L, i);
+    for (uint32_t k = 0; k < b->ninst; k++)
+        if (strcmp(pl_sample_inst_name(s, b, k), name) == 0)
+            return (int)k;
+    return -1;
+}
+
+static int find_counter(lua_State *L, int i, const pl_sample *s, const pl_block *b)
+{
+    if (lua_isnoneornil(L, i)) {
+        luaL_argcheck(L, b->ncounters == 1, i, "counter name or id expected");
+        return 0;
+    }
+    for (uint32_t c = 0; c < b->ncounters; c++) {
+        const pl_counter_def *d = pl_sample_counter(s, b, c);
+        if (lua_isinteger(L, i) ? (lua_Integer)d->id == lua_tointeger(L, i)
+                                : strcasecmp(d->name, luaL_checkstring(L, i)) == 0)
+            return (int)c;
+    }
+    return luaL_argerror(L, i, lua_pushfstring(L, "no such counter in result #%d", (int)b->index + 1));
+}
+
+/***
+ * One raw value.
+ * @function Sample:value
+ * @tparam int index result index
+ * @tparam[opt] string|int instance name or id (optional for one instance)
+ * @tparam[opt] string|int counter name or id (optional for one counter)
+ * @treturn[1] int raw value
+ * @treturn[1] int base value (or object time), 0 if none
+ * @return[2] nil
+ * @treturn[2] string status ("no_instance", "no_data")
+ */
+static int s_value(lua_State *L)
+{
+    const pl_sample *s = check_sample(L, 1)->s;
+    const pl_block *b = check_block(L, 2, s);
+    int i, c;
+    if (b->shape == PERF_ERROR_RETURN) {
+        luaL_pushfail(L);
+        lua_pushstring(L, pl_status_name(b->status));
+        return 2;
+    }
+    c = find_counter(L, 4, s, b);
+    i = find_inst(L, 3, s, b);
+    if (i < 0) {
+        luaL_pushfail(L);
+        lua_pushliteral(L, "no_instance");
+        return 2;
+    }
+    size_t k = b->vals_off + (size_t)i * b->ncounters + (size_t)c;
+    if (!s->have[k]) {
+        luaL_pushfail(L);
+        lua_pushliteral(L, "no_data");
+        return 2;
+    }
+    lua_pushinteger(L, (lua_Integer)s->vals[k].v);
+    lua_pushinteger(L, (lua_Integer)s->vals[k].b);
+    return 2;
+}
+
+/***
+ * One formatted value against an older sample.
+ * @function Sample:format
+ * @tparam Sample|nil older nil for single-sample types
+ * @tparam int index
+ * @tparam[opt] string|int instance
+ * @tparam[opt] string|int counter
+ * @tparam[opt] table opts `nocap`, `x1000`, `noscale`
+ * @treturn number|nil value
+ * @treturn string status
+ */
+static int s_format(lua_State *L)
+{
+    const pl_sample *s1 = check_sample(L, 1)->s;
+    static const char *const keys[] = { "nocap", "x1000", "noscale", NULL };
+    const pl_sample *s0 = opt_older(L, 2, s1);
+    const pl_block *b = check_block(L, 3, s1);
+    unsigned flags = 0;
+    if (!lua_isnoneornil(L, 6)) {
+        luaL_checktype(L, 6, LUA_TTABLE);
+        lpl_check_keys(L, 6, keys, "format");
+        flags = lpl_fmt_flags(L, 6);
+    }
+    double v;
+    int i, c;
+    pl_status st;
+    if (b->shape == PERF_ERROR_RETURN) {
+        st = b->status;
+    } else {
+        c = find_counter(L, 5, s1, b);
+        i = find_inst(L, 4, s1, b);
+        st = i < 0 ? PL_NO_INSTANCE : pl_sample_format(s1, b, (uint32_t)i, (uint32_t)c, s0, flags, &v);
+    }
+    if (st == PL_VALID)
+        lua_pushnumber(L, v);
+    else
+        luaL_pushfail(L);
+    lua_pushstring(L, pl_status_name(st));
+    return 2;
+}
+
+/* ---- iterators ------------------------------------------------------------ */
+
+typedef struct iter {
+    uint32_t b, i, c;        /* next position */
+    int only;                /* result index to stay in, or -1 */
+    unsigned flags;
+    int raw;
+} iter;
+
+/* Iterator: upvalue 1 newer sample, 2 older sample or nil, 3 iter state. */
+static int iter_next(lua_State *L)
+{
+    const pl_sample *s1 = check_sample(L, lua_upvalueindex(1))->s;
+    const pl_sample *s0 = lua_isnil(L, lua_upvalueindex(2)) ? NULL
+                        : check_sample(L, lua_upvalueindex(2))->s;
+    iter *it = lua_touserdata(L, lua_upvalueindex(3));
+    for (;;) {
+        const pl_block *b;
+        if (it->b >= s1->nblocks || (it->only >= 0 && it->b != (uint32_t)it->only))
+            return 0;
+        b = &s1->blocks[it->b];
+        uint32_t rows = b->shape == PERF_ERROR_RETURN ? 1 : b->ninst;
+        if (it->i >= rows || b->ncounters == 0) {
+            it->b++;
+            it->i = it->c = 0;
+            continue;
+        }
+        uint32_t i = it->i, c = it->c;
+        if (++it->c >= b->ncounters) {
+            it->c = 0;
+            it->i++;
+        }
+        const pl_counter_def *d = pl_sample_counter(s1, b, c);
+        if (b->shape == PERF_ERROR_RETURN) {
+            /* the named instance, with the status in place of a value */
+            lua_pushstring(L, s1->names + b->filter_off);
+            lua_pushnil(L);
+            if (it->raw) {
+                lua_pushstring(L, d->name);
+                lua_pushinteger(L, (lua_Integer)b->index + 1);
+                return 4;
+            }
+            lua_pushstring(L, pl_status_name(b->status));
+        } else if (it->raw) {
+            size_t k = b->vals_off + (size_t)i * b->ncounters + c;
+            lua_pushstring(L, pl_sample_inst_name(s1, b, i));
+            if (s1->have[k])
+                lua_pushinteger(L, (lua_Integer)s1->vals[k].v);
+            else
+                lua_pushnil(L);
+            lua_pushstring(L, d->name);
+            lua_pushinteger(L, (lua_Integer)b->index + 1);
+            lua_pushinteger(L, (lua_Integer)s1->vals[k].b);
+            return 5;
+        } else {
+            double v;
+            pl_status st = pl_sample_format(s1, b, i, c, s0, it->flags, &v);
+            lua_pushstring(L, pl_sample_inst_name(s1, b, i));
+            if (st == PL_VALID)
+                lua_pushnumber(L, v);
+            else
+                lua_pushnil(L);
+            lua_pushstring(L, pl_status_name(st));
+        }
+        lua_pushstring(L, d->name);
+        lua_pushinteger(L, (lua_Integer)b->index + 1);
+        return 5;
+    }
+}
+
+static int push_iter(lua_State *L, int older, int raw, int only, unsigned flags)
+{
+    iter *it;
+    lua_pushvalue(L, 1);
+    if (older)
+        lua_pushvalue(L, older);
+    else
+        lua_pushnil(L);
+    it = lua_newuserdatauv(L, sizeof *it, 0);
+    memset(it, 0, sizeof *it);
+    it->only = only;
+    it->b = only >= 0 ? (uint32_t)only : 0;
+    it->flags = flags;
+    it->raw = raw;
+    lua_pushcclosure(L, iter_next, 3);
+    return 1;
+}
+
+/***
+ * Iterates over formatted values: `for instance, value, status, counter, index in s1:formatted(s0)`.
+ * Results that failed as a whole yield their instance filter, nil and the status.
+ * @function Sample:formatted
+ * @tparam[opt] Sample older
+ * @tparam[opt] table opts `index` (one result only), `nocap`, `x1000`, `noscale`
+ */
+static int s_formatted(lua_State *L)
+{
+    static const char *const keys[] = { "index", "nocap", "x1000", "noscale", NULL };
+    const pl_sample *s1 = check_sample(L, 1)->s;
+    int only = -1;
+    unsigned flags = 0;
+    opt_older(L, 2, s1);
+    if (!lua_isnoneornil(L, 3)) {
+        luaL_checktype(L, 3, LUA_TTABLE);
+        lpl_check_keys(L, 3, keys, "formatted");
+        if (lua_getfield(L, 3, "index") != LUA_TNIL)
+            only = (int)(check_block(L, -1, s1) - s1->blocks);
+        lua_pop(L, 1);
+        flags = lpl_fmt_flags(L, 3);
+    }
+    return push_iter(L, lua_isnoneornil(L, 2) ? 0 : 2, 0, only, flags);
+}
+
+/***
+ * Iterates over raw values: `for instance, value, counter, index, base in s:raw()`.
+ * @function Sample:raw
+ * @tparam[opt] int index one result only
+ */
+static int s_raw(lua_State *L)
+{
+    const pl_sample *s = check_sample(L, 1)->s;
+    int only = lua_isnoneornil(L, 2) ? -1 : (int)(check_block(L, 2, s) - s->blocks);
+    return push_iter(L, 0, 1, only, 0);
+}
+
+/***
+ * The results: `{index=, counterset=, shape=, status=, error=, instances=, ids=, counters=}`.
+ * @function Sample:results
+ */
+static int s_results(lua_State *L)
+{
+    const pl_sample *s = check_sample(L, 1)->s;
+    lua_createtable(L, (int)s->nblocks, 0);
+    for (uint32_t k = 0; k < s->nblocks; k++) {
+        const pl_block *b = &s->blocks[k];
+        lua_createtable(L, 0, 8);
+        lua_pushinteger(L, (lua_Integer)k + 1);
+        lua_setfield(L, -2, "index");
+        lua_pushstring(L, b->cs->name);
+        lua_setfield(L, -2, "counterset");
+        lua_pushstring(L, lpl_shape_name(b->shape));
+        lua_setfield(L, -2, "shape");
+        lua_pushstring(L, pl_status_name(b->status));
+        lua_setfield(L, -2, "status");
+        lua_pushstring(L, s->names + b->filter_off);
+        lua_setfield(L, -2, "filter");
+        if (b->err) {
+            lpl_machine *m;
+            lua_getiuservalue(L, 1, 1);
+            m = lua_touserdata(L, -1);
+            lua_pop(L, 1);
+            if (b->err_path && m && m->env) {
+                lpl_push_path(L, m->env, b->err_path);
+                lua_pushfstring(L, "%s: %s", lua_tostring(L, -1), strerror(b->err));
+                lua_remove(L, -2);
+            } else {
+                lua_pushfstring(L, "%s: %s", b->cs->name, strerror(b->err));
+            }
+            lua_setfield(L, -2, "error");
+        }
+        lua_createtable(L, (int)b->ninst, 0);
+        lua_createtable(L, (int)b->ninst, 0);
+        for (uint32_t i = 0; i < b->ninst; i++) {
+            lua_pushstring(L, pl_sample_inst_name(s, b, i));
+            lua_rawseti(L, -3, (lua_Integer)i + 1);
+            lua_pushinteger(L, pl_sample_inst_id(s, b, i));
+            lua_rawseti(L, -2, (lua_Integer)i + 1);
+        }
+        lua_setfield(L, -3, "ids");
+        lua_setfield(L, -2, "instances");
+        lua_createtable(L, (int)b->ncounters, 0);
+        for (uint32_t c = 0; c < b->ncounters; c++) {
+            lua_pushstring(L, pl_sample_counter(s, b, c)->name);
+            lua_rawseti(L, -2, (lua_Integer)c + 1);
+        }
+        lua_setfield(L, -2, "counters");
+        lua_rawseti(L, -2, (lua_Integer)k + 1);
+    }
+    return 1;
+}
+
+/***
+ * Fields: `seq` (1, 2, ... per query), `time` (monotonic ticks), `freq`
+ * (ticks per second), `time100ns` (100 ns units since 1601-01-01 UTC, like
+ * PerfTime100NSec), `timestamp` (Unix seconds, a float).
+ * @table Sample
+ */
+static int s_index(lua_State *L)
+{
+    lpl_sample *u = luaL_checkudata(L, 1, LPL_SAMPLE);
+    const char *k = luaL_checkstring(L, 2);
+    const pl_sample *s = u->s;
+    /* methods stay reachable after release (release is idempotent) */
+    lua_getmetatable(L, 1);
+    lua_getfield(L, -1, "methods");
+    if (lua_getfield(L, -1, k) != LUA_TNIL)
+        return 1;
+    if (!s)
+        return luaL_argerror(L, 1, "attempt to use a released sample");
+    if (strcmp(k, "seq") == 0)
+        lua_pushinteger(L, (lua_Integer)s->seq);
+    else if (strcmp(k, "time") == 0)
+        lua_pushinteger(L, s->perf_time);
+    else if (strcmp(k, "freq") == 0)
+        lua_pushinteger(L, s->perf_freq);
+    else if (strcmp(k, "time100ns") == 0)
+        lua_pushinteger(L, s->time100ns);
+    else if (strcmp(k, "timestamp") == 0)
+        lua_pushnumber(L, (lua_Number)(s->time100ns - 116444736000000000LL) / 1e7);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+static int s_release(lua_State *L)
+{
+    lpl_sample *s = luaL_checkudata(L, 1, LPL_SAMPLE);
+    if (s->owned)
+        free(s->s);          /* inline samples go with their userdata */
+    s->s = NULL;
+    return 0;
+}
+
+static int s_tostring(lua_State *L)
+{
+    lpl_sample *s = luaL_checkudata(L, 1, LPL_SAMPLE);
+    if (s->s)
+        lua_pushfstring(L, LPL_SAMPLE " (#%d, %d results)", (int)s->s->seq, (int)s->s->nblocks);
+    else
+        lua_pushliteral(L, LPL_SAMPLE " (released)");
+    return 1;
+}
+
+static int s_len(lua_State *L)
+{
+    lua_pushinteger(L, check_sample(L, 1)->s->nblocks);
+    return 1;
+}
+
+void lpl_open_sample(lua_State *L)
+{
+    static const luaL_Reg meta[] = {
+        { "__index", s_index }, { "__gc", s_release }, { "__close", s_release },
+        { "__tostring", s_tostring }, { "__len", s_len }, { NULL, NULL }
+    };
+    static const luaL_Reg methods[] = {
+        { "value", s_value }, { "format", s_format }, { "formatted", s_formatted },
+        { "raw", s_raw }, { "results", s_results }, { "release", s_release }, { NULL, NULL }
+    };
+    lpl_newclass(L, LPL_SAMPLE, meta, NULL);
+    luaL_getmetatable(L, LPL_SAMPLE);
+    luaL_newlib(L, methods);
+    lua_setfield(L, -2, "methods");
+    lua_pop(L, 1);
+}

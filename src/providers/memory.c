@@ -1,0 +1,571 @@
+/* Memory counterset (single instance): /proc/meminfo and /proc/vmstat.
+ *
+ * Error policy, shared with system.c: a required file that cannot be read,
+ * or that has no complete line, fails the whole set (errno, err_path).  A
+ * single value that is absent or malformed leaves only the counters built
+ * from it unset ("no_data"); a number is never guessed or reported as 0.
+ * Only complete lines ending in '\n' are parsed, so a truncated file cannot
+ * yield a cut-off number. */
+#include "providers.h"
+#include "pl_provider.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- meminfo keys (in the kernel's order, so the lookup cursor hits) ---- */
+enum {
+    MI_TOTAL, MI_FREE, MI_AVAIL, MI_BUFFERS, MI_CACHED, MI_SWAPCACHED,
+    MI_ACTIVE, MI_INACTIVE, MI_ACT_ANON, MI_INACT_ANON, MI_ACT_FILE,
+    MI_INACT_FILE, MI_UNEVICT, MI_MLOCKED, MI_SWAPTOTAL, MI_SWAPFREE,
+    MI_ZSWAP, MI_ZSWAPPED, MI_DIRTY, MI_WRITEBACK, MI_ANON, MI_MAPPED,
+    MI_SHMEM, MI_SLAB, MI_SRECL, MI_SUNRECL, MI_KSTACK, MI_PTABLES,
+    MI_COMMITLIMIT, MI_COMMITTED, MI_PERCPU, MI_ANONHUGE, MI_HP_TOTAL,
+    MI_HP_FREE, MI_HP_SIZE, MI_N
+};
+
+/* Keys with their lengths, so a line is compared only with same-length keys. */
+typedef struct mkey { const char *key; unsigned char len; } mkey;
+#define K(s) { s, sizeof s - 1 }
+
+static const mkey mi_key[MI_N] = {
+    K("MemTotal"), K("MemFree"), K("MemAvailable"), K("Buffers"), K("Cached"), K("SwapCached"),
+    K("Active"), K("Inactive"), K("Active(anon)"), K("Inactive(anon)"), K("Active(file)"),
+    K("Inactive(file)"), K("Unevictable"), K("Mlocked"), K("SwapTotal"), K("SwapFree"),
+    K("Zswap"), K("Zswapped"), K("Dirty"), K("Writeback"), K("AnonPages"), K("Mapped"),
+    K("Shmem"), K("Slab"), K("SReclaimable"), K("SUnreclaim"), K("KernelStack"),
+    K("PageTables"), K("CommitLimit"), K("Committed_AS"), K("Percpu"), K("AnonHugePages"),
+    K("HugePages_Total"), K("HugePages_Free"), K("Hugepagesize"),
+};
+
+/* ---- vmstat keys; "zoned" ones also sum <key>_<zone> lines (kernels
+ * before 4.8 split reclaim counters per zone; allocstall still is) ---- */
+enum {
+    VM_PGPGIN, VM_PGPGOUT, VM_PSWPIN, VM_PSWPOUT, VM_PGFAULT, VM_PGMAJFAULT,
+    VM_PGFREE, VM_SCAN_KSWAPD, VM_SCAN_DIRECT, VM_STEAL_KSWAPD, VM_STEAL_DIRECT,
+    VM_ALLOCSTALL, VM_REFAULT, VM_REFAULT_ANON, VM_REFAULT_FILE, VM_OOM_KILL,
+    VM_N
+};
+
+static const struct { mkey k; int zoned; } vm_key[VM_N] = {
+    {K("pgpgin"), 0}, {K("pgpgout"), 0}, {K("pswpin"), 0}, {K("pswpout"), 0},
+    {K("pgfault"), 0}, {K("pgmajfault"), 0}, {K("pgfree"), 0},
+    {K("pgscan_kswapd"), 1}, {K("pgscan_direct"), 1},
+    {K("pgsteal_kswapd"), 1}, {K("pgsteal_direct"), 1},
+    {K("allocstall"), 1}, {K("workingset_refault"), 0},
+    {K("workingset_refault_anon"), 0}, {K("workingset_refault_file"), 0},
+    {K("oom_kill"), 0},
+};
+
+/* Zone suffixes; anything else (pgscan_direct_throttle) is a different counter. */
+static const char *const zones[] = {"dma", "dma32", "normal", "high", "movable", "device"};
+
+enum { V_ABSENT = 0, V_OK, V_BAD };
+
+/* ---- how each counter is derived ---- */
+enum {
+    K_AVAIL_B, K_AVAIL_K, K_AVAIL_M,  /* MemAvailable or its estimate */
+    K_KB,                             /* meminfo a, kB -> bytes */
+    K_KB2,                            /* meminfo a + b, kB -> bytes */
+    K_HUGE,                           /* meminfo count a x Hugepagesize */
+    K_VM,                             /* vmstat a */
+    K_VM2,                            /* vmstat a + b */
+    K_VM_KB,                          /* vmstat a, KiB -> bytes */
+    K_REFAULT                         /* anon + file, or the pre-5.9 total */
+};
+
+typedef struct mem_src {
+    unsigned char kind, a, b;
+} mem_src;
+
+#define LRAW PERF_COUNTER_LARGE_RAWCOUNT
+#define BULK PERF_COUNTER_BULK_COUNT
+#define NOV PERF_DETAIL_NOVICE
+#define ADV PERF_DETAIL_ADVANCED
+#define CTR(id, name, help, type, base, detail) {id, name, help, type, base, detail, 0}
+
+static const pl_counter_def mem_counters[] = {
+    CTR(0, "Available Bytes", "Physical memory available to processes without swapping, in bytes: "
+      "/proc/meminfo MemAvailable, or when that is missing or 0 the psutil estimate "
+      "MemFree + file LRU + SReclaimable less the low watermarks of /proc/zoneinfo "
+      "(MemFree + Cached without zoneinfo).", LRAW, PL_NO_ID, NOV),
+    CTR(1, "Available KBytes", "Available Bytes divided by 1024.", LRAW, PL_NO_ID, NOV),
+    CTR(2, "Available MBytes", "Available Bytes divided by 1048576.", LRAW, PL_NO_ID, NOV),
+    CTR(3, "Committed Bytes", "Virtual memory committed to processes, in bytes "
+      "(/proc/meminfo Committed_AS).", LRAW, PL_NO_ID, NOV),
+    CTR(4, "Commit Limit", "Memory that can be committed under strict overcommit, in bytes "
+      "(/proc/meminfo CommitLimit).", LRAW, PL_NO_ID, NOV),
+    CTR(5, "% Committed Bytes In Use", "Committed_AS as a percentage of CommitLimit from "
+      "/proc/meminfo; above 100 unless vm.overcommit_memory is 2.",
+      PERF_LARGE_RAW_FRACTION, 6, NOV),
+    CTR(6, "% Committed Bytes In Use Base", "CommitLimit in bytes, the base of "
+      "% Committed Bytes In Use.", PERF_LARGE_RAW_BASE, PL_NO_ID, NOV),
+    CTR(7, "Free & Zero Page List Bytes", "Memory not used for anything, in bytes "
+      "(/proc/meminfo MemFree).", LRAW, PL_NO_ID, NOV),
+    CTR(8, "Cache Bytes", "Page cache size in bytes (/proc/meminfo Cached); Buffers and "
+      "SReclaimable are reported separately.", LRAW, PL_NO_ID, NOV),
+    CTR(9, "Modified Page List Bytes", "File pages waiting to be written back, in bytes "
+      "(/proc/meminfo Dirty + Writeback).", LRAW, PL_NO_ID, NOV),
+    CTR(10, "Pool Nonpaged Bytes", "Unreclaimable kernel slab memory in bytes (/proc/meminfo "
+      "SUnreclaim), the nearest Linux match for the nonpaged pool.", LRAW, PL_NO_ID, NOV),
+    CTR(11, "Pool Paged Bytes", "Reclaimable kernel slab memory in bytes (/proc/meminfo "
+      "SReclaimable); Linux never pages kernel memory, it frees it.", LRAW, PL_NO_ID, NOV),
+    CTR(12, "Total Bytes", "Usable physical memory in bytes (/proc/meminfo MemTotal).",
+      LRAW, PL_NO_ID, ADV),
+    CTR(13, "Buffers Bytes", "Block-device buffer memory in bytes (/proc/meminfo Buffers).",
+      LRAW, PL_NO_ID, ADV),
+    CTR(14, "Shared Bytes", "Shared memory and tmpfs pages in bytes (/proc/meminfo Shmem).",
+      LRAW, PL_NO_ID, ADV),
+    CTR(15, "Active Bytes", "Recently used memory on the active LRU lists, in bytes "
+      "(/proc/meminfo Active).", LRAW, PL_NO_ID, ADV),
+    CTR(16, "Inactive Bytes", "Memory on the inactive LRU lists, first to be reclaimed, in "
+      "bytes (/proc/meminfo Inactive).", LRAW, PL_NO_ID, ADV),
+    CTR(17, "Active Anon Bytes", "Anonymous memory on the active LRU list, in bytes "
+      "(/proc/meminfo Active(anon)).", LRAW, PL_NO_ID, ADV),
+    CTR(18, "Inactive Anon Bytes", "Anonymous memory on the inactive LRU list, in bytes "
+      "(/proc/meminfo Inactive(anon)).", LRAW, PL_NO_ID, ADV),
+    CTR(19, "Active File Bytes", "Page cache on the active LRU list, in bytes "
+      "(/proc/meminfo Active(file)).", LRAW, PL_NO_ID, ADV),
+    CTR(20, "Inactive File Bytes", "Page cache on the inactive LRU list, in bytes "
+      "(/proc/meminfo Inactive(file)).", LRAW, PL_NO_ID, ADV),
+    CTR(21, "Anonymous Bytes", "Anonymous pages mapped into user space, in bytes "
+      "(/proc/meminfo AnonPages).", LRAW, PL_NO_ID, ADV),
+    CTR(22, "Mapped Bytes", "Files mapped into memory, such as libraries, in bytes "
+      "(/proc/meminfo Mapped).", LRAW, PL_NO_ID, ADV),
+    CTR(23, "Slab Bytes", "Kernel slab allocator memory in bytes (/proc/meminfo Slab).",
+      LRAW, PL_NO_ID, ADV),
+    CTR(24, "Slab Reclaimable Bytes", "Slab memory that can be reclaimed, such as dentry "
+      "caches, in bytes (/proc/meminfo SReclaimable).", LRAW, PL_NO_ID, ADV),
+    CTR(25, "Slab Unreclaimable Bytes", "Slab memory that cannot be reclaimed, in bytes "
+      "(/proc/meminfo SUnreclaim).", LRAW, PL_NO_ID, ADV),
+    CTR(26, "Kernel Stack Bytes", "Memory used by kernel stacks of all tasks, in bytes "
+      "(/proc/meminfo KernelStack).", LRAW, PL_NO_ID, ADV),
+    CTR(27, "Page Table Bytes", "Memory used by page tables, in bytes "
+      "(/proc/meminfo PageTables).", LRAW, PL_NO_ID, ADV),
+    CTR(28, "Mlocked Bytes", "Memory locked with mlock, in bytes (/proc/meminfo Mlocked).",
+      LRAW, PL_NO_ID, ADV),
+    CTR(29, "Unevictable Bytes", "Memory that cannot be reclaimed or swapped, in bytes "
+      "(/proc/meminfo Unevictable).", LRAW, PL_NO_ID, ADV),
+    CTR(30, "Percpu Bytes", "Memory used by per-CPU allocations, in bytes "
+      "(/proc/meminfo Percpu).", LRAW, PL_NO_ID, ADV),
+    CTR(31, "Anon Huge Pages Bytes", "Anonymous memory in transparent huge pages, in bytes "
+      "(/proc/meminfo AnonHugePages).", LRAW, PL_NO_ID, ADV),
+    CTR(32, "Huge Pages Total Bytes", "Size of the hugetlbfs pool in bytes (/proc/meminfo "
+      "HugePages_Total x Hugepagesize).", LRAW, PL_NO_ID, ADV),
+    CTR(33, "Huge Pages Free Bytes", "Unallocated part of the hugetlbfs pool in bytes "
+      "(/proc/meminfo HugePages_Free x Hugepagesize).", LRAW, PL_NO_ID, ADV),
+    CTR(34, "Swap Total Bytes", "Total swap space in bytes (/proc/meminfo SwapTotal).",
+      LRAW, PL_NO_ID, ADV),
+    CTR(35, "Swap Free Bytes", "Unused swap space in bytes (/proc/meminfo SwapFree).",
+      LRAW, PL_NO_ID, ADV),
+    CTR(36, "Swap Cached Bytes", "Memory that is both in RAM and in swap, in bytes "
+      "(/proc/meminfo SwapCached).", LRAW, PL_NO_ID, ADV),
+    CTR(37, "Zswap Bytes", "RAM used by the zswap compressed cache, in bytes "
+      "(/proc/meminfo Zswap, kernel 5.19 and later).", LRAW, PL_NO_ID, ADV),
+    CTR(38, "Zswapped Bytes", "Uncompressed size of the pages held in zswap, in bytes "
+      "(/proc/meminfo Zswapped, kernel 5.19 and later).", LRAW, PL_NO_ID, ADV),
+    CTR(39, "Page Faults/sec", "Page faults, minor and major, per second "
+      "(/proc/vmstat pgfault).", BULK, PL_NO_ID, NOV),
+    CTR(40, "Page Reads/sec", "Major (hard) page faults that needed disk reads, per second "
+      "(/proc/vmstat pgmajfault).", BULK, PL_NO_ID, NOV),
+    CTR(41, "Pages Input/sec", "Pages read in from swap per second (/proc/vmstat pswpin).",
+      BULK, PL_NO_ID, NOV),
+    CTR(42, "Pages Output/sec", "Pages written out to swap per second (/proc/vmstat pswpout).",
+      BULK, PL_NO_ID, NOV),
+    CTR(43, "Pages/sec", "Pages swapped in plus swapped out per second "
+      "(/proc/vmstat pswpin + pswpout).", BULK, PL_NO_ID, NOV),
+    CTR(44, "Page-in Bytes/sec", "Bytes read by all block I/O, not only paging, per second "
+      "(/proc/vmstat pgpgin, which counts KiB).", BULK, PL_NO_ID, ADV),
+    CTR(45, "Page-out Bytes/sec", "Bytes written by all block I/O, not only paging, per second "
+      "(/proc/vmstat pgpgout, which counts KiB).", BULK, PL_NO_ID, ADV),
+    CTR(46, "Pages Freed/sec", "Pages freed per second (/proc/vmstat pgfree).",
+      BULK, PL_NO_ID, ADV),
+    CTR(47, "Pages Scanned kswapd/sec", "Pages scanned by the kswapd background reclaim per "
+      "second (/proc/vmstat pgscan_kswapd).", BULK, PL_NO_ID, ADV),
+    CTR(48, "Pages Scanned Direct/sec", "Pages scanned by direct reclaim in allocating tasks "
+      "per second (/proc/vmstat pgscan_direct).", BULK, PL_NO_ID, ADV),
+    CTR(49, "Pages Stolen/sec", "Pages reclaimed per second (/proc/vmstat pgsteal_kswapd + "
+      "pgsteal_direct).", BULK, PL_NO_ID, ADV),
+    CTR(50, "% Reclaim Efficiency", "Pages reclaimed as a percentage of pages scanned over the "
+      "interval, sar's %vmeff (/proc/vmstat pgsteal over pgscan, kswapd + direct).",
+      PERF_SAMPLE_FRACTION, 51, ADV),
+    CTR(51, "% Reclaim Efficiency Base", "Pages scanned by kswapd and direct reclaim "
+      "(/proc/vmstat pgscan_kswapd + pgscan_direct), the base of % Reclaim Efficiency.",
+      PERF_SAMPLE_BASE, PL_NO_ID, ADV),
+    CTR(52, "Allocation Stalls/sec", "Allocations that had to wait for direct reclaim, per "
+      "second (/proc/vmstat allocstall, summed over zones).", BULK, PL_NO_ID, ADV),
+    CTR(53, "Working Set Refaults/sec", "Evicted pages faulted back in per second, a thrashing "
+      "sign (/proc/vmstat workingset_refault_anon + workingset_refault_file).",
+      BULK, PL_NO_ID, ADV),
+    CTR(54, "OOM Kills", "Processes killed by the out-of-memory killer since boot "
+      "(/proc/vmstat oom_kill).", LRAW, PL_NO_ID, ADV),
+};
+
+#define MEM_N (sizeof mem_counters / sizeof mem_counters[0])
+
+static const mem_src mem_srcs[] = {
+    {K_AVAIL_B, 0, 0}, {K_AVAIL_K, 0, 0}, {K_AVAIL_M, 0, 0},
+    {K_KB, MI_COMMITTED, 0}, {K_KB, MI_COMMITLIMIT, 0},
+    {K_KB, MI_COMMITTED, 0}, {K_KB, MI_COMMITLIMIT, 0},
+    {K_KB, MI_FREE, 0}, {K_KB, MI_CACHED, 0}, {K_KB2, MI_DIRTY, MI_WRITEBACK},
+    {K_KB, MI_SUNRECL, 0}, {K_KB, MI_SRECL, 0},
+    {K_KB, MI_TOTAL, 0}, {K_KB, MI_BUFFERS, 0}, {K_KB, MI_SHMEM, 0},
+    {K_KB, MI_ACTIVE, 0}, {K_KB, MI_INACTIVE, 0}, {K_KB, MI_ACT_ANON, 0},
+    {K_KB, MI_INACT_ANON, 0}, {K_KB, MI_ACT_FILE, 0}, {K_KB, MI_INACT_FILE, 0},
+    {K_KB, MI_ANON, 0}, {K_KB, MI_MAPPED, 0}, {K_KB, MI_SLAB, 0},
+    {K_KB, MI_SRECL, 0}, {K_KB, MI_SUNRECL, 0}, {K_KB, MI_KSTACK, 0},
+    {K_KB, MI_PTABLES, 0}, {K_KB, MI_MLOCKED, 0}, {K_KB, MI_UNEVICT, 0},
+    {K_KB, MI_PERCPU, 0}, {K_KB, MI_ANONHUGE, 0},
+    {K_HUGE, MI_HP_TOTAL, 0}, {K_HUGE, MI_HP_FREE, 0},
+    {K_KB, MI_SWAPTOTAL, 0}, {K_KB, MI_SWAPFREE, 0}, {K_KB, MI_SWAPCACHED, 0},
+    {K_KB, MI_ZSWAP, 0}, {K_KB, MI_ZSWAPPED, 0},
+    {K_VM, VM_PGFAULT, 0}, {K_VM, VM_PGMAJFAULT, 0}, {K_VM, VM_PSWPIN, 0},
+    {K_VM, VM_PSWPOUT, 0}, {K_VM2, VM_PSWPIN, VM_PSWPOUT},
+    {K_VM_KB, VM_PGPGIN, 0}, {K_VM_KB, VM_PGPGOUT, 0}, {K_VM, VM_PGFREE, 0},
+    {K_VM, VM_SCAN_KSWAPD, 0}, {K_VM, VM_SCAN_DIRECT, 0},
+    {K_VM2, VM_STEAL_KSWAPD, VM_STEAL_DIRECT},
+    {K_VM2, VM_STEAL_KSWAPD, VM_STEAL_DIRECT}, {K_VM2, VM_SCAN_KSWAPD, VM_SCAN_DIRECT},
+    {K_VM, VM_ALLOCSTALL, 0}, {K_REFAULT, 0, 0}, {K_VM, VM_OOM_KILL, 0},
+};
+
+_Static_assert(sizeof mem_srcs / sizeof mem_srcs[0] == MEM_N, "one source per counter");
+
+typedef struct mem_state {
+    pl_env *env;
+    pl_file meminfo, vmstat, zoneinfo;
+} mem_state;
+
+/* Parsed values with their state (V_ABSENT, V_OK, V_BAD). */
+typedef struct mem_vals {
+    uint64_t kb[MI_N];
+    uint64_t vm[VM_N];
+    unsigned char kst[MI_N], vst[VM_N];
+} mem_vals;
+
+static int mul_ok(uint64_t a, uint64_t b, uint64_t *out)
+{
+    if (b && a > UINT64_MAX / b)
+        return 0;
+    *out = a * b;
+    return 1;
+}
+
+static int add_ok(uint64_t a, uint64_t b, uint64_t *out)
+{
+    if (a > UINT64_MAX - b)
+        return 0;
+    *out = a + b;
+    return 1;
+}
+
+/* The number after a key: digits, an optional "kB", then the end of the
+ * line.  Anything else is malformed. */
+static int line_value(const char *p, uint64_t *v)
+{
+    if (pl_parse_u64(&p, v))
+        return 0;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (p[0] == 'k' && p[1] == 'B')
+        p += 2;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return *p == '\n';
+}
+
+/* One pass over meminfo; the cursor makes the usual case one compare a line. */
+static void parse_meminfo(const char *buf, mem_vals *m)
+{
+    size_t cur = 0;
+    const char *nl;
+    for (const char *p = buf; *p; p = nl + 1) {
+        const char *colon;
+        size_t klen;
+        nl = strchr(p, '\n');
+        if (!nl)
+            break;                  /* cut-off last line: ignore it */
+        colon = memchr(p, ':', (size_t)(nl - p));
+        if (!colon)
+            continue;
+        klen = (size_t)(colon - p);
+        for (size_t k = 0, i = cur; k < MI_N; k++, i = i + 1 == MI_N ? 0 : i + 1) {
+            if (mi_key[i].len == klen && memcmp(p, mi_key[i].key, klen) == 0) {
+                if (m->kst[i] == V_ABSENT)
+                    m->kst[i] = line_value(colon + 1, &m->kb[i]) ? V_OK : V_BAD;
+                cur = i + 1 == MI_N ? 0 : i + 1;
+                break;
+            }
+        }
+    }
+}
+
+static int is_zone(const char *s, size_t n)
+{
+    for (size_t z = 0; z < sizeof zones / sizeof zones[0]; z++)
+        if (strlen(zones[z]) == n && strncmp(s, zones[z], n) == 0)
+            return 1;
+    return 0;
+}
+
+static int vm_match(const char *p, size_t klen, size_t i)
+{
+    size_t n = vm_key[i].k.len;
+    if (klen < n || p[0] != vm_key[i].k.key[0] || (klen > n && !vm_key[i].zoned) ||
+        memcmp(p, vm_key[i].k.key, n) != 0)
+        return 0;
+    if (klen == n)
+        return 1;
+    return vm_key[i].zoned && p[n] == '_' && is_zone(p + n + 1, klen - n - 1);
+}
+
+static void parse_vmstat(const char *buf, mem_vals *m)
+{
+    const char *nl;
+    for (const char *p = buf; *p; p = nl + 1) {
+        const char *sp;
+        nl = strchr(p, '\n');
+        if (!nl)
+            break;
+        /* Most lines are nr_*; only these initials can be ours. */
+        if (*p != 'p' && *p != 'a' && *p != 'w' && *p != 'o')
+            continue;
+        sp = memchr(p, ' ', (size_t)(nl - p));
+        if (!sp)
+            continue;
+        for (size_t i = 0; i < VM_N; i++) {
+            uint64_t v;
+            if (!vm_match(p, (size_t)(sp - p), i))
+                continue;
+            if (!line_value(sp, &v)) {
+                m->vst[i] = V_BAD;
+            } else if (m->vst[i] == V_ABSENT) {
+                m->vm[i] = v;
+                m->vst[i] = V_OK;
+            } else if (vm_key[i].zoned && m->vst[i] == V_OK) {
+                if (!add_ok(m->vm[i], v, &m->vm[i]))
+                    m->vst[i] = V_BAD;
+            }
+            break;
+        }
+    }
+}
+
+static int kb_bytes(const mem_vals *m, int k, uint64_t *out)
+{
+    return m->kst[k] == V_OK && mul_ok(m->kb[k], 1024, out);
+}
+
+/* Sum of the "low" watermarks (pages) of every zone in /proc/zoneinfo.
+ * 1 ok, 0 malformed, -1 unreadable. */
+static int zone_low_pages(mem_state *s, uint64_t *pages)
+{
+    uint64_t sum = 0;
+    if (pl_file_read(&s->zoneinfo, s->env, "proc/zoneinfo") || s->zoneinfo.len == 0)
+        return -1;
+    for (const char *p = s->zoneinfo.buf; p && *p; p = pl_next_line(p)) {
+        uint64_t v;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (strncmp(p, "low", 3) != 0 || (p[3] != ' ' && p[3] != '\t'))
+            continue;
+        if (!line_value(p + 3, &v) || !add_ok(sum, v, &sum))
+            return 0;
+    }
+    *pages = sum;
+    return 1;
+}
+
+/* psutil calculate_avail_vmem(), itself the kernel's si_mem_available()
+ * from commit 34e431b0ae39, in bytes.  1 ok, 0 unknown. */
+static int estimate_available(mem_state *s, const mem_vals *m, uint64_t *out)
+{
+    uint64_t free_b, cached_b = 0, af, inf, pc, sr, wl_pages, wl, avail;
+    int z;
+    if (!kb_bytes(m, MI_FREE, &free_b) || m->kst[MI_CACHED] == V_BAD)
+        return 0;
+    if (m->kst[MI_CACHED] == V_OK && !kb_bytes(m, MI_CACHED, &cached_b))
+        return 0;
+    if (m->kst[MI_ACT_FILE] == V_BAD || m->kst[MI_INACT_FILE] == V_BAD ||
+        m->kst[MI_SRECL] == V_BAD)
+        return 0;
+    /* Before 2.6.28 or without zoneinfo psutil falls back to free + cached. */
+    if (m->kst[MI_ACT_FILE] == V_ABSENT || m->kst[MI_INACT_FILE] == V_ABSENT ||
+        m->kst[MI_SRECL] == V_ABSENT || (z = zone_low_pages(s, &wl_pages)) < 0)
+        return add_ok(free_b, cached_b, out);
+    if (z == 0 || !mul_ok(wl_pages, (uint64_t)pl_env_page_size(s->env), &wl))
+        return 0;
+    if (!kb_bytes(m, MI_ACT_FILE, &af) || !kb_bytes(m, MI_INACT_FILE, &inf) ||
+        !kb_bytes(m, MI_SRECL, &sr) || !add_ok(af, inf, &pc))
+        return 0;
+    pc -= pc / 2 < wl ? pc / 2 : wl;
+    sr -= sr / 2 < wl ? sr / 2 : wl;
+    if (!add_ok(free_b, pc, &avail) || !add_ok(avail, sr, &avail))
+        return 0;
+    *out = avail > wl ? avail - wl : 0;   /* psutil can go negative; bytes can't */
+    return 1;
+}
+
+static int available(mem_state *s, const mem_vals *m, uint64_t *out)
+{
+    if (m->kst[MI_AVAIL] == V_BAD)
+        return 0;
+    /* MemAvailable is missing before 3.14 and reads 0 on some kernels. */
+    if (m->kst[MI_AVAIL] == V_OK && m->kb[MI_AVAIL] > 0)
+        return kb_bytes(m, MI_AVAIL, out);
+    return estimate_available(s, m, out);
+}
+
+/* Value of counter i from the parsed files: 1 with *v, 0 if unknown. */
+static int counter_value(const mem_src *src, const mem_vals *m, int avail_ok,
+                         uint64_t avail_b, uint64_t *v)
+{
+    uint64_t x, y;
+    switch (src->kind) {
+    case K_AVAIL_B: *v = avail_b; return avail_ok;
+    case K_AVAIL_K: *v = avail_b >> 10; return avail_ok;
+    case K_AVAIL_M: *v = avail_b >> 20; return avail_ok;
+    case K_KB: return kb_bytes(m, src->a, v);
+    case K_KB2:
+        return kb_bytes(m, src->a, &x) && kb_bytes(m, src->b, &y) && add_ok(x, y, v);
+    case K_HUGE:
+        return m->kst[src->a] == V_OK && kb_bytes(m, MI_HP_SIZE, &y) &&
+               mul_ok(m->kb[src->a], y, v);
+    case K_VM:
+        *v = m->vm[src->a];
+        return m->vst[src->a] == V_OK;
+    case K_VM2:
+        return m->vst[src->a] == V_OK && m->vst[src->b] == V_OK &&
+               add_ok(m->vm[src->a], m->vm[src->b], v);
+    case K_VM_KB:
+        return m->vst[src->a] == V_OK && mul_ok(m->vm[src->a], 1024, v);
+    case K_REFAULT:
+        /* 5.9 split the counter into anon and file; earlier kernels have one. */
+        if (m->vst[VM_REFAULT_ANON] == V_ABSENT && m->vst[VM_REFAULT_FILE] == V_ABSENT) {
+            *v = m->vm[VM_REFAULT];
+            return m->vst[VM_REFAULT] == V_OK;
+        }
+        return m->vst[VM_REFAULT_ANON] == V_OK && m->vst[VM_REFAULT_FILE] == V_OK &&
+               add_ok(m->vm[VM_REFAULT_ANON], m->vm[VM_REFAULT_FILE], v);
+    default:
+        return 0;
+    }
+}
+
+static int is_vm(const mem_src *src)
+{
+    return src->kind >= K_VM;
+}
+
+static int is_avail(const mem_src *src)
+{
+    return src->kind <= K_AVAIL_M;
+}
+
+/* A required file, read afresh; one with no complete line is malformed. */
+static int read_required(pl_file *f, const pl_env *env, const char *rel, pl_snapshot *snap)
+{
+    int e = pl_file_read(f, env, rel);
+    if (!e && !memchr(f->buf, '\n', f->len))
+        e = EINVAL;
+    if (e)
+        snap->err_path = rel;
+    return e;
+}
+
+static int mem_open(pl_env *env, void **state)
+{
+    mem_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return ENOMEM;
+    s->env = pl_env_ref(env);
+    pl_file_init(&s->meminfo);
+    pl_file_init(&s->vmstat);
+    pl_file_init(&s->zoneinfo);
+    *state = s;
+    return 0;
+}
+
+static void mem_close(void *state)
+{
+    mem_state *s = state;
+    if (!s)
+        return;
+    pl_file_close(&s->meminfo);
+    pl_file_close(&s->vmstat);
+    pl_file_close(&s->zoneinfo);
+    pl_env_unref(s->env);
+    free(s);
+}
+
+static int mem_instances(void *state, pl_snapshot *snap)
+{
+    (void)state;
+    pl_snap_clear(snap);
+    return pl_snap_add(snap, "", 0) < 0 ? ENOMEM : 0;
+}
+
+static int mem_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
+{
+    mem_state *s = state;
+    mem_vals m;
+    int need_mi = 0, need_vm = 0, need_avail = 0, avail_ok = 0, e;
+    uint64_t avail_b = 0;
+
+    pl_snap_clear(snap);
+    if (pl_snap_add(snap, "", 0) < 0)
+        return ENOMEM;
+    for (size_t i = 0; i < MEM_N; i++) {
+        if (wanted && !wanted[i])
+            continue;
+        if (is_vm(&mem_srcs[i]))
+            need_vm = 1;
+        else
+            need_mi = 1;
+        if (is_avail(&mem_srcs[i]))
+            need_avail = 1;
+    }
+    memset(m.kst, V_ABSENT, sizeof m.kst);
+    memset(m.vst, V_ABSENT, sizeof m.vst);
+    memset(m.kb, 0, sizeof m.kb);
+    memset(m.vm, 0, sizeof m.vm);
+    if (need_mi) {
+        if ((e = read_required(&s->meminfo, s->env, "proc/meminfo", snap)) != 0)
+            return e;
+        parse_meminfo(s->meminfo.buf, &m);
+    }
+    if (need_vm) {
+        if ((e = read_required(&s->vmstat, s->env, "proc/vmstat", snap)) != 0)
+            return e;
+        parse_vmstat(s->vmstat.buf, &m);
+    }
+    if (need_avail)
+        avail_ok = available(s, &m, &avail_b);
+    /* Every counter of a file that was read: bases come along for free. */
+    for (size_t i = 0; i < MEM_N; i++) {
+        const mem_src *src = &mem_srcs[i];
+        uint64_t v;
+        if (is_vm(src) ? !need_vm : !need_mi)
+            continue;
+        if (is_avail(src) && !need_avail)
+            continue;
+        if (counter_value(src, &m, avail_ok, avail_b, &v))
+            pl_snap_set(snap, 0, (uint32_t)i, v);
+    }
+    return 0;
+}
+
+static const pl_provider_ops mem_ops = {
+    mem_open, mem_close, mem_instances, mem_collect,
+};
+
+const pl_counterset_def pl_memory_def = {
+    {0x146c2676, 0x5548, 0x53f3, {0xb7, 0xe0, 0xd4, 0xbd, 0x51, 0x61, 0xf2, 0x7f}},
+    "Memory",
+    "Physical and virtual memory of the whole machine, from /proc/meminfo and "
+    "/proc/vmstat; inside a container these are the host's figures.",
+    PERF_COUNTERSET_SINGLE_INSTANCE,
+    0,
+    (uint32_t)MEM_N,
+    mem_counters,
+    &mem_ops,
+};

@@ -1,0 +1,733 @@
+/* Processor Information: one instance per online CPU ("node,cpu"), one per
+ * NUMA node ("node,_Total") and "_Total".
+ *
+ * Times come from /proc/stat in USER_HZ ticks and are published in 100 ns.
+ * The % counters are PERF_PRECISION_100NS_TIMER against a private base, the
+ * sum of the CPU's own ticks, which is what mpstat, top and psutil divide by
+ * (the wall clock loses 1-2 % of ticks).  Traps handled: iowait going
+ * backwards (held, not a spike), guest time already inside user time, CPUs
+ * going offline (instances keyed by CPU number; idle falling by 3 s or more
+ * is a reset), 32-bit /proc/interrupts and /proc/softirqs cells (unwrapped).
+ */
+#include "pl_provider.h"
+#include "providers.h"
+#include "cputable.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Counter ids follow the Windows Processor Information set where Linux has
+ * the quantity; Linux extras start at 32. */
+enum {
+    C_PROC = 0, C_USER = 1, C_PRIV = 2, C_INTR = 3, C_DPC = 4, C_IRQT = 5, C_DPCQ = 6,
+    C_IDLE = 8, C_C1 = 9, C_C2 = 10, C_C3 = 11, C_C1T = 12, C_C2T = 13, C_C3T = 14,
+    C_FREQ = 17, C_PMAX = 18, C_BASE = 32, C_NICE = 33, C_IOW = 34, C_STEAL = 35,
+    C_GUEST = 36, C_MAXF = 37
+};
+
+#define PT100(id, name, help) \
+    { id, name, help, PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0 }
+
+static const pl_counter_def counters[] = {
+    PT100(C_PROC, "% Processor Time",
+          "Share of the CPU's time spent not idle: user, nice, system, irq, softirq and steal "
+          "ticks of /proc/stat over all its ticks (100 - % Idle Time)."),
+    PT100(C_USER, "% User Time",
+          "Share of time in user mode, nice included, guest time excluded (/proc/stat user - guest "
+          "+ nice - guest_nice)."),
+    PT100(C_PRIV, "% Privileged Time",
+          "Share of time in the kernel, interrupt and softirq time included (/proc/stat system + "
+          "irq + softirq)."),
+    { C_INTR, "Interrupts/sec",
+      "Hardware interrupts per second: the CPU's column of /proc/interrupts summed over all rows "
+      "(LOC, RES, CAL, TLB included); _Total from the intr line of /proc/stat.",
+      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0 },
+    PT100(C_DPC, "% DPC Time", "Share of time servicing softirqs (/proc/stat softirq), "
+          "the Linux counterpart of deferred procedure calls."),
+    PT100(C_IRQT, "% Interrupt Time", "Share of time servicing hardware interrupts (/proc/stat irq)."),
+    { C_DPCQ, "DPCs Queued/sec",
+      "Softirqs raised per second: the CPU's column of /proc/softirqs summed; _Total from the "
+      "softirq line of /proc/stat.", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0 },
+    PT100(C_IDLE, "% Idle Time", "Share of time idle, I/O wait included (/proc/stat idle + iowait)."),
+    { C_C1, "% C1 Time", "Share of wall-clock time in the first idle state after polling "
+      "(cpuidle state1 time); _Total is the mean over CPUs.", PERF_100NSEC_TIMER, PL_NO_ID,
+      PERF_DETAIL_ADVANCED, 0 },
+    { C_C2, "% C2 Time", "Share of wall-clock time in cpuidle state2; _Total is the mean over CPUs.",
+      PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_ADVANCED, 0 },
+    { C_C3, "% C3 Time", "Share of wall-clock time in cpuidle state3; _Total is the mean over CPUs.",
+      PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_ADVANCED, 0 },
+    { C_C1T, "C1 Transitions/sec", "Entries into cpuidle state1 per second (usage).",
+      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, 0 },
+    { C_C2T, "C2 Transitions/sec", "Entries into cpuidle state2 per second (usage).",
+      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, 0 },
+    { C_C3T, "C3 Transitions/sec", "Entries into cpuidle state3 per second (usage).",
+      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, 0 },
+    { C_FREQ, "Processor Frequency", "Current frequency in MHz (cpufreq scaling_cur_freq, else "
+      "the cpu MHz line of /proc/cpuinfo); _Total is the mean over CPUs.",
+      PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0 },
+    { C_PMAX, "% of Maximum Frequency", "Current frequency as a share of cpuinfo_max_freq "
+      "(needs cpufreq).", PERF_LARGE_RAW_FRACTION, C_MAXF, PERF_DETAIL_NOVICE, 0 },
+    { C_BASE, "Processor Time Base", "Sum of all the CPU's /proc/stat ticks except guest and "
+      "guest_nice (already inside user and nice), in 100 ns: the base of the % counters.",
+      PERF_PRECISION_TIMESTAMP, PL_NO_ID, PERF_DETAIL_ADVANCED, 0 },
+    PT100(C_NICE, "% Nice Time", "Share of time in user mode at positive nice, guest_nice excluded "
+          "(/proc/stat nice - guest_nice)."),
+    PT100(C_IOW, "% IO Wait Time", "Share of time idle with I/O outstanding (/proc/stat iowait)."),
+    PT100(C_STEAL, "% Steal Time", "Share of time a hypervisor ran something else while this "
+          "virtual CPU wanted to run (/proc/stat steal)."),
+    PT100(C_GUEST, "% Guest Time", "Share of time running guest virtual CPUs (/proc/stat guest + "
+          "guest_nice); it is also counted in % User Time's source fields."),
+    { C_MAXF, "Maximum Frequency", "cpuinfo_max_freq in MHz: the base of % of Maximum Frequency.",
+      PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0 },
+};
+
+#define NC (sizeof counters / sizeof counters[0])
+
+/* Snapshot values are indexed by position in counters[], not by id. */
+static const uint8_t id_ix[C_MAXF + 1] = {
+    [C_PROC] = 0, [C_USER] = 1, [C_PRIV] = 2, [C_INTR] = 3, [C_DPC] = 4, [C_IRQT] = 5,
+    [C_DPCQ] = 6, [C_IDLE] = 7, [C_C1] = 8, [C_C2] = 9, [C_C3] = 10, [C_C1T] = 11,
+    [C_C2T] = 12, [C_C3T] = 13, [C_FREQ] = 14, [C_PMAX] = 15, [C_BASE] = 16, [C_NICE] = 17,
+    [C_IOW] = 18, [C_STEAL] = 19, [C_GUEST] = 20, [C_MAXF] = 21,
+};
+
+static void set(pl_snapshot *snap, int inst, int id, uint64_t v)
+{
+    pl_snap_set(snap, (uint32_t)inst, id_ix[id], v);
+}
+
+/* /proc/stat cpu fields */
+enum { F_US, F_NI, F_SY, F_ID, F_WA, F_HI, F_SI, F_ST, F_GU, F_GN, NF };
+
+#define TOTAL_ID 0xFFFFFFFEu           /* instance id of "_Total" */
+#define NODE_TOTAL_ID(n) (0xFFFF0000u | (uint32_t)(n))
+
+/* Published fields of one instance, held monotonic between samples. */
+typedef struct cpustate {
+    uint64_t f[NF];
+    uint64_t user, nice;     /* published user-guest, nice-guest_nice, held too */
+    int nf;                  /* fields the kernel gave */
+    int seen;
+    int reset;               /* the last publish was a re-plug */
+} cpustate;
+
+
+typedef struct idlefile {
+    pl_file time, usage;
+    int absent;
+} idlefile;
+
+typedef struct pstate {
+    pl_env *env;
+    long hz;
+    uint64_t hns_per_tick;   /* 10^7 / USER_HZ when exact, else 0 */
+    char (*cname)[24];       /* instance name of each CPU, once its node is known */
+    char (*nname)[24];       /* "node,_Total" of each node */
+    uint32_t nnames;
+    uint64_t *mhz;           /* /proc/cpuinfo MHz per CPU, UINT64_MAX absent */
+    pl_file stat, cpuinfo;
+    uint32_t ncpu;           /* array sizes: max cpu number + 1 */
+    cpustate *cpu;
+    int *node;               /* node of each cpu, -1 unknown */
+    cpustate total;
+    uint32_t nnodes;         /* size of nodes and inst_of_node */
+    cpustate *nodes;
+    pl_cputable intr, soft;
+    idlefile (*idle)[3];
+    pl_file *curf, *maxf;
+    int *freq_absent;
+    int *inst_of_cpu, *inst_of_node;   /* snapshot index of each CPU / node */
+    /* scratch of one /proc/stat parse */
+    uint64_t (*raw)[NF];
+    int *rawnf;
+    uint8_t *online;
+    uint64_t tot_raw[NF], intr_total, soft_total;
+    int tot_nf, have_intr, have_soft;
+} pstate;
+
+/* ---- sizing ------------------------------------------------------------------ */
+
+static int grow_cpus(pstate *s, uint32_t n)
+{
+    if (n <= s->ncpu)
+        return 0;
+    cpustate *c = realloc(s->cpu, n * sizeof *c);
+    if (!c) return ENOMEM;
+    s->cpu = c;
+    int *nd = realloc(s->node, n * sizeof *nd);
+    if (!nd) return ENOMEM;
+    s->node = nd;
+    uint64_t (*r)[NF] = realloc(s->raw, n * sizeof *r);
+    if (!r) return ENOMEM;
+    s->raw = r;
+    int *rn = realloc(s->rawnf, n * sizeof *rn);
+    if (!rn) return ENOMEM;
+    s->rawnf = rn;
+    uint8_t *on = realloc(s->online, n);
+    if (!on) return ENOMEM;
+    s->online = on;
+    idlefile (*id)[3] = realloc(s->idle, n * sizeof *id);
+    if (!id) return ENOMEM;
+    s->idle = id;
+    pl_file *cf = realloc(s->curf, n * sizeof *cf);
+    if (!cf) return ENOMEM;
+    s->curf = cf;
+    pl_file *mf = realloc(s->maxf, n * sizeof *mf);
+    if (!mf) return ENOMEM;
+    s->maxf = mf;
+    uint64_t *mz = realloc(s->mhz, n * sizeof *mz);
+    if (!mz) return ENOMEM;
+    s->mhz = mz;
+    char (*cn)[24] = realloc(s->cname, n * sizeof *cn);
+    if (!cn) return ENOMEM;
+    s->cname = cn;
+    int *fa = realloc(s->freq_absent, n * sizeof *fa);
+    if (!fa) return ENOMEM;
+    s->freq_absent = fa;
+    int *ic = realloc(s->inst_of_cpu, n * sizeof *ic);
+    if (!ic) return ENOMEM;
+    s->inst_of_cpu = ic;
+    for (uint32_t i = s->ncpu; i < n; i++) {
+        memset(&s->cpu[i], 0, sizeof s->cpu[i]);
+        s->node[i] = -1;
+        s->online[i] = 0;
+        for (int k = 0; k < 3; k++) {
+            pl_file_init(&s->idle[i][k].time);
+            pl_file_init(&s->idle[i][k].usage);
+            s->idle[i][k].absent = 0;
+        }
+        pl_file_init(&s->curf[i]);
+        pl_file_init(&s->maxf[i]);
+        s->freq_absent[i] = 0;
+    }
+    s->ncpu = n;
+    return 0;
+}
+
+
+static void proc_close(void *state)
+{
+    pstate *s = state;
+    if (!s)
+        return;
+    pl_file_close(&s->stat);
+    pl_file_close(&s->cpuinfo);
+    for (uint32_t i = 0; i < s->ncpu; i++) {
+        for (int k = 0; k < 3; k++) {
+            pl_file_close(&s->idle[i][k].time);
+            pl_file_close(&s->idle[i][k].usage);
+        }
+        pl_file_close(&s->curf[i]);
+        pl_file_close(&s->maxf[i]);
+    }
+    pl_cputable_free(&s->intr);
+    pl_cputable_free(&s->soft);
+    free(s->cpu);
+    free(s->node);
+    free(s->nodes);
+    free(s->raw);
+    free(s->rawnf);
+    free(s->online);
+    free(s->idle);
+    free(s->curf);
+    free(s->maxf);
+    free(s->freq_absent);
+    free(s->cname);
+    free(s->mhz);
+    free(s->nname);
+    free(s->inst_of_cpu);
+    free(s->inst_of_node);
+    pl_env_unref(s->env);
+    free(s);
+}
+
+static int proc_open(pl_env *env, void **state)
+{
+    pstate *s = calloc(1, sizeof *s);
+    if (!s)
+        return ENOMEM;
+    s->env = pl_env_ref(env);
+    s->hz = pl_env_user_hz(env);
+    s->hns_per_tick = 10000000 % s->hz == 0 ? (uint64_t)(10000000 / s->hz) : 0;
+    pl_file_init(&s->stat);
+    pl_file_init(&s->cpuinfo);
+    pl_cputable_init(&s->intr, "proc/interrupts");
+    pl_cputable_init(&s->soft, "proc/softirqs");
+    *state = s;
+    return 0;
+}
+
+/* ---- /proc/stat ------------------------------------------------------------------ */
+
+static int parse_stat(pstate *s)
+{
+    const char *p;
+    int e = pl_file_read(&s->stat, s->env, "proc/stat");
+    if (e)
+        return e;
+    if (s->ncpu)             /* online is NULL before the first cpuN line */
+        memset(s->online, 0, s->ncpu);
+    s->tot_nf = 0;
+    s->have_intr = s->have_soft = 0;
+    for (p = s->stat.buf; p && *p; p = pl_next_line(p)) {
+        if (strncmp(p, "cpu", 3) == 0) {
+            const char *q = p + 3;
+            uint64_t v[NF] = { 0 }, cpu = 0;
+            int n = 0, total = (*q == ' ');
+            if (!total && pl_parse_u64(&q, &cpu))
+                return EINVAL;
+            if (!total && cpu >= 65536)
+                return EINVAL;
+            while (n < NF && pl_parse_u64(&q, &v[n]) == 0)
+                n++;
+            if (n < 4)
+                return EINVAL;       /* user nice system idle at least */
+            if (total) {
+                memcpy(s->tot_raw, v, sizeof v);
+                s->tot_nf = n;
+            } else {
+                if ((e = grow_cpus(s, (uint32_t)cpu + 1)))
+                    return e;
+                memcpy(s->raw[cpu], v, sizeof v);
+                s->rawnf[cpu] = n;
+                s->online[cpu] = 1;
+            }
+        } else if (strncmp(p, "intr ", 5) == 0) {
+            const char *q = p + 5;
+            s->have_intr = pl_parse_u64(&q, &s->intr_total) == 0;
+        } else if (strncmp(p, "softirq ", 8) == 0) {
+            const char *q = p + 8;
+            s->have_soft = pl_parse_u64(&q, &s->soft_total) == 0;
+        }
+    }
+    return s->tot_nf ? 0 : EINVAL;
+}
+
+/* Holds each field monotonic: a small fall (iowait under NOHZ) keeps the old
+ * value; idle falling by 3 s or more means the CPU was re-plugged, and the
+ * new values are published as they are (a reset the formula reports). */
+static void publish(cpustate *c, const uint64_t *raw, int nf, long hz)
+{
+    c->reset = !c->seen || raw[F_ID] + 3 * (uint64_t)hz <= c->f[F_ID];   /* fell by >= 3 s */
+    if (c->reset) {
+        memcpy(c->f, raw, sizeof c->f);
+    } else {
+        for (int i = 0; i < NF; i++)
+            if (raw[i] > c->f[i])
+                c->f[i] = raw[i];
+    }
+    c->nf = nf;
+    c->seen = 1;
+}
+
+static uint64_t to_hns_slow(uint64_t ticks, long hz)
+{
+    uint64_t h = (uint64_t)hz;
+    return ticks / h * 10000000u + ticks % h * 10000000u / h;
+}
+
+/* USER_HZ is 100 nearly everywhere: one multiplication, no division */
+#define to_hns(ticks, hz) (s->hns_per_tick ? (ticks) * s->hns_per_tick : to_hns_slow((ticks), (hz)))
+
+static void set_times(const pstate *s, pl_snapshot *snap, int inst, cpustate *c, long hz)
+{
+    const uint64_t *f = c->f;
+    uint64_t gu = c->nf > F_GU ? f[F_GU] : 0, gn = c->nf > F_GN ? f[F_GN] : 0;
+    uint64_t st = c->nf > F_ST ? f[F_ST] : 0;
+    uint64_t user = f[F_US] > gu ? f[F_US] - gu : 0;
+    uint64_t nice = f[F_NI] > gn ? f[F_NI] - gn : 0;
+    /* guest can outgrow user between reads (rounding): hold the differences
+     * monotonic as well, so the subtraction never makes a false reset */
+    if (!c->reset) {
+        if (user < c->user)
+            user = c->user;
+        if (nice < c->nice)
+            nice = c->nice;
+    }
+    c->user = user;
+    c->nice = nice;
+    uint64_t wa = c->nf > F_WA ? f[F_WA] : 0, hi = c->nf > F_HI ? f[F_HI] : 0;
+    uint64_t si = c->nf > F_SI ? f[F_SI] : 0;
+    uint64_t base = f[F_US] + f[F_NI] + f[F_SY] + f[F_ID] + wa + hi + si + st;
+    uint64_t idle = f[F_ID] + wa;
+    set(snap, inst, C_BASE, to_hns(base, hz));
+    set(snap, inst, C_PROC, to_hns(base - idle, hz));
+    set(snap, inst, C_USER, to_hns(user + nice, hz));
+    set(snap, inst, C_NICE, to_hns(nice, hz));
+    set(snap, inst, C_PRIV, to_hns(f[F_SY] + hi + si, hz));
+    set(snap, inst, C_IDLE, to_hns(idle, hz));
+    if (c->nf > F_WA)
+        set(snap, inst, C_IOW, to_hns(wa, hz));
+    if (c->nf > F_HI)
+        set(snap, inst, C_IRQT, to_hns(hi, hz));
+    if (c->nf > F_SI)
+        set(snap, inst, C_DPC, to_hns(si, hz));
+    if (c->nf > F_ST)
+        set(snap, inst, C_STEAL, to_hns(st, hz));
+    if (c->nf > F_GU)
+        set(snap, inst, C_GUEST, to_hns(gu + gn, hz));
+}
+
+/* ---- NUMA nodes --------------------------------------------------------------------- */
+
+static int cpu_node(pstate *s, uint32_t cpu)
+{
+    char rel[64];
+    DIR *d;
+    struct dirent *de;
+    int fd, node = 0;
+    if (s->node[cpu] >= 0)
+        return s->node[cpu];
+    snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu%u", (unsigned)cpu);
+    fd = pl_open_rel(s->env, rel);
+    if (fd >= 0 && (d = fdopendir(fd)) != NULL) {
+        while ((de = readdir(d)) != NULL) {
+            unsigned n;
+            char extra;
+            if (sscanf(de->d_name, "node%u%c", &n, &extra) == 1 && n < 4096) {
+                node = (int)n;
+                break;
+            }
+        }
+        closedir(d);
+    } else if (fd >= 0) {
+        close(fd);
+    }
+    s->node[cpu] = node;     /* no sysfs or no node link: one node, 0 */
+    snprintf(s->cname[cpu], sizeof s->cname[cpu], "%d,%u", node, (unsigned)cpu);
+    return node;
+}
+
+/* ---- cpuidle and cpufreq ---------------------------------------------------------------- */
+
+static int read_u64_file(pl_file *f, const pl_env *env, const char *rel, uint64_t *v)
+{
+    const char *p;
+    int e = pl_file_read(f, env, rel);
+    if (e)
+        return e;
+    p = f->buf;
+    return pl_parse_u64(&p, v);
+}
+
+static void read_idle(pstate *s, uint32_t cpu, uint64_t time[3], uint64_t usage[3], int ok[3])
+{
+    char rel[96];
+    rel[0] = '\0';
+    for (int k = 0; k < 3; k++) {
+        idlefile *f = &s->idle[cpu][k];
+        ok[k] = 0;
+        if (f->absent)
+            continue;
+        /* paths are needed only to open; open files are just re-read */
+        if (f->time.fd < 0)
+            snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu%u/cpuidle/state%d/time", (unsigned)cpu, k + 1);
+        int e = read_u64_file(&f->time, s->env, rel, &time[k]);
+        if (e == ENOENT) {
+            f->absent = 1;   /* states do not come and go: stop looking */
+            continue;
+        }
+        if (f->usage.fd < 0)
+            snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu%u/cpuidle/state%d/usage", (unsigned)cpu, k + 1);
+        if (e == 0 && read_u64_file(&f->usage, s->env, rel, &usage[k]) == 0) {
+            time[k] *= 10;   /* us -> 100 ns */
+            ok[k] = 1;
+        }
+    }
+}
+
+/* MHz from /proc/cpuinfo "cpu MHz", for machines without cpufreq: the file
+ * is read and parsed once per collect, for all CPUs. */
+static int cpuinfo_mhz(pstate *s, uint32_t cpu, uint64_t *mhz)
+{
+    if (s->cpuinfo.len == 0) {
+        const char *p;
+        int cur = -1;
+        for (uint32_t c = 0; c < s->ncpu; c++)
+            s->mhz[c] = UINT64_MAX;
+        if (pl_file_read(&s->cpuinfo, s->env, "proc/cpuinfo"))
+            return ENOENT;
+        for (p = s->cpuinfo.buf; p && *p; p = pl_next_line(p)) {
+            if (strncmp(p, "processor", 9) == 0) {
+                const char *q = strchr(p, ':');
+                uint64_t n;
+                cur = (q && (q++, pl_parse_u64(&q, &n) == 0) && n < s->ncpu) ? (int)n : -1;
+            } else if (cur >= 0 && strncmp(p, "cpu MHz", 7) == 0) {
+                const char *q = strchr(p, ':');
+                uint64_t v;
+                if (q && (q++, pl_parse_fixed(&q, 0, &v) == 0) && v != UINT64_MAX)
+                    s->mhz[cur] = v;
+            }
+        }
+    }
+    if (cpu >= s->ncpu || s->mhz[cpu] == UINT64_MAX)
+        return ENOENT;
+    *mhz = s->mhz[cpu];
+    return 0;
+}
+
+static void read_freq(pstate *s, uint32_t cpu, uint64_t *cur, uint64_t *max, int *hcur, int *hmax)
+{
+    char rel[96];
+    rel[0] = '\0';
+    *hcur = *hmax = 0;
+    if (!s->freq_absent[cpu]) {
+        if (s->curf[cpu].fd < 0)
+            snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu%u/cpufreq/scaling_cur_freq", (unsigned)cpu);
+        if (read_u64_file(&s->curf[cpu], s->env, rel, cur) == 0) {
+            *cur /= 1000;    /* kHz -> MHz */
+            *hcur = 1;
+            if (s->maxf[cpu].fd < 0)
+                snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu%u/cpufreq/cpuinfo_max_freq", (unsigned)cpu);
+            if (read_u64_file(&s->maxf[cpu], s->env, rel, max) == 0 && *max >= 1000) {
+                *max /= 1000;
+                *hmax = 1;
+            }
+            return;
+        }
+        s->freq_absent[cpu] = 1;
+    }
+    *hcur = cpuinfo_mhz(s, cpu, cur) == 0;
+}
+
+/* ---- instances and collection ------------------------------------------------------------ */
+
+static int add_instances(pstate *s, pl_snapshot *snap, int *inst_of_cpu, int *inst_of_node)
+{
+    uint32_t maxnode = 0;
+    for (uint32_t c = 0; c < s->ncpu; c++)
+        if (s->online[c] && (uint32_t)cpu_node(s, c) + 1 > maxnode)
+            maxnode = (uint32_t)cpu_node(s, c) + 1;
+    if (maxnode > s->nnames) {
+        char (*nn)[24] = realloc(s->nname, maxnode * sizeof *nn);
+        if (!nn)
+            return ENOMEM;
+        for (uint32_t n = s->nnames; n < maxnode; n++)
+            snprintf(nn[n], sizeof nn[n], "%u,_Total", (unsigned)n);
+        s->nname = nn;
+        s->nnames = maxnode;
+    }
+    for (uint32_t n = 0; n < maxnode; n++) {
+        int any = 0;
+        for (uint32_t c = 0; c < s->ncpu; c++) {
+            if (!s->online[c] || s->node[c] != (int)n)
+                continue;
+            int i = pl_snap_add(snap, s->cname[c], c);
+            if (i < 0)
+                return ENOMEM;
+            if (inst_of_cpu)
+                inst_of_cpu[c] = i;
+            any = 1;
+        }
+        if (any) {
+            int i = pl_snap_add(snap, s->nname[n], NODE_TOTAL_ID(n));
+            if (i < 0)
+                return ENOMEM;
+            if (inst_of_node)
+                inst_of_node[n] = i;
+        }
+    }
+    return pl_snap_add(snap, "_Total", TOTAL_ID) < 0 ? ENOMEM : 0;
+}
+
+static int proc_instances(void *state, pl_snapshot *snap)
+{
+    pstate *s = state;
+    int e;
+    pl_snap_clear(snap);     /* a reused snapshot starts empty */
+    e = parse_stat(s);
+    if (e) {
+        snap->err_path = "proc/stat";
+        return e;
+    }
+    return add_instances(s, snap, NULL, NULL);
+}
+
+static int want(const uint8_t *w, int c) { return !w || w[c]; }
+static int want_any(const uint8_t *w, int a, int b)
+{
+    for (int c = a; c <= b; c++)
+        if (want(w, c))
+            return 1;
+    return 0;
+}
+
+static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
+{
+    pstate *s = state;
+    uint8_t w[64] = { 0 };   /* wanted, by counter id */
+    int e, ti;
+    uint32_t nnodes = 0;
+
+    pl_snap_clear(snap);     /* a reused snapshot starts empty */
+    for (size_t i = 0; i < NC; i++)
+        w[counters[i].id] = (uint8_t)(!wanted_ || wanted_[i]);
+    if ((e = parse_stat(s))) {
+        snap->err_path = "proc/stat";
+        return e;
+    }
+    if (s->ncpu == 0) {
+        snap->err_path = "proc/stat";
+        return EINVAL;       /* no cpuN line at all */
+    }
+    /* Node numbers can exceed the CPU count (cpu0 alone on node 3):
+     * per-node arrays are sized by the highest node, not by ncpu. */
+    for (uint32_t c = 0; c < s->ncpu; c++)
+        if (s->online[c] && (uint32_t)cpu_node(s, c) + 1 > nnodes)
+            nnodes = (uint32_t)cpu_node(s, c) + 1;
+    if (nnodes > s->nnodes) {
+        cpustate *nn = realloc(s->nodes, nnodes * sizeof *nn);
+        if (!nn)
+            return ENOMEM;
+        memset(nn + s->nnodes, 0, (nnodes - s->nnodes) * sizeof *nn);
+        s->nodes = nn;
+        int *in = realloc(s->inst_of_node, nnodes * sizeof *in);
+        if (!in)
+            return ENOMEM;
+        s->inst_of_node = in;
+        s->nnodes = nnodes;
+    }
+    int *inst_of_cpu = s->inst_of_cpu, *inst_of_node = s->inst_of_node;
+    for (uint32_t c = 0; c < s->ncpu; c++)
+        inst_of_cpu[c] = -1;
+    for (uint32_t n = 0; n < nnodes; n++)
+        inst_of_node[n] = -1;
+    if ((e = add_instances(s, snap, inst_of_cpu, inst_of_node)))
+        return e;
+    ti = (int)snap->ninst - 1;
+
+    /* times: per CPU, per node (sum of its CPUs), _Total (the aggregate line) */
+    for (uint32_t n = 0; n < nnodes; n++) {
+        uint64_t sum[NF] = { 0 };
+        int nf = NF, any = 0;
+        for (uint32_t c = 0; c < s->ncpu; c++) {
+            if (!s->online[c] || s->node[c] != (int)n)
+                continue;
+            publish(&s->cpu[c], s->raw[c], s->rawnf[c], s->hz);
+            set_times(s, snap, inst_of_cpu[c], &s->cpu[c], s->hz);
+            any = 1;
+        }
+        if (!any)
+            continue;
+        /* A CPU seen before and now offline counts at its last values, as
+         * the kernel's aggregate line keeps it: the node sum neither drops
+         * when a CPU leaves nor jumps by its whole history when it returns
+         * (its idle restarting from 0 is then a reset). */
+        for (uint32_t c = 0; c < s->ncpu; c++) {
+            if (!s->cpu[c].seen || s->node[c] != (int)n)
+                continue;
+            for (int f = 0; f < NF; f++)
+                sum[f] += s->cpu[c].f[f];
+            if (s->cpu[c].nf < nf)
+                nf = s->cpu[c].nf;
+        }
+        publish(&s->nodes[n], sum, nf, s->hz);
+        set_times(s, snap, inst_of_node[n], &s->nodes[n], s->hz);
+    }
+    publish(&s->total, s->tot_raw, s->tot_nf, s->hz);
+    set_times(s, snap, ti, &s->total, s->hz);
+
+    /* interrupts and softirqs: per-CPU columns, totals from /proc/stat */
+    if (w[C_INTR] || w[C_DPCQ]) {
+        pl_cputable *tabs[2] = { &s->intr, &s->soft };
+        int ids[2] = { C_INTR, C_DPCQ };
+        for (int k = 0; k < 2; k++) {
+            if (!w[ids[k]])
+                continue;
+            int haveall = (k == 0 ? s->have_intr : s->have_soft);
+            if (haveall)
+                set(snap, ti, ids[k], k == 0 ? s->intr_total : s->soft_total);
+            if (pl_cputable_update(tabs[k], s->env))
+                continue;    /* no such file (container, old kernel): per-CPU values absent */
+            for (uint32_t n = 0; n < nnodes; n++) {
+                uint64_t sum = 0;
+                int any = 0;
+                for (uint32_t c = 0; c < s->ncpu && c < tabs[k]->ncpu; c++) {
+                    if (s->node[c] != (int)n)
+                        continue;
+                    /* offline CPUs keep their sums in the node's, as for times */
+                    sum += tabs[k]->acc[c];
+                    if (!s->online[c])
+                        continue;
+                    set(snap, inst_of_cpu[c], ids[k], tabs[k]->acc[c]);
+                    any = 1;
+                }
+                if (any && inst_of_node[n] >= 0)
+                    set(snap, inst_of_node[n], ids[k], sum);
+            }
+        }
+    }
+
+    /* idle states and frequency, read only when asked for */
+    if (want_any(wanted_ ? w : NULL, C_C1, C_C3T) || w[C_FREQ] || w[C_PMAX] || w[C_MAXF]) {
+        int idle = w[C_C1] || w[C_C2] || w[C_C3] || w[C_C1T] || w[C_C2T] || w[C_C3T];
+        int freq = w[C_FREQ] || w[C_PMAX] || w[C_MAXF];
+        uint64_t tsum[3] = { 0 }, usum[3] = { 0 }, fsum = 0, msum = 0;
+        uint32_t tn[3] = { 0 }, fn = 0, mn = 0, online = 0;
+        s->cpuinfo.len = 0;  /* re-read /proc/cpuinfo at most once per collect */
+        for (uint32_t c = 0; c < s->ncpu; c++) {
+            if (!s->online[c])
+                continue;
+            uint32_t i = (uint32_t)inst_of_cpu[c];
+            online++;
+            if (idle) {
+                uint64_t t[3], u[3];
+                int ok[3];
+                read_idle(s, c, t, u, ok);
+                for (int k = 0; k < 3; k++) {
+                    if (!ok[k])
+                        continue;
+                    set(snap, (int)i, C_C1 + k, t[k]);
+                    set(snap, (int)i, C_C1T + k, u[k]);
+                    tsum[k] += t[k];
+                    usum[k] += u[k];
+                    tn[k]++;
+                }
+            }
+            if (freq) {
+                uint64_t cur, max;
+                int hc, hm;
+                read_freq(s, c, &cur, &max, &hc, &hm);
+                if (hc) {
+                    set(snap, (int)i, C_FREQ, cur);
+                    fsum += cur;
+                    fn++;
+                }
+                if (hc && hm) {
+                    set(snap, (int)i, C_PMAX, cur);
+                    set(snap, (int)i, C_MAXF, max);
+                    msum += max;
+                    mn++;
+                }
+            }
+        }
+        /* _Total of a wall-clock % is the mean over CPUs; only when all CPUs had it */
+        for (int k = 0; k < 3; k++)
+            if (tn[k] && tn[k] == online) {
+                set(snap, ti, C_C1 + k, tsum[k] / tn[k]);
+                set(snap, ti, C_C1T + k, usum[k]);
+            }
+        if (fn && fn == online)
+            set(snap, ti, C_FREQ, fsum / fn);
+        if (mn && mn == online) {
+            set(snap, ti, C_PMAX, fsum / fn);
+            set(snap, ti, C_MAXF, msum / mn);
+        }
+    }
+    return 0;
+}
+
+static const pl_provider_ops ops = { proc_open, proc_close, proc_instances, proc_collect };
+
+const pl_counterset_def pl_processor_def = {
+    /* the Windows GUID of Processor Information, as in the PerfLib sample */
+    { 0xb4fc721a, 0x0378, 0x476f, { 0x89, 0xba, 0xa5, 0xa7, 0x9f, 0x81, 0x0b, 0x36 } },
+    "Processor Information",
+    "Time, interrupts, idle states and frequency of each logical processor, of each NUMA node "
+    "and of the whole machine, from /proc/stat, /proc/interrupts, /proc/softirqs and sysfs.",
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops,
+};

@@ -1,0 +1,367 @@
+/* System counterset (single instance): /proc/stat, /proc/loadavg,
+ * /proc/uptime, the /proc directory and a few /proc/sys values.
+ *
+ * Error policy, as in memory.c: a required file (proc/stat, proc/loadavg,
+ * proc/uptime, the proc directory) that cannot be read, or has no complete
+ * line, fails the whole set with err_path set.  The /proc/sys files are
+ * limits that sandboxes may hide, so a missing one only leaves its counters
+ * unset.  A malformed field leaves only its counters unset.
+ * System Calls/sec is left out: Linux has no syscall count without tracing. */
+#include "providers.h"
+#include "pl_provider.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum {
+    SC_CTXT, SC_FORKS, SC_QUEUE, SC_BLOCKED, SC_PROCS, SC_THREADS, SC_UPTIME,
+    SC_LOAD1, SC_LOAD5, SC_LOAD15, SC_FH_ALLOC, SC_FH_MAX, SC_FH_PCT,
+    SC_FH_PCT_BASE, SC_ENTROPY, SC_PID_MAX, SC_THREADS_MAX, SC_N
+};
+
+/* Sources, one bit each, so `wanted` turns into a set of files to read. */
+enum {
+    S_STAT = 1, S_LOADAVG = 2, S_UPTIME = 4, S_PROCDIR = 8, S_FILENR = 16,
+    S_ENTROPY = 32, S_PIDMAX = 64, S_THREADSMAX = 128
+};
+
+#define RAW PERF_COUNTER_RAWCOUNT
+#define LRAW PERF_COUNTER_LARGE_RAWCOUNT
+#define BULK PERF_COUNTER_BULK_COUNT
+#define NOV PERF_DETAIL_NOVICE
+#define ADV PERF_DETAIL_ADVANCED
+#define CTR(id, name, help, type, base, detail, scale) \
+    {id, name, help, type, base, detail, scale}
+
+static const pl_counter_def sys_counters[SC_N] = {
+    CTR(SC_CTXT, "Context Switches/sec", "Context switches of all CPUs per second "
+        "(/proc/stat ctxt).", BULK, PL_NO_ID, NOV, 0),
+    CTR(SC_FORKS, "Forks/sec", "Processes and threads created per second "
+        "(/proc/stat processes, the fork count since boot).", BULK, PL_NO_ID, ADV, 0),
+    CTR(SC_QUEUE, "Processor Queue Length", "Runnable tasks other than the reader, sar's "
+        "runq-sz (/proc/loadavg running count minus 1).", RAW, PL_NO_ID, NOV, 0),
+    CTR(SC_BLOCKED, "Processes Blocked", "Tasks blocked waiting for I/O "
+        "(/proc/stat procs_blocked).", RAW, PL_NO_ID, ADV, 0),
+    CTR(SC_PROCS, "Processes", "Processes, kernel threads included, counted as the numeric "
+        "entries of /proc; fewer under hidepid.", RAW, PL_NO_ID, NOV, 0),
+    CTR(SC_THREADS, "Threads", "Threads in the system (/proc/loadavg nr_threads, the "
+        "number after the slash).", RAW, PL_NO_ID, NOV, 0),
+    CTR(SC_UPTIME, "System Up Time", "Seconds since boot, suspend included "
+        "(/proc/uptime, CLOCK_BOOTTIME).", PERF_ELAPSED_TIME, PL_NO_ID, NOV, 0),
+    CTR(SC_LOAD1, "Load Average 1 min", "Load average over 1 minute, runnable plus "
+        "uninterruptible tasks (/proc/loadavg field 1).", LRAW, PL_NO_ID, ADV, -2),
+    CTR(SC_LOAD5, "Load Average 5 min", "Load average over 5 minutes, runnable plus "
+        "uninterruptible tasks (/proc/loadavg field 2).", LRAW, PL_NO_ID, ADV, -2),
+    CTR(SC_LOAD15, "Load Average 15 min", "Load average over 15 minutes, runnable plus "
+        "uninterruptible tasks (/proc/loadavg field 3).", LRAW, PL_NO_ID, ADV, -2),
+    CTR(SC_FH_ALLOC, "File Handles Allocated", "Open file handles in the kernel "
+        "(/proc/sys/fs/file-nr field 1).", LRAW, PL_NO_ID, ADV, 0),
+    CTR(SC_FH_MAX, "File Handles Max", "Most file handles the kernel will allocate "
+        "(/proc/sys/fs/file-nr field 3, fs.file-max).", LRAW, PL_NO_ID, ADV, 0),
+    CTR(SC_FH_PCT, "% File Handles In Use", "File handles allocated as a percentage of "
+        "the maximum (/proc/sys/fs/file-nr field 1 over field 3).",
+        PERF_LARGE_RAW_FRACTION, SC_FH_PCT_BASE, ADV, 0),
+    CTR(SC_FH_PCT_BASE, "% File Handles In Use Base", "The file handle maximum, the base "
+        "of % File Handles In Use.", PERF_LARGE_RAW_BASE, PL_NO_ID, ADV, 0),
+    CTR(SC_ENTROPY, "Entropy Available Bits", "Entropy in the kernel random pool in bits "
+        "(/proc/sys/kernel/random/entropy_avail; always 256 since 5.18).",
+        RAW, PL_NO_ID, ADV, 0),
+    CTR(SC_PID_MAX, "Max Processes", "Highest process id plus one, the process limit "
+        "(/proc/sys/kernel/pid_max).", RAW, PL_NO_ID, ADV, 0),
+    CTR(SC_THREADS_MAX, "Max Threads", "Most threads the kernel allows "
+        "(/proc/sys/kernel/threads-max).", RAW, PL_NO_ID, ADV, 0),
+};
+
+static const unsigned char sys_src[SC_N] = {
+    S_STAT, S_STAT, S_LOADAVG, S_STAT, S_PROCDIR, S_LOADAVG, S_UPTIME,
+    S_LOADAVG, S_LOADAVG, S_LOADAVG, S_FILENR, S_FILENR, S_FILENR, S_FILENR,
+    S_ENTROPY, S_PIDMAX, S_THREADSMAX,
+};
+
+typedef struct sys_state {
+    pl_env *env;
+    pl_file stat, loadavg, uptime, filenr, entropy, pidmax, threadsmax;
+    DIR *proc;
+} sys_state;
+
+#define MAXTOK 8
+
+/* Blank-separated tokens of the first line; 0 if the line is incomplete. */
+static int first_line_tokens(const char *buf, const char **tok, size_t *len)
+{
+    const char *nl = strchr(buf, '\n');
+    const char *p = buf;
+    int n = 0;
+    if (!nl)
+        return 0;
+    while (p < nl && n < MAXTOK) {
+        while (p < nl && (*p == ' ' || *p == '\t'))
+            p++;
+        if (p == nl)
+            break;
+        tok[n] = p;
+        while (p < nl && *p != ' ' && *p != '\t')
+            p++;
+        len[n] = (size_t)(p - tok[n]);
+        n++;
+    }
+    return n;
+}
+
+/* A whole token as an unsigned integer (digits == 0) or a fixed-point
+ * decimal scaled by 10^digits.  Tokens end at a non-digit, so the parsers
+ * never run past them. */
+static int tok_num(const char *t, size_t n, unsigned digits, uint64_t *v)
+{
+    const char *p = t;
+    if (n == 0 || *t < '0' || *t > '9')
+        return 0;
+    if (digits ? pl_parse_fixed(&p, digits, v) : pl_parse_u64(&p, v))
+        return 0;
+    return p == t + n;
+}
+
+/* The "key value\n" lines of /proc/stat we use, in one pass; the first
+ * occurrence of a key counts. */
+static void do_stat(const char *buf, pl_snapshot *snap)
+{
+    static const struct { const char *key; unsigned ctr; } keys[] = {
+        {"ctxt", SC_CTXT}, {"processes", SC_FORKS}, {"procs_blocked", SC_BLOCKED},
+    };
+    unsigned done = 0;
+    for (const char *p = buf; p && *p; p = pl_next_line(p)) {
+        if (*p != 'c' && *p != 'p')
+            continue;                /* skips cpu*, intr, softirq quickly */
+        for (unsigned k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+            size_t kl = strlen(keys[k].key);
+            const char *q = p + kl;
+            uint64_t v;
+            if ((done & (1u << k)) || strncmp(p, keys[k].key, kl) != 0 || *q != ' ')
+                continue;
+            done |= 1u << k;
+            if (pl_parse_u64(&q, &v))
+                break;
+            while (*q == ' ' || *q == '\t')
+                q++;
+            if (*q == '\n')
+                pl_snap_set(snap, 0, keys[k].ctr, v);
+            break;
+        }
+    }
+}
+
+static int read_required(pl_file *f, const pl_env *env, const char *rel, pl_snapshot *snap)
+{
+    int e = pl_file_read(f, env, rel);
+    if (!e && !memchr(f->buf, '\n', f->len))
+        e = EINVAL;
+    if (e)
+        snap->err_path = rel;
+    return e;
+}
+
+/* A /proc/sys file holding one number; 1 with *v, 0 if unreadable or malformed. */
+static int read_single(pl_file *f, const pl_env *env, const char *rel, uint64_t *v)
+{
+    const char *tok[MAXTOK];
+    size_t len[MAXTOK];
+    if (pl_file_read(f, env, rel))
+        return 0;
+    return first_line_tokens(f->buf, tok, len) == 1 && tok_num(tok[0], len[0], 0, v);
+}
+
+static int count_processes(sys_state *s, pl_snapshot *snap, uint64_t *n)
+{
+    struct dirent *d;
+    uint64_t c = 0;
+    if (!s->proc) {
+        int fd = pl_open_rel(s->env, "proc");
+        if (fd < 0 || !(s->proc = fdopendir(fd))) {
+            int e = errno;
+            if (fd >= 0)
+                close(fd);
+            snap->err_path = "proc";
+            return e ? e : EIO;
+        }
+    } else {
+        rewinddir(s->proc);          /* re-reads the live directory */
+    }
+    errno = 0;
+    while ((d = readdir(s->proc)) != NULL) {
+        const char *p = d->d_name;
+        if (*p < '1' || *p > '9')
+            continue;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        if (*p == '\0')
+            c++;
+    }
+    if (errno) {
+        snap->err_path = "proc";
+        return errno;
+    }
+    *n = c;
+    return 0;
+}
+
+static void do_loadavg(const char *buf, pl_snapshot *snap)
+{
+    const char *tok[MAXTOK];
+    size_t len[MAXTOK];
+    int n = first_line_tokens(buf, tok, len);
+    uint64_t v, run, thr;
+    for (int i = 0; i < 3 && i < n; i++)
+        if (tok_num(tok[i], len[i], 2, &v))
+            pl_snap_set(snap, 0, (uint32_t)(SC_LOAD1 + i), v);   /* load x 100 */
+    if (n >= 4) {
+        const char *slash = memchr(tok[3], '/', len[3]);
+        if (!slash)
+            return;
+        if (tok_num(tok[3], (size_t)(slash - tok[3]), 0, &run))
+            pl_snap_set(snap, 0, SC_QUEUE, run > 0 ? run - 1 : 0);
+        if (tok_num(slash + 1, len[3] - (size_t)(slash + 1 - tok[3]), 0, &thr))
+            pl_snap_set(snap, 0, SC_THREADS, thr);
+    }
+}
+
+static void do_uptime(const char *buf, pl_snapshot *snap)
+{
+    const char *tok[MAXTOK];
+    size_t len[MAXTOK];
+    uint64_t t;
+    /* The clock is the object time; the counter's own value is boot = 0. */
+    if (first_line_tokens(buf, tok, len) >= 1 && tok_num(tok[0], len[0], 7, &t) &&
+        t <= (uint64_t)INT64_MAX) {
+        snap->obj_time = (int64_t)t;
+        snap->obj_freq = 10000000;
+        pl_snap_set(snap, 0, SC_UPTIME, 0);
+    }
+}
+
+static void do_filenr(const char *buf, pl_snapshot *snap)
+{
+    const char *tok[MAXTOK];
+    size_t len[MAXTOK];
+    uint64_t alloc, max;
+    int n = first_line_tokens(buf, tok, len), ha, hm;
+    if (n != 3)
+        return;
+    ha = tok_num(tok[0], len[0], 0, &alloc);
+    hm = tok_num(tok[2], len[2], 0, &max);
+    if (ha)
+        pl_snap_set(snap, 0, SC_FH_ALLOC, alloc);
+    if (hm)
+        pl_snap_set(snap, 0, SC_FH_MAX, max);
+    if (ha && hm) {
+        pl_snap_set(snap, 0, SC_FH_PCT, alloc);
+        pl_snap_set(snap, 0, SC_FH_PCT_BASE, max);
+    }
+}
+
+static int sys_open(pl_env *env, void **state)
+{
+    sys_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return ENOMEM;
+    s->env = pl_env_ref(env);
+    pl_file_init(&s->stat);
+    pl_file_init(&s->loadavg);
+    pl_file_init(&s->uptime);
+    pl_file_init(&s->filenr);
+    pl_file_init(&s->entropy);
+    pl_file_init(&s->pidmax);
+    pl_file_init(&s->threadsmax);
+    *state = s;
+    return 0;
+}
+
+static void sys_close(void *state)
+{
+    sys_state *s = state;
+    if (!s)
+        return;
+    pl_file_close(&s->stat);
+    pl_file_close(&s->loadavg);
+    pl_file_close(&s->uptime);
+    pl_file_close(&s->filenr);
+    pl_file_close(&s->entropy);
+    pl_file_close(&s->pidmax);
+    pl_file_close(&s->threadsmax);
+    if (s->proc)
+        closedir(s->proc);
+    pl_env_unref(s->env);
+    free(s);
+}
+
+static int sys_instances(void *state, pl_snapshot *snap)
+{
+    (void)state;
+    pl_snap_clear(snap);
+    return pl_snap_add(snap, "", 0) < 0 ? ENOMEM : 0;
+}
+
+static int sys_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
+{
+    sys_state *s = state;
+    unsigned need = 0;
+    uint64_t v;
+    int e;
+
+    pl_snap_clear(snap);
+    if (pl_snap_add(snap, "", 0) < 0)
+        return ENOMEM;
+    for (int i = 0; i < SC_N; i++)
+        if (!wanted || wanted[i])
+            need |= sys_src[i];
+
+    if (need & S_STAT) {
+        if ((e = read_required(&s->stat, s->env, "proc/stat", snap)) != 0)
+            return e;
+        do_stat(s->stat.buf, snap);
+    }
+    if (need & S_LOADAVG) {
+        if ((e = read_required(&s->loadavg, s->env, "proc/loadavg", snap)) != 0)
+            return e;
+        do_loadavg(s->loadavg.buf, snap);
+    }
+    if (need & S_UPTIME) {
+        if ((e = read_required(&s->uptime, s->env, "proc/uptime", snap)) != 0)
+            return e;
+        do_uptime(s->uptime.buf, snap);
+    }
+    if (need & S_PROCDIR) {
+        if ((e = count_processes(s, snap, &v)) != 0)
+            return e;
+        pl_snap_set(snap, 0, SC_PROCS, v);
+    }
+    if ((need & S_FILENR) && pl_file_read(&s->filenr, s->env, "proc/sys/fs/file-nr") == 0)
+        do_filenr(s->filenr.buf, snap);
+    if ((need & S_ENTROPY) &&
+        read_single(&s->entropy, s->env, "proc/sys/kernel/random/entropy_avail", &v))
+        pl_snap_set(snap, 0, SC_ENTROPY, v);
+    if ((need & S_PIDMAX) && read_single(&s->pidmax, s->env, "proc/sys/kernel/pid_max", &v))
+        pl_snap_set(snap, 0, SC_PID_MAX, v);
+    if ((need & S_THREADSMAX) &&
+        read_single(&s->threadsmax, s->env, "proc/sys/kernel/threads-max", &v))
+        pl_snap_set(snap, 0, SC_THREADS_MAX, v);
+    return 0;
+}
+
+static const pl_provider_ops sys_ops = {
+    sys_open, sys_close, sys_instances, sys_collect,
+};
+
+const pl_counterset_def pl_system_def = {
+    {0x5823c5ba, 0x7886, 0x523b, {0x9e, 0x1b, 0x85, 0xb4, 0xb1, 0x27, 0x27, 0x44}},
+    "System",
+    "Machine-wide scheduler, process and kernel-limit counters from /proc; inside a "
+    "container these are mostly the host's figures.",
+    PERF_COUNTERSET_SINGLE_INSTANCE,
+    0,
+    SC_N,
+    sys_counters,
+    &sys_ops,
+};
