@@ -52,10 +52,10 @@ static int cputable_row(pl_cputable *t, const char *label, size_t len, uint32_t 
 {
     if (len >= sizeof t->label[0])
         len = sizeof t->label[0] - 1;
-    if (hint < t->nrows && strncmp(t->label[hint], label, len) == 0 && t->label[hint][len] == '\0')
+    if (hint < t->nrows && t->label[hint][len] == '\0' && memcmp(t->label[hint], label, len) == 0)
         return (int)hint;
     for (uint32_t r = 0; r < t->nrows; r++)
-        if (strncmp(t->label[r], label, len) == 0 && t->label[r][len] == '\0')
+        if (t->label[r][len] == '\0' && memcmp(t->label[r], label, len) == 0)
             return (int)r;
     if (t->nrows == t->rowcap) {
         uint32_t cap = t->rowcap ? t->rowcap * 2 : 64;
@@ -87,23 +87,18 @@ static int cputable_row(pl_cputable *t, const char *label, size_t len, uint32_t 
 /* ERR and MIS (x86) and Err (arm) hold one machine-wide count printed under
  * the first column; it is not CPU0's.  Such rows, and any row without a
  * cell for every column, are left out of the per-CPU sums. */
-static int per_cpu_row(const char *label, size_t len, const char *cells, uint32_t ncols)
+static int machine_wide(const char *label, size_t len)
 {
-    uint64_t v;
-    uint32_t n = 0;
-    if (len == 3 && (strncmp(label, "ERR", 3) == 0 || strncmp(label, "MIS", 3) == 0 ||
-                     strncmp(label, "Err", 3) == 0))
-        return 0;
-    while (n < ncols && pl_parse_u64(&cells, &v) == 0)
-        n++;
-    return n == ncols;
+    return len == 3 && (memcmp(label, "ERR", 3) == 0 || memcmp(label, "MIS", 3) == 0 ||
+                        memcmp(label, "Err", 3) == 0);
 }
 
 /* Adds each cell's 32-bit difference to its CPU's 64-bit sum. */
 int pl_cputable_update(pl_cputable *t, const pl_env *env)
 {
     uint32_t cols[1024], ncols = 0, row = 0;
-    const char *p;
+    uint64_t cells[1024];
+    const char *p, *nl;
     int e = pl_file_read(&t->file, env, t->rel);
     if (e)
         return e;
@@ -126,25 +121,31 @@ int pl_cputable_update(pl_cputable *t, const pl_env *env)
     }
     if (ncols == 0)
         return EINVAL;
-    for (p = pl_next_line(p); p && *p; p = pl_next_line(p), row++) {
-        const char *colon = strchr(p, ':'), *nl = strchr(p, '\n');
-        const char *lab = p, *q;
+    nl = strchr(p, '\n');
+    for (p = nl ? nl + 1 : NULL; p && *p; p = nl + 1, row++) {
+        const char *colon, *lab = p, *q;
+        uint32_t n = 0;
         int r;
-        if (!colon || (nl && colon > nl))
+        nl = strchr(p, '\n');
+        if (!nl)
+            break;           /* a cut-off last line is not counted */
+        colon = memchr(p, ':', (size_t)(nl - p));
+        if (!colon)
             continue;
         while (*lab == ' ')
             lab++;
-        if (!per_cpu_row(lab, (size_t)(colon - lab), colon + 1, ncols))
+        if (machine_wide(lab, (size_t)(colon - lab)))
+            continue;
+        /* one pass over the cells; a short row is not per-CPU */
+        for (q = colon + 1; n < ncols && pl_parse_u64(&q, &cells[n]) == 0; n++)
+            ;
+        if (n != ncols)
             continue;
         r = cputable_row(t, lab, (size_t)(colon - lab), row);
         if (r < 0)
             return ENOMEM;
-        q = colon + 1;
         for (uint32_t c = 0; c < ncols; c++) {
-            uint64_t v;
-            if (pl_parse_u64(&q, &v))
-                break;
-            uint32_t cpu = cols[c], cell = (uint32_t)v;
+            uint32_t cpu = cols[c], cell = (uint32_t)cells[c];
             if (t->known[r][cpu])
                 t->acc[cpu] += (uint32_t)(cell - t->last[r][cpu]);
             else

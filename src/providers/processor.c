@@ -274,7 +274,7 @@ static int parse_stat(pstate *s)
     s->tot_nf = 0;
     s->have_intr = s->have_soft = 0;
     for (p = s->stat.buf; p && *p; p = pl_next_line(p)) {
-        if (strncmp(p, "cpu", 3) == 0) {
+        if (p[0] == 'c' && p[1] == 'p' && p[2] == 'u') {
             const char *q = p + 3;
             uint64_t v[NF] = { 0 }, cpu = 0;
             int n = 0, total = (*q == ' ');
@@ -296,10 +296,10 @@ static int parse_stat(pstate *s)
                 s->rawnf[cpu] = n;
                 s->online[cpu] = 1;
             }
-        } else if (strncmp(p, "intr ", 5) == 0) {
+        } else if (p[0] == 'i' && strncmp(p, "intr ", 5) == 0) {
             const char *q = p + 5;
             s->have_intr = pl_parse_u64(&q, &s->intr_total) == 0;
-        } else if (strncmp(p, "softirq ", 8) == 0) {
+        } else if (p[0] == 's' && strncmp(p, "softirq ", 8) == 0) {
             const char *q = p + 8;
             s->have_soft = pl_parse_u64(&q, &s->soft_total) == 0;
         }
