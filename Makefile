@@ -13,7 +13,7 @@ SECONDS_  := $(if $(SECONDS),$(SECONDS),0)
 
 # Debian 12 packages everything below needs (make test, make run, make bench).
 DEB_PKGS  := gcc make pkg-config lua5.4 liblua5.4-dev lua-busted lua-check \
-             luarocks libedit-dev valgrind tmux
+             luarocks libedit-dev valgrind tmux lua-ldoc lua-markdown cppcheck
 
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null)
@@ -37,7 +37,7 @@ CORE_OBJ := $(patsubst src/%.c,build/obj/%.o,$(CORE_SRC))
 BIND_OBJ := $(patsubst src/%.c,build/obj/%.o,$(BIND_SRC))
 SAN_OBJ  := $(patsubst src/%.c,build/san/%.o,$(CORE_SRC) $(BIND_SRC))
 
-.PHONY: all deps run test ctest spec spec-asan lint bench clean install-deps rock
+.PHONY: all deps run test lint bench clean rock doc
 
 all: build/libperflib-core.a build/perflib/core.so build/perflua $(CTESTS)
 
@@ -109,6 +109,8 @@ test: deps
 	@bash spec/support/run-all.sh
 
 lint:
+	cppcheck --enable=warning,portability --error-exitcode=1 -q -Isrc/core -D_GNU_SOURCE \
+	  --suppress=missingIncludeSystem src
 	luacheck -q .
 	for f in $(LUA_SRC) spec/*.lua examples/*.lua; do luac5.4 -p $$f || exit 1; done
 
@@ -122,10 +124,14 @@ build/bench/floor: bench/floor.c
 	$(CC) $(CSTD) -O2 $(CWARNS) -o $@ $<
 
 # luarocks builds in the source tree: do it in a copy, install into build/rocktree.
+# API reference from the LDoc comments in src/lua and lua/perflib
+doc:
+	ldoc --fatalwarnings .
+
 rock:
 	rm -rf build/rock-src build/rocktree && mkdir -p build/rock-src
 	tar cf - perflib-scm-1.rockspec src lua | tar xf - -C build/rock-src
 	cd build/rock-src && luarocks --lua-version=5.4 make --tree=../rocktree perflib-scm-1.rockspec
 
 clean:
-	rm -rf build
+	rm -rf build perflib src/*/*.o

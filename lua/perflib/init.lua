@@ -74,8 +74,7 @@ function core.methods.Sample.values(s1, s0, index)
   return values, statuses
 end
 
---- Pretty printer (`perflib.pretty.write(v)`, `perflib.pretty.print(...)`).
--- Loaded on first use.
+-- The pretty printer, perflib.pretty (write(v), print(...)), loads on first use.
 setmetatable(M, {
   __index = function(t, k)
     if k == "pretty" then

@@ -3,9 +3,13 @@
  * samples.  Links against libperflib-core.a only. */
 #include "ctest.h"
 #include "perflib.h"
+#include "pl_provider.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static const char *const FIX = "spec/fixtures/basic";
 
@@ -366,6 +370,43 @@ static void test_missing_root(void)
     pl_query_free(q);
 }
 
+/* Files are read whole, but not without end: a hostile 100 MB file is refused. */
+static void test_file_limits(void)
+{
+    char dir[] = "/tmp/perflib-test-XXXXXX", path[64];
+    pl_file f;
+    pl_env *env;
+    int fd;
+    if (!mkdtemp(dir)) {
+        CHECK(0);
+        return;
+    }
+    snprintf(path, sizeof path, "%s/big", dir);
+    fd = open(path, O_WRONLY | O_CREAT, 0600);
+    CHECK(fd >= 0 && ftruncate(fd, 100 << 20) == 0);   /* sparse: no disk used */
+    close(fd);
+    env = pl_env_new(dir);
+    pl_file_init(&f);
+    CHECK(pl_file_read(&f, env, "big") == EFBIG);
+    CHECK_EQ_U64(f.len, 0);
+    pl_file_close(&f);
+    pl_file_init(&f);
+    CHECK(pl_file_read(&f, env, "missing") == ENOENT);
+    pl_file_close(&f);
+    /* numbers: 2^64-1 fits, 2^64 does not, no digits is EINVAL */
+    const char *p = "18446744073709551615 x", *q = "18446744073709551616", *r = "  x";
+    uint64_t v;
+    CHECK(pl_parse_u64(&p, &v) == 0 && v == UINT64_MAX && *p == ' ');
+    CHECK(pl_parse_u64(&q, &v) == ERANGE);
+    CHECK(pl_parse_u64(&r, &v) == EINVAL);
+    const char *l = "0.385 ", *m = "12 ";
+    CHECK(pl_parse_fixed(&l, 2, &v) == 0 && v == 39);   /* rounds half up */
+    CHECK(pl_parse_fixed(&m, 2, &v) == 0 && v == 1200);
+    pl_env_unref(env);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     RUN(test_guid);
@@ -379,5 +420,6 @@ int main(void)
     RUN(test_query_specs);
     RUN(test_collect);
     RUN(test_missing_root);
+    RUN(test_file_limits);
     return CT_END();
 }

@@ -43,6 +43,13 @@ echo "== lint"
 if command -v luacheck >/dev/null; then
   luacheck -q . || status=1
 fi
+if command -v cppcheck >/dev/null; then
+  cppcheck --enable=warning,portability --error-exitcode=1 -q -Isrc/core -D_GNU_SOURCE \
+    --suppress=missingIncludeSystem src || status=1
+fi
+if command -v ldoc >/dev/null; then
+  ldoc --fatalwarnings . >/dev/null || { echo "ldoc: warnings in the API comments"; status=1; }
+fi
 for f in lua/perflib/*.lua spec/*.lua spec/support/*.lua examples/*.lua bench/*.lua; do
   [ -f "$f" ] || continue
   luac5.4 -p "$f" || status=1

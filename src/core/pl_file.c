@@ -55,7 +55,14 @@ int pl_file_read(pl_file *f, const pl_env *env, const char *rel)
     for (;;) {
         ssize_t r;
         if (len + 1 >= f->cap) {
-            char *nb = realloc(f->buf, f->cap * 2);
+            char *nb;
+            /* no /proc or /sys file comes near this: a runaway or hostile file */
+            if (f->cap >= PL_FILE_MAX) {
+                f->len = 0;
+                f->buf[0] = '\0';
+                return EFBIG;
+            }
+            nb = realloc(f->buf, f->cap * 2);
             if (!nb)
                 return ENOMEM;
             f->buf = nb;

@@ -11,6 +11,8 @@ typedef struct pl_file {
     size_t cap, len;
 } pl_file;
 
+#define PL_FILE_MAX (64u << 20)   /* larger files are refused with EFBIG */
+
 void pl_file_init(pl_file *f);
 /* Opens rel (relative to the env root) on first use and keeps the fd; later
  * calls pread from offset 0, which returns fresh data for procfs and sysfs.
