@@ -1,0 +1,45 @@
+-- The README's first example runs as written, in perflua and in lua5.4.
+local function first_example()
+  local text = assert(io.open "README.md"):read "a"
+  return assert(text:match "```lua\n(.-)```", "README has no lua example")
+end
+
+local function run(cmd, code)
+  local path = os.tmpname()
+  local f = assert(io.open(path, "w"))
+  f:write(code)
+  f:close()
+  local p = assert(io.popen(cmd .. " " .. path .. " 2>&1"))
+  local out = p:read "a"
+  local ok = p:close()
+  os.remove(path)
+  return ok, out
+end
+
+local function check(out)
+  assert.matches("Processor Information\tb4fc721a%-0378%-476f%-89ba%-a5a79f810b36\tmultiple\n", out)
+  assert.matches("Memory\t146c2676%-5548%-53f3%-b7e0%-d4bd5161f27f\tsingle\n", out)
+  -- one line per instance: name, a percentage, "valid"
+  local n = 0
+  for inst, v in out:gmatch "\n([%d,_Total]+)\t([%d.]+)\tvalid" do
+    n = n + 1
+    assert.is_true(tonumber(v) >= 0 and tonumber(v) <= 100, inst .. " " .. v)
+  end
+  assert.is_true(n >= 2, out)
+  assert.matches("\n_Total\t[%d.]+\tvalid\n", out)
+end
+
+describe("README example", function()
+  it("runs in perflua", function()
+    local ok, out = run("build/perflua", first_example())
+    assert.is_true(ok, out)
+    check(out)
+  end)
+
+  it("runs in lua5.4 with the module paths", function()
+    local ok, out = run("LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' lua5.4",
+      first_example())
+    assert.is_true(ok, out)
+    check(out)
+  end)
+end)
