@@ -115,13 +115,21 @@ lint:
 	for f in $(LUA_SRC) spec/*.lua examples/*.lua; do luac5.4 -p $$f || exit 1; done
 
 bench: deps
-	@$(MAKE) --no-print-directory all build/bench/floor
+	@$(MAKE) --no-print-directory all build/bench/floor build/bench/bulk
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/collect.lua
+	build/bench/bulk
+	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
+	  $(LUA) bench/bulk.lua
 
 build/bench/floor: bench/floor.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -O2 $(CWARNS) -o $@ $<
+
+# formula evaluation in C alone: ns per formatted value
+build/bench/bulk: bench/bulk.c build/libperflib-core.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -o $@ $< build/libperflib-core.a -lm
 
 # luarocks builds in the source tree: do it in a copy, install into build/rocktree.
 # API reference from the LDoc comments in src/lua and lua/perflib

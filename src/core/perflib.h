@@ -38,6 +38,7 @@ typedef struct pl_counter_def {
     uint32_t base_id;        /* id of the base counter, PL_NO_ID if none */
     uint32_t detail;         /* PERF_DETAIL_* */
     int32_t scale;           /* default scale: formatted value x 10^scale */
+    uint32_t size;           /* data size in bytes: 4 or 8 (0 means 8) */
 } pl_counter_def;
 
 typedef struct pl_env pl_env;
@@ -254,9 +255,11 @@ typedef struct pl_sample {
     uint32_t *cidx;
     pl_inst *inst;
     pl_pair *vals;
-    uint8_t *have;
+    uint8_t *have;           /* 1: value present, 0: absent, PL_HAVE_NO_BASE */
     char *names;
 } pl_sample;
+
+#define PL_HAVE_NO_BASE 2    /* value present, its base counter is not defined */
 
 /* Collects every specification.  *out is one allocation: free with free(). */
 int pl_query_collect(pl_query *q, pl_sample **out);
@@ -280,13 +283,33 @@ const pl_block *pl_sample_find_block(const pl_sample *s, uint32_t uid);
 /* Index of the instance with this id and name in block b, or -1. hint: likely index. */
 int pl_sample_find_inst(const pl_sample *s, const pl_block *b, uint32_t id, const char *name, uint32_t hint);
 
+/* How to format: PL_FMT_* flags, and optionally one scale for every counter
+ * instead of each counter's default (PdhSetCounterScaleFactor). */
+typedef struct pl_fmt {
+    unsigned flags;
+    int scale_set;
+    int scale;
+} pl_fmt;
+
 /* Formatted value of one value: block b1 of s1 (newer), instance i, counter c,
- * against s0 (older, may be NULL). */
+ * against s0 (older, may be NULL).  fmt may be NULL for the defaults. */
 pl_status pl_sample_format(const pl_sample *s1, const pl_block *b1, uint32_t i, uint32_t c,
-                           const pl_sample *s0, unsigned flags, double *out);
-/* All values of block b1 at once; out and st hold ninst x ncounters. */
-void pl_sample_format_block(const pl_sample *s1, const pl_block *b1, const pl_sample *s0,
-                            unsigned flags, double *out, uint8_t *st);
+                           const pl_sample *s0, const pl_fmt *fmt, double *out);
+/* All values of block b1 at once; out and st hold ninst x ncounters, by
+ * instance then counter.  Returns the number of valid values. */
+size_t pl_sample_format_block(const pl_sample *s1, const pl_block *b1, const pl_sample *s0,
+                              const pl_fmt *fmt, double *out, uint8_t *st);
+
+/* PdhComputeCounterStatistics: raws is a ring buffer of n raw values of one
+ * counter, raws[first] the oldest.  Two-sample types are formatted from each
+ * consecutive pair, others from each value; values whose status is not valid
+ * are left out.  mean is the arithmetic mean of the values counted. */
+typedef struct pl_stats {
+    size_t count;
+    double min, max, mean;
+} pl_stats;
+pl_status pl_statistics(uint32_t type, const pl_raw *raws, size_t n, size_t first,
+                        int64_t freq, unsigned flags, int scale, pl_stats *out);
 
 /* Clocks, as stored in samples. */
 void pl_now(int64_t *perf_time, int64_t *perf_freq, int64_t *time100ns);

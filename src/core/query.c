@@ -501,6 +501,9 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
                 if (bx != PL_NO_ID) {
                     p->b = row[bx];
                     smp->have[vi] = hrow[x] && hrow[bx];
+                } else if (s->pub.cs->counters[x].base_id != PL_NO_ID) {
+                    p->b = 0;            /* the definition names a base it lacks */
+                    smp->have[vi] = hrow[x] ? PL_HAVE_NO_BASE : 0;
                 } else if ((s->pub.cs->counters[x].type & 0x300000u) == PERF_OBJECT_TIMER) {
                     p->b = (uint64_t)snap->obj_time;
                 } else {

@@ -2,7 +2,9 @@
  * instances by id and name, and hands each pair of raw values to the
  * formula of its counter type. */
 #include "perflib.h"
+#include "formula_impl.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 const pl_block *pl_sample_find_block(const pl_sample *s, uint32_t uid)
@@ -26,53 +28,77 @@ int pl_sample_find_inst(const pl_sample *s, const pl_block *b, uint32_t id, cons
     return -1;
 }
 
-/* The raw pair a formula needs: value plus base or timestamp, by type. */
-static void make_raw(const pl_sample *s, const pl_block *b, const pl_counter_def *d,
-                     const pl_pair *p, pl_raw *r, int64_t *freq)
+/* Where the second raw value of a counter comes from. */
+enum { SRC_BASE, SRC_MULTI, SRC_OBJ, SRC_TS };
+
+/* Everything about a counter that does not change from value to value:
+ * worked out once per call, so the per-value loop is the formula alone. */
+typedef struct cdesc {
+    pl_kind kind;
+    int two, cap, src;
+    int hns;                 /* timestamps in 100 ns rather than ticks */
+    int fast;                /* computed inline by the bulk path */
+    uint32_t size;
+    int64_t freq;
+    double mult;
+} cdesc;
+
+/* Timestamps of a sample: the tick clock and the same clock in 100 ns. */
+static uint64_t ts_100ns(const pl_sample *s)
 {
-    r->first = p->v;
-    r->multi = 0;
-    r->size = 8;
-    *freq = s->perf_freq;
-    if (d->base_id != PL_NO_ID) {
-        r->second = p->b;
+    return s->perf_freq == 10000000 ? (uint64_t)s->perf_time
+         : (uint64_t)((double)s->perf_time * 1e7 / (double)s->perf_freq);
+}
+
+static void describe(const pl_block *b, const pl_counter_def *d, const pl_fmt *fmt,
+                     int64_t perf_freq, cdesc *cd)
+{
+    uint32_t tb = d->type & 0x300000u;
+    cd->kind = pl_kind_of(d->type);
+    cd->two = pl_kind_needs_two(cd->kind);
+    cd->cap = pl_cap_of(d->type, fmt->flags);
+    cd->mult = pl_mult_of(fmt->flags, fmt->scale_set ? fmt->scale : d->scale);
+    cd->size = d->size == 4 ? 4 : 8;
+    cd->freq = perf_freq;
+    cd->hns = 0;
+    if (d->type & PERF_MULTI_COUNTER) {
+        cd->src = SRC_MULTI;             /* the base is an instance count, time is the clock */
+    } else if (d->base_id != PL_NO_ID) {
+        cd->src = SRC_BASE;
         if (d->type == PERF_AVERAGE_TIMER)
-            *freq = 10000000;          /* perflib keeps all times in 100 ns */
-    } else if ((d->type & 0x300000u) == PERF_OBJECT_TIMER) {
-        r->second = p->b;
-        *freq = b->obj_freq;
-    } else if ((d->type & 0x300000u) == PERF_TIMER_100NS) {
-        /* a monotonic 100 ns clock: wall-clock steps must not bend rates */
-        r->second = s->perf_freq == 10000000 ? (uint64_t)s->perf_time
-                  : (uint64_t)((double)s->perf_time * 1e7 / (double)s->perf_freq);
-        *freq = 10000000;
+            cd->freq = 10000000;         /* perflib keeps all times in 100 ns */
+        return;
     } else {
-        r->second = (uint64_t)s->perf_time;
+        cd->src = SRC_TS;
+    }
+    if (tb == PERF_OBJECT_TIMER) {
+        cd->src = cd->src == SRC_MULTI ? SRC_MULTI : SRC_OBJ;
+        cd->freq = b->obj_freq;
+    } else if (tb == PERF_TIMER_100NS) {
+        cd->freq = 10000000;             /* a monotonic 100 ns clock, never the wall clock */
+        cd->hns = 1;
     }
 }
 
-static pl_status format_one(const pl_sample *s1, const pl_block *b1, uint32_t i, uint32_t c,
-                            const pl_sample *s0, const pl_block *b0, int i0, unsigned flags,
-                            double *out)
+/* The raw value a formula takes: value plus base, count or timestamp. */
+static inline void make_raw(const cdesc *cd, const pl_pair *p, uint64_t tick, uint64_t hns,
+                            pl_raw *r)
 {
-    const pl_counter_def *d = pl_sample_counter(s1, b1, c);
-    size_t k1 = b1->vals_off + (size_t)i * b1->ncounters + c;
-    pl_raw r1, r0;
-    int64_t f1, f0;
-    *out = 0;
-    if (!s1->have[k1])
-        return PL_NO_DATA;
-    make_raw(s1, b1, d, &s1->vals[k1], &r1, &f1);
-    if (!pl_type_needs_two(d->type))
-        return pl_format_raw(d->type, &r1, NULL, f1, flags, d->scale, out);
-    if (!b0 || i0 < 0)
-        return PL_FIRST_SAMPLE;        /* no older sample, or a new instance */
-    size_t k0 = b0->vals_off + (size_t)i0 * b0->ncounters + c;
-    if (!s0->have[k0])
-        return PL_NO_DATA;
-    make_raw(s0, b0, d, &s0->vals[k0], &r0, &f0);
-    (void)f0;
-    return pl_format_raw(d->type, &r1, &r0, f1, flags, d->scale, out);
+    r->first = p->v;
+    r->size = cd->size;
+    r->multi = 0;
+    if (cd->src == SRC_BASE || cd->src == SRC_OBJ) {
+        r->second = p->b;    /* a base, or the object clock stored with the value */
+        return;
+    }
+    if (cd->src == SRC_MULTI)
+        r->multi = (uint32_t)p->b;
+    r->second = cd->hns ? hns : tick;
+}
+
+static pl_status have_status(uint8_t h)
+{
+    return h == PL_HAVE_NO_BASE ? PL_INVALID_DATA : PL_NO_DATA;
 }
 
 static const pl_block *older_block(const pl_sample *s1, const pl_block *b1, const pl_sample *s0)
@@ -84,11 +110,36 @@ static const pl_block *older_block(const pl_sample *s1, const pl_block *b1, cons
     return b0 && b0->shape != PERF_ERROR_RETURN ? b0 : NULL;
 }
 
+static const pl_fmt default_fmt = { 0, 0, 0 };
+
+/* One value, its counter described by cd. */
+static inline pl_status format_value(const pl_sample *s1, const pl_block *b1, size_t k1,
+                                     const pl_sample *s0, size_t k0, int has0, const cdesc *cd,
+                                     uint64_t tick1, uint64_t hns1, uint64_t tick0, uint64_t hns0,
+                                     double *out)
+{
+    pl_raw r1, r0;
+    *out = 0;
+    if (s1->have[k1] != 1)
+        return have_status(s1->have[k1]);
+    make_raw(cd, &s1->vals[k1], tick1, hns1, &r1);
+    if (!cd->two)
+        return pl_compute(cd->kind, &r1, &r1, cd->freq, cd->cap, cd->mult, out);
+    if (!has0)
+        return PL_FIRST_SAMPLE;          /* no older sample, or a new instance */
+    if (s0->have[k0] != 1)
+        return have_status(s0->have[k0]);
+    make_raw(cd, &s0->vals[k0], tick0, hns0, &r0);
+    (void)b1;
+    return pl_compute(cd->kind, &r1, &r0, cd->freq, cd->cap, cd->mult, out);
+}
+
 pl_status pl_sample_format(const pl_sample *s1, const pl_block *b1, uint32_t i, uint32_t c,
-                           const pl_sample *s0, unsigned flags, double *out)
+                           const pl_sample *s0, const pl_fmt *fmt, double *out)
 {
     const pl_block *b0;
     int i0 = -1;
+    cdesc cd;
     *out = 0;
     if (b1->shape == PERF_ERROR_RETURN)
         return b1->status;
@@ -98,20 +149,177 @@ pl_status pl_sample_format(const pl_sample *s1, const pl_block *b1, uint32_t i, 
     if (b0)
         i0 = pl_sample_find_inst(s0, b0, pl_sample_inst_id(s1, b1, i),
                                  pl_sample_inst_name(s1, b1, i), i);
-    return format_one(s1, b1, i, c, s0, b0, i0, flags, out);
+    describe(b1, pl_sample_counter(s1, b1, c), fmt ? fmt : &default_fmt, s1->perf_freq, &cd);
+    return format_value(s1, b1, b1->vals_off + (size_t)i * b1->ncounters + c,
+                        s0, i0 >= 0 ? b0->vals_off + (size_t)i0 * b0->ncounters + c : 0, i0 >= 0,
+                        &cd, (uint64_t)s1->perf_time, ts_100ns(s1),
+                        s0 ? (uint64_t)s0->perf_time : 0, s0 ? ts_100ns(s0) : 0, out);
 }
 
-void pl_sample_format_block(const pl_sample *s1, const pl_block *b1, const pl_sample *s0,
-                            unsigned flags, double *out, uint8_t *st)
+/* Do both blocks list the same instances in the same order?  Then every
+ * instance pairs with its own position, without a name lookup each. */
+static int same_layout(const pl_sample *s1, const pl_block *b1, const pl_sample *s0,
+                       const pl_block *b0)
+{
+    const char *n1, *n0, *e1, *e0;
+    if (b1->ninst != b0->ninst)
+        return 0;
+    if (b1->ninst == 0)
+        return 1;
+    for (uint32_t i = 0; i < b1->ninst; i++)
+        if (pl_sample_inst_id(s1, b1, i) != pl_sample_inst_id(s0, b0, i))
+            return 0;
+    /* the names of a block are stored one after another: compare them at once */
+    n1 = pl_sample_inst_name(s1, b1, 0);
+    n0 = pl_sample_inst_name(s0, b0, 0);
+    e1 = pl_sample_inst_name(s1, b1, b1->ninst - 1);
+    e0 = pl_sample_inst_name(s0, b0, b0->ninst - 1);
+    e1 += strlen(e1);
+    e0 += strlen(e0);
+    return e1 - n1 == e0 - n0 && memcmp(n1, n0, (size_t)(e1 - n1)) == 0;
+}
+
+/* One value of a time-based kind whose raw pair is at hand: the formula
+ * inlined, with the same arithmetic and the same order of checks as
+ * pl_compute. */
+static inline pl_status fast_value(const cdesc *cd, uint8_t h1, uint8_t h0, uint64_t a1,
+                                   uint64_t a0, uint64_t t1, uint64_t t0, double *out)
+{
+    double v, dn, dt;
+    *out = 0;
+    if (h1 != 1 || h0 != 1)
+        return h1 != 1 ? have_status(h1) : have_status(h0);
+    if (a1 < a0)
+        return PL_NEGATIVE_DELTA;
+    if ((int64_t)t1 <= (int64_t)t0)
+        return (int64_t)t1 == (int64_t)t0 ? PL_ZERO_INTERVAL : PL_NEGATIVE_INTERVAL;
+    dn = (double)(a1 - a0);
+    dt = (double)((int64_t)t1 - (int64_t)t0);
+    switch (cd->kind) {
+    case K_RATE: v = dn / (dt / (double)cd->freq); break;
+    case K_QUEUE: v = dn / dt; break;
+    case K_TIMER_INV: v = 100.0 * (1.0 - dn / dt); break;
+    default: v = 100.0 * dn / dt; break;             /* K_TIMER, K_PRECISION */
+    }
+    if (cd->cap) {
+        if (v > 100.0)
+            v = 100.0;
+        if (v < 0.0)
+            v = 0.0;
+    }
+    *out = v * cd->mult;
+    return PL_VALID;
+}
+
+static int fast_kind(const cdesc *cd)
+{
+    return cd->size == 8 && cd->two && cd->src != SRC_MULTI &&
+           (cd->kind == K_RATE || cd->kind == K_QUEUE || cd->kind == K_TIMER ||
+            cd->kind == K_TIMER_INV || cd->kind == K_PRECISION) &&
+           (cd->kind != K_RATE || cd->freq > 0);
+}
+
+size_t pl_sample_format_block(const pl_sample *s1, const pl_block *b1, const pl_sample *s0,
+                              const pl_fmt *fmt, double *out, uint8_t *st)
 {
     const pl_block *b0 = older_block(s1, b1, s0);
-    size_t k = 0;
+    cdesc local[64], *cd = local;
+    size_t k = 0, valid = 0;
+    uint64_t tick1 = (uint64_t)s1->perf_time, hns1 = ts_100ns(s1);
+    uint64_t tick0 = s0 ? (uint64_t)s0->perf_time : 0, hns0 = s0 ? ts_100ns(s0) : 0;
+    uint32_t nc = b1->ncounters;
+    int same;
+    if (!fmt)
+        fmt = &default_fmt;
     if (b1->shape == PERF_ERROR_RETURN)
-        return;
-    for (uint32_t i = 0; i < b1->ninst; i++) {
-        int i0 = b0 ? pl_sample_find_inst(s0, b0, pl_sample_inst_id(s1, b1, i),
-                                          pl_sample_inst_name(s1, b1, i), i) : -1;
-        for (uint32_t c = 0; c < b1->ncounters; c++, k++)
-            st[k] = (uint8_t)format_one(s1, b1, i, c, s0, b0, i0, flags, &out[k]);
+        return 0;
+    if (nc > 64 && !(cd = malloc(nc * sizeof *cd))) {
+        /* no memory for the fast path: the one-by-one path needs none */
+        for (uint32_t i = 0; i < b1->ninst; i++)
+            for (uint32_t c = 0; c < nc; c++, k++) {
+                st[k] = (uint8_t)pl_sample_format(s1, b1, i, c, s0, fmt, &out[k]);
+                valid += st[k] == PL_VALID;
+            }
+        return valid;
     }
+    for (uint32_t c = 0; c < nc; c++)
+        describe(b1, pl_sample_counter(s1, b1, c), fmt, s1->perf_freq, &cd[c]);
+    same = b0 && same_layout(s1, b1, s0, b0);
+    if (same) {
+        /* instance i pairs with instance i: no lookups, and the common
+         * time-based kinds are computed inline */
+        const pl_pair *v1 = s1->vals + b1->vals_off, *v0 = s0->vals + b0->vals_off;
+        const uint8_t *h1 = s1->have + b1->vals_off, *h0 = s0->have + b0->vals_off;
+        int uniform = 1;
+        for (uint32_t c = 0; c < nc; c++) {
+            cd[c].fast = fast_kind(&cd[c]);
+            uniform &= cd[c].fast && (cd[c].kind == K_PRECISION || cd[c].kind == K_TIMER) &&
+                       cd[c].src == cd[0].src && cd[c].hns == cd[0].hns &&
+                       cd[c].cap == cd[0].cap && cd[c].mult == 1.0;
+        }
+        if (uniform && nc > 0 && (cd[0].src == SRC_BASE || cd[0].src == SRC_OBJ)) {
+            /* the usual shape (every counter a % of a base clock, as in
+             * Processor Information): one flat loop over all values */
+            size_t n = (size_t)b1->ninst * nc;
+            int cap = cd[0].cap;
+            for (k = 0; k < n; k++) {
+                uint64_t a1 = v1[k].v, a0 = v0[k].v;
+                int64_t t1 = (int64_t)v1[k].b, t0 = (int64_t)v0[k].b;
+                double v;
+                out[k] = 0;
+                if (h1[k] != 1 || h0[k] != 1) {
+                    st[k] = (uint8_t)(h1[k] != 1 ? have_status(h1[k]) : have_status(h0[k]));
+                    continue;
+                }
+                if (a1 < a0) {
+                    st[k] = PL_NEGATIVE_DELTA;
+                    continue;
+                }
+                if (t1 <= t0) {
+                    st[k] = t1 == t0 ? PL_ZERO_INTERVAL : PL_NEGATIVE_INTERVAL;
+                    continue;
+                }
+                v = 100.0 * (double)(a1 - a0) / (double)(t1 - t0);
+                if (cap)
+                    v = v > 100.0 ? 100.0 : v < 0.0 ? 0.0 : v;
+                out[k] = v;
+                st[k] = PL_VALID;
+                valid++;
+            }
+            if (cd != local)
+                free(cd);
+            return valid;
+        }
+        for (uint32_t i = 0; i < b1->ninst; i++)
+            for (uint32_t c = 0; c < nc; c++, k++) {
+                const cdesc *d = &cd[c];
+                if (d->fast) {
+                    int base = d->src == SRC_BASE || d->src == SRC_OBJ;
+                    st[k] = (uint8_t)fast_value(d, h1[k], h0[k], v1[k].v, v0[k].v,
+                                                base ? v1[k].b : d->hns ? hns1 : tick1,
+                                                base ? v0[k].b : d->hns ? hns0 : tick0, &out[k]);
+                } else {
+                    st[k] = (uint8_t)format_value(s1, b1, b1->vals_off + k, s0, b0->vals_off + k,
+                                                  1, d, tick1, hns1, tick0, hns0, &out[k]);
+                }
+                valid += st[k] == PL_VALID;
+            }
+        if (cd != local)
+            free(cd);
+        return valid;
+    }
+    for (uint32_t i = 0; i < b1->ninst; i++) {
+        int i0 = same ? (int)i : b0 ? pl_sample_find_inst(s0, b0, pl_sample_inst_id(s1, b1, i),
+                                                          pl_sample_inst_name(s1, b1, i), i) : -1;
+        size_t k1 = b1->vals_off + (size_t)i * nc;
+        size_t k0 = i0 >= 0 ? b0->vals_off + (size_t)i0 * nc : 0;
+        for (uint32_t c = 0; c < nc; c++, k++) {
+            st[k] = (uint8_t)format_value(s1, b1, k1 + c, s0, k0 + c, i0 >= 0, &cd[c],
+                                          tick1, hns1, tick0, hns0, &out[k]);
+            valid += st[k] == PL_VALID;
+        }
+    }
+    if (cd != local)
+        free(cd);
+    return valid;
 }

@@ -74,6 +74,8 @@ void lpl_push_counter_info(lua_State *L, const pl_counterset_def *cs, const pl_c
     lua_setfield(L, -2, "scale");
     lua_pushboolean(L, pl_counter_hidden(c));
     lua_setfield(L, -2, "hidden");
+    lua_pushinteger(L, c->size == 4 ? 4 : 8);
+    lua_setfield(L, -2, "size");
     if (c->base_id != PL_NO_ID) {
         int b = pl_counter_index(cs, c->base_id);
         lua_pushinteger(L, c->base_id);

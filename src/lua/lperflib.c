@@ -227,6 +227,24 @@ static void check_raw(lua_State *L, int i, pl_raw *r)
     luaL_argcheck(L, r->size == 4 || r->size == 8, i, "size must be 4 or 8");
 }
 
+void lpl_check_fmt(lua_State *L, int i, const char *const *keys, const char *fname, pl_fmt *fmt)
+{
+    memset(fmt, 0, sizeof *fmt);
+    if (lua_isnoneornil(L, i))
+        return;
+    luaL_checktype(L, i, LUA_TTABLE);
+    lpl_check_keys(L, i, keys, fname);
+    fmt->flags = lpl_fmt_flags(L, i);
+    if (lua_getfield(L, i, "scale") != LUA_TNIL) {
+        lua_Integer sc = lua_tointeger(L, -1);
+        if (!lua_isinteger(L, -1) || sc < -10 || sc > 10)
+            luaL_argerror(L, i, "scale must be an integer from -10 to 10");
+        fmt->scale_set = 1;
+        fmt->scale = (int)sc;
+    }
+    lua_pop(L, 1);
+}
+
 unsigned lpl_fmt_flags(lua_State *L, int i)
 {
     unsigned f = 0;
@@ -313,6 +331,79 @@ static void push_types(lua_State *L)
     }
 }
 
+/***
+ * Statistics over a series of raw values of one counter type
+ * (PdhComputeCounterStatistics): minimum, maximum and mean of the formatted
+ * values, two-sample types taken pair by pair.  Values whose status is not
+ * "valid" are left out of all three.
+ * @function statistics
+ * @tparam string|int type counter type
+ * @tparam table raws array of raw values (integers or `{value=, base=, time=, ...}`), oldest first
+ * @tparam[opt] table opts `first` (index of the oldest entry when raws is a
+ *   ring buffer), `freq`, `scale`, `nocap`, `x1000`, `noscale`
+ * @treturn[1] table `{min=, max=, mean=, count=}`
+ * @return[2] nil
+ * @treturn[2] string status of the last value left out
+ */
+static int l_statistics(lua_State *L)
+{
+    static const char *const keys[] = { "first", "freq", "scale", "nocap", "x1000", "noscale", NULL };
+    uint32_t type = check_type(L, 1);
+    lua_Integer freq = 10000000, first = 1, n;
+    int scale = 0;
+    unsigned flags = 0;
+    pl_raw *raws;
+    pl_stats st;
+    pl_status res;
+    luaL_checktype(L, 2, LUA_TTABLE);
+    n = (lua_Integer)lua_rawlen(L, 2);
+    luaL_argcheck(L, n > 0, 2, "raw values expected");
+    luaL_argcheck(L, n < 100000000, 2, "too many raw values");
+    if (!lua_isnoneornil(L, 3)) {
+        luaL_checktype(L, 3, LUA_TTABLE);
+        lpl_check_keys(L, 3, keys, "statistics");
+        flags = lpl_fmt_flags(L, 3);
+        if (lua_getfield(L, 3, "freq") != LUA_TNIL) {
+            freq = luaL_checkinteger(L, -1);
+            luaL_argcheck(L, freq > 0, 3, "freq must be positive");
+        }
+        if (lua_getfield(L, 3, "scale") != LUA_TNIL) {
+            lua_Integer sc = luaL_checkinteger(L, -1);
+            luaL_argcheck(L, sc >= -10 && sc <= 10, 3, "scale must be between -10 and 10");
+            scale = (int)sc;
+        }
+        if (lua_getfield(L, 3, "first") != LUA_TNIL) {
+            first = luaL_checkinteger(L, -1);
+            luaL_argcheck(L, first >= 1 && first <= n, 3, "first must index the raw values");
+        }
+        lua_pop(L, 3);
+    }
+    raws = lua_newuserdatauv(L, (size_t)n * sizeof *raws, 0);
+    for (lua_Integer k = 0; k < n; k++) {
+        lua_rawgeti(L, 2, k + 1);
+        if (!lua_isinteger(L, -1) && !lua_istable(L, -1))
+            luaL_argerror(L, 2, lua_pushfstring(L, "raw value #%d must be an integer or a table", (int)k + 1));
+        check_raw(L, lua_gettop(L), &raws[k]);
+        lua_pop(L, 1);
+    }
+    res = pl_statistics(type, raws, (size_t)n, (size_t)(first - 1), freq, flags, scale, &st);
+    if (res != PL_VALID) {
+        luaL_pushfail(L);
+        lua_pushstring(L, pl_status_name(res));
+        return 2;
+    }
+    lua_createtable(L, 0, 4);
+    lua_pushnumber(L, st.min);
+    lua_setfield(L, -2, "min");
+    lua_pushnumber(L, st.max);
+    lua_setfield(L, -2, "max");
+    lua_pushnumber(L, st.mean);
+    lua_setfield(L, -2, "mean");
+    lua_pushinteger(L, (lua_Integer)st.count);
+    lua_setfield(L, -2, "count");
+    return 1;
+}
+
 static const luaL_Reg funcs[] = {
     { "sleep", l_sleep },
     { "clock", l_clock },
@@ -322,6 +413,7 @@ static const luaL_Reg funcs[] = {
     { "query", l_query },
     { "machine", l_machine },
     { "calculate", NULL },
+    { "statistics", NULL },
     { NULL, NULL }
 };
 
@@ -336,8 +428,11 @@ LPL_EXPORT int luaopen_perflib_core(lua_State *L)
     push_types(L);
     lua_pushvalue(L, -1);
     lua_setfield(L, -3, "types");
+    lua_pushvalue(L, -1);
     lua_pushcclosure(L, l_calculate, 1);      /* types table as upvalue */
-    lua_setfield(L, -2, "calculate");
+    lua_setfield(L, -3, "calculate");
+    lua_pushcclosure(L, l_statistics, 1);
+    lua_setfield(L, -2, "statistics");
     /* method tables, so the Lua facade can add methods written in Lua */
     lua_createtable(L, 0, 4);
     luaL_getmetatable(L, LPL_QUERY);

@@ -59,6 +59,8 @@ void lpl_sample_finish(lua_State *L, pl_sample *s, int mi);
 int lpl_fail(lua_State *L, const char *what, int e);
 /* Formatting flags from an options table {nocap=, x1000=, noscale=} at i. */
 unsigned lpl_fmt_flags(lua_State *L, int i);
+/* Reads formatting options at i (nil allowed) into fmt, checking its keys. */
+void lpl_check_fmt(lua_State *L, int i, const char *const *keys, const char *fname, pl_fmt *fmt);
 /* Raises for unknown keys in an options table. */
 void lpl_check_keys(lua_State *L, int t, const char *const *keys, const char *fname);
 

@@ -165,15 +165,11 @@ static int s_value(lua_State *L)
 static int s_format(lua_State *L)
 {
     const pl_sample *s1 = check_sample(L, 1)->s;
-    static const char *const keys[] = { "nocap", "x1000", "noscale", NULL };
+    static const char *const keys[] = { "nocap", "x1000", "noscale", "scale", NULL };
     const pl_sample *s0 = opt_older(L, 2, s1);
     const pl_block *b = check_block(L, 3, s1);
-    unsigned flags = 0;
-    if (!lua_isnoneornil(L, 6)) {
-        luaL_checktype(L, 6, LUA_TTABLE);
-        lpl_check_keys(L, 6, keys, "format");
-        flags = lpl_fmt_flags(L, 6);
-    }
+    pl_fmt fmt;
+    lpl_check_fmt(L, 6, keys, "format", &fmt);
     double v;
     int i, c;
     pl_status st;
@@ -182,7 +178,7 @@ static int s_format(lua_State *L)
     } else {
         c = find_counter(L, 5, s1, b);
         i = find_inst(L, 4, s1, b);
-        st = i < 0 ? PL_NO_INSTANCE : pl_sample_format(s1, b, (uint32_t)i, (uint32_t)c, s0, flags, &v);
+        st = i < 0 ? PL_NO_INSTANCE : pl_sample_format(s1, b, (uint32_t)i, (uint32_t)c, s0, &fmt, &v);
     }
     if (st == PL_VALID)
         lua_pushnumber(L, v);
@@ -197,7 +193,7 @@ static int s_format(lua_State *L)
 typedef struct iter {
     uint32_t b, i, c;        /* next position */
     int only;                /* result index to stay in, or -1 */
-    unsigned flags;
+    pl_fmt fmt;
     int raw;
 } iter;
 
@@ -248,7 +244,7 @@ static int iter_next(lua_State *L)
             return 5;
         } else {
             double v;
-            pl_status st = pl_sample_format(s1, b, i, c, s0, it->flags, &v);
+            pl_status st = pl_sample_format(s1, b, i, c, s0, &it->fmt, &v);
             lua_pushstring(L, pl_sample_inst_name(s1, b, i));
             if (st == PL_VALID)
                 lua_pushnumber(L, v);
@@ -262,7 +258,7 @@ static int iter_next(lua_State *L)
     }
 }
 
-static int push_iter(lua_State *L, int older, int raw, int only, unsigned flags)
+static int push_iter(lua_State *L, int older, int raw, int only, const pl_fmt *fmt)
 {
     iter *it;
     lua_pushvalue(L, 1);
@@ -274,7 +270,8 @@ static int push_iter(lua_State *L, int older, int raw, int only, unsigned flags)
     memset(it, 0, sizeof *it);
     it->only = only;
     it->b = only >= 0 ? (uint32_t)only : 0;
-    it->flags = flags;
+    if (fmt)
+        it->fmt = *fmt;
     it->raw = raw;
     lua_pushcclosure(L, iter_next, 3);
     return 1;
@@ -289,20 +286,170 @@ static int push_iter(lua_State *L, int older, int raw, int only, unsigned flags)
  */
 static int s_formatted(lua_State *L)
 {
-    static const char *const keys[] = { "index", "nocap", "x1000", "noscale", NULL };
+    static const char *const keys[] = { "index", "nocap", "x1000", "noscale", "scale", NULL };
     const pl_sample *s1 = check_sample(L, 1)->s;
     int only = -1;
-    unsigned flags = 0;
+    pl_fmt fmt;
     opt_older(L, 2, s1);
-    if (!lua_isnoneornil(L, 3)) {
-        luaL_checktype(L, 3, LUA_TTABLE);
-        lpl_check_keys(L, 3, keys, "formatted");
+    lpl_check_fmt(L, 3, keys, "formatted", &fmt);
+    if (lua_istable(L, 3)) {
         if (lua_getfield(L, 3, "index") != LUA_TNIL)
             only = (int)(check_block(L, -1, s1) - s1->blocks);
         lua_pop(L, 1);
-        flags = lpl_fmt_flags(L, 3);
     }
-    return push_iter(L, lua_isnoneornil(L, 2) ? 0 : 2, 0, only, flags);
+    return push_iter(L, lua_isnoneornil(L, 2) ? 0 : 2, 0, only, &fmt);
+}
+
+/* A fingerprint of what a result holds (specification, counters, instance
+ * ids and names, in order): equal fingerprints share their tables' shape. */
+static lua_Integer layout_of(const pl_sample *s, const pl_block *b)
+{
+    uint64_t h = 1469598103934665603u;
+#define MIX(x) (h = (h ^ (uint64_t)(x)) * 1099511628211u)
+    MIX(b->uid);
+    MIX(b->ncounters);
+    for (uint32_t c = 0; c < b->ncounters; c++)
+        MIX(s->cidx[b->counters_off + c]);
+    MIX(b->ninst);
+    for (uint32_t i = 0; i < b->ninst; i++) {
+        MIX(pl_sample_inst_id(s, b, i));
+        for (const char *p = pl_sample_inst_name(s, b, i); *p; p++)
+            MIX((unsigned char)*p);
+        MIX(0);
+    }
+#undef MIX
+    return (lua_Integer)(h >> 1);
+}
+
+/* Fills the value columns and the statuses of result table t. */
+static void fill_columns(lua_State *L, int t, const pl_block *b, const double *out,
+                         const uint8_t *st, int reuse)
+{
+    lua_createtable(L, 0, 0);                                       /* statuses */
+    int sts = lua_gettop(L);
+    for (uint32_t c = 0; c < b->ncounters; c++) {
+        int bad = 0;
+        if (reuse)
+            lua_rawgeti(L, t, (lua_Integer)c + 1);
+        else
+            lua_createtable(L, (int)b->ninst, 0);
+        int col = lua_gettop(L);
+        for (uint32_t i = 0; i < b->ninst; i++) {
+            size_t k = (size_t)i * b->ncounters + c;
+            if (st[k] == PL_VALID) {
+                lua_pushnumber(L, out[k]);
+                lua_rawseti(L, col, (lua_Integer)i + 1);
+                continue;
+            }
+            if (reuse) {
+                lua_pushnil(L);
+                lua_rawseti(L, col, (lua_Integer)i + 1);
+            }
+            if (!bad) {
+                lua_createtable(L, 0, 4);
+                bad = lua_gettop(L);
+            }
+            lua_pushstring(L, pl_status_name((pl_status)st[k]));
+            lua_rawseti(L, bad, (lua_Integer)i + 1);
+        }
+        if (bad)
+            lua_rawseti(L, sts, (lua_Integer)c + 1);
+        if (!reuse)
+            lua_rawseti(L, t, (lua_Integer)c + 1);
+        else
+            lua_pop(L, 1);
+    }
+    lua_setfield(L, t, "status");
+}
+
+/***
+ * All formatted values of one result in one C call, as plain tables:
+ * `v[c][i]` (or `v[counter_name][i]`) is the value of counter c for instance
+ * i, nil where the status is not "valid"; `v.status[c][i]` holds those
+ * statuses.  Also `v.instances`, `v.ids`, `v.counters`, `v.index[name] = i`
+ * and `v.valid` (the number of valid values).  With `into = v` from an
+ * earlier call on the same result, v is refilled in place when its
+ * instances and counters are unchanged (no new tables), else a new table
+ * is returned.
+ * @function Sample:evaluate
+ * @tparam[opt] Sample older
+ * @tparam[opt=1] int index result index
+ * @tparam[opt] table opts `nocap`, `x1000`, `noscale`, `scale`, `into`
+ * @treturn table
+ */
+static int s_evaluate(lua_State *L)
+{
+    static const char *const keys[] = { "nocap", "x1000", "noscale", "scale", "into", NULL };
+    const pl_sample *s1 = check_sample(L, 1)->s;
+    const pl_sample *s0 = opt_older(L, 2, s1);
+    const pl_block *b;
+    pl_fmt fmt;
+    size_t n, valid;
+    double *out;
+    uint8_t *st;
+    lua_Integer layout;
+    if (lua_isnoneornil(L, 3)) {
+        luaL_argcheck(L, s1->nblocks > 0, 3, "the sample has no results");
+        b = &s1->blocks[0];
+    } else {
+        b = check_block(L, 3, s1);
+    }
+    lpl_check_fmt(L, 4, keys, "evaluate", &fmt);
+    lua_settop(L, 4);
+    n = (size_t)b->ninst * b->ncounters;
+    /* scratch owned by the GC: nothing leaks if a table allocation fails */
+    out = lua_newuserdatauv(L, n * (sizeof *out + 1) + 1, 0);      /* 5 */
+    st = (uint8_t *)(out + n);
+    valid = pl_sample_format_block(s1, b, s0, &fmt, out, st);
+    layout = layout_of(s1, b);
+    if (lua_istable(L, 4) && lua_getfield(L, 4, "into") != LUA_TNIL) {  /* 6 */
+        luaL_argcheck(L, lua_istable(L, 6), 4, "'into' must be a table from evaluate");
+        if (lua_getfield(L, 6, "_layout") == LUA_TNUMBER && lua_tointeger(L, -1) == layout) {
+            lua_pop(L, 1);
+            fill_columns(L, 6, b, out, st, 1);
+            lua_pushinteger(L, (lua_Integer)valid);
+            lua_setfield(L, 6, "valid");
+            return 1;
+        }
+        lua_pop(L, 2);
+    } else {
+        lua_settop(L, 5);
+    }
+    lua_createtable(L, (int)b->ncounters, 10);                      /* 6: result */
+    lua_createtable(L, (int)b->ninst, 0);                           /* instances */
+    lua_createtable(L, (int)b->ninst, 0);                           /* ids */
+    lua_createtable(L, 0, (int)b->ninst);                           /* index */
+    for (uint32_t i = 0; i < b->ninst; i++) {
+        lua_pushstring(L, pl_sample_inst_name(s1, b, i));
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, -5, (lua_Integer)i + 1);
+        lua_pushinteger(L, (lua_Integer)i + 1);
+        lua_rawset(L, -3);
+        lua_pushinteger(L, pl_sample_inst_id(s1, b, i));
+        lua_rawseti(L, -3, (lua_Integer)i + 1);
+    }
+    lua_setfield(L, 6, "index");
+    lua_setfield(L, 6, "ids");
+    lua_setfield(L, 6, "instances");
+    fill_columns(L, 6, b, out, st, 0);
+    lua_createtable(L, (int)b->ncounters, 0);                       /* counters */
+    for (uint32_t c = 0; c < b->ncounters; c++) {
+        const char *name = pl_sample_counter(s1, b, c)->name;
+        lua_pushstring(L, name);
+        lua_rawseti(L, -2, (lua_Integer)c + 1);
+        lua_rawgeti(L, 6, (lua_Integer)c + 1);
+        lua_setfield(L, 6, name);
+    }
+    lua_setfield(L, 6, "counters");
+    lua_pushinteger(L, (lua_Integer)valid);
+    lua_setfield(L, 6, "valid");
+    lua_pushinteger(L, layout);
+    lua_setfield(L, 6, "_layout");
+    if (b->shape == PERF_ERROR_RETURN) {
+        lua_pushstring(L, pl_status_name(b->status));
+        lua_setfield(L, 6, "error");
+    }
+    return 1;
 }
 
 /***
@@ -314,7 +461,7 @@ static int s_raw(lua_State *L)
 {
     const pl_sample *s = check_sample(L, 1)->s;
     int only = lua_isnoneornil(L, 2) ? -1 : (int)(check_block(L, 2, s) - s->blocks);
-    return push_iter(L, 0, 1, only, 0);
+    return push_iter(L, 0, 1, only, NULL);
 }
 
 /***
@@ -439,7 +586,8 @@ void lpl_open_sample(lua_State *L)
     };
     static const luaL_Reg methods[] = {
         { "value", s_value }, { "format", s_format }, { "formatted", s_formatted },
-        { "raw", s_raw }, { "results", s_results }, { "release", s_release }, { NULL, NULL }
+        { "raw", s_raw }, { "results", s_results }, { "evaluate", s_evaluate },
+        { "release", s_release }, { NULL, NULL }
     };
     lpl_newclass(L, LPL_SAMPLE, meta, NULL);
     luaL_getmetatable(L, LPL_SAMPLE);

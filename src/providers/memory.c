@@ -82,7 +82,7 @@ typedef struct mem_src {
 #define BULK PERF_COUNTER_BULK_COUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define CTR(id, name, help, type, base, detail) {id, name, help, type, base, detail, 0}
+#define CTR(id, name, help, type, base, detail) {id, name, help, type, base, detail, 0, 8}
 
 static const pl_counter_def mem_counters[] = {
     CTR(0, "Available Bytes", "Physical memory available to processes without swapping, in bytes: "

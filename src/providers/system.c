@@ -34,7 +34,7 @@ enum {
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
 #define CTR(id, name, help, type, base, detail, scale) \
-    {id, name, help, type, base, detail, scale}
+    {id, name, help, type, base, detail, scale, 8}
 
 static const pl_counter_def sys_counters[SC_N] = {
     CTR(SC_CTXT, "Context Switches/sec", "Context switches of all CPUs per second "
