@@ -82,19 +82,20 @@ build/gen/perflib_lua.c: $(LUA_SRC) src/host/embed.lua
 	@mkdir -p $(dir $@)
 	$(LUA) src/host/embed.lua $@ $(LUA_SRC)
 
-build/perflua: $(HOST_SRC) build/gen/perflib_lua.c build/libperflib-core.a $(BIND_OBJ)
+build/perflua: $(HOST_SRC) build/gen/perflib_lua.c $(CORE_OBJ) $(BIND_OBJ)
 	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/lua $(LUA_CFLAGS) -o $@ \
-	  $(HOST_SRC) build/gen/perflib_lua.c $(BIND_OBJ) build/libperflib-core.a \
+	  $(HOST_SRC) build/gen/perflib_lua.c $(BIND_OBJ) $(CORE_OBJ) \
 	  $(LUA_LIBS) $(EDIT_LIBS) -lm -Wl,-E
 
-# C tests of the core alone: no Lua anywhere on their link line.
-build/ctest/%: spec/c/%.c build/libperflib-core.a spec/c/ctest.h
+# C tests of the core alone: no Lua anywhere on their link line.  They link
+# the objects (every provider), as a program would with --whole-archive.
+build/ctest/%: spec/c/%.c $(CORE_OBJ) spec/c/ctest.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Ispec/c -o $@ $< build/libperflib-core.a -lm
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/providers -Ispec/c -o $@ $< $(CORE_OBJ) -lm
 
 build/san/ctest/%: spec/c/%.c $(patsubst src/%.c,build/san/%.o,$(CORE_SRC)) spec/c/ctest.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Ispec/c -o $@ $< \
+	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Isrc/providers -Ispec/c -o $@ $< \
 	  $(patsubst src/%.c,build/san/%.o,$(CORE_SRC)) -lm
 
 # ---- main job -------------------------------------------------------------------

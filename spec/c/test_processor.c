@@ -993,11 +993,11 @@ static void test_hotplug(void)
             if (strcmp(pl_sample_counter(smp[2], b2, k)->name, "% Processor Time") == 0)
                 c = (int)k;
         CHECK(c >= 0);
-        i1 = pl_sample_find_inst(smp[2], b2, 1, "0,1", 0);
+        i1 = pl_sample_find_inst(smp[2], b2, 1, "0,1", 0, 0);
         CHECK_EQ_U64(i1, 1);
         /* instances are matched by id and name, not by position */
-        CHECK_EQ_U64(pl_sample_find_inst(smp[1], b1, 2, "0,2", 0), 1);
-        CHECK_EQ_U64(pl_sample_find_inst(smp[2], b2, 2, "0,2", 0), 2);
+        CHECK_EQ_U64(pl_sample_find_inst(smp[1], b1, 2, "0,2", 0, 0), 1);
+        CHECK_EQ_U64(pl_sample_find_inst(smp[2], b2, 2, "0,2", 0, 0), 2);
         if (c >= 0 && i1 >= 0) {
             /* cpu1 is new against sample 2: no value for that interval */
             CHECK(pl_sample_format(smp[2], b2, (uint32_t)i1, (uint32_t)c, smp[1], 0, &v) ==

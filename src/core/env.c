@@ -231,6 +231,11 @@ void pl_snap_clear(pl_snapshot *s)
 
 int pl_snap_add(pl_snapshot *s, const char *name, uint32_t id)
 {
+    return pl_snap_add_key(s, name, id, 0);
+}
+
+int pl_snap_add_key(pl_snapshot *s, const char *name, uint32_t id, uint64_t key)
+{
     size_t nc = s->cs->ncounters, len = strlen(name) + 1;
     if (s->ninst == s->cap) {
         uint32_t cap = s->cap ? s->cap * 2 : 8;
@@ -260,6 +265,7 @@ int pl_snap_add(pl_snapshot *s, const char *name, uint32_t id)
     }
     memcpy(s->names + s->names_len, name, len);
     s->inst[s->ninst].id = id;
+    s->inst[s->ninst].key = key;
     s->inst[s->ninst].name_off = (uint32_t)s->names_len;
     s->names_len += len;
     memset(s->values + (size_t)s->ninst * nc, 0, nc * sizeof *s->values);

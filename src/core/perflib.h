@@ -64,6 +64,7 @@ typedef struct pl_counterset_def {
     uint32_t ncounters;
     const pl_counter_def *counters;
     const pl_provider_ops *ops;
+    uint32_t index;          /* stable title index (the "Counter 009" number), even */
 } pl_counterset_def;
 
 int pl_counter_index(const pl_counterset_def *cs, uint32_t id);        /* -1 if unknown */
@@ -96,6 +97,7 @@ const pl_counterset_def *pl_env_find_guid(const pl_env *env, const pl_guid *g);
 typedef struct pl_snap_inst {
     uint32_t id;
     uint32_t name_off;       /* into names */
+    uint64_t key;            /* more identity, e.g. a process's start time (0 if none) */
 } pl_snap_inst;
 
 struct pl_snapshot {
@@ -116,6 +118,9 @@ void pl_snap_free(pl_snapshot *s);
 void pl_snap_clear(pl_snapshot *s);      /* keeps buffers */
 /* Appends an instance with all values absent; returns its index or -1 (ENOMEM). */
 int pl_snap_add(pl_snapshot *s, const char *name, uint32_t id);
+/* The same with a key that is part of the instance's identity: samples pair
+ * instances only when id, name and key all match (pid reuse is a new process). */
+int pl_snap_add_key(pl_snapshot *s, const char *name, uint32_t id, uint64_t key);
 static inline void pl_snap_set(pl_snapshot *s, uint32_t inst, uint32_t counter, uint64_t v)
 {
     size_t k = (size_t)inst * s->cs->ncounters + counter;
@@ -220,6 +225,7 @@ int pl_has_wildcard(const char *s);
 typedef struct pl_inst {
     uint32_t id;
     uint32_t name_off;
+    uint64_t key;
 } pl_inst;
 
 typedef struct pl_pair {
@@ -275,13 +281,18 @@ static inline uint32_t pl_sample_inst_id(const pl_sample *s, const pl_block *b, 
 {
     return s->inst[b->inst_off + i].id;
 }
+static inline uint64_t pl_sample_inst_key(const pl_sample *s, const pl_block *b, uint32_t i)
+{
+    return s->inst[b->inst_off + i].key;
+}
 static inline const pl_counter_def *pl_sample_counter(const pl_sample *s, const pl_block *b, uint32_t c)
 {
     return &b->cs->counters[s->cidx[b->counters_off + c]];
 }
 const pl_block *pl_sample_find_block(const pl_sample *s, uint32_t uid);
-/* Index of the instance with this id and name in block b, or -1. hint: likely index. */
-int pl_sample_find_inst(const pl_sample *s, const pl_block *b, uint32_t id, const char *name, uint32_t hint);
+/* Index of the instance with this id, name and key in block b, or -1. hint: likely index. */
+int pl_sample_find_inst(const pl_sample *s, const pl_block *b, uint32_t id, const char *name,
+                        uint64_t key, uint32_t hint);
 
 /* How to format: PL_FMT_* flags, and optionally one scale for every counter
  * instead of each counter's default (PdhSetCounterScaleFactor). */

@@ -489,6 +489,7 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
             const uint64_t *row = snap->values + (size_t)si * snc;
             const uint8_t *hrow = snap->have + (size_t)si * snc;
             smp->inst[ii].id = snap->inst[si].id;
+            smp->inst[ii].key = snap->inst[si].key;
             smp->inst[ii].name_off = (uint32_t)ni;
             memcpy(smp->names + ni, name, len);
             ni += len;

@@ -16,14 +16,15 @@ const pl_block *pl_sample_find_block(const pl_sample *s, uint32_t uid)
 }
 
 int pl_sample_find_inst(const pl_sample *s, const pl_block *b, uint32_t id, const char *name,
-                        uint32_t hint)
+                        uint64_t key, uint32_t hint)
 {
     /* Instances mostly keep their positions between samples: try the hint. */
     if (hint < b->ninst && pl_sample_inst_id(s, b, hint) == id &&
-        strcmp(pl_sample_inst_name(s, b, hint), name) == 0)
+        pl_sample_inst_key(s, b, hint) == key && strcmp(pl_sample_inst_name(s, b, hint), name) == 0)
         return (int)hint;
     for (uint32_t i = 0; i < b->ninst; i++)
-        if (pl_sample_inst_id(s, b, i) == id && strcmp(pl_sample_inst_name(s, b, i), name) == 0)
+        if (pl_sample_inst_id(s, b, i) == id && pl_sample_inst_key(s, b, i) == key &&
+            strcmp(pl_sample_inst_name(s, b, i), name) == 0)
             return (int)i;
     return -1;
 }
@@ -148,7 +149,7 @@ pl_status pl_sample_format(const pl_sample *s1, const pl_block *b1, uint32_t i, 
     b0 = older_block(s1, b1, s0);
     if (b0)
         i0 = pl_sample_find_inst(s0, b0, pl_sample_inst_id(s1, b1, i),
-                                 pl_sample_inst_name(s1, b1, i), i);
+                                 pl_sample_inst_name(s1, b1, i), pl_sample_inst_key(s1, b1, i), i);
     describe(b1, pl_sample_counter(s1, b1, c), fmt ? fmt : &default_fmt, s1->perf_freq, &cd);
     return format_value(s1, b1, b1->vals_off + (size_t)i * b1->ncounters + c,
                         s0, i0 >= 0 ? b0->vals_off + (size_t)i0 * b0->ncounters + c : 0, i0 >= 0,
@@ -167,7 +168,8 @@ static int same_layout(const pl_sample *s1, const pl_block *b1, const pl_sample 
     if (b1->ninst == 0)
         return 1;
     for (uint32_t i = 0; i < b1->ninst; i++)
-        if (pl_sample_inst_id(s1, b1, i) != pl_sample_inst_id(s0, b0, i))
+        if (pl_sample_inst_id(s1, b1, i) != pl_sample_inst_id(s0, b0, i) ||
+            pl_sample_inst_key(s1, b1, i) != pl_sample_inst_key(s0, b0, i))
             return 0;
     /* the names of a block are stored one after another: compare them at once */
     n1 = pl_sample_inst_name(s1, b1, 0);
@@ -310,7 +312,8 @@ size_t pl_sample_format_block(const pl_sample *s1, const pl_block *b1, const pl_
     }
     for (uint32_t i = 0; i < b1->ninst; i++) {
         int i0 = same ? (int)i : b0 ? pl_sample_find_inst(s0, b0, pl_sample_inst_id(s1, b1, i),
-                                                          pl_sample_inst_name(s1, b1, i), i) : -1;
+                                                          pl_sample_inst_name(s1, b1, i),
+                                                          pl_sample_inst_key(s1, b1, i), i) : -1;
         size_t k1 = b1->vals_off + (size_t)i * nc;
         size_t k0 = i0 >= 0 ? b0->vals_off + (size_t)i0 * nc : 0;
         for (uint32_t c = 0; c < nc; c++, k++) {

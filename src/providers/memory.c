@@ -568,4 +568,5 @@ const pl_counterset_def pl_memory_def = {
     (uint32_t)MEM_N,
     mem_counters,
     &mem_ops,
+    2000,
 };

@@ -729,5 +729,5 @@ const pl_counterset_def pl_processor_def = {
     "Processor Information",
     "Time, interrupts, idle states and frequency of each logical processor, of each NUMA node "
     "and of the whole machine, from /proc/stat, /proc/interrupts, /proc/softirqs and sysfs.",
-    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops,
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 1000,
 };

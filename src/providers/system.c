@@ -364,4 +364,5 @@ const pl_counterset_def pl_system_def = {
     SC_N,
     sys_counters,
     &sys_ops,
+    3000,
 };
