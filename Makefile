@@ -37,7 +37,7 @@ CORE_OBJ := $(patsubst src/%.c,build/obj/%.o,$(CORE_SRC))
 BIND_OBJ := $(patsubst src/%.c,build/obj/%.o,$(BIND_SRC))
 SAN_OBJ  := $(patsubst src/%.c,build/san/%.o,$(CORE_SRC) $(BIND_SRC))
 
-.PHONY: all deps run test lint bench clean rock doc
+.PHONY: all deps run test lint bench clean rock doc crosscheck
 
 all: build/libperflib-core.a build/perflib/core.so build/perflua $(CTESTS)
 
@@ -127,12 +127,26 @@ build/bench/floor: bench/floor.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -O2 $(CWARNS) -o $@ $<
 
+# one floor program per provider family: the same files, read by hand
+build/bench/floor_%: bench/floor_%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -O2 $(CWARNS) -o $@ $<
+
 # formula evaluation in C alone: ns per formatted value
 build/bench/bulk: bench/bulk.c build/libperflib-core.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -o $@ $< build/libperflib-core.a -lm
 
 # luarocks builds in the source tree: do it in a copy, install into build/rocktree.
+# perflib against sysstat and psutil on the same interval (not part of make test)
+crosscheck: deps
+	@$(MAKE) --no-print-directory all
+	@command -v mpstat >/dev/null && /usr/bin/python3 -c 'import psutil' 2>/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get install -y sysstat python3-psutil; \
+	  else echo "make crosscheck needs: apt-get install -y sysstat python3-psutil"; exit 1; fi; }
+	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
+	  $(LUA) bench/crosscheck.lua
+
 # API reference from the LDoc comments in src/lua and lua/perflib
 doc:
 	ldoc --fatalwarnings .

@@ -23,7 +23,7 @@ build = {
     ["perflib.core"] = {
       sources = {
         "src/core/env.c", "src/core/formula.c", "src/core/path.c", "src/core/pl_file.c",
-        "src/core/query.c", "src/core/sample.c",
+        "src/core/query.c", "src/core/registry.c", "src/core/sample.c",
         "src/providers/builtin.c", "src/providers/cputable.c", "src/providers/memory.c", "src/providers/processor.c",
         "src/providers/system.c",
         "src/lua/lcounterset.c", "src/lua/lmachine.c", "src/lua/lperflib.c",

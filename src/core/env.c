@@ -139,8 +139,17 @@ int pl_env_register(pl_env *env, const pl_counterset_def *cs)
 {
     if (!cs || !cs->name || !cs->ops || (cs->ncounters && !cs->counters))
         return EINVAL;
+    /* title indexes: a whole span of its own, every counter id inside it */
+    if (cs->index == 0 || cs->index % PL_INDEX_SPAN != 0)
+        return EINVAL;
+    for (uint32_t i = 0; i < cs->ncounters; i++)
+        if (cs->counters[i].id > PL_MAX_COUNTER_ID)
+            return EINVAL;
     if (pl_env_find(env, cs->name) || pl_env_find_guid(env, &cs->guid))
         return EEXIST;
+    for (uint32_t i = 0; i < env->ncs; i++)
+        if (env->cs[i]->index == cs->index)
+            return EEXIST;
     if (env->ncs == env->cscap) {
         uint32_t nc = env->cscap ? env->cscap * 2 : 16;
         const pl_counterset_def **n = realloc(env->cs, nc * sizeof *n);

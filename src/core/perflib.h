@@ -325,6 +325,39 @@ pl_status pl_statistics(uint32_t type, const pl_raw *raws, size_t n, size_t firs
 /* Clocks, as stored in samples. */
 void pl_now(int64_t *perf_time, int64_t *perf_freq, int64_t *time100ns);
 
+/* ===================================================================== */
+/* Registry interface: title indexes and query strings (PerfLib V1)       */
+/* ===================================================================== */
+/* Each counterset owns PL_INDEX_SPAN title indexes from cs->index: its name
+ * is cs->index, counter id n is cs->index + 2 + 2n, and every help text is
+ * its name's index + 1 (as in Windows' "Counter 009" / "Help 009" tables). */
+#define PL_INDEX_SPAN 1000u
+#define PL_MAX_COUNTER_ID ((PL_INDEX_SPAN - 2) / 2 - 1)
+uint32_t pl_counter_title_index(const pl_counterset_def *cs, const pl_counter_def *c);
+/* What a title index names: *cs always, *c for counters; *help for odd indexes. */
+int pl_env_lookup_index(const pl_env *env, uint32_t index, const pl_counterset_def **cs,
+                        const pl_counter_def **c, int *help);
+
+#define PL_REG_MAX 256
+typedef enum pl_reg_kind {
+    PL_REG_DATA,             /* "Global", "Costly", "2 4": collect these sets */
+    PL_REG_METADATA,         /* "MetadataGlobal", "MetadataCostly": definitions only */
+    PL_REG_NAMES,            /* "Counter 009" */
+    PL_REG_HELP              /* "Help 009" */
+} pl_reg_kind;
+typedef struct pl_registry_sel {
+    pl_reg_kind kind;
+    uint32_t nsets, nunknown;
+    const pl_counterset_def *sets[PL_REG_MAX];
+    uint32_t unknown[PL_REG_MAX];   /* indexes in a list that name no counterset */
+} pl_registry_sel;
+/* Parses a registry query string (case-insensitive keywords). 0, EINVAL
+ * (not a query string), ENOENT (a language other than 009). */
+int pl_registry_parse(const pl_env *env, const char *query, pl_registry_sel *sel);
+/* Adds \Set(*)\* (or \Set\*) for each selected set; the new results are
+ * at indexes first .. first + count - 1. */
+int pl_query_add_sets(pl_query *q, const pl_registry_sel *sel, uint32_t *first, uint32_t *count);
+
 /* The built-in providers register themselves with this (called by pl_env_new). */
 int pl_register_builtin(pl_env *env);
 

@@ -76,6 +76,8 @@ void lpl_push_counter_info(lua_State *L, const pl_counterset_def *cs, const pl_c
     lua_setfield(L, -2, "hidden");
     lua_pushinteger(L, c->size == 4 ? 4 : 8);
     lua_setfield(L, -2, "size");
+    lua_pushinteger(L, pl_counter_title_index(cs, c));
+    lua_setfield(L, -2, "index");
     if (c->base_id != PL_NO_ID) {
         int b = pl_counter_index(cs, c->base_id);
         lua_pushinteger(L, c->base_id);
@@ -109,6 +111,8 @@ static int cs_index(lua_State *L)
         lua_pushstring(L, cs->instance_type == PERF_COUNTERSET_SINGLE_INSTANCE ? "single" : "multiple");
     else if (strcmp(k, "costly") == 0)
         lua_pushboolean(L, cs->costly);
+    else if (strcmp(k, "index") == 0)
+        lua_pushinteger(L, cs->index);
     else if (strcmp(k, "counters") == 0) {
         lua_createtable(L, (int)cs->ncounters, 0);
         for (uint32_t i = 0; i < cs->ncounters; i++) {

@@ -404,6 +404,187 @@ static int l_statistics(lua_State *L)
     return 1;
 }
 
+/* The metadata of one counterset as a table (registry Metadata* results). */
+static void push_metadata(lua_State *L, const pl_counterset_def *cs)
+{
+    char g[PL_GUID_STRLEN + 1];
+    pl_guid_format(&cs->guid, g);
+    lua_createtable(L, 0, 9);
+    lua_pushstring(L, cs->name);
+    lua_setfield(L, -2, "name");
+    lua_pushstring(L, g);
+    lua_setfield(L, -2, "guid");
+    lua_pushstring(L, cs->help);
+    lua_setfield(L, -2, "help");
+    lua_pushinteger(L, cs->index);
+    lua_setfield(L, -2, "index");
+    lua_pushinteger(L, cs->index + 1);
+    lua_setfield(L, -2, "help_index");
+    lua_pushstring(L, cs->instance_type == PERF_COUNTERSET_SINGLE_INSTANCE ? "single" : "multiple");
+    lua_setfield(L, -2, "instance_type");
+    lua_pushboolean(L, cs->costly);
+    lua_setfield(L, -2, "costly");
+    lua_createtable(L, (int)cs->ncounters, 0);
+    for (uint32_t i = 0; i < cs->ncounters; i++) {
+        lpl_push_counter_info(L, cs, &cs->counters[i]);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_setfield(L, -2, "counters");
+}
+
+/***
+ * Collection by registry query string, after RegQueryValueEx on
+ * HKEY_PERFORMANCE_DATA: "Global" (every counterset not marked costly),
+ * "Costly" (the costly ones), a list of counterset title indexes ("1000
+ * 3000"; Thread brings Process along), "MetadataGlobal" / "MetadataCostly"
+ * (definitions only: no instance data and no I/O), "Counter 009" and
+ * "Help 009" (the title index tables).
+ * @function collect
+ * @tparam string what
+ * @tparam[opt] Machine machine
+ * @return for data: a Sample, the Query that took it (collect again for
+ *   rates), and the list of indexes that named no counterset; for
+ *   metadata: an array of counterset tables; for the name tables: a table
+ *   index -> text
+ */
+static int l_collect(lua_State *L)
+{
+    const char *what = luaL_checkstring(L, 1);
+    lpl_machine *m;
+    lua_settop(L, 2);
+    m = lpl_opt_machine(L, 2);
+    int mi = lua_gettop(L);
+    pl_registry_sel *sel = lua_newuserdatauv(L, sizeof *sel, 0);
+    int e = pl_registry_parse(m->env, what, sel);
+    if (e == EINVAL)
+        return luaL_argerror(L, 1, lua_pushfstring(L, "not a registry query string: '%s'", what));
+    if (e == ENOENT)
+        return luaL_argerror(L, 1, "only language 009 (English) has name tables");
+    if (e)
+        return lpl_fail(L, "collect", e);
+    switch (sel->kind) {
+    case PL_REG_METADATA:
+        lua_createtable(L, (int)sel->nsets, 0);
+        for (uint32_t k = 0; k < sel->nsets; k++) {
+            push_metadata(L, sel->sets[k]);
+            lua_rawseti(L, -2, (lua_Integer)k + 1);
+        }
+        return 1;
+    case PL_REG_NAMES:
+    case PL_REG_HELP: {
+        int help = sel->kind == PL_REG_HELP;
+        lua_newtable(L);
+        for (uint32_t k = 0; k < pl_env_counterset_count(m->env); k++) {
+            const pl_counterset_def *cs = pl_env_counterset(m->env, k);
+            lua_pushstring(L, help ? cs->help : cs->name);
+            lua_rawseti(L, -2, (lua_Integer)cs->index + help);
+            for (uint32_t i = 0; i < cs->ncounters; i++) {
+                const pl_counter_def *c = &cs->counters[i];
+                lua_pushstring(L, help ? c->help : c->name);
+                lua_rawseti(L, -2, (lua_Integer)pl_counter_title_index(cs, c) + help);
+            }
+        }
+        return 1;
+    }
+    default: {
+        uint32_t first, count;
+        lpl_new_query(L, mi);
+        int qi = lua_gettop(L);
+        lpl_query *q = lua_touserdata(L, qi);
+        if (!q || !q->q)
+            return 3;                    /* lpl_new_query pushed nil, message, errno */
+        if ((e = pl_query_add_sets(q->q, sel, &first, &count)) != 0)
+            return lpl_fail(L, "collect", e);
+        lua_getfield(L, qi, "collect");
+        lua_pushvalue(L, qi);
+        lua_call(L, 1, 3);
+        if (lua_isnil(L, -3))
+            return 3;
+        lua_pop(L, 2);
+        lua_pushvalue(L, qi);
+        lua_createtable(L, (int)sel->nunknown, 0);
+        for (uint32_t k = 0; k < sel->nunknown; k++) {
+            lua_pushinteger(L, sel->unknown[k]);
+            lua_rawseti(L, -2, (lua_Integer)k + 1);
+        }
+        return 3;
+    }
+    }
+}
+
+/***
+ * What a title index names.
+ * @function lookup
+ * @tparam int index
+ * @tparam[opt] Machine machine
+ * @treturn table|nil `{index=, counterset=, counter=, help=boolean, text=}`
+ */
+static int l_lookup(lua_State *L)
+{
+    lua_Integer idx = luaL_checkinteger(L, 1);
+    lpl_machine *m;
+    lua_settop(L, 2);
+    m = lpl_opt_machine(L, 2);
+    const pl_counterset_def *cs;
+    const pl_counter_def *c;
+    int help;
+    if (idx < 0 || idx > 0xFFFFFFFF || pl_env_lookup_index(m->env, (uint32_t)idx, &cs, &c, &help)) {
+        luaL_pushfail(L);
+        return 1;
+    }
+    lua_createtable(L, 0, 5);
+    lua_pushinteger(L, idx);
+    lua_setfield(L, -2, "index");
+    lua_pushstring(L, cs->name);
+    lua_setfield(L, -2, "counterset");
+    if (c) {
+        lua_pushstring(L, c->name);
+        lua_setfield(L, -2, "counter");
+    }
+    lua_pushboolean(L, help);
+    lua_setfield(L, -2, "help");
+    lua_pushstring(L, c ? (help ? c->help : c->name) : (help ? cs->help : cs->name));
+    lua_setfield(L, -2, "text");
+    return 1;
+}
+
+/***
+ * The title index of a counterset name, or of a counter name in a counterset.
+ * @function index_of
+ * @tparam string counterset name or GUID
+ * @tparam[opt] string|int counter name or id
+ * @tparam[opt] Machine machine
+ * @treturn int|nil
+ */
+static int l_index_of(lua_State *L)
+{
+    const char *set = luaL_checkstring(L, 1);
+    lpl_machine *m;
+    lua_settop(L, 3);
+    m = lpl_opt_machine(L, 3);
+    const pl_counterset_def *cs = pl_env_find(m->env, set);
+    int i;
+    if (!cs) {
+        luaL_pushfail(L);
+        return 1;
+    }
+    if (lua_isnoneornil(L, 2)) {
+        lua_pushinteger(L, cs->index);
+        return 1;
+    }
+    if (lua_isinteger(L, 2)) {
+        lua_Integer id = lua_tointeger(L, 2);
+        i = id >= 0 && id <= 0xFFFFFFFF ? pl_counter_index(cs, (uint32_t)id) : -1;
+    } else {
+        i = pl_counter_index_by_name(cs, luaL_checkstring(L, 2));
+    }
+    if (i < 0)
+        luaL_pushfail(L);
+    else
+        lua_pushinteger(L, pl_counter_title_index(cs, &cs->counters[i]));
+    return 1;
+}
+
 static const luaL_Reg funcs[] = {
     { "sleep", l_sleep },
     { "clock", l_clock },
@@ -412,6 +593,9 @@ static const luaL_Reg funcs[] = {
     { "counterset", l_counterset },
     { "query", l_query },
     { "machine", l_machine },
+    { "collect", l_collect },
+    { "lookup", l_lookup },
+    { "index_of", l_index_of },
     { "calculate", NULL },
     { "statistics", NULL },
     { NULL, NULL }

@@ -207,6 +207,36 @@ static int q_add(lua_State *L)
 }
 
 /***
+ * Adds whole countersets by registry query string: "Global", "Costly" or a
+ * list of title indexes ("1000 3000"), each as `\Set(*)\*`.
+ * @function Query:add_sets
+ * @tparam string what
+ * @treturn int the result index of the first set added
+ * @treturn int how many were added (sets already in the query are not added twice)
+ * @treturn table indexes in the list that name no counterset
+ */
+static int q_add_sets(lua_State *L)
+{
+    lpl_query *q = check_open(L, 1);
+    const char *what = luaL_checkstring(L, 2);
+    pl_registry_sel *sel = lua_newuserdatauv(L, sizeof *sel, 0);
+    uint32_t first, count;
+    int e = pl_registry_parse(pl_query_env(q->q), what, sel);
+    if (e || sel->kind != PL_REG_DATA)
+        return luaL_argerror(L, 2, lua_pushfstring(L, "not a data query string: '%s'", what));
+    if ((e = pl_query_add_sets(q->q, sel, &first, &count)) != 0)
+        return luaL_error(L, "add_sets: %s", strerror(e));
+    lua_pushinteger(L, (lua_Integer)first + 1);
+    lua_pushinteger(L, count);
+    lua_createtable(L, (int)sel->nunknown, 0);
+    for (uint32_t k = 0; k < sel->nunknown; k++) {
+        lua_pushinteger(L, sel->unknown[k]);
+        lua_rawseti(L, -2, (lua_Integer)k + 1);
+    }
+    return 3;
+}
+
+/***
  * Removes the specification at a result index; later indexes move down.
  * @function Query:delete
  * @tparam int index
@@ -337,7 +367,7 @@ void lpl_open_query(lua_State *L)
         { "__len", q_len }, { NULL, NULL }
     };
     static const luaL_Reg methods[] = {
-        { "add", q_add }, { "delete", q_delete }, { "specs", q_specs },
+        { "add", q_add }, { "add_sets", q_add_sets }, { "delete", q_delete }, { "specs", q_specs },
         { "collect", q_collect }, { "close", q_close }, { NULL, NULL }
     };
     lpl_newclass(L, LPL_QUERY, meta, methods);
