@@ -82,16 +82,16 @@ build/gen/perflib_lua.c: $(LUA_SRC) src/host/embed.lua
 	@mkdir -p $(dir $@)
 	$(LUA) src/host/embed.lua $@ $(LUA_SRC)
 
-build/perflua: $(HOST_SRC) build/gen/perflib_lua.c $(CORE_OBJ) $(BIND_OBJ)
+build/perflua: $(HOST_SRC) build/gen/perflib_lua.c build/libperflib-core.a $(BIND_OBJ)
 	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/lua $(LUA_CFLAGS) -o $@ \
-	  $(HOST_SRC) build/gen/perflib_lua.c $(BIND_OBJ) $(CORE_OBJ) \
+	  $(HOST_SRC) build/gen/perflib_lua.c $(BIND_OBJ) build/libperflib-core.a \
 	  $(LUA_LIBS) $(EDIT_LIBS) -lm -Wl,-E
 
-# C tests of the core alone: no Lua anywhere on their link line.  They link
-# the objects (every provider), as a program would with --whole-archive.
-build/ctest/%: spec/c/%.c $(CORE_OBJ) spec/c/ctest.h
+# C tests of the core alone: no Lua anywhere on their link line, only the
+# library a C program would link.
+build/ctest/%: spec/c/%.c build/libperflib-core.a spec/c/ctest.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/providers -Ispec/c -o $@ $< $(CORE_OBJ) -lm
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/providers -Ispec/c -o $@ $< build/libperflib-core.a -lm
 
 build/san/ctest/%: spec/c/%.c $(patsubst src/%.c,build/san/%.o,$(CORE_SRC)) spec/c/ctest.h
 	@mkdir -p $(dir $@)
@@ -115,10 +115,14 @@ lint:
 	luacheck -q .
 	for f in $(LUA_SRC) spec/*.lua examples/*.lua; do luac5.4 -p $$f || exit 1; done
 
+BENCH_FLOORS := $(patsubst bench/%.c,build/bench/%,$(wildcard bench/floor_*.c))
+
 bench: deps
-	@$(MAKE) --no-print-directory all build/bench/floor build/bench/bulk
+	@$(MAKE) --no-print-directory all build/bench/floor build/bench/bulk $(BENCH_FLOORS)
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/collect.lua
+	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
+	  $(LUA) bench/process.lua
 	build/bench/bulk
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/bulk.lua

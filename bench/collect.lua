@@ -18,7 +18,7 @@ local FLOOR = os.getenv("BENCH_FLOOR") or "build/bench/floor"
 local clock = perflib.clock
 
 -- name in the floor's output, label, counter paths of the query
-local SETS = {
+local SETS = {   -- the sets of build/bench/floor; the families' sets are added below
   { id = "proc_all", label = "Processor Information (*) all",
     paths = { "\\Processor Information(*)\\*" } },
   { id = "proc_time", label = "Processor Information (*) % Processor Time",
@@ -28,6 +28,39 @@ local SETS = {
   { id = "all", label = "all three in one query",
     paths = { "\\Processor Information(*)\\*", "\\Memory\\*", "\\System\\*" } },
 }
+
+-- The provider families' floors (build/bench/floor_<family>): each prints
+-- "floor <counterset name> <ns> ..." for its sets; perflib collects the same
+-- set as \Set(*)\* (or \Set\* for single-instance sets).
+local FAMILY = {}
+-- short set ids some floors print, by counterset name
+local IDS = {
+  netif = "Network Interface", ipv4 = "IPv4", ipv6 = "IPv6", tcpv4 = "TCPv4", tcpv6 = "TCPv6",
+  udpv4 = "UDPv4", udpv6 = "UDPv6", icmp = "ICMP", icmpv6 = "ICMPv6", sockets = "Sockets",
+  softirq = "SoftIRQ", interrupts = "Interrupts", nfs = "NFS Client", cgroup = "Control Group",
+  thermal = "Thermal Zone Information", hwmon = "Hardware Sensors", battery = "Battery",
+  numa = "NUMA Node Memory", psi = "Pressure Stall Information",
+}
+do
+  local p = io.popen("ls build/bench/floor_* 2>/dev/null")
+  for prog in p:lines() do
+    if not prog:match "%.%a+$" then FAMILY[#FAMILY + 1] = prog end
+  end
+  p:close()
+  for _, prog in ipairs(FAMILY) do
+    local f = assert(io.popen(prog .. " -t 0.01 -r 1"))
+    for line in f:lines() do
+      local name = line:match "^floor (.+) %d+ %d+ %d+ %d+$"
+      local cs = name and perflib.counterset(IDS[name] or name)
+      if cs and cs.name ~= "Process" then   -- Process has its own bench (bench/process.lua)
+        local path = cs.instance_type == "single" and ("\\%s\\*"):format(cs.name)
+          or ("\\%s(*)\\*"):format(cs.name)
+        SETS[#SETS + 1] = { id = name, label = cs.name .. " all", paths = { path }, floor = prog }
+      end
+    end
+    f:close()
+  end
+end
 
 local function median(t)
   local s = {}
@@ -67,14 +100,11 @@ local function time_collect(q)
   return (t - t0) * 1e9 / n, n
 end
 
-local function run_floor()
-  local ids = {}
-  for i, set in ipairs(SETS) do ids[i] = set.id end
-  local cmd = ("%s -t %g -r 1 %s"):format(FLOOR, SECONDS, table.concat(ids, " "))
+local function run_one_floor(cmd, out)
   local f = assert(io.popen(cmd, "r"))
-  local out, info = {}, nil
+  local info
   for line in f:lines() do
-    local id, ns = line:match("^floor (%S+) (%d+)")
+    local id, ns = line:match("^floor (.+) (%d+) %d+ %d+ %d+$")
     if id then
       out[id] = tonumber(ns)
     elseif not info then
@@ -83,6 +113,18 @@ local function run_floor()
   end
   local ok, how, code = f:close()
   if not ok then error(("%s failed (%s %s)"):format(cmd, tostring(how), tostring(code))) end
+  return info
+end
+
+local function run_floor()
+  local ids, out = {}, {}
+  for _, set in ipairs(SETS) do
+    if not set.floor then ids[#ids + 1] = set.id end
+  end
+  local info = run_one_floor(("%s -t %g -r 1 %s"):format(FLOOR, SECONDS, table.concat(ids, " ")), out)
+  for _, prog in ipairs(FAMILY) do
+    run_one_floor(("%s -t %g -r 1"):format(prog, SECONDS), out)
+  end
   return out, info
 end
 
@@ -90,18 +132,20 @@ print("# reproduce: make bench   (or, after make all build/bench/floor:)")
 print("#   " .. CMD)
 print(("# %d rounds x %.2f s per set and side; median ns per collect"):format(ROUNDS, SECONDS))
 
-local queries, pl_ns, fl_ns, iters = {}, {}, {}, {}
-for i, set in ipairs(SETS) do
-  queries[i] = new_query(set)
-  pl_ns[i], fl_ns[i] = {}, {}
-  for _ = 1, 200 do queries[i]:collect() end     -- warm-up: files open, buffers grown
-end
+local pl_ns, fl_ns, iters = {}, {}, {}
+for i in ipairs(SETS) do pl_ns[i], fl_ns[i] = {}, {} end
 
+-- Each round opens its queries, warms them up, times them and closes them
+-- before the floors run: an open Hardware Events query would otherwise keep
+-- the floor's perf events off the PMU and make the floor look cheap.
 local floor_info
 local t_start = clock()
 for r = 1, ROUNDS do
-  for i in ipairs(SETS) do
-    pl_ns[i][r], iters[i] = time_collect(queries[i])
+  for i, set in ipairs(SETS) do
+    local q = new_query(set)
+    for _ = 1, 50 do q:collect() end          -- warm-up: files open, buffers grown
+    pl_ns[i][r], iters[i] = time_collect(q)
+    q:close()
   end
   local fl
   fl, floor_info = run_floor()
@@ -109,7 +153,6 @@ for r = 1, ROUNDS do
     fl_ns[i][r] = fl[set.id] or error("floor printed no figure for " .. set.id)
   end
 end
-for _, q in ipairs(queries) do q:close() end
 
 if floor_info then print("# machine: " .. floor_info) end
 print(("%-44s %12s %12s %7s %7s  %s"):format("set", "perflib ns", "floor ns", "ratio", "target", "result"))

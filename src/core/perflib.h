@@ -189,6 +189,8 @@ typedef struct pl_spec_in {
     uint32_t instance_id;    /* PL_NO_ID = any */
     const char *counter;     /* name or wildcard; NULL = use counter_id */
     uint32_t counter_id;     /* id, or PERF_WILDCARD_COUNTER */
+    uint32_t detail;         /* the highest PERF_DETAIL_* a wildcard takes in; 0 = EXPERT, so
+                                WIZARD counters (dear to read) are only read when named */
 } pl_spec_in;
 
 typedef struct pl_spec {
@@ -290,7 +292,8 @@ static inline const pl_counter_def *pl_sample_counter(const pl_sample *s, const 
     return &b->cs->counters[s->cidx[b->counters_off + c]];
 }
 const pl_block *pl_sample_find_block(const pl_sample *s, uint32_t uid);
-/* Index of the instance with this id, name and key in block b, or -1. hint: likely index. */
+/* Index of the instance with this id, name and key in block b, or -1; an
+ * instance with a key other than 0 is found by id and key alone.  hint: likely index. */
 int pl_sample_find_inst(const pl_sample *s, const pl_block *b, uint32_t id, const char *name,
                         uint64_t key, uint32_t hint);
 

@@ -157,6 +157,14 @@ static qset *set_get(pl_query *q, const pl_counterset_def *cs)
     return t;
 }
 
+/* Counters a wildcard selects: not the hidden bases, and not the ones of
+ * PERF_DETAIL_WIZARD level, whose reading is dear (a readdir of every
+ * process's fd/, smaps_rollup): those are read only when named. */
+static int in_wildcard(const pl_counter_def *c, uint32_t detail)
+{
+    return !pl_counter_hidden(c) && c->detail <= (detail ? detail : PERF_DETAIL_EXPERT);
+}
+
 /* Resolves the counter part of a spec into counter indexes. */
 static uint32_t resolve_counters(const pl_counterset_def *cs, const pl_spec_in *in,
                                  uint32_t *out, uint32_t *n, int *wild)
@@ -167,7 +175,7 @@ static uint32_t resolve_counters(const pl_counterset_def *cs, const pl_spec_in *
         if (pl_has_wildcard(in->counter)) {
             *wild = 1;
             for (uint32_t i = 0; i < cs->ncounters; i++)
-                if (!pl_counter_hidden(&cs->counters[i]) &&
+                if (in_wildcard(&cs->counters[i], in->detail) &&
                     pl_wildcard_match(in->counter, cs->counters[i].name))
                     out[(*n)++] = i;
         } else {
@@ -178,7 +186,7 @@ static uint32_t resolve_counters(const pl_counterset_def *cs, const pl_spec_in *
     } else if (in->counter || in->counter_id == PERF_WILDCARD_COUNTER) {
         *wild = 1;
         for (uint32_t i = 0; i < cs->ncounters; i++)
-            if (!pl_counter_hidden(&cs->counters[i]))
+            if (in_wildcard(&cs->counters[i], in->detail))
                 out[(*n)++] = i;
     } else {
         int i = pl_counter_index(cs, in->counter_id);

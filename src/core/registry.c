@@ -123,7 +123,7 @@ int pl_query_add_sets(pl_query *q, const pl_registry_sel *sel, uint32_t *first, 
     for (uint32_t k = 0; k < sel->nsets; k++) {
         const pl_counterset_def *cs = sel->sets[k];
         char guid[PL_GUID_STRLEN + 1];
-        pl_spec_in in = { guid, "*", PL_NO_ID, NULL, PERF_WILDCARD_COUNTER };
+        pl_spec_in in = { guid, "*", PL_NO_ID, NULL, PERF_WILDCARD_COUNTER, 0 };
         uint32_t st, idx;
         int e;
         pl_guid_format(&cs->guid, guid);

@@ -18,6 +18,16 @@ const pl_block *pl_sample_find_block(const pl_sample *s, uint32_t uid)
 int pl_sample_find_inst(const pl_sample *s, const pl_block *b, uint32_t id, const char *name,
                         uint64_t key, uint32_t hint)
 {
+    /* A keyed instance (a process: pid + start time) is the same instance
+     * even when its name moved, e.g. bash#1 became bash. */
+    if (key != 0) {
+        if (hint < b->ninst && pl_sample_inst_id(s, b, hint) == id && pl_sample_inst_key(s, b, hint) == key)
+            return (int)hint;
+        for (uint32_t i = 0; i < b->ninst; i++)
+            if (pl_sample_inst_id(s, b, i) == id && pl_sample_inst_key(s, b, i) == key)
+                return (int)i;
+        return -1;
+    }
     /* Instances mostly keep their positions between samples: try the hint. */
     if (hint < b->ninst && pl_sample_inst_id(s, b, hint) == id &&
         pl_sample_inst_key(s, b, hint) == key && strcmp(pl_sample_inst_name(s, b, hint), name) == 0)

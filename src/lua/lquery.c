@@ -82,7 +82,9 @@ static void push_message(lua_State *L, pl_query *q, const pl_spec_in *in, uint32
 /* Reads a spec table at i into in (strings stay on the Lua stack owner). */
 static void check_spec_table(lua_State *L, int i, pl_spec_in *in)
 {
-    static const char *const keys[] = { "counterset", "instance", "instance_id", "counter", NULL };
+    static const char *const keys[] = { "counterset", "instance", "instance_id", "counter", "detail",
+                                        NULL };
+    static const char *const details[] = { "novice", "advanced", "expert", "wizard", NULL };
     memset(in, 0, sizeof *in);
     in->instance_id = PL_NO_ID;
     in->counter_id = PERF_WILDCARD_COUNTER;
@@ -111,7 +113,17 @@ static void check_spec_table(lua_State *L, int i, pl_spec_in *in)
     } else if (!lua_isnil(L, -1)) {
         luaL_argerror(L, 2, "field 'counter' must be a name, a pattern or an id");
     }
-    /* leave the four values on the stack: in points into them */
+    if (lua_getfield(L, i, "detail") != LUA_TNIL) {
+        const char *d = lua_tostring(L, -1);
+        int k = -1;
+        for (int j = 0; d && lua_type(L, -1) == LUA_TSTRING && details[j]; j++)
+            if (strcmp(d, details[j]) == 0)
+                k = j;
+        if (k < 0)
+            luaL_argerror(L, 2, "field 'detail' must be \"novice\", \"advanced\", \"expert\" or \"wizard\"");
+        in->detail = (uint32_t)(k + 1) * 100;
+    }
+    /* leave the values on the stack: in points into them */
 }
 
 /* Adds the spec at index i; pushes index|nil, status, message, code. */

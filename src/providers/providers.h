@@ -9,8 +9,13 @@
  * the perflib namespace ec781385-21e7-5abd-bfd2-f7949ffaf93e (which is itself
  * UUIDv5(URL, "perflib:counterset")).  They are written out, not computed,
  * so they never change even if a name does. */
-extern const pl_counterset_def pl_processor_def;
-extern const pl_counterset_def pl_memory_def;
-extern const pl_counterset_def pl_system_def;
+extern const pl_counterset_def pl_processor_def, pl_memory_def, pl_system_def;
+extern const pl_counterset_def pl_physicaldisk_def, pl_logicaldisk_def, pl_pagingfile_def;
+extern const pl_counterset_def pl_netif_def, pl_ipv4_def, pl_ipv6_def, pl_tcpv4_def, pl_tcpv6_def,
+    pl_udpv4_def, pl_udpv6_def, pl_icmp_def, pl_icmpv6_def, pl_sockets_def;
+extern const pl_counterset_def pl_process_def, pl_thread_def;
+extern const pl_counterset_def pl_thermal_def, pl_hwmon_def, pl_battery_def, pl_numa_def, pl_psi_def;
+extern const pl_counterset_def pl_softirq_def, pl_interrupts_def, pl_nfs_def, pl_cgroup_def;
+extern const pl_counterset_def pl_hwevents_def;
 
 #endif

@@ -1,0 +1,328 @@
+/* The C floor of the disk family's collects: the files PhysicalDisk,
+ * LogicalDisk and Paging File read for a full `\Set(*)\*` query, kept open,
+ * pread at offset 0 until EOF (as pl_file_read), parsed with the least work
+ * that yields the values the providers use.  No perflib code.
+ *
+ *   floor_disk [-t SECONDS] [-r ROUNDS] [set ...]
+ *
+ * Sets: PhysicalDisk, LogicalDisk, "Paging File" (default: all).  Output as
+ * bench/floor.c:  floor <set> <ns per collect> <iterations> <min ns> <max ns>
+ *
+ * PhysicalDisk: /proc/diskstats (which lines are physical disks is decided
+ * once, with fstatat on /sys/block/X/device, as the provider caches it).
+ * LogicalDisk: /proc/self/mountinfo, statvfs of each real local mount,
+ * /proc/diskstats.  Paging File: /proc/swaps. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct rfile {
+    int fd;
+    char *buf;
+    size_t cap, len;
+} rfile;
+
+static void die(const char *what, const char *path)
+{
+    fprintf(stderr, "floor_disk: %s %s: %s\n", what, path, strerror(errno));
+    exit(1);
+}
+
+static void rf_open(rfile *f, const char *path, int required)
+{
+    f->fd = open(path, O_RDONLY | O_CLOEXEC);
+    f->cap = 4096;
+    f->buf = calloc(1, f->cap);
+    f->len = 0;
+    if (!f->buf || (f->fd < 0 && required))
+        die("open", path);
+}
+
+static const char *rf_read(rfile *f)
+{
+    size_t len = 0;
+    for (;;) {
+        ssize_t r;
+        if (len + 1 >= f->cap) {
+            char *nb = realloc(f->buf, f->cap * 2);
+            if (!nb)
+                die("realloc", "");
+            f->buf = nb;
+            f->cap *= 2;
+        }
+        r = pread(f->fd, f->buf + len, f->cap - 1 - len, (off_t)len);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            die("pread", "");
+        }
+        if (r == 0)
+            break;
+        len += (size_t)r;
+    }
+    f->buf[len] = '\0';
+    f->len = len;
+    return f->buf;
+}
+
+static void rf_close(rfile *f)
+{
+    if (f->fd >= 0)
+        close(f->fd);
+    free(f->buf);
+}
+
+static uint64_t sink;
+
+static const char *next_line(const char *p)
+{
+    const char *nl = strchr(p, '\n');
+    return nl ? nl + 1 : NULL;
+}
+
+static int num(const char **p, uint64_t *v)
+{
+    const char *s = *p;
+    char *end;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s < '0' || *s > '9')
+        return 0;
+    *v = strtoull(s, &end, 10);
+    *p = end;
+    return 1;
+}
+
+/* ---- /proc/diskstats ------------------------------------------------------------ */
+
+#define MAXDEV 4096
+static char dev_name[MAXDEV][40];
+static int dev_phys[MAXDEV], ndev;
+static int blockfd = -1;
+
+/* Physical: the provider's rule, decided once per device name. */
+static int physical(const char *name, size_t n)
+{
+    char rel[64];
+    struct stat st;
+    for (int i = 0; i < ndev; i++)
+        if (strlen(dev_name[i]) == n && memcmp(dev_name[i], name, n) == 0)
+            return dev_phys[i];
+    if (n + 8 > sizeof rel || ndev == MAXDEV)
+        return 0;
+    memcpy(rel, name, n);
+    memcpy(rel + n, "/device", 8);
+    int ph = strncmp(name, "loop", 4) != 0 && strncmp(name, "ram", 3) != 0 &&
+             strncmp(name, "zram", 4) != 0 && fstatat(blockfd, rel, &st, 0) == 0;
+    memcpy(dev_name[ndev], name, n);
+    dev_name[ndev][n] = '\0';
+    dev_phys[ndev++] = ph;
+    return ph;
+}
+
+/* Every line's numbers; physical_only: the PhysicalDisk view. */
+static void diskstats(rfile *f, int physical_only)
+{
+    for (const char *p = rf_read(f); p && *p; p = next_line(p)) {
+        uint64_t maj, min, v;
+        const char *q = p, *name;
+        if (!num(&q, &maj) || !num(&q, &min))
+            continue;
+        while (*q == ' ')
+            q++;
+        name = q;
+        while (*q && *q != ' ' && *q != '\n')
+            q++;
+        if (physical_only && !physical(name, (size_t)(q - name)))
+            continue;
+        sink += maj << 20 | min;
+        while (num(&q, &v))
+            sink += v;
+    }
+}
+
+/* ---- sets ----------------------------------------------------------------------- */
+
+static rfile pd_stats, ld_stats, ld_mounts, pf_swaps;
+
+static void pd_collect(void)
+{
+    diskstats(&pd_stats, 1);
+}
+
+static const char *const pseudo[] = {
+    "autofs", "binfmt_misc", "bpf", "cgroup", "cgroup2", "configfs", "debugfs", "devpts",
+    "devtmpfs", "fusectl", "hugetlbfs", "iso9660", "mqueue", "nsfs", "overlay", "proc",
+    "procfs", "pstore", "rpc_pipefs", "securityfs", "selinuxfs", "squashfs", "erofs",
+    "sysfs", "tracefs", "nfs", "nfs4", "cifs", "smb3", "fuse.sshfs", "ceph", "glusterfs", NULL
+};
+
+static void ld_collect(void)
+{
+    char path[4096];
+    for (const char *p = rf_read(&ld_mounts); p && *p; p = next_line(p)) {
+        const char *q = p, *mp, *t;
+        uint64_t id, parent, maj, min;
+        size_t n = 0, tn;
+        int skip = 0;
+        if (!num(&q, &id) || !num(&q, &parent) || !num(&q, &maj) || *q++ != ':' || !num(&q, &min))
+            continue;
+        q = strchr(q + 1, ' ');              /* root */
+        if (!q)
+            continue;
+        mp = q + 1;
+        for (q = mp; *q && *q != ' ' && n + 1 < sizeof path; q++) {
+            if (q[0] == '\\' && q[1] >= '0' && q[1] <= '3') {
+                path[n++] = (char)((q[1] - '0') * 64 + (q[2] - '0') * 8 + (q[3] - '0'));
+                q += 3;
+            } else {
+                path[n++] = *q;
+            }
+        }
+        path[n] = '\0';
+        t = strstr(q, " - ");
+        if (!t)
+            continue;
+        t += 3;
+        tn = strcspn(t, " \n");
+        for (int k = 0; pseudo[k]; k++)
+            if (strlen(pseudo[k]) == tn && memcmp(pseudo[k], t, tn) == 0)
+                skip = 1;
+        sink += id + maj + min;
+        if (!skip) {                         /* local real filesystems: statvfs */
+            struct statvfs v;
+            if (statvfs(path, &v) == 0)
+                sink += v.f_blocks + v.f_bavail + v.f_bfree + v.f_files + v.f_ffree + v.f_frsize;
+        }
+    }
+    diskstats(&ld_stats, 0);
+}
+
+static void pf_collect(void)
+{
+    for (const char *p = rf_read(&pf_swaps); p && *p; p = next_line(p)) {
+        const char *q = p;
+        uint64_t v;
+        if (*p == 'F')
+            continue;
+        while (*q && *q != ' ' && *q != '\t')
+            q++;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        while (*q && *q != ' ' && *q != '\t')
+            q++;
+        while (num(&q, &v))
+            sink += v;
+        while (*q == ' ' || *q == '\t' || *q == '-')
+            q++;
+        if (num(&q, &v))
+            sink += v;
+    }
+}
+
+/* ---- timing (as bench/floor.c) ----------------------------------------------------- */
+
+enum { PD, LD, PF, NSETS };
+static const char *const set_names[NSETS] = { "PhysicalDisk", "LogicalDisk", "Paging File" };
+static void (*const collect[NSETS])(void) = { pd_collect, ld_collect, pf_collect };
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double time_set(int set, double secs, long *iters)
+{
+    long n = 0;
+    double t0, t;
+    for (int i = 0; i < 20; i++)
+        collect[set]();
+    t0 = now();
+    do {
+        for (int i = 0; i < 16; i++)
+            collect[set]();
+        n += 16;
+        t = now();
+    } while (t - t0 < secs);
+    *iters = n;
+    return (t - t0) * 1e9 / (double)n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: floor_disk [-t SECONDS] [-r ROUNDS] [PhysicalDisk|LogicalDisk|'Paging File' ...]\n");
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    double secs = 0.2, ns[NSETS][64];
+    int rounds = 3, want[NSETS] = { 0 }, any = 0, opt;
+    long iters[NSETS] = { 0 };
+
+    while ((opt = getopt(argc, argv, "t:r:")) != -1) {
+        if (opt == 't')
+            secs = atof(optarg);
+        else if (opt == 'r')
+            rounds = atoi(optarg);
+        else
+            usage();
+    }
+    if (secs <= 0 || rounds < 1 || rounds > 64)
+        usage();
+    for (int i = optind; i < argc; i++) {
+        int k;
+        for (k = 0; k < NSETS && strcmp(argv[i], set_names[k]) != 0; k++)
+            ;
+        if (k == NSETS)
+            usage();
+        want[k] = any = 1;
+    }
+    for (int k = 0; k < NSETS; k++)
+        if (!any)
+            want[k] = 1;
+
+    blockfd = open("/sys/block", O_RDONLY | O_CLOEXEC | O_DIRECTORY);
+    if (blockfd < 0)
+        die("open", "/sys/block");
+    rf_open(&pd_stats, "/proc/diskstats", 1);
+    rf_open(&ld_stats, "/proc/diskstats", 1);
+    rf_open(&ld_mounts, "/proc/self/mountinfo", 1);
+    rf_open(&pf_swaps, "/proc/swaps", 0);
+    if (pf_swaps.fd < 0)
+        want[PF] = 0;        /* no swap support: the provider reads nothing either */
+    printf("# floor_disk: %d round(s) of %.2f s per set\n", rounds, secs);
+    for (int r = 0; r < rounds; r++)
+        for (int k = 0; k < NSETS; k++)
+            if (want[k])
+                ns[k][r] = time_set(k, secs, &iters[k]);
+    for (int k = 0; k < NSETS; k++) {
+        if (!want[k])
+            continue;
+        qsort(ns[k], (size_t)rounds, sizeof ns[k][0], cmp_double);
+        printf("floor %s %.0f %ld %.0f %.0f\n", set_names[k], ns[k][rounds / 2], iters[k],
+               ns[k][0], ns[k][rounds - 1]);
+    }
+    printf("# checksum %llu\n", (unsigned long long)sink);
+    rf_close(&pd_stats);
+    rf_close(&ld_stats);
+    rf_close(&ld_mounts);
+    rf_close(&pf_swaps);
+    close(blockfd);
+    return 0;
+}

@@ -1,0 +1,354 @@
+/* Helpers shared by the disk family's C tests (test_disk.c, test_logicaldisk.c):
+ * provider states kept across collections, snapshot accessors, formatted
+ * values between two snapshots 10 s apart, temporary trees. */
+#ifndef DISK_HELPERS_H
+#define DISK_HELPERS_H
+
+#include "perflib.h"
+#include "ctest.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define FX "spec/fixtures/"
+#define MS 10000ull
+#define ID(maj, min) ((uint32_t)(maj) << 20 | (uint32_t)(min))
+#define TOTAL_ID 0xFFFFFFFEu
+
+/* ---- a provider state kept across collections -------------------------- */
+
+typedef struct pctx {
+    pl_env *env;
+    const pl_counterset_def *cs;
+    void *st;
+} pctx;
+
+static inline int pc_open(pctx *p, const char *root, const char *set)
+{
+    memset(p, 0, sizeof *p);
+    p->env = pl_env_new(root);
+    if (!p->env)
+        return errno ? errno : ENOMEM;
+    p->cs = pl_env_find(p->env, set);
+    if (!p->cs)
+        return ENOENT;
+    return p->cs->ops->open(p->env, &p->st);
+}
+
+static inline void pc_close(pctx *p)
+{
+    if (p->cs && p->st)
+        p->cs->ops->close(p->st);
+    pl_env_unref(p->env);
+    memset(p, 0, sizeof *p);
+}
+
+static inline int pc_collect(pctx *p, const uint8_t *wanted, pl_snapshot *s)
+{
+    if (!s->cs)
+        pl_snap_init(s, p->cs);
+    return p->cs->ops->collect(p->st, wanted, s);
+}
+
+static inline int collect_tree(const char *root, const char *set, const uint8_t *wanted, pl_snapshot *s)
+{
+    pctx p;
+    int e = pc_open(&p, root, set);
+    memset(s, 0, sizeof *s);
+    if (e == 0)
+        e = pc_collect(&p, wanted, s);
+    else if (p.cs)
+        pl_snap_init(s, p.cs);
+    pc_close(&p);
+    return e;
+}
+
+/* ---- snapshot accessors ------------------------------------------------ */
+
+static inline int inst_of(const pl_snapshot *s, const char *name)
+{
+    for (uint32_t i = 0; i < s->ninst; i++)
+        if (strcmp(pl_snap_name(s, i), name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static inline int get(const pl_snapshot *s, const char *inst, const char *ctr, uint64_t *v)
+{
+    int i = inst_of(s, inst), c = pl_counter_index_by_name(s->cs, ctr);
+    if (c < 0) {
+        ct_failed_checks++;
+        fprintf(stderr, "  no counter \"%s\"\n", ctr);
+    }
+    if (i < 0 || c < 0)
+        return 0;
+    size_t k = (size_t)i * s->cs->ncounters + (size_t)c;
+    *v = s->values[k];
+    return s->have[k];
+}
+
+static inline void expect(int line, const pl_snapshot *s, const char *inst, const char *ctr, uint64_t want)
+{
+    uint64_t v = 0;
+    if (inst_of(s, inst) < 0) {
+        ct_failed_checks++;
+        fprintf(stderr, "  line %d: no instance \"%s\"\n", line, inst);
+    } else if (!get(s, inst, ctr, &v)) {
+        ct_failed_checks++;
+        fprintf(stderr, "  line %d: %s \"%s\" unset, expected %llu\n", line, inst, ctr,
+                (unsigned long long)want);
+    } else if (v != want) {
+        ct_failed_checks++;
+        fprintf(stderr, "  line %d: %s \"%s\" == %llu, expected %llu\n", line, inst, ctr,
+                (unsigned long long)v, (unsigned long long)want);
+    }
+}
+
+static inline void expect_unset(int line, const pl_snapshot *s, const char *inst, const char *ctr)
+{
+    uint64_t v = 0;
+    if (inst_of(s, inst) < 0) {
+        ct_failed_checks++;
+        fprintf(stderr, "  line %d: no instance \"%s\"\n", line, inst);
+    } else if (get(s, inst, ctr, &v)) {
+        ct_failed_checks++;
+        fprintf(stderr, "  line %d: %s \"%s\" == %llu, expected unset\n", line, inst, ctr,
+                (unsigned long long)v);
+    }
+}
+
+#define EXPECT(s, inst, ctr, want) expect(__LINE__, s, inst, ctr, want)
+#define UNSET(s, inst, ctr) expect_unset(__LINE__, s, inst, ctr)
+
+static inline void expect_insts(int line, const pl_snapshot *s, const char *const *names, const uint32_t *ids)
+{
+    uint32_t n = 0;
+    while (names[n])
+        n++;
+    if (s->ninst != n) {
+        ct_failed_checks++;
+        fprintf(stderr, "  line %d: %u instances, expected %u\n", line, (unsigned)s->ninst, (unsigned)n);
+        for (uint32_t i = 0; i < s->ninst; i++)
+            fprintf(stderr, "    \"%s\" %#x\n", pl_snap_name(s, i), (unsigned)s->inst[i].id);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (strcmp(pl_snap_name(s, i), names[i]) != 0 || s->inst[i].id != ids[i]) {
+            ct_failed_checks++;
+            fprintf(stderr, "  line %d: instance %u is \"%s\" id %#x, expected \"%s\" id %#x\n", line,
+                    (unsigned)i, pl_snap_name(s, i), (unsigned)s->inst[i].id, names[i], (unsigned)ids[i]);
+        }
+    }
+}
+
+#define INSTS(s, ids, ...) do { static const char *const ct_n[] = { __VA_ARGS__, NULL }; \
+    expect_insts(__LINE__, s, ct_n, ids); } while (0)
+
+/* Formatted value between two snapshots 10 s apart (1 GHz clock), the base
+ * counter paired as the query layer does; s0 == s1 for one-sample types. */
+static inline pl_status fmt2(const pl_snapshot *s0, const pl_snapshot *s1, const char *inst,
+                      const char *ctr, double *out)
+{
+    int c = pl_counter_index_by_name(s1->cs, ctr), i0 = inst_of(s0, inst), i1 = inst_of(s1, inst);
+    pl_raw r0 = {0, 1000000000ull, 0, 8}, r1 = {0, 11000000000ull, 0, 8};
+    int64_t freq = 1000000000;
+    *out = -1;
+    if (c < 0 || i0 < 0 || i1 < 0)
+        return PL_NO_INSTANCE;
+    const pl_counter_def *d = &s1->cs->counters[c];
+    size_t nc = s1->cs->ncounters, k0 = (size_t)i0 * nc + (size_t)c, k1 = (size_t)i1 * nc + (size_t)c;
+    if (!s0->have[k0] || !s1->have[k1])
+        return PL_NO_DATA;
+    r0.first = s0->values[k0];
+    r1.first = s1->values[k1];
+    if (d->base_id != PL_NO_ID) {
+        size_t b = (size_t)pl_counter_index(s1->cs, d->base_id);
+        r0.second = s0->values[(size_t)i0 * nc + b];
+        r1.second = s1->values[(size_t)i1 * nc + b];
+    }
+    /* 100 ns timer types count their time in 100 ns: 10 s = 10^8 */
+    if (d->type == PERF_100NSEC_TIMER || d->type == PERF_100NSEC_TIMER_INV ||
+        d->type == PERF_COUNTER_100NS_QUEUELEN_TYPE) {
+        r0.second = 10000000ull;
+        r1.second = 110000000ull;
+    }
+    if (d->type == PERF_AVERAGE_TIMER)
+        freq = 10000000;
+    return pl_format_raw(d->type, &r1, pl_type_needs_two(d->type) ? &r0 : NULL, freq,
+                         PL_FMT_NOCAP100, 0, out);
+}
+
+static inline double val2(const pl_snapshot *s0, const pl_snapshot *s1, const char *inst, const char *ctr)
+{
+    double v;
+    pl_status st = fmt2(s0, s1, inst, ctr, &v);
+    if (st != PL_VALID) {
+        ct_failed_checks++;
+        fprintf(stderr, "  %s \"%s\": status %s\n", inst, ctr, pl_status_name(st));
+    }
+    return v;
+}
+
+static inline pl_status status2(const pl_snapshot *s0, const pl_snapshot *s1, const char *inst, const char *ctr)
+{
+    double v;
+    return fmt2(s0, s1, inst, ctr, &v);
+}
+
+static inline uint8_t *want_only(const pl_counterset_def *cs, const char *const *names)
+{
+    uint8_t *w = calloc(cs->ncounters, 1);
+    for (; w && *names; names++) {
+        int i = pl_counter_index_by_name(cs, *names);
+        CHECK(i >= 0);
+        if (i >= 0)
+            w[i] = 1;
+    }
+    return w;
+}
+
+/* ---- temporary trees --------------------------------------------------- */
+
+static inline int mkdirs(const char *dir, const char *rel)
+{
+    char path[600];
+    int n = snprintf(path, sizeof path, "%s/%s", dir, rel);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return 0;
+    for (char *p = path + strlen(dir) + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(path, 0700) != 0 && errno != EEXIST)
+            return 0;
+        *p = '/';
+    }
+    return 1;
+}
+
+/* Writes text to dir/rel in place (same inode: kept-open fds see it). */
+static inline int put(const char *dir, const char *rel, const char *text)
+{
+    char path[600];
+    FILE *f;
+    if (!mkdirs(dir, rel))
+        return 0;
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    f = fopen(path, "w");
+    if (!f)
+        return 0;
+    fputs(text, f);
+    return fclose(f) == 0;
+}
+
+static inline int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+static inline void rm_tree(const char *dir)
+{
+    CHECK(nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS) == 0);
+}
+
+/* Every I/O counter of one device from its diskstats fields (20-field line). */
+typedef struct dsl {
+    uint64_t rd, rdm, rds, rdms, wr, wrm, wrs, wrms, infl, ioms, wms, dc, dcm, dcs, dcms, fl, flms;
+} dsl;
+
+static inline void expect_io(int line, const pl_snapshot *s, const char *inst, const dsl *d, int nf)
+{
+    expect(line, s, inst, "% Disk Time", (d->rdms + d->wrms) * MS);
+    expect(line, s, inst, "Avg. Disk Queue Length", d->wms * MS);
+    expect(line, s, inst, "% Disk Read Time", d->rdms * MS);
+    expect(line, s, inst, "Avg. Disk Read Queue Length", d->rdms * MS);
+    expect(line, s, inst, "% Disk Write Time", d->wrms * MS);
+    expect(line, s, inst, "Avg. Disk Write Queue Length", d->wrms * MS);
+    expect(line, s, inst, "Avg. Disk sec/Transfer", (d->rdms + d->wrms) * MS);
+    expect(line, s, inst, "Avg. Disk sec/Transfer Base", d->rd + d->wr);
+    expect(line, s, inst, "Avg. Disk sec/Read", d->rdms * MS);
+    expect(line, s, inst, "Avg. Disk sec/Read Base", d->rd);
+    expect(line, s, inst, "Avg. Disk sec/Write", d->wrms * MS);
+    expect(line, s, inst, "Avg. Disk sec/Write Base", d->wr);
+    expect(line, s, inst, "Disk Transfers/sec", d->rd + d->wr);
+    expect(line, s, inst, "Disk Reads/sec", d->rd);
+    expect(line, s, inst, "Disk Writes/sec", d->wr);
+    expect(line, s, inst, "Disk Bytes/sec", (d->rds + d->wrs) * 512);
+    expect(line, s, inst, "Disk Read Bytes/sec", d->rds * 512);
+    expect(line, s, inst, "Disk Write Bytes/sec", d->wrs * 512);
+    expect(line, s, inst, "Avg. Disk Bytes/Transfer", (d->rds + d->wrs) * 512);
+    expect(line, s, inst, "Avg. Disk Bytes/Transfer Base", d->rd + d->wr);
+    expect(line, s, inst, "Avg. Disk Bytes/Read", d->rds * 512);
+    expect(line, s, inst, "Avg. Disk Bytes/Read Base", d->rd);
+    expect(line, s, inst, "Avg. Disk Bytes/Write", d->wrs * 512);
+    expect(line, s, inst, "Avg. Disk Bytes/Write Base", d->wr);
+    expect(line, s, inst, "% Idle Time", d->ioms * MS);
+    expect(line, s, inst, "Current Disk Queue Length", d->infl);
+    expect(line, s, inst, "% Disk Utilization", d->ioms * MS);
+    expect(line, s, inst, "Merged Reads/sec", d->rdm);
+    expect(line, s, inst, "Merged Writes/sec", d->wrm);
+    if (nf >= 18) {
+        expect(line, s, inst, "Discards/sec", d->dc);
+        expect(line, s, inst, "Discard Bytes/sec", d->dcs * 512);
+        expect(line, s, inst, "Avg. Disk sec/Discard", d->dcms * MS);
+        expect(line, s, inst, "Avg. Disk sec/Discard Base", d->dc);
+    } else {
+        expect_unset(line, s, inst, "Discards/sec");
+        expect_unset(line, s, inst, "Discard Bytes/sec");
+        expect_unset(line, s, inst, "Avg. Disk sec/Discard");
+        expect_unset(line, s, inst, "Avg. Disk sec/Discard Base");
+    }
+    if (nf >= 20) {
+        expect(line, s, inst, "Flushes/sec", d->fl);
+        expect(line, s, inst, "Avg. Disk sec/Flush", d->flms * MS);
+        expect(line, s, inst, "Avg. Disk sec/Flush Base", d->fl);
+    } else {
+        expect_unset(line, s, inst, "Flushes/sec");
+        expect_unset(line, s, inst, "Avg. Disk sec/Flush");
+        expect_unset(line, s, inst, "Avg. Disk sec/Flush Base");
+    }
+}
+
+#define EXPECT_IO(s, inst, d, nf) expect_io(__LINE__, s, inst, d, nf)
+
+/* disk-vm lines (fields 4..20) */
+#define VDA_F { 93914, 16267, 4712914, 72881, 19084, 16014, 3786160, 12662, 0, 11560, 86447, \
+                         6143, 41, 1445096, 783, 2804, 119 }
+#define VDB_F { 5000, 100, 80000, 4000, 3000, 200, 64000, 6000, 2, 7000, 10500, \
+                         10, 0, 800, 20, 30, 60 }
+#define VDB1_F { 4000, 90, 70000, 3500, 2500, 150, 50000, 5000, 1, 6000, 8600, \
+                          5, 0, 400, 10, 0, 0 }
+#define VDB2_F { 900, 10, 9000, 450, 400, 50, 12000, 900, 0, 900, 1350, 5, 0, 400, 10, 0, 0 }
+
+static inline dsl dsl_sum(const dsl *a, const dsl *b)
+{
+    dsl r;
+    const uint64_t *x = &a->rd, *y = &b->rd;
+    uint64_t *z = &r.rd;
+    for (size_t i = 0; i < sizeof r / sizeof r.rd; i++)
+        z[i] = x[i] + y[i];
+    return r;
+}
+
+/* A 20-field vda line with the given values. */
+static inline void vda_line(char *buf, size_t n, const dsl *d, const char *name, int minor)
+{
+    snprintf(buf, n, " 254 %d %s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
+             "%llu %llu %llu\n", minor, name,
+             (unsigned long long)d->rd, (unsigned long long)d->rdm, (unsigned long long)d->rds,
+             (unsigned long long)d->rdms, (unsigned long long)d->wr, (unsigned long long)d->wrm,
+             (unsigned long long)d->wrs, (unsigned long long)d->wrms, (unsigned long long)d->infl,
+             (unsigned long long)d->ioms, (unsigned long long)d->wms, (unsigned long long)d->dc,
+             (unsigned long long)d->dcm, (unsigned long long)d->dcs, (unsigned long long)d->dcms,
+             (unsigned long long)d->fl, (unsigned long long)d->flms);
+}
+
+#endif

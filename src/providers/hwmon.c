@@ -1,0 +1,505 @@
+/* Hardware Sensors: one instance per hwmon sensor, named "<chip>/<label>"
+ * ("coretemp/Package id 0", "nvme/Composite"), or "<chip>/<file>" ("it8728/in3")
+ * without a label.  The hwmonN number is not stable across boots, so it is
+ * not in the name: a chip name seen again gets "#1", "#2" ... in hwmon order
+ * ("nvme#1/Composite"), and so does a label repeated within one chip.  The
+ * id is N << 16 | kind << 12 | sensor number.
+ *
+ * One counter per kind of sensor: an instance carries the counters of its
+ * kind and leaves the others unset.  Units are the hwmon ABI's, kept exact
+ * with a scale where the name's unit is coarser: temperatures in millikelvin
+ * (m°C + 273150, scale -3: formats to K), power in uW (scale -3: mW), energy
+ * in uJ (a rate with scale -3 is mW; a total with scale -6 is J), humidity in
+ * milli-percent.  A negative voltage, current or power (some chips, some
+ * directions) is left unset: counters are unsigned.
+ *
+ * Cost: the metadata path lists directories and reads name and *_label only,
+ * never *_input (a read can take milliseconds over I2C).  A collect lists
+ * /sys/class/hwmon and does one pread per wanted sensor on a kept-open file:
+ * one read, because a second pread would run the driver's show() again and
+ * some drivers answer EAGAIN; any failed read leaves that value unset.  A
+ * chip is scanned when first seen and again after one of its files fails
+ * with ENODEV/ENOENT (the device went away and its number may be reused).
+ * Old drivers keep their attributes in hwmonN/device/: used when hwmonN has
+ * no name file.  No hwmon class (a VM) is zero instances. */
+#include "pl_provider.h"
+#include "providers.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { K_TEMP, K_IN, K_FAN, K_POWER, K_CURR, K_ENERGY, K_HUMID, NK };
+
+static const struct { const char *pfx; size_t len; } kinds[NK] = {
+    { "temp", 4 }, { "in", 2 }, { "fan", 3 }, { "power", 5 }, { "curr", 4 }, { "energy", 6 },
+    { "humidity", 8 },
+};
+
+enum { C_TEMP, C_VOLT, C_FAN, C_POWER, C_CURR, C_ERATE, C_ENERGY, C_HUMID, NC };
+
+#define LRAW PERF_COUNTER_LARGE_RAWCOUNT
+#define NOV PERF_DETAIL_NOVICE
+#define ADV PERF_DETAIL_ADVANCED
+
+static const pl_counter_def counters[NC] = {
+    { C_TEMP, "Temperature (K)", "Temperature of a temp sensor in millikelvin with scale -3, so "
+      "it formats to kelvin exactly (tempN_input in millidegrees C + 273150).",
+      LRAW, PL_NO_ID, NOV, -3, 8 },
+    { C_VOLT, "Voltage (mV)", "Voltage of an in sensor in millivolts (inN_input).",
+      LRAW, PL_NO_ID, NOV, 0, 8 },
+    { C_FAN, "Fan Speed (RPM)", "Speed of a fan in revolutions per minute (fanN_input).",
+      LRAW, PL_NO_ID, NOV, 0, 8 },
+    { C_POWER, "Power (mW)", "Power of a power sensor in microwatts with scale -3, so it "
+      "formats to milliwatts (powerN_input, else powerN_average).", LRAW, PL_NO_ID, NOV, -3, 8 },
+    { C_CURR, "Current (mA)", "Current of a curr sensor in milliamperes (currN_input).",
+      LRAW, PL_NO_ID, NOV, 0, 8 },
+    { C_ERATE, "Energy Rate (mW)", "Average power over the interval from a cumulative energy "
+      "sensor: microjoules per second with scale -3, so it formats to milliwatts "
+      "(energyN_input).", PERF_COUNTER_BULK_COUNT, PL_NO_ID, NOV, -3, 8 },
+    { C_ENERGY, "Energy (J)", "Energy counted by an energy sensor since it started, in "
+      "microjoules with scale -6, so it formats to joules (energyN_input).",
+      LRAW, PL_NO_ID, ADV, -6, 8 },
+    { C_HUMID, "Relative Humidity (%)", "Relative humidity in milli-percent with scale -3, so "
+      "it formats to percent (humidityN_input).", LRAW, PL_NO_ID, ADV, -3, 8 },
+};
+
+static const uint8_t kind_counter[NK] = { C_TEMP, C_VOLT, C_FAN, C_POWER, C_CURR, C_ERATE, C_HUMID };
+
+#define CLASS "sys/class/hwmon"
+#define MAX_SENSORS 1024
+#define LABEL_MAX 64
+
+typedef struct sensor {
+    uint8_t kind, avg;       /* avg: power from powerN_average */
+    unsigned idx;
+    int fd;
+    char label[LABEL_MAX + 16];
+    char *name;              /* full instance name */
+} sensor;
+
+typedef struct chip {
+    unsigned num;
+    int seen, scanned, stale;
+    unsigned dup;            /* k of "#k" in the instance names */
+    const char *sub;         /* "" or "device/" */
+    char name[LABEL_MAX + 1];
+    sensor *s;
+    uint32_t ns;
+} chip;
+
+typedef struct hw_state {
+    pl_env *env;
+    DIR *dir;
+    int no_class;
+    chip *c;
+    uint32_t nc, cap;
+} hw_state;
+
+static int hw_open(pl_env *env, void **state)
+{
+    hw_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return ENOMEM;
+    s->env = pl_env_ref(env);
+    *state = s;
+    return 0;
+}
+
+static void chip_clear(chip *c)
+{
+    for (uint32_t i = 0; i < c->ns; i++) {
+        if (c->s[i].fd >= 0)
+            close(c->s[i].fd);
+        free(c->s[i].name);
+    }
+    free(c->s);
+    c->s = NULL;
+    c->ns = 0;
+    c->scanned = 0;
+}
+
+static void hw_close(void *state)
+{
+    hw_state *s = state;
+    if (!s)
+        return;
+    for (uint32_t i = 0; i < s->nc; i++)
+        chip_clear(&s->c[i]);
+    free(s->c);
+    if (s->dir)
+        closedir(s->dir);
+    pl_env_unref(s->env);
+    free(s);
+}
+
+/* A small file read in one go relative to dirfd: its first line, with
+ * control characters and '\' (which would end the instance part of a
+ * counter path) made '_'.  1 if non-empty. */
+static int read_name_at(int dirfd, const char *file, char *buf, size_t size)
+{
+    ssize_t r;
+    size_t n;
+    int fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    do
+        r = pread(fd, buf, size - 1, 0);
+    while (r < 0 && errno == EINTR);
+    close(fd);
+    if (r <= 0)
+        return 0;
+    buf[r] = '\0';
+    n = strcspn(buf, "\n");
+    while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+        n--;
+    buf[n] = '\0';
+    for (char *c = buf; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == '\\')
+            *c = '_';
+    return n > 0;
+}
+
+/* "<kind><N>_input" (or "power<N>_average") -> kind, N. */
+static int sensor_file(const char *n, uint8_t *kind, unsigned *idx, uint8_t *avg)
+{
+    for (int k = 0; k < NK; k++) {
+        const char *p = n + kinds[k].len;
+        uint64_t v;
+        if (strncmp(n, kinds[k].pfx, kinds[k].len) != 0 || *p < '0' || *p > '9' ||
+            pl_parse_u64(&p, &v) || v >= 4096)
+            continue;
+        if (strcmp(p, "_input") == 0)
+            *avg = 0;
+        else if (k == K_POWER && strcmp(p, "_average") == 0)
+            *avg = 1;
+        else
+            return 0;
+        *kind = (uint8_t)k;
+        *idx = (unsigned)v;
+        return 1;
+    }
+    return 0;
+}
+
+static int cmp_sensor(const void *a, const void *b)
+{
+    const sensor *x = a, *y = b;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Adds a sensor unless the same one is there (power: _input wins over _average). */
+static int add_sensor(chip *c, uint32_t *cap, uint8_t kind, unsigned idx, uint8_t avg)
+{
+    for (uint32_t i = 0; i < c->ns; i++) {
+        if (c->s[i].kind == kind && c->s[i].idx == idx) {
+            if (!avg)
+                c->s[i].avg = 0;
+            return 0;
+        }
+    }
+    if (c->ns >= MAX_SENSORS)
+        return 0;
+    if (c->ns == *cap) {
+        uint32_t n = *cap ? *cap * 2 : 16;
+        sensor *ns = realloc(c->s, n * sizeof *ns);
+        if (!ns)
+            return ENOMEM;
+        c->s = ns;
+        *cap = n;
+    }
+    memset(&c->s[c->ns], 0, sizeof c->s[0]);
+    c->s[c->ns].kind = kind;
+    c->s[c->ns].idx = idx;
+    c->s[c->ns].avg = avg;
+    c->s[c->ns].fd = -1;
+    c->ns++;
+    return 0;
+}
+
+/* Name, sensors and labels of chip c; no value file is read. */
+static int scan_chip(hw_state *s, chip *c)
+{
+    char rel[96], file[LABEL_MAX + 1];
+    uint32_t cap = 0;
+    int fd, dfd;
+    DIR *d;
+    struct dirent *de;
+    chip_clear(c);
+    c->stale = 0;
+    c->scanned = 1;
+    c->sub = "";
+    snprintf(c->name, sizeof c->name, "hwmon%u", c->num);
+    snprintf(rel, sizeof rel, CLASS "/hwmon%u", c->num);
+    if ((fd = pl_open_rel(s->env, rel)) < 0)
+        return 0;            /* gone since the listing: no sensors */
+    if (read_name_at(fd, "name", file, sizeof file)) {
+        snprintf(c->name, sizeof c->name, "%s", file);
+    } else if (read_name_at(fd, "device/name", file, sizeof file)) {
+        snprintf(c->name, sizeof c->name, "%s", file);
+        c->sub = "device/";
+    }
+    if (*c->sub) {
+        dfd = openat(fd, "device", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        close(fd);
+        if (dfd < 0)
+            return 0;
+        fd = dfd;
+    }
+    if (!(d = fdopendir(fd))) {
+        close(fd);
+        return 0;
+    }
+    while ((de = readdir(d)) != NULL) {
+        uint8_t kind, avg;
+        unsigned idx;
+        int e;
+        if (sensor_file(de->d_name, &kind, &idx, &avg) && (e = add_sensor(c, &cap, kind, idx, avg))) {
+            closedir(d);
+            return e;
+        }
+    }
+    if (c->ns > 1)
+        qsort(c->s, c->ns, sizeof *c->s, cmp_sensor);
+    for (uint32_t i = 0; i < c->ns; i++) {
+        sensor *x = &c->s[i];
+        unsigned dup = 0;
+        snprintf(file, sizeof file, "%s%u_label", kinds[x->kind].pfx, x->idx);
+        if (!read_name_at(dirfd(d), file, x->label, LABEL_MAX + 1))
+            snprintf(x->label, sizeof x->label, "%s%u", kinds[x->kind].pfx, x->idx);
+        for (uint32_t j = 0; j < i; j++)
+            dup += strcmp(c->s[j].label, x->label) == 0;
+        if (dup) {
+            size_t n = strlen(x->label);
+            snprintf(x->label + n, sizeof x->label - n, "#%u", dup);
+        }
+    }
+    closedir(d);
+    c->dup = ~0u;            /* names are built by name_chips */
+    return 0;
+}
+
+static int cmp_chip(const void *a, const void *b)
+{
+    unsigned x = ((const chip *)a)->num, y = ((const chip *)b)->num;
+    return (x > y) - (x < y);
+}
+
+static chip *find_chip(hw_state *s, unsigned num)
+{
+    for (uint32_t i = 0; i < s->nc; i++)
+        if (s->c[i].num == num)
+            return &s->c[i];
+    return NULL;
+}
+
+/* Builds the instance names of chips whose "#k" changed. */
+static int name_chips(hw_state *s)
+{
+    for (uint32_t i = 0; i < s->nc; i++) {
+        chip *c = &s->c[i];
+        unsigned dup = 0;
+        char pre[LABEL_MAX + 16];
+        for (uint32_t j = 0; j < i; j++)
+            dup += strcmp(s->c[j].name, c->name) == 0;
+        if (dup == c->dup)
+            continue;
+        if (dup)
+            snprintf(pre, sizeof pre, "%s#%u", c->name, dup);
+        else
+            snprintf(pre, sizeof pre, "%s", c->name);
+        for (uint32_t k = 0; k < c->ns; k++) {
+            size_t n = strlen(pre) + strlen(c->s[k].label) + 2;
+            char *nm = malloc(n);
+            if (!nm)
+                return ENOMEM;
+            snprintf(nm, n, "%s/%s", pre, c->s[k].label);
+            free(c->s[k].name);
+            c->s[k].name = nm;
+        }
+        c->dup = dup;
+    }
+    return 0;
+}
+
+/* Lists the chips, scans new and stale ones, drops vanished ones. */
+static int list_chips(hw_state *s)
+{
+    struct dirent *de;
+    uint32_t k = 0;
+    int e;
+    if (!s->dir) {
+        int fd;
+        if (s->no_class)
+            return 0;
+        fd = pl_open_rel(s->env, CLASS);
+        if (fd < 0 || !(s->dir = fdopendir(fd))) {
+            if (fd >= 0)
+                close(fd);
+            s->no_class = 1;     /* no hwmon drivers: the class does not appear later */
+            return 0;
+        }
+    } else {
+        rewinddir(s->dir);
+    }
+    for (uint32_t i = 0; i < s->nc; i++)
+        s->c[i].seen = 0;
+    while ((de = readdir(s->dir)) != NULL) {
+        const char *p = de->d_name + 5;
+        uint64_t v;
+        chip *c;
+        if (strncmp(de->d_name, "hwmon", 5) != 0 || *p < '0' || *p > '9' ||
+            pl_parse_u64(&p, &v) || *p || v >= 65536)
+            continue;
+        if ((c = find_chip(s, (unsigned)v)) != NULL) {
+            c->seen = 1;
+            continue;
+        }
+        if (s->nc == s->cap) {
+            uint32_t n = s->cap ? s->cap * 2 : 8;
+            chip *nc = realloc(s->c, n * sizeof *nc);
+            if (!nc)
+                return ENOMEM;
+            s->c = nc;
+            s->cap = n;
+        }
+        c = &s->c[s->nc++];
+        memset(c, 0, sizeof *c);
+        c->num = (unsigned)v;
+        c->seen = 1;
+    }
+    for (uint32_t i = 0; i < s->nc; i++) {
+        if (s->c[i].seen)
+            s->c[k++] = s->c[i];
+        else
+            chip_clear(&s->c[i]);
+    }
+    s->nc = k;
+    if (s->nc > 1)
+        qsort(s->c, s->nc, sizeof *s->c, cmp_chip);
+    for (uint32_t i = 0; i < s->nc; i++)
+        if ((!s->c[i].scanned || s->c[i].stale) && (e = scan_chip(s, &s->c[i])) != 0)
+            return e;
+    return name_chips(s);
+}
+
+static int add_all(hw_state *s, pl_snapshot *snap)
+{
+    for (uint32_t i = 0; i < s->nc; i++) {
+        chip *c = &s->c[i];
+        for (uint32_t k = 0; k < c->ns; k++) {
+            uint32_t id = (uint32_t)c->num << 16 | (uint32_t)c->s[k].kind << 12 | c->s[k].idx;
+            if (pl_snap_add(snap, c->s[k].name, id) < 0)
+                return ENOMEM;
+        }
+    }
+    return 0;
+}
+
+static int hw_instances(void *state, pl_snapshot *snap)
+{
+    hw_state *s = state;
+    int e;
+    pl_snap_clear(snap);
+    if ((e = list_chips(s)) != 0)
+        return e;
+    return add_all(s, snap);
+}
+
+/* One pread of the sensor's value: 1 with *v (signed), or 0. */
+static int read_value(hw_state *s, chip *c, sensor *x, int64_t *v)
+{
+    char buf[32];
+    const char *p = buf;
+    ssize_t r;
+    uint64_t u;
+    int neg;
+    if (x->fd < 0) {
+        char rel[96];
+        snprintf(rel, sizeof rel, CLASS "/hwmon%u/%s%s%u_%s", c->num, c->sub,
+                 kinds[x->kind].pfx, x->idx, x->avg ? "average" : "input");
+        if ((x->fd = pl_open_rel(s->env, rel)) < 0) {
+            if (errno == ENOENT)
+                c->stale = 1;
+            return 0;
+        }
+    }
+    do
+        r = pread(x->fd, buf, sizeof buf - 1, 0);
+    while (r < 0 && errno == EINTR);
+    if (r < 0) {
+        /* EAGAIN, EIO, ENODATA: no value this time; a vanished device: rescan */
+        if (errno == ENODEV || errno == ENOENT || errno == ESTALE) {
+            close(x->fd);
+            x->fd = -1;
+            c->stale = 1;
+        }
+        return 0;
+    }
+    buf[r] = '\0';
+    neg = *p == '-';
+    p += neg;
+    if (*p < '0' || *p > '9' || pl_parse_u64(&p, &u) || u > (uint64_t)INT64_MAX)
+        return 0;
+    if (*p == '\n')
+        p++;
+    if (*p)
+        return 0;            /* trailing garbage, or a value too long for buf */
+    *v = neg ? -(int64_t)u : (int64_t)u;
+    return 1;
+}
+
+static int hw_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
+{
+    hw_state *s = state;
+    uint8_t want[NK];
+    uint32_t inst = 0;
+    int e;
+    pl_snap_clear(snap);
+    if ((e = list_chips(s)) != 0 || (e = add_all(s, snap)) != 0)
+        return e;
+    for (int k = 0; k < NK; k++)
+        want[k] = !wanted || wanted[kind_counter[k]] || (k == K_ENERGY && wanted[C_ENERGY]);
+    for (uint32_t i = 0; i < s->nc; i++) {
+        chip *c = &s->c[i];
+        for (uint32_t k = 0; k < c->ns; k++, inst++) {
+            sensor *x = &c->s[k];
+            int64_t v;
+            if (!want[x->kind] || !read_value(s, c, x, &v))
+                continue;
+            switch (x->kind) {
+            case K_TEMP:
+                if (v >= -273150)
+                    pl_snap_set(snap, inst, C_TEMP, (uint64_t)(v + 273150));
+                break;
+            case K_ENERGY:
+                if (v >= 0) {
+                    pl_snap_set(snap, inst, C_ERATE, (uint64_t)v);
+                    pl_snap_set(snap, inst, C_ENERGY, (uint64_t)v);
+                }
+                break;
+            default:
+                if (v >= 0)
+                    pl_snap_set(snap, inst, kind_counter[x->kind], (uint64_t)v);
+                break;
+            }
+        }
+    }
+    return 0;
+}
+
+static const pl_provider_ops hw_ops = { hw_open, hw_close, hw_instances, hw_collect };
+
+const pl_counterset_def pl_hwmon_def = {
+    {0x7989ac46, 0xcaeb, 0x581d, {0xa0, 0xd0, 0x58, 0x85, 0xc8, 0xba, 0x65, 0x09}},
+    "Hardware Sensors",
+    "Temperatures, voltages, fan speeds, currents, power, energy and humidity of the hwmon "
+    "sensors in /sys/class/hwmon; no instances on machines without hwmon drivers.",
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &hw_ops, 21000,
+};

@@ -1,0 +1,428 @@
+/* LogicalDisk: one instance per mounted filesystem of /proc/self/mountinfo
+ * (id = mount ID, name = the octal-unescaped mount point), plus _Total.
+ *
+ * Pseudo filesystems are left out with node_exporter's default type list, and
+ * so is a mount hidden under another one at the same mount point (statvfs
+ * would see the upper one).  Space and inode counts come from statvfs, which
+ * runs in collect only, and only when the root is "/"; below any other root
+ * it reads a fixture file instead:
+ *
+ *   <root>/statvfs/<mount ID>:  "frsize blocks bfree bavail files ffree\n"
+ *
+ * Remote filesystems (nfs, nfs4, cifs, smb3, fuse.sshfs, ceph, glusterfs) are
+ * not statvfs'd, since a dead server hangs the call, unless the environment
+ * variable PERFLIB_STATVFS_REMOTE is set to 1 when the query opens; their
+ * space counters are then unset and not in _Total.  I/O counters are those
+ * of the /proc/diskstats line whose major:minor is mountinfo field 3 (none
+ * for tmpfs, NFS, overlay or btrfs, whose devices are 0:N). */
+#include "disk.h"
+#include "providers.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+enum {
+    L_FREE, L_FREE_BASE, L_FREE_MB, L_IO,
+    L_TOTAL_MB = L_IO + PL_DISK_NIO, L_FREE_B, L_TOTAL_B, L_USED_B, L_INO, L_INO_BASE,
+    L_FREE_INO, L_TOTAL_INO, L_RO, L_N
+};
+
+#define LRAW PERF_COUNTER_LARGE_RAWCOUNT
+#define CTR(id, name, help, type, base, detail) { id, name, help, type, base, detail, 0, 8 },
+
+static const pl_counter_def counters[] = {
+    CTR(64, "% Free Space", "Space available to unprivileged users as a share of the "
+        "filesystem's size, as df's Avail (statvfs f_bavail over f_blocks, times f_frsize).",
+        PERF_LARGE_RAW_FRACTION, 65, PERF_DETAIL_NOVICE)
+    CTR(65, "% Free Space Base", "Size of the filesystem in bytes (statvfs f_blocks x "
+        "f_frsize), the base of % Free Space.", PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_NOVICE)
+    CTR(66, "Free Megabytes", "Space available to unprivileged users in MiB (statvfs "
+        "f_bavail x f_frsize / 2^20).", LRAW, PL_NO_ID, PERF_DETAIL_NOVICE)
+    PL_DISK_IO_COUNTERS(PL_DISK_CTR, "the mount's device line of /proc/diskstats,")
+    CTR(67, "Total Megabytes", "Size of the filesystem in MiB (statvfs f_blocks x "
+        "f_frsize / 2^20).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED)
+    CTR(68, "Free Bytes", "Space available to unprivileged users in bytes (statvfs "
+        "f_bavail x f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED)
+    CTR(69, "Total Bytes", "Size of the filesystem in bytes (statvfs f_blocks x "
+        "f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED)
+    CTR(70, "Used Bytes", "Space in use in bytes, as df's Used (statvfs (f_blocks - "
+        "f_bfree) x f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED)
+    CTR(71, "% Free Inodes", "Free inodes as a share of all inodes (statvfs f_ffree over "
+        "f_files); unset on filesystems without an inode limit (f_files 0, as btrfs).",
+        PERF_LARGE_RAW_FRACTION, 72, PERF_DETAIL_ADVANCED)
+    CTR(72, "% Free Inodes Base", "Inodes of the filesystem (statvfs f_files), the base of "
+        "% Free Inodes.", PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED)
+    CTR(73, "Free Inodes", "Free inodes (statvfs f_ffree); unset when f_files is 0.",
+        LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED)
+    CTR(74, "Total Inodes", "Inodes of the filesystem (statvfs f_files); unset when it is 0.",
+        LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED)
+    CTR(75, "Read Only", "1 when the mount or its superblock is read-only (the ro option "
+        "in /proc/self/mountinfo fields 6 or 11), else 0.", PERF_COUNTER_RAWCOUNT, PL_NO_ID,
+        PERF_DETAIL_ADVANCED)
+};
+
+#define NC (sizeof counters / sizeof counters[0])
+_Static_assert(NC == L_N, "counter layout");
+
+/* node_exporter's default --collector.filesystem.fs-types-exclude */
+static const char *const pseudo[] = {
+    "autofs", "binfmt_misc", "bpf", "cgroup", "cgroup2", "configfs", "debugfs", "devpts",
+    "devtmpfs", "fusectl", "hugetlbfs", "iso9660", "mqueue", "nsfs", "overlay", "proc",
+    "procfs", "pstore", "rpc_pipefs", "securityfs", "selinuxfs", "squashfs", "erofs",
+    "sysfs", "tracefs", NULL
+};
+static const char *const remote[] = {
+    "nfs", "nfs4", "cifs", "smb3", "fuse.sshfs", "ceph", "glusterfs", NULL
+};
+
+static int in_list(const char *const *list, const char *s, size_t n)
+{
+    for (; *list; list++)
+        if (strlen(*list) == n && memcmp(*list, s, n) == 0)
+            return 1;
+    return 0;
+}
+
+typedef struct mnt {
+    uint32_t id, parent, major, minor;
+    size_t name;             /* offset into the name pool */
+    int ro, remote, hidden;
+    /* statvfs */
+    int have;
+    uint64_t frsize, blocks, bfree, bavail, files, ffree;
+} mnt;
+
+typedef struct ldstate {
+    pl_env *env;
+    int real;                /* root is "/": statvfs; else fixture files */
+    int remote_ok;           /* PERFLIB_STATVFS_REMOTE=1 */
+    pl_file mountinfo, fx;
+    pl_diskstats ds;
+    mnt *m;
+    uint32_t nm, cap;
+    char *pool;
+    size_t plen, pcap;
+} ldstate;
+
+static void ld_close(void *state)
+{
+    ldstate *s = state;
+    if (!s)
+        return;
+    pl_file_close(&s->mountinfo);
+    pl_file_close(&s->fx);
+    pl_diskstats_free(&s->ds);
+    free(s->m);
+    free(s->pool);
+    pl_env_unref(s->env);
+    free(s);
+}
+
+static int ld_open(pl_env *env, void **state)
+{
+    ldstate *s = calloc(1, sizeof *s);
+    const char *opt = getenv("PERFLIB_STATVFS_REMOTE");
+    if (!s)
+        return ENOMEM;
+    s->env = pl_env_ref(env);
+    s->real = strcmp(pl_env_root_prefix(env), "/") == 0;
+    s->remote_ok = opt && strcmp(opt, "1") == 0;
+    pl_file_init(&s->mountinfo);
+    pl_file_init(&s->fx);
+    pl_diskstats_init(&s->ds, 0, 1);
+    *state = s;
+    return 0;
+}
+
+/* Copies the field at p (up to a blank) into the pool, undoing the kernel's
+ * \ooo escapes of space, tab, newline and backslash; returns its offset or
+ * (size_t)-1 for ENOMEM. */
+static size_t pool_unescape(ldstate *s, const char *p, size_t n)
+{
+    size_t off = s->plen;
+    if (s->plen + n + 1 > s->pcap) {
+        size_t cap = s->pcap ? s->pcap : 1024;
+        while (cap < s->plen + n + 1)
+            cap *= 2;
+        char *np = realloc(s->pool, cap);
+        if (!np)
+            return (size_t)-1;
+        s->pool = np;
+        s->pcap = cap;
+    }
+    char *o = s->pool + s->plen;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '\\' && i + 3 < n && p[i + 1] >= '0' && p[i + 1] <= '3' &&
+            p[i + 2] >= '0' && p[i + 2] <= '7' && p[i + 3] >= '0' && p[i + 3] <= '7') {
+            char c = (char)((p[i + 1] - '0') * 64 + (p[i + 2] - '0') * 8 + (p[i + 3] - '0'));
+            if (c != '\0') {
+                *o++ = c;
+                i += 3;
+                continue;
+            }
+        }
+        *o++ = p[i];
+    }
+    *o++ = '\0';
+    s->plen = (size_t)(o - s->pool);
+    return off;
+}
+
+/* Next blank-separated field of the line: *p advanced past it. */
+static int field(const char **p, const char **f, size_t *n)
+{
+    const char *q = *p;
+    while (*q == ' ')
+        q++;
+    *f = q;
+    while (*q && *q != ' ' && *q != '\n')
+        q++;
+    *n = (size_t)(q - *f);
+    *p = q;
+    return *n > 0;
+}
+
+static int has_ro(const char *opts, size_t n)
+{
+    return (n == 2 || (n > 2 && opts[2] == ',')) && opts[0] == 'r' && opts[1] == 'o';
+}
+
+/* Parses mountinfo into s->m: every real filesystem, hidden ones marked. */
+static int parse_mounts(ldstate *s, const char **err_path)
+{
+    int e = pl_file_read(&s->mountinfo, s->env, "proc/self/mountinfo");
+    if (e) {
+        *err_path = "proc/self/mountinfo";
+        return e;
+    }
+    s->nm = 0;
+    s->plen = 0;
+    for (const char *p = s->mountinfo.buf; p && *p; p = pl_next_line(p)) {
+        const char *q = p, *f, *mp, *opts;
+        uint64_t id, parent, maj, min;
+        size_t n, mpn, optn;
+        int ro;
+        if (!strchr(p, '\n'))
+            break;           /* a cut-off last line */
+        if (pl_parse_u64(&q, &id) || pl_parse_u64(&q, &parent) || pl_parse_u64(&q, &maj) ||
+            *q++ != ':' || pl_parse_u64(&q, &min) || id > UINT32_MAX - 2 || parent > UINT32_MAX ||
+            maj > UINT32_MAX || min > UINT32_MAX)
+            continue;
+        if (!field(&q, &f, &n) || !field(&q, &mp, &mpn) || !field(&q, &opts, &optn))
+            continue;
+        ro = has_ro(opts, optn);
+        /* optional fields up to the lone "-", then type, source, super options */
+        while (field(&q, &f, &n) && !(n == 1 && f[0] == '-'))
+            ;
+        if (n != 1 || !field(&q, &f, &n))
+            continue;
+        if (in_list(pseudo, f, n))
+            continue;
+        int rem = in_list(remote, f, n);
+        const char *so;
+        size_t son;
+        if (field(&q, &so, &son) && field(&q, &so, &son))
+            ro |= has_ro(so, son);
+        if (s->nm == s->cap) {
+            uint32_t cap = s->cap ? s->cap * 2 : 32;
+            mnt *nmv = realloc(s->m, cap * sizeof *nmv);
+            if (!nmv)
+                return ENOMEM;
+            s->m = nmv;
+            s->cap = cap;
+        }
+        mnt *m = &s->m[s->nm];
+        memset(m, 0, sizeof *m);
+        if ((m->name = pool_unescape(s, mp, mpn)) == (size_t)-1)
+            return ENOMEM;
+        m->id = (uint32_t)id;
+        m->parent = (uint32_t)parent;
+        m->major = (uint32_t)maj;
+        m->minor = (uint32_t)min;
+        m->ro = ro;
+        m->remote = rem;
+        s->nm++;
+    }
+    /* a mount with a child at the same mount point is covered by it */
+    for (uint32_t i = 0; i < s->nm; i++)
+        for (uint32_t j = 0; j < s->nm; j++)
+            if (s->m[j].parent == s->m[i].id && j != i &&
+                strcmp(s->pool + s->m[j].name, s->pool + s->m[i].name) == 0) {
+                s->m[i].hidden = 1;
+                break;
+            }
+    return 0;
+}
+
+static int ld_instances(void *state, pl_snapshot *snap)
+{
+    ldstate *s = state;
+    int e;
+    pl_snap_clear(snap);
+    if ((e = parse_mounts(s, &snap->err_path)))
+        return e;
+    for (uint32_t i = 0; i < s->nm; i++)
+        if (!s->m[i].hidden && pl_snap_add(snap, s->pool + s->m[i].name, s->m[i].id) < 0)
+            return ENOMEM;
+    return pl_snap_add(snap, "_Total", PL_DISK_TOTAL_ID) < 0 ? ENOMEM : 0;
+}
+
+/* statvfs of the mount point, or below another root the fixture file. */
+static void space(ldstate *s, mnt *m)
+{
+    if (m->remote && !s->remote_ok)
+        return;
+    if (s->real) {
+        struct statvfs v;
+        if (statvfs(s->pool + m->name, &v) != 0)
+            return;
+        m->frsize = v.f_frsize ? v.f_frsize : v.f_bsize;
+        m->blocks = v.f_blocks;
+        m->bfree = v.f_bfree;
+        m->bavail = v.f_bavail;
+        m->files = v.f_files;
+        m->ffree = v.f_ffree;
+        m->have = m->frsize != 0;
+    } else {
+        char rel[32];
+        const char *p;
+        uint64_t x[6];
+        int k = 0;
+        snprintf(rel, sizeof rel, "statvfs/%u", (unsigned)m->id);
+        pl_file_close(&s->fx);       /* one file per mount: not kept open */
+        if (pl_file_read(&s->fx, s->env, rel))
+            return;
+        for (p = s->fx.buf; k < 6 && pl_parse_u64(&p, &x[k]) == 0; k++)
+            ;
+        if (k < 6 || x[0] == 0 || (*p != '\n' && *p != ' '))
+            return;
+        m->frsize = x[0];
+        m->blocks = x[1];
+        m->bfree = x[2];
+        m->bavail = x[3];
+        m->files = x[4];
+        m->ffree = x[5];
+        m->have = 1;
+    }
+}
+
+/* The space counters from frsize and counts; an overflow leaves them unset. */
+static void set_space(pl_snapshot *snap, uint32_t i, uint64_t frsize, uint64_t blocks,
+                      uint64_t bfree, uint64_t bavail)
+{
+    uint64_t total, avail, used;
+    if (__builtin_mul_overflow(blocks, frsize, &total) ||
+        __builtin_mul_overflow(bavail, frsize, &avail))
+        return;
+    pl_snap_set(snap, i, L_FREE, avail);
+    pl_snap_set(snap, i, L_FREE_BASE, total);
+    pl_snap_set(snap, i, L_FREE_MB, avail >> 20);
+    pl_snap_set(snap, i, L_TOTAL_MB, total >> 20);
+    pl_snap_set(snap, i, L_FREE_B, avail);
+    pl_snap_set(snap, i, L_TOTAL_B, total);
+    if (bfree <= blocks && !__builtin_mul_overflow(blocks - bfree, frsize, &used))
+        pl_snap_set(snap, i, L_USED_B, used);
+}
+
+static void set_inodes(pl_snapshot *snap, uint32_t i, uint64_t files, uint64_t ffree)
+{
+    if (files == 0)
+        return;              /* no inode limit (btrfs): no count to report */
+    pl_snap_set(snap, i, L_INO, ffree);
+    pl_snap_set(snap, i, L_INO_BASE, files);
+    pl_snap_set(snap, i, L_FREE_INO, ffree);
+    pl_snap_set(snap, i, L_TOTAL_INO, files);
+}
+
+static int ld_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
+{
+    ldstate *s = state;
+    int e, ti, need_vfs = 0, need_io = 0, space_ok = 1;
+    uint64_t blocks = 0, bfree = 0, bavail = 0, files = 0, ffree = 0;
+    pl_snap_clear(snap);
+    for (uint32_t c = 0; c < NC; c++) {
+        if (wanted && !wanted[c])
+            continue;
+        if (c >= L_IO && c < L_IO + PL_DISK_NIO)
+            need_io = 1;
+        else if (c != L_RO)
+            need_vfs = 1;
+    }
+    if ((e = parse_mounts(s, &snap->err_path)))
+        return e;
+    /* no diskstats (a container without it) only leaves the I/O counters unset */
+    if (need_io && pl_diskstats_update(&s->ds, s->env, 1, &snap->err_path) != 0) {
+        need_io = 0;
+        snap->err_path = NULL;
+    }
+    for (uint32_t i = 0; i < s->nm; i++) {
+        mnt *m = &s->m[i];
+        int k, first = 1;
+        if (m->hidden)
+            continue;
+        if ((k = pl_snap_add(snap, s->pool + m->name, m->id)) < 0)
+            return ENOMEM;
+        pl_snap_set(snap, (uint32_t)k, L_RO, (uint64_t)m->ro);
+        /* one filesystem mounted twice (bind mounts) counts once in _Total */
+        for (uint32_t j = 0; j < i && first; j++)
+            if (!s->m[j].hidden && s->m[j].major == m->major && s->m[j].minor == m->minor)
+                first = 0;
+        if (need_vfs) {
+            space(s, m);
+            if (m->have) {
+                set_space(snap, (uint32_t)k, m->frsize, m->blocks, m->bfree, m->bavail);
+                set_inodes(snap, (uint32_t)k, m->files, m->ffree);
+            }
+            if (first && m->have) {
+                /* _Total in frsize-independent bytes: scale each to bytes first */
+                uint64_t t, f, a;
+                if (__builtin_mul_overflow(m->blocks, m->frsize, &t) ||
+                    __builtin_mul_overflow(m->bfree, m->frsize, &f) ||
+                    __builtin_mul_overflow(m->bavail, m->frsize, &a) ||
+                    __builtin_add_overflow(blocks, t, &blocks) ||
+                    __builtin_add_overflow(bfree, f, &bfree) ||
+                    __builtin_add_overflow(bavail, a, &bavail))
+                    space_ok = 0;
+                if (m->files && (__builtin_add_overflow(files, m->files, &files) ||
+                                 __builtin_add_overflow(ffree, m->ffree, &ffree)))
+                    space_ok = 0;
+            } else if (first && !(m->remote && !s->remote_ok)) {
+                space_ok = 0;        /* a local filesystem without figures */
+            }
+        }
+        if (need_io) {
+            pl_dsdev *x = pl_diskstats_find(&s->ds, m->major, m->minor);
+            if (x) {
+                pl_disk_io_set(snap, (uint32_t)k, L_IO, x->v, x->nf);
+                x->want = 1;
+            }
+        }
+    }
+    if ((ti = pl_snap_add(snap, "_Total", PL_DISK_TOTAL_ID)) < 0)
+        return ENOMEM;
+    if (need_vfs && space_ok) {
+        set_space(snap, (uint32_t)ti, 1, blocks, bfree, bavail);
+        set_inodes(snap, (uint32_t)ti, files, ffree);
+    }
+    if (need_io) {
+        pl_diskstats_total(&s->ds);
+        pl_disk_io_set(snap, (uint32_t)ti, L_IO, s->ds.total, s->ds.total_nf);
+    }
+    return 0;
+}
+
+static const pl_provider_ops ops = { ld_open, ld_close, ld_instances, ld_collect };
+
+const pl_counterset_def pl_logicaldisk_def = {
+    /* UUIDv5(perflib namespace, "LogicalDisk") */
+    { 0xdc4b383f, 0x62a8, 0x55d0, { 0xa4, 0xb4, 0xfb, 0x2f, 0xd1, 0x1a, 0x86, 0x9e } },
+    "LogicalDisk",
+    "Space, inodes and I/O of each mounted filesystem of /proc/self/mountinfo (pseudo "
+    "filesystems left out; remote ones without space figures unless PERFLIB_STATVFS_REMOTE=1), "
+    "and of all of them; instances are keyed by mount ID.",
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 5000,
+};

@@ -1,0 +1,527 @@
+/* Network Interface: one instance per interface of /proc/net/dev (the
+ * query's network namespace), named as the kernel names it, with the ifindex
+ * as instance id, and "_Total".
+ *
+ * /proc/net/dev is read once per collect for every interface; each line is
+ * split at its last ':' and the name trimmed, so padded names and names with
+ * a ':' (old alias style) come out whole.  The ifindex and the device type
+ * (/sys/class/net/<if>/ifindex, type) are read once per interface and kept;
+ * 0 when sysfs has no such interface.  The sysfs value files (speed, mtu,
+ * operstate, carrier_changes, statistics/rx_nohandler) are kept open and read
+ * only when their counters are wanted.
+ *
+ * Falling values (rule R2, sysstat's check_net_dev_reg): when a field falls,
+ * the interface is re-registered (a reset: the new values are published as
+ * they are) if its ifindex changed, if every one of rx/tx bytes and packets
+ * that was above 0 fell, or if a falling field was or is above 2^32-1 (a
+ * 64-bit counter never wraps); otherwise each falling field wrapped at 2^32
+ * (a 32-bit kernel) and is unwrapped into a 64-bit accumulator.
+ *
+ * _Total: Windows lists no loopback interface, so _Total leaves out loopback
+ * devices (type 772, or the name "lo" without sysfs).  Its /sec counters add
+ * up the interfaces' increments since the query's previous collect, so an
+ * interface that goes away or is re-registered never makes them fall; its
+ * error counts are the sum over the present interfaces.  A _Total value is
+ * unset when an interface it adds lacks the field.  Current Bandwidth of
+ * _Total is the sum of the known speeds.  Output Queue Length is kept for
+ * Windows queries but never set: Linux exposes no per-interface queue length
+ * outside rtnetlink. */
+#include "providers.h"
+#include "pl_provider.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* /proc/net/dev fields, in file order */
+enum { RXB, RXP, RXE, RXD, RXFIFO, RXFRAME, RXCOMP, RXMC,
+       TXB, TXP, TXE, TXD, TXFIFO, COLLS, CARRIER, TXCOMP, NF };
+/* sysfs value files */
+enum { SF_SPEED, SF_MTU, SF_OPER, SF_CHG, SF_NOHANDLER, NSF };
+static const char *const sf_file[NSF] = {
+    "speed", "mtu", "operstate", "carrier_changes", "statistics/rx_nohandler",
+};
+
+#define BULK PERF_COUNTER_BULK_COUNT
+#define LRAW PERF_COUNTER_LARGE_RAWCOUNT
+#define RAW PERF_COUNTER_RAWCOUNT
+#define NOV PERF_DETAIL_NOVICE
+#define ADV PERF_DETAIL_ADVANCED
+#define CTR(id, name, help, type, detail) { id, name, help, type, PL_NO_ID, detail, 0, 8 }
+
+static const pl_counter_def counters[] = {
+    CTR(0, "Bytes Total/sec", "Bytes received and sent per second, framing included "
+        "(/proc/net/dev receive + transmit bytes).", BULK, NOV),
+    CTR(1, "Packets/sec", "Packets received and sent per second (/proc/net/dev receive + "
+        "transmit packets).", BULK, NOV),
+    CTR(2, "Packets Received/sec", "Packets received per second (/proc/net/dev receive "
+        "packets).", BULK, NOV),
+    CTR(3, "Packets Sent/sec", "Packets sent per second (/proc/net/dev transmit packets).",
+        BULK, NOV),
+    CTR(4, "Current Bandwidth", "Link speed in bits per second (/sys/class/net/<if>/speed in "
+        "Mb/s x 10^6); unset when the driver reports none (-1 or EINVAL).", LRAW, NOV),
+    CTR(5, "Bytes Received/sec", "Bytes received per second (/proc/net/dev receive bytes).",
+        BULK, NOV),
+    CTR(6, "Packets Received Non-Unicast/sec", "Multicast packets received per second "
+        "(/proc/net/dev receive multicast; Linux does not count broadcasts apart).", BULK, NOV),
+    CTR(7, "Packets Received Discarded", "Received packets dropped without an error, for "
+        "lack of buffers for instance, since the interface came up (/proc/net/dev receive "
+        "drop).", LRAW, NOV),
+    CTR(8, "Packets Received Errors", "Received packets with errors, since the interface "
+        "came up (/proc/net/dev receive errs).", LRAW, NOV),
+    CTR(9, "Packets Received Unknown", "Received packets no protocol handler wanted "
+        "(/sys/class/net/<if>/statistics/rx_nohandler, kernel 4.6 and later).", LRAW, NOV),
+    CTR(10, "Bytes Sent/sec", "Bytes sent per second (/proc/net/dev transmit bytes).",
+        BULK, NOV),
+    CTR(11, "Packets Outbound Discarded", "Packets to send dropped without an error, since "
+        "the interface came up (/proc/net/dev transmit drop).", LRAW, NOV),
+    CTR(12, "Packets Outbound Errors", "Packets that could not be sent because of errors, "
+        "since the interface came up (/proc/net/dev transmit errs).", LRAW, NOV),
+    CTR(13, "Output Queue Length", "Length of the output packet queue: kept for Windows "
+        "queries, always no data, since Linux shows the qdisc backlog only over rtnetlink.",
+        RAW, NOV),
+    CTR(14, "Receive FIFO Errors", "Receive FIFO buffer overruns (/proc/net/dev receive "
+        "fifo).", LRAW, ADV),
+    CTR(15, "Receive Frame Errors", "Received packets with framing or alignment errors "
+        "(/proc/net/dev receive frame).", LRAW, ADV),
+    CTR(16, "Transmit FIFO Errors", "Transmit FIFO buffer underruns (/proc/net/dev transmit "
+        "fifo).", LRAW, ADV),
+    CTR(17, "Collisions", "Collisions detected while sending (/proc/net/dev transmit "
+        "colls).", LRAW, ADV),
+    CTR(18, "Carrier Errors", "Transmit errors from carrier loss (/proc/net/dev transmit "
+        "carrier).", LRAW, ADV),
+    CTR(19, "Compressed Packets Received", "Compressed packets received, by drivers that "
+        "compress such as PPP (/proc/net/dev receive compressed).", LRAW, ADV),
+    CTR(20, "Compressed Packets Sent", "Compressed packets sent (/proc/net/dev transmit "
+        "compressed).", LRAW, ADV),
+    CTR(21, "MTU", "Maximum transmission unit in bytes (/sys/class/net/<if>/mtu).", RAW, ADV),
+    CTR(22, "Operational Status", "RFC 2863 operational state of /sys/class/net/<if>/"
+        "operstate: 1 up, 2 down, 3 testing, 4 unknown, 5 dormant, 6 notpresent, "
+        "7 lowerlayerdown.", RAW, ADV),
+    CTR(23, "Carrier Changes", "Times the link carrier came or went since the interface "
+        "was created (/sys/class/net/<if>/carrier_changes).", LRAW, ADV),
+};
+
+#define NC (sizeof counters / sizeof counters[0])
+
+/* How each counter is made: /proc/net/dev field a (+ b), sysfs file, or nothing. */
+enum { M_DEV, M_SYS, M_NONE };
+#define NO 0xFF
+static const struct { uint8_t kind, a, b; } map[NC] = {
+    {M_DEV, RXB, TXB}, {M_DEV, RXP, TXP}, {M_DEV, RXP, NO}, {M_DEV, TXP, NO},
+    {M_SYS, SF_SPEED, NO}, {M_DEV, RXB, NO}, {M_DEV, RXMC, NO}, {M_DEV, RXD, NO},
+    {M_DEV, RXE, NO}, {M_SYS, SF_NOHANDLER, NO}, {M_DEV, TXB, NO}, {M_DEV, TXD, NO},
+    {M_DEV, TXE, NO}, {M_NONE, NO, NO}, {M_DEV, RXFIFO, NO}, {M_DEV, RXFRAME, NO},
+    {M_DEV, TXFIFO, NO}, {M_DEV, COLLS, NO}, {M_DEV, CARRIER, NO}, {M_DEV, RXCOMP, NO},
+    {M_DEV, TXCOMP, NO}, {M_SYS, SF_MTU, NO}, {M_SYS, SF_OPER, NO}, {M_SYS, SF_CHG, NO},
+};
+
+/* Fields whose _Total is a running sum of increments (the /sec ones). */
+static const uint8_t rate_field[NF] = { [RXB] = 1, [RXP] = 1, [RXMC] = 1, [TXB] = 1, [TXP] = 1 };
+
+#define TOTAL_ID 0xFFFFFFFEu
+#define NAME_MAX_ 64
+#define U32MAX 0xFFFFFFFFull
+
+typedef struct nic {
+    char name[NAME_MAX_];
+    uint32_t ifindex;
+    uint8_t loop, sysfs_ok;   /* sysfs_ok: the name is usable in a path */
+    uint8_t seen[NF], have[NF];
+    uint64_t raw[NF], acc[NF];
+    int sfd[NSF];
+    uint8_t sabsent[NSF];
+    uint32_t gen;
+} nic;
+
+typedef struct netif_state {
+    pl_env *env;
+    pl_file dev;
+    nic *nics;
+    uint32_t n, cap, gen;
+    uint64_t total[NF];      /* running sums of increments, loopback left out */
+} netif_state;
+
+/* ---- sysfs ------------------------------------------------------------------ */
+
+/* Reads a small sysfs file of interface x once (open, read, close): for the
+ * ifindex and type, which never change while the interface exists. */
+static int read_once(const netif_state *s, const nic *x, const char *file, uint64_t *v)
+{
+    char rel[NAME_MAX_ + 48], buf[32];
+    const char *p = buf;
+    ssize_t r;
+    int fd;
+    if (!x->sysfs_ok)
+        return 0;
+    snprintf(rel, sizeof rel, "sys/class/net/%s/%s", x->name, file);
+    if ((fd = pl_open_rel(s->env, rel)) < 0)
+        return 0;
+    r = pread(fd, buf, sizeof buf - 1, 0);
+    close(fd);
+    if (r <= 0)
+        return 0;
+    buf[r] = '\0';
+    return pl_parse_u64(&p, v) == 0 && (*p == '\n' || *p == '\0');
+}
+
+static uint32_t read_ifindex(const netif_state *s, const nic *x)
+{
+    uint64_t v;
+    return read_once(s, x, "ifindex", &v) && v < TOTAL_ID ? (uint32_t)v : 0;
+}
+
+static void identify(const netif_state *s, nic *x)
+{
+    uint64_t type;
+    x->ifindex = read_ifindex(s, x);
+    if (read_once(s, x, "type", &type))
+        x->loop = type == 772;           /* ARPHRD_LOOPBACK */
+    else
+        x->loop = strcmp(x->name, "lo") == 0;
+}
+
+static void close_sysfs(nic *x)
+{
+    for (int k = 0; k < NSF; k++) {
+        if (x->sfd[k] >= 0)
+            close(x->sfd[k]);
+        x->sfd[k] = -1;
+        x->sabsent[k] = 0;
+    }
+}
+
+/* Reads value file k of x into buf: its length, or -1 when there is no value
+ * now.  The fd stays open; a file the interface lacks is not looked for
+ * again; EINVAL (speed of a virtual device) keeps the fd for the next try. */
+static int read_sys(const netif_state *s, nic *x, int k, char *buf, size_t cap)
+{
+    ssize_t r;
+    if (!x->sysfs_ok || x->sabsent[k])
+        return -1;
+    if (x->sfd[k] < 0) {
+        char rel[NAME_MAX_ + 48];
+        snprintf(rel, sizeof rel, "sys/class/net/%s/%s", x->name, sf_file[k]);
+        x->sfd[k] = pl_open_rel(s->env, rel);
+        if (x->sfd[k] < 0) {
+            if (errno == ENOENT || errno == ENOTDIR)
+                x->sabsent[k] = 1;
+            return -1;
+        }
+    }
+    do
+        r = pread(x->sfd[k], buf, cap - 1, 0);
+    while (r < 0 && errno == EINTR);
+    if (r < 0) {
+        if (errno == ENODEV || errno == ENOENT) {   /* the device went away */
+            close(x->sfd[k]);
+            x->sfd[k] = -1;
+        }
+        return -1;
+    }
+    buf[r] = '\0';
+    return (int)r;
+}
+
+static const char *const operstates[] = {
+    "up", "down", "testing", "unknown", "dormant", "notpresent", "lowerlayerdown",
+};
+
+/* Value of sysfs counter k of x: 1 with *v, 0 if none. */
+static int sys_value(const netif_state *s, nic *x, int k, uint64_t *v)
+{
+    char buf[64];
+    const char *p = buf;
+    int len = read_sys(s, x, k, buf, sizeof buf);
+    if (len < 0)
+        return 0;
+    if (k == SF_OPER) {
+        size_t l = strcspn(buf, "\n");
+        for (size_t i = 0; i < sizeof operstates / sizeof operstates[0]; i++)
+            if (strlen(operstates[i]) == l && strncmp(buf, operstates[i], l) == 0) {
+                *v = i + 1;
+                return 1;
+            }
+        return 0;
+    }
+    /* speed -1 is "unknown"; anything not a plain decimal is left unset */
+    if (pl_parse_u64(&p, v) || (*p != '\n' && *p != '\0'))
+        return 0;
+    if (k == SF_SPEED) {
+        if (*v == 0xFFFF || *v >= U32MAX)
+            return 0;                    /* SPEED_UNKNOWN of older drivers */
+        *v *= 1000000;
+    }
+    return 1;
+}
+
+/* ---- interfaces -------------------------------------------------------------- */
+
+static nic *find_nic(netif_state *s, const char *name, size_t len, uint32_t hint)
+{
+    nic *x;
+    if (hint < s->n && strlen(s->nics[hint].name) == len &&
+        memcmp(s->nics[hint].name, name, len) == 0)
+        return &s->nics[hint];
+    for (uint32_t i = 0; i < s->n; i++)
+        if (strlen(s->nics[i].name) == len && memcmp(s->nics[i].name, name, len) == 0)
+            return &s->nics[i];
+    if (s->n == s->cap) {
+        uint32_t cap = s->cap ? 2 * s->cap : 8;
+        nic *nn = realloc(s->nics, cap * sizeof *nn);
+        if (!nn)
+            return NULL;
+        s->nics = nn;
+        s->cap = cap;
+    }
+    x = &s->nics[s->n++];
+    memset(x, 0, sizeof *x);
+    memcpy(x->name, name, len);
+    x->name[len] = '\0';
+    /* a name that is not a plain path component gets no sysfs lookups */
+    x->sysfs_ok = !memchr(name, '/', len) && strcmp(x->name, ".") != 0 &&
+                  strcmp(x->name, "..") != 0;
+    for (int k = 0; k < NSF; k++)
+        x->sfd[k] = -1;
+    identify(s, x);
+    return x;
+}
+
+/* Interfaces not in this read are gone: forget them. */
+static void sweep(netif_state *s)
+{
+    uint32_t j = 0;
+    for (uint32_t i = 0; i < s->n; i++) {
+        if (s->nics[i].gen != s->gen) {
+            close_sysfs(&s->nics[i]);
+            continue;
+        }
+        if (i != j)
+            s->nics[j] = s->nics[i];
+        j++;
+    }
+    s->n = j;
+}
+
+/* Parses the fields after the ':' into v/ok; a number counts only when a
+ * blank or '\n' follows it (a truncated read cuts no value). */
+static void parse_fields(const char *p, uint64_t v[NF], uint8_t ok[NF])
+{
+    memset(ok, 0, NF);
+    for (int f = 0; f < NF; f++) {
+        const char *t;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '\n' || *p == '\0')
+            return;
+        t = p;
+        ok[f] = pl_parse_u64(&p, &v[f]) == 0 && (*p == ' ' || *p == '\t' || *p == '\n');
+        while (*p && *p != ' ' && *p != '\t' && *p != '\n')
+            p++;
+        if (*p == '\0' && p != t)
+            ok[f] = 0;
+    }
+}
+
+/* Folds one read of x's fields into its accumulators and the _Total sums. */
+static void update(netif_state *s, nic *x, const uint64_t v[NF], const uint8_t ok[NF])
+{
+    static const int mainf[4] = { RXB, RXP, TXB, TXP };
+    int fell = 0, hard = 0, had = 0, mfell = 0, reset;
+    for (int f = 0; f < NF; f++)
+        if (ok[f] && x->seen[f] && v[f] < x->raw[f]) {
+            fell = 1;
+            if (x->raw[f] > U32MAX || v[f] > U32MAX)
+                hard = 1;
+        }
+    for (int i = 0; i < 4; i++) {
+        int f = mainf[i];
+        if (ok[f] && x->seen[f] && x->raw[f] > 0) {
+            had++;
+            mfell += v[f] < x->raw[f];
+        }
+    }
+    reset = hard || (had > 0 && mfell == had);
+    if (fell) {
+        uint32_t idx = read_ifindex(s, x);   /* rare: only when something fell */
+        if (idx != x->ifindex)
+            reset = 1;
+        if (reset) {
+            close_sysfs(x);                  /* the old device's files are stale */
+            identify(s, x);
+        }
+    }
+    for (int f = 0; f < NF; f++) {
+        uint64_t d;
+        x->have[f] = ok[f];
+        if (reset)
+            x->seen[f] = 0;
+        if (!ok[f])
+            continue;
+        if (!x->seen[f])
+            d = x->acc[f] = v[f];            /* new interface, field or registration */
+        else if (v[f] >= x->raw[f])
+            d = v[f] - x->raw[f];
+        else
+            d = (uint32_t)(v[f] - x->raw[f]);   /* 32-bit wrap */
+        if (x->seen[f])
+            x->acc[f] += d;
+        x->raw[f] = v[f];
+        x->seen[f] = 1;
+        if (!x->loop)
+            s->total[f] += d;
+    }
+}
+
+static void set_dev(pl_snapshot *snap, int inst, const uint64_t val[NF], const uint8_t ok[NF])
+{
+    for (uint32_t c = 0; c < NC; c++) {
+        uint8_t a = map[c].a, b = map[c].b;
+        if (map[c].kind != M_DEV || !ok[a])
+            continue;
+        if (b == NO)
+            pl_snap_set(snap, (uint32_t)inst, c, val[a]);
+        else if (ok[b] && val[a] <= UINT64_MAX - val[b])
+            pl_snap_set(snap, (uint32_t)inst, c, val[a] + val[b]);
+    }
+}
+
+/* One pass over /proc/net/dev: instances, and values when values != 0. */
+static int walk(netif_state *s, const uint8_t *wanted, pl_snapshot *snap, int values)
+{
+    uint8_t want_sys[NSF] = { 0 }, tot_ok[NF], any_sys = 0;
+    uint64_t tot[NF] = { 0 }, tsys[NSF] = { 0 };
+    uint32_t k = 0, nsys[NSF] = { 0 }, nonloop = 0;
+    const char *p;
+    int e, ti;
+
+    e = pl_file_read(&s->dev, s->env, "proc/net/dev");
+    if (!e && !memchr(s->dev.buf, '\n', s->dev.len))
+        e = EINVAL;
+    if (e) {
+        snap->err_path = "proc/net/dev";
+        return e;
+    }
+    for (uint32_t c = 0; values && c < NC; c++)
+        if (map[c].kind == M_SYS && (!wanted || wanted[c]))
+            want_sys[map[c].a] = any_sys = 1;
+    memset(tot_ok, 1, sizeof tot_ok);
+    s->gen++;
+    for (p = s->dev.buf; p && *p; p = pl_next_line(p)) {
+        const char *eol = strchr(p, '\n'), *colon, *a, *b;
+        uint64_t v[NF];
+        uint8_t ok[NF];
+        nic *x;
+        int inst;
+        if (!eol)
+            eol = p + strlen(p);
+        colon = memrchr(p, ':', (size_t)(eol - p));
+        if (!colon)
+            continue;        /* the two header lines */
+        for (a = p; a < colon && (*a == ' ' || *a == '\t'); a++)
+            ;
+        for (b = colon; b > a && (b[-1] == ' ' || b[-1] == '\t'); b--)
+            ;
+        if (b == a || (size_t)(b - a) >= NAME_MAX_)
+            continue;
+        x = find_nic(s, a, (size_t)(b - a), k++);
+        if (!x)
+            return ENOMEM;
+        x->gen = s->gen;
+        if ((inst = pl_snap_add(snap, x->name, x->ifindex)) < 0)
+            return ENOMEM;
+        if (!values)
+            continue;
+        parse_fields(colon + 1, v, ok);
+        update(s, x, v, ok);
+        /* the snapshot's id is the one before a re-registration was seen */
+        snap->inst[inst].id = x->ifindex;
+        set_dev(snap, inst, x->acc, x->have);
+        if (!x->loop) {
+            nonloop++;
+            for (int f = 0; f < NF; f++) {
+                tot_ok[f] &= x->have[f];
+                tot[f] += x->acc[f];
+            }
+        }
+        for (int j = 0; any_sys && j < NSF; j++) {
+            uint64_t sv;
+            if (!want_sys[j] || !sys_value(s, x, j, &sv))
+                continue;
+            for (uint32_t c = 0; c < NC; c++)
+                if (map[c].kind == M_SYS && map[c].a == j)
+                    pl_snap_set(snap, (uint32_t)inst, c, sv);
+            if (!x->loop) {
+                tsys[j] += sv;
+                nsys[j]++;
+            }
+        }
+    }
+    sweep(s);
+    if ((ti = pl_snap_add(snap, "_Total", TOTAL_ID)) < 0)
+        return ENOMEM;
+    if (!values)
+        return 0;
+    for (int f = 0; f < NF; f++)
+        if (rate_field[f])
+            tot[f] = s->total[f];
+    set_dev(snap, ti, tot, tot_ok);
+    for (uint32_t c = 0; c < NC; c++) {
+        int j = map[c].a;
+        if (map[c].kind != M_SYS || !want_sys[j])
+            continue;
+        if (j == SF_SPEED ? nsys[j] > 0 : (j != SF_MTU && j != SF_OPER && nsys[j] == nonloop))
+            pl_snap_set(snap, (uint32_t)ti, c, tsys[j]);
+    }
+    return 0;
+}
+
+/* ---- ops ------------------------------------------------------------------------ */
+
+static int netif_open(pl_env *env, void **state)
+{
+    netif_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return ENOMEM;
+    s->env = pl_env_ref(env);
+    pl_file_init(&s->dev);
+    *state = s;
+    return 0;
+}
+
+static void netif_close(void *state)
+{
+    netif_state *s = state;
+    if (!s)
+        return;
+    for (uint32_t i = 0; i < s->n; i++)
+        close_sysfs(&s->nics[i]);
+    free(s->nics);
+    pl_file_close(&s->dev);
+    pl_env_unref(s->env);
+    free(s);
+}
+
+static int netif_instances(void *state, pl_snapshot *snap)
+{
+    pl_snap_clear(snap);
+    return walk(state, NULL, snap, 0);
+}
+
+static int netif_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
+{
+    pl_snap_clear(snap);
+    return walk(state, wanted, snap, 1);
+}
+
+static const pl_provider_ops ops = { netif_open, netif_close, netif_instances, netif_collect };
+
+const pl_counterset_def pl_netif_def = {
+    {0x9522ef18, 0xbc04, 0x585b, {0xbc, 0xa1, 0x4c, 0x46, 0x9f, 0x9e, 0x2d, 0x1f}},
+    "Network Interface",
+    "Traffic, errors and link state of each network interface of this network namespace, "
+    "from /proc/net/dev and /sys/class/net; _Total leaves out loopback.",
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 6000,
+};

@@ -1,0 +1,644 @@
+/* IPv4, IPv6, TCPv4, TCPv6, UDPv4, UDPv6, ICMP and ICMPv6 (single instance
+ * each), from the SNMP MIB files of the query's network namespace:
+ * /proc/net/snmp (Ip, Tcp, Udp, Icmp line pairs), /proc/net/netstat (IpExt,
+ * TcpExt) and /proc/net/snmp6 (Ip6*, Udp6*, Icmp6* lines).
+ *
+ * Every set but TCPv6 is one table-driven provider: each counter is one MIB
+ * field, or the sum of two.  Linux keeps one TCP MIB for IPv4 and IPv6, so
+ * TCPv4 counts all TCP; TCPv6 can only count IPv6 connections, by walking
+ * /proc/net/tcp6 (O(sockets): costly).
+ *
+ * Errors: the set's main file (snmp, snmp6, tcp6) unreadable, empty or
+ * without a complete line fails the set (errno, err_path): with IPv6 off
+ * (ipv6.disable=1) the v6 sets report ENOENT for proc/net/snmp6.  netstat is
+ * an extra: when it is missing only its counters are unset.  A field the
+ * kernel does not have, a malformed or negative value leaves its counters
+ * unset.  The MIB counters are unsigned long: 64-bit on 64-bit kernels, and
+ * not unwrapped on 32-bit ones. */
+#include "providers.h"
+#include "pl_provider.h"
+#include "netsnmp.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BULK PERF_COUNTER_BULK_COUNT
+#define LRAW PERF_COUNTER_LARGE_RAWCOUNT
+#define RAW PERF_COUNTER_RAWCOUNT
+#define NOV PERF_DETAIL_NOVICE
+#define ADV PERF_DETAIL_ADVANCED
+#define CTR(id, name, help, type, detail) { id, name, help, type, PL_NO_ID, detail, 0, 8 }
+#define K PL_NS_KEY
+#define NONE 0xFF
+#define NSTATIC(a) (sizeof a / sizeof a[0])
+
+/* ---- files and sources ------------------------------------------------------- */
+
+enum { F_SNMP, F_NETSTAT, F_SNMP6, NFILES };
+static const char *const file_path[NFILES] = { "proc/net/snmp", "proc/net/netstat", "proc/net/snmp6" };
+
+enum { S_PAIRS, S_LINES };
+
+/* One section of a file: its fields are keys[0..nkeys) of the set's flat field list. */
+typedef struct np_src {
+    uint8_t file, kind, required;
+    const char *tag;
+    const pl_ns_key *keys;
+    uint8_t nkeys;
+} np_src;
+
+typedef struct np_set {
+    const np_src *srcs;
+    uint8_t nsrc;
+    const uint8_t (*map)[2];  /* per counter: field a, and field b added to it or NONE */
+    uint32_t ncounters;
+} np_set;
+
+#define MAXF 32              /* fields of one set */
+
+/* ---- IPv4 / IPv6 ------------------------------------------------------------- */
+
+enum { IP_INREC, IP_HDR, IP_ADDR, IP_FWD, IP_UNK, IP_INDISC, IP_DELIV, IP_OUTREQ, IP_OUTDISC,
+       IP_NOROUTE, IP_REASMREQ, IP_REASMOK, IP_REASMFAIL, IP_FRAGOK, IP_FRAGFAIL, IP_FRAGCR,
+       IP_INOCT, IP_OUTOCT, IP_N };
+
+static const pl_counter_def ip_counters[] = {
+    CTR(0, "Datagrams/sec", "IP datagrams received and sent per second (Ip InReceives + "
+        "OutRequests of /proc/net/snmp; Ip6InReceives + Ip6OutRequests of /proc/net/snmp6).",
+        BULK, NOV),
+    CTR(1, "Datagrams Received/sec", "IP datagrams received from interfaces per second, those "
+        "in error included (InReceives; Ip6InReceives).", BULK, NOV),
+    CTR(2, "Datagrams Received Header Errors", "Received datagrams discarded for header errors "
+        "such as a bad checksum or TTL exceeded, since boot (InHdrErrors; Ip6InHdrErrors).",
+        LRAW, NOV),
+    CTR(3, "Datagrams Received Address Errors", "Received datagrams discarded because the "
+        "destination address was invalid for this host, since boot (InAddrErrors; "
+        "Ip6InAddrErrors).", LRAW, NOV),
+    CTR(4, "Datagrams Forwarded/sec", "Datagrams forwarded to another host per second "
+        "(ForwDatagrams; Ip6OutForwDatagrams).", BULK, NOV),
+    CTR(5, "Datagrams Received Unknown Protocol", "Datagrams addressed here with an unknown "
+        "protocol, since boot (InUnknownProtos; Ip6InUnknownProtos).", LRAW, NOV),
+    CTR(6, "Datagrams Received Discarded", "Received datagrams without errors discarded, for "
+        "lack of buffer space for instance, since boot (InDiscards; Ip6InDiscards).", LRAW, NOV),
+    CTR(7, "Datagrams Received Delivered/sec", "Datagrams delivered to the transport protocols "
+        "per second (InDelivers; Ip6InDelivers).", BULK, NOV),
+    CTR(8, "Datagrams Sent/sec", "Datagrams handed to IP for sending by local protocols per "
+        "second, forwarded ones excluded (OutRequests; Ip6OutRequests).", BULK, NOV),
+    CTR(9, "Datagrams Outbound Discarded", "Outgoing datagrams without errors discarded, since "
+        "boot (OutDiscards; Ip6OutDiscards).", LRAW, NOV),
+    CTR(10, "Datagrams Outbound No Route", "Outgoing datagrams discarded because no route was "
+        "found, since boot (OutNoRoutes; Ip6OutNoRoutes).", LRAW, NOV),
+    CTR(11, "Fragments Received/sec", "Received fragments that needed reassembly per second "
+        "(ReasmReqds; Ip6ReasmReqds).", BULK, NOV),
+    CTR(12, "Fragments Re-assembled/sec", "Datagrams reassembled from fragments per second "
+        "(ReasmOKs; Ip6ReasmOKs).", BULK, NOV),
+    CTR(13, "Fragment Re-assembly Failures", "Reassembly failures such as timeouts, since boot "
+        "(ReasmFails; Ip6ReasmFails).", LRAW, NOV),
+    CTR(14, "Fragmented Datagrams/sec", "Outgoing datagrams fragmented per second (FragOKs; "
+        "Ip6FragOKs).", BULK, NOV),
+    CTR(15, "Fragmentation Failures", "Outgoing datagrams discarded because they could not be "
+        "fragmented, since boot (FragFails; Ip6FragFails).", LRAW, NOV),
+    CTR(16, "Fragments Created/sec", "Fragments generated per second (FragCreates; "
+        "Ip6FragCreates).", BULK, NOV),
+    CTR(17, "Bytes Received/sec", "IP bytes received per second (IpExt InOctets of "
+        "/proc/net/netstat; Ip6InOctets of /proc/net/snmp6).", BULK, ADV),
+    CTR(18, "Bytes Sent/sec", "IP bytes sent per second (IpExt OutOctets of /proc/net/netstat; "
+        "Ip6OutOctets of /proc/net/snmp6).", BULK, ADV),
+};
+
+static const uint8_t ip_map[][2] = {
+    {IP_INREC, IP_OUTREQ}, {IP_INREC, NONE}, {IP_HDR, NONE}, {IP_ADDR, NONE}, {IP_FWD, NONE},
+    {IP_UNK, NONE}, {IP_INDISC, NONE}, {IP_DELIV, NONE}, {IP_OUTREQ, NONE}, {IP_OUTDISC, NONE},
+    {IP_NOROUTE, NONE}, {IP_REASMREQ, NONE}, {IP_REASMOK, NONE}, {IP_REASMFAIL, NONE},
+    {IP_FRAGOK, NONE}, {IP_FRAGFAIL, NONE}, {IP_FRAGCR, NONE}, {IP_INOCT, NONE}, {IP_OUTOCT, NONE},
+};
+_Static_assert(NSTATIC(ip_map) == NSTATIC(ip_counters), "one source per counter");
+
+static const pl_ns_key ip4_keys[] = {   /* IP_INREC .. IP_FRAGCR, then IpExt */
+    K("InReceives"), K("InHdrErrors"), K("InAddrErrors"), K("ForwDatagrams"),
+    K("InUnknownProtos"), K("InDiscards"), K("InDelivers"), K("OutRequests"), K("OutDiscards"),
+    K("OutNoRoutes"), K("ReasmReqds"), K("ReasmOKs"), K("ReasmFails"), K("FragOKs"),
+    K("FragFails"), K("FragCreates"), K("InOctets"), K("OutOctets"),
+};
+static const pl_ns_key ip6_keys[] = {
+    K("Ip6InReceives"), K("Ip6InHdrErrors"), K("Ip6InAddrErrors"), K("Ip6OutForwDatagrams"),
+    K("Ip6InUnknownProtos"), K("Ip6InDiscards"), K("Ip6InDelivers"), K("Ip6OutRequests"),
+    K("Ip6OutDiscards"), K("Ip6OutNoRoutes"), K("Ip6ReasmReqds"), K("Ip6ReasmOKs"),
+    K("Ip6ReasmFails"), K("Ip6FragOKs"), K("Ip6FragFails"), K("Ip6FragCreates"),
+    K("Ip6InOctets"), K("Ip6OutOctets"),
+};
+_Static_assert(NSTATIC(ip4_keys) == IP_N && NSTATIC(ip6_keys) == IP_N, "IP fields");
+
+static const np_src ip4_srcs[] = {
+    { F_SNMP, S_PAIRS, 1, "Ip", ip4_keys, IP_INOCT },
+    { F_NETSTAT, S_PAIRS, 0, "IpExt", ip4_keys + IP_INOCT, 2 },
+};
+static const np_src ip6_srcs[] = { { F_SNMP6, S_LINES, 1, "Ip6", ip6_keys, IP_N } };
+
+/* ---- TCPv4 -------------------------------------------------------------------- */
+
+enum { T_ACTIVE, T_PASSIVE, T_FAILS, T_RESETS, T_ESTAB, T_INSEGS, T_OUTSEGS, T_RETRANS,
+       T_INERRS, T_OUTRSTS, T_CSUM, T_LOVER, T_LDROP, T_TIMEOUTS, T_SYNRETR, T_N };
+
+static const pl_counter_def tcp_counters[] = {
+    CTR(0, "Segments/sec", "TCP segments received and sent per second, IPv4 and IPv6 together "
+        "(Tcp InSegs + OutSegs of /proc/net/snmp).", BULK, NOV),
+    CTR(1, "Connections Established", "TCP connections in the ESTABLISHED or CLOSE_WAIT state "
+        "now, IPv4 and IPv6 (Tcp CurrEstab).", RAW, NOV),
+    CTR(2, "Connections Active", "Connections opened by this host (SYN-SENT from CLOSED), "
+        "since boot (Tcp ActiveOpens).", LRAW, NOV),
+    CTR(3, "Connections Passive", "Connections accepted from remote hosts (SYN-RCVD from "
+        "LISTEN), since boot (Tcp PassiveOpens).", LRAW, NOV),
+    CTR(4, "Connection Failures", "Connection attempts that failed, since boot (Tcp "
+        "AttemptFails).", LRAW, NOV),
+    CTR(5, "Connections Reset", "Established connections reset, since boot (Tcp "
+        "EstabResets).", LRAW, NOV),
+    CTR(6, "Segments Received/sec", "TCP segments received per second, those in error "
+        "included (Tcp InSegs).", BULK, NOV),
+    CTR(7, "Segments Sent/sec", "TCP segments sent per second, retransmissions excluded "
+        "(Tcp OutSegs).", BULK, NOV),
+    CTR(8, "Segments Retransmitted/sec", "TCP segments retransmitted per second (Tcp "
+        "RetransSegs).", BULK, NOV),
+    CTR(9, "Receive Errors", "TCP segments received in error, since boot (Tcp InErrs).",
+        LRAW, ADV),
+    CTR(10, "Resets Sent/sec", "TCP segments sent with the RST flag per second (Tcp "
+        "OutRsts).", BULK, ADV),
+    CTR(11, "Checksum Errors", "TCP segments received with a bad checksum, since boot (Tcp "
+        "InCsumErrors).", LRAW, ADV),
+    CTR(12, "Listen Overflows", "Connections dropped because a listen queue was full, since "
+        "boot (TcpExt ListenOverflows of /proc/net/netstat).", LRAW, ADV),
+    CTR(13, "Listen Drops", "SYNs to listening sockets dropped for any reason, since boot "
+        "(TcpExt ListenDrops of /proc/net/netstat).", LRAW, ADV),
+    CTR(14, "Timeouts/sec", "TCP retransmission timeouts per second (TcpExt TCPTimeouts of "
+        "/proc/net/netstat).", BULK, ADV),
+    CTR(15, "SYN Retransmits/sec", "SYN and SYN-ACK retransmissions per second (TcpExt "
+        "TCPSynRetrans of /proc/net/netstat).", BULK, ADV),
+};
+
+static const uint8_t tcp_map[][2] = {
+    {T_INSEGS, T_OUTSEGS}, {T_ESTAB, NONE}, {T_ACTIVE, NONE}, {T_PASSIVE, NONE}, {T_FAILS, NONE},
+    {T_RESETS, NONE}, {T_INSEGS, NONE}, {T_OUTSEGS, NONE}, {T_RETRANS, NONE}, {T_INERRS, NONE},
+    {T_OUTRSTS, NONE}, {T_CSUM, NONE}, {T_LOVER, NONE}, {T_LDROP, NONE}, {T_TIMEOUTS, NONE},
+    {T_SYNRETR, NONE},
+};
+_Static_assert(NSTATIC(tcp_map) == NSTATIC(tcp_counters), "one source per counter");
+
+static const pl_ns_key tcp_keys[] = {
+    K("ActiveOpens"), K("PassiveOpens"), K("AttemptFails"), K("EstabResets"), K("CurrEstab"),
+    K("InSegs"), K("OutSegs"), K("RetransSegs"), K("InErrs"), K("OutRsts"), K("InCsumErrors"),
+    K("ListenOverflows"), K("ListenDrops"), K("TCPTimeouts"), K("TCPSynRetrans"),
+};
+_Static_assert(NSTATIC(tcp_keys) == T_N, "TCP fields");
+
+static const np_src tcp_srcs[] = {
+    { F_SNMP, S_PAIRS, 1, "Tcp", tcp_keys, T_LOVER },
+    { F_NETSTAT, S_PAIRS, 0, "TcpExt", tcp_keys + T_LOVER, T_N - T_LOVER },
+};
+
+/* ---- UDPv4 / UDPv6 ------------------------------------------------------------ */
+
+enum { U_IN, U_NOPORT, U_INERR, U_OUT, U_RCVBUF, U_SNDBUF, U_CSUM, U_IGNMULTI, U_MEMERR, U_N };
+
+static const pl_counter_def udp_counters[] = {
+    CTR(0, "Datagrams/sec", "UDP datagrams received and sent per second (Udp InDatagrams + "
+        "OutDatagrams of /proc/net/snmp; Udp6InDatagrams + Udp6OutDatagrams of "
+        "/proc/net/snmp6).", BULK, NOV),
+    CTR(1, "Datagrams Received/sec", "UDP datagrams delivered to sockets per second "
+        "(InDatagrams; Udp6InDatagrams).", BULK, NOV),
+    CTR(2, "Datagrams No Port/sec", "Received datagrams for a port nobody listens on, per "
+        "second (NoPorts; Udp6NoPorts).", BULK, NOV),
+    CTR(3, "Datagrams Received Errors", "Received datagrams that could not be delivered for "
+        "other reasons than no port, since boot (InErrors; Udp6InErrors).", LRAW, NOV),
+    CTR(4, "Datagrams Sent/sec", "UDP datagrams sent per second (OutDatagrams; "
+        "Udp6OutDatagrams).", BULK, NOV),
+    CTR(5, "Receive Buffer Errors", "Datagrams dropped because a socket receive buffer was "
+        "full, since boot (RcvbufErrors; Udp6RcvbufErrors).", LRAW, ADV),
+    CTR(6, "Send Buffer Errors", "Datagrams dropped because a socket send buffer was full, "
+        "since boot (SndbufErrors; Udp6SndbufErrors).", LRAW, ADV),
+    CTR(7, "Checksum Errors", "Datagrams received with a bad checksum, since boot "
+        "(InCsumErrors; Udp6InCsumErrors).", LRAW, ADV),
+    CTR(8, "Ignored Multicast", "Broadcast or multicast datagrams no socket wanted, since "
+        "boot (IgnoredMulti; Udp6IgnoredMulti).", LRAW, ADV),
+    CTR(9, "Memory Errors", "Datagrams dropped because the UDP memory limit was reached, "
+        "since boot (MemErrors; Udp6MemErrors).", LRAW, ADV),
+};
+
+static const uint8_t udp_map[][2] = {
+    {U_IN, U_OUT}, {U_IN, NONE}, {U_NOPORT, NONE}, {U_INERR, NONE}, {U_OUT, NONE},
+    {U_RCVBUF, NONE}, {U_SNDBUF, NONE}, {U_CSUM, NONE}, {U_IGNMULTI, NONE}, {U_MEMERR, NONE},
+};
+_Static_assert(NSTATIC(udp_map) == NSTATIC(udp_counters), "one source per counter");
+
+static const pl_ns_key udp4_keys[] = {
+    K("InDatagrams"), K("NoPorts"), K("InErrors"), K("OutDatagrams"), K("RcvbufErrors"),
+    K("SndbufErrors"), K("InCsumErrors"), K("IgnoredMulti"), K("MemErrors"),
+};
+static const pl_ns_key udp6_keys[] = {
+    K("Udp6InDatagrams"), K("Udp6NoPorts"), K("Udp6InErrors"), K("Udp6OutDatagrams"),
+    K("Udp6RcvbufErrors"), K("Udp6SndbufErrors"), K("Udp6InCsumErrors"), K("Udp6IgnoredMulti"),
+    K("Udp6MemErrors"),
+};
+_Static_assert(NSTATIC(udp4_keys) == U_N && NSTATIC(udp6_keys) == U_N, "UDP fields");
+
+static const np_src udp4_srcs[] = { { F_SNMP, S_PAIRS, 1, "Udp", udp4_keys, U_N } };
+/* "Udp6" also starts the UdpLite6 lines; they are simply not keys */
+static const np_src udp6_srcs[] = { { F_SNMP6, S_LINES, 1, "Udp6", udp6_keys, U_N } };
+
+/* ---- ICMP / ICMPv6 ------------------------------------------------------------ */
+
+enum { I_INMSG, I_INERR, I_OUTMSG, I_OUTERR, I_INDU, I_INTE, I_INECHO, I_INREP, I_OUTDU,
+       I_OUTECHO, I_OUTREP, I_INPTB, I_OUTPTB, I_N };
+
+#define ICMP_COMMON(dest_unreach, v4, v6) \
+    CTR(0, "Messages/sec", "ICMP messages received and sent per second (" v4 "InMsgs + " \
+        v4 "OutMsgs" v6 ").", BULK, NOV), \
+    CTR(1, "Messages Received/sec", "ICMP messages received per second, those in error " \
+        "included (" v4 "InMsgs).", BULK, NOV), \
+    CTR(2, "Messages Received Errors", "ICMP messages received with errors such as a bad " \
+        "checksum, since boot (" v4 "InErrors).", LRAW, NOV), \
+    CTR(3, "Messages Sent/sec", "ICMP messages sent per second (" v4 "OutMsgs).", BULK, NOV), \
+    CTR(4, "Messages Outbound Errors", "ICMP messages not sent because of errors within ICMP, " \
+        "since boot (" v4 "OutErrors).", LRAW, NOV), \
+    CTR(5, dest_unreach, "Destination Unreachable messages received, since boot (" v4 \
+        "InDestUnreachs).", LRAW, NOV), \
+    CTR(6, "Received Time Exceeded", "Time Exceeded messages received, since boot (" v4 \
+        "InTimeExcds).", LRAW, NOV), \
+    CTR(7, "Received Echo/sec", "Echo requests received per second (" v4 "InEchos).", \
+        BULK, NOV)
+
+static const pl_counter_def icmp_counters[] = {
+    ICMP_COMMON("Received Dest. Unreachable", "Icmp ", " of /proc/net/snmp"),
+    CTR(8, "Received Echo Reply/sec", "Echo replies received per second (Icmp InEchoReps).",
+        BULK, NOV),
+    CTR(9, "Sent Destination Unreachable", "Destination Unreachable messages sent, since "
+        "boot (Icmp OutDestUnreachs).", LRAW, NOV),
+    CTR(10, "Sent Echo/sec", "Echo requests sent per second (Icmp OutEchos).", BULK, NOV),
+    CTR(11, "Sent Echo Reply/sec", "Echo replies sent per second (Icmp OutEchoReps).",
+        BULK, NOV),
+};
+
+/* Windows spells the IPv6 set's counter "Received Destination Unreachable". */
+static const pl_counter_def icmp6_counters[] = {
+    ICMP_COMMON("Received Destination Unreachable", "Icmp6", " of /proc/net/snmp6"),
+    CTR(8, "Received Echo Reply/sec", "Echo replies received per second "
+        "(Icmp6InEchoReplies).", BULK, NOV),
+    CTR(9, "Sent Destination Unreachable", "Destination Unreachable messages sent, since "
+        "boot (Icmp6OutDestUnreachs).", LRAW, NOV),
+    CTR(10, "Sent Echo/sec", "Echo requests sent per second (Icmp6OutEchos).", BULK, NOV),
+    CTR(11, "Sent Echo Reply/sec", "Echo replies sent per second (Icmp6OutEchoReplies).",
+        BULK, NOV),
+    CTR(12, "Received Packet Too Big", "Packet Too Big messages received, the path MTU "
+        "signal of IPv6, since boot (Icmp6InPktTooBigs).", LRAW, NOV),
+    CTR(13, "Sent Packet Too Big", "Packet Too Big messages sent, since boot "
+        "(Icmp6OutPktTooBigs).", LRAW, NOV),
+};
+
+static const uint8_t icmp_map[][2] = {
+    {I_INMSG, I_OUTMSG}, {I_INMSG, NONE}, {I_INERR, NONE}, {I_OUTMSG, NONE}, {I_OUTERR, NONE},
+    {I_INDU, NONE}, {I_INTE, NONE}, {I_INECHO, NONE}, {I_INREP, NONE}, {I_OUTDU, NONE},
+    {I_OUTECHO, NONE}, {I_OUTREP, NONE}, {I_INPTB, NONE}, {I_OUTPTB, NONE},
+};
+_Static_assert(NSTATIC(icmp_map) == NSTATIC(icmp6_counters), "one source per counter");
+
+static const pl_ns_key icmp4_keys[] = {
+    K("InMsgs"), K("InErrors"), K("OutMsgs"), K("OutErrors"), K("InDestUnreachs"),
+    K("InTimeExcds"), K("InEchos"), K("InEchoReps"), K("OutDestUnreachs"), K("OutEchos"),
+    K("OutEchoReps"),
+};
+static const pl_ns_key icmp6_keys[] = {
+    K("Icmp6InMsgs"), K("Icmp6InErrors"), K("Icmp6OutMsgs"), K("Icmp6OutErrors"),
+    K("Icmp6InDestUnreachs"), K("Icmp6InTimeExcds"), K("Icmp6InEchos"), K("Icmp6InEchoReplies"),
+    K("Icmp6OutDestUnreachs"), K("Icmp6OutEchos"), K("Icmp6OutEchoReplies"),
+    K("Icmp6InPktTooBigs"), K("Icmp6OutPktTooBigs"),
+};
+_Static_assert(NSTATIC(icmp4_keys) == I_INPTB && NSTATIC(icmp6_keys) == I_N, "ICMP fields");
+
+static const np_src icmp4_srcs[] = { { F_SNMP, S_PAIRS, 1, "Icmp", icmp4_keys, I_INPTB } };
+static const np_src icmp6_srcs[] = { { F_SNMP6, S_LINES, 1, "Icmp6", icmp6_keys, I_N } };
+
+/* ---- the sets ------------------------------------------------------------------ */
+
+static const np_set ip4_set = { ip4_srcs, 2, ip_map, NSTATIC(ip_counters) };
+static const np_set ip6_set = { ip6_srcs, 1, ip_map, NSTATIC(ip_counters) };
+static const np_set tcp4_set = { tcp_srcs, 2, tcp_map, NSTATIC(tcp_counters) };
+static const np_set udp4_set = { udp4_srcs, 1, udp_map, NSTATIC(udp_counters) };
+static const np_set udp6_set = { udp6_srcs, 1, udp_map, NSTATIC(udp_counters) };
+static const np_set icmp4_set = { icmp4_srcs, 1, icmp_map, NSTATIC(icmp_counters) };
+static const np_set icmp6_set = { icmp6_srcs, 1, icmp_map, NSTATIC(icmp6_counters) };
+
+/* ---- the table-driven provider --------------------------------------------------- */
+
+typedef struct np_state {
+    pl_env *env;
+    const np_set *set;
+    pl_file f[NFILES];
+} np_state;
+
+static int np_open(pl_env *env, const np_set *set, void **state)
+{
+    np_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return ENOMEM;
+    s->env = pl_env_ref(env);
+    s->set = set;
+    for (int i = 0; i < NFILES; i++)
+        pl_file_init(&s->f[i]);
+    *state = s;
+    return 0;
+}
+
+static void np_close(void *state)
+{
+    np_state *s = state;
+    if (!s)
+        return;
+    for (int i = 0; i < NFILES; i++)
+        pl_file_close(&s->f[i]);
+    pl_env_unref(s->env);
+    free(s);
+}
+
+static int single_instance(void *state, pl_snapshot *snap)
+{
+    (void)state;
+    pl_snap_clear(snap);
+    return pl_snap_add(snap, "", 0) < 0 ? ENOMEM : 0;
+}
+
+/* Source of flat field f. */
+static int src_of(const np_set *set, unsigned f)
+{
+    unsigned off = 0;
+    for (int k = 0; k < set->nsrc; k++) {
+        off += set->srcs[k].nkeys;
+        if (f < off)
+            return k;
+    }
+    return -1;
+}
+
+/* A file read afresh; one without a complete line is malformed. */
+static int read_file(np_state *s, int file, pl_snapshot *snap)
+{
+    int e = pl_file_read(&s->f[file], s->env, file_path[file]);
+    if (!e && !memchr(s->f[file].buf, '\n', s->f[file].len))
+        e = EINVAL;
+    if (e)
+        snap->err_path = file_path[file];
+    return e;
+}
+
+static int np_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
+{
+    np_state *s = state;
+    const np_set *set = s->set;
+    uint64_t v[MAXF];
+    uint8_t st[MAXF], need[4] = { 0 }, read_ok[NFILES] = { 0 };
+    unsigned off = 0;
+    int e;
+
+    pl_snap_clear(snap);
+    if (pl_snap_add(snap, "", 0) < 0)
+        return ENOMEM;
+    for (uint32_t i = 0; i < set->ncounters; i++) {
+        if (wanted && !wanted[i])
+            continue;
+        for (int j = 0; j < 2; j++) {
+            int k = set->map[i][j] == NONE ? -1 : src_of(set, set->map[i][j]);
+            if (k >= 0 && k < (int)sizeof need)
+                need[k] = 1;
+        }
+    }
+    /* the main file is read whenever anything is wanted, so a set whose
+     * file is missing fails the same way whatever the query asks */
+    if (wanted == NULL || memchr(need, 1, sizeof need))
+        need[0] = 1;
+    memset(st, PL_NS_ABSENT, sizeof st);
+    for (int k = 0; k < set->nsrc; k++) {
+        const np_src *src = &set->srcs[k];
+        if (need[k]) {
+            if (!read_ok[src->file]) {
+                e = read_file(s, src->file, snap);
+                if (e && src->required)
+                    return e;
+                snap->err_path = NULL;
+                read_ok[src->file] = e ? 2 : 1;
+            }
+            if (read_ok[src->file] == 1) {
+                const char *text = s->f[src->file].buf;
+                if (src->kind == S_PAIRS)
+                    pl_ns_pairs(text, src->tag, src->keys, src->nkeys, v + off, st + off);
+                else
+                    pl_ns_lines(text, src->tag, src->keys, src->nkeys, v + off, st + off);
+            }
+        }
+        off += src->nkeys;
+    }
+    for (uint32_t i = 0; i < set->ncounters; i++) {
+        uint8_t a = set->map[i][0], b = set->map[i][1];
+        if (st[a] != PL_NS_OK)
+            continue;
+        if (b == NONE)
+            pl_snap_set(snap, 0, i, v[a]);
+        else if (st[b] == PL_NS_OK && v[a] <= UINT64_MAX - v[b])
+            pl_snap_set(snap, 0, i, v[a] + v[b]);
+    }
+    return 0;
+}
+
+#define NP_OPEN(fn, set) \
+    static int fn(pl_env *env, void **state) { return np_open(env, &set, state); }
+NP_OPEN(ip4_open, ip4_set)
+NP_OPEN(ip6_open, ip6_set)
+NP_OPEN(tcp4_open, tcp4_set)
+NP_OPEN(udp4_open, udp4_set)
+NP_OPEN(udp6_open, udp6_set)
+NP_OPEN(icmp4_open, icmp4_set)
+NP_OPEN(icmp6_open, icmp6_set)
+
+static const pl_provider_ops ip4_ops = { ip4_open, np_close, single_instance, np_collect };
+static const pl_provider_ops ip6_ops = { ip6_open, np_close, single_instance, np_collect };
+static const pl_provider_ops tcp4_ops = { tcp4_open, np_close, single_instance, np_collect };
+static const pl_provider_ops udp4_ops = { udp4_open, np_close, single_instance, np_collect };
+static const pl_provider_ops udp6_ops = { udp6_open, np_close, single_instance, np_collect };
+static const pl_provider_ops icmp4_ops = { icmp4_open, np_close, single_instance, np_collect };
+static const pl_provider_ops icmp6_ops = { icmp6_open, np_close, single_instance, np_collect };
+
+/* ---- TCPv6: connections from the /proc/net/tcp6 table ------------------------------ */
+
+enum { C6_ESTAB, C6_LISTEN, C6_TIMEWAIT, C6_TOTAL, C6_N };
+
+static const pl_counter_def tcp6_counters[] = {
+    CTR(0, "Connections Established", "IPv6 TCP connections in the ESTABLISHED or CLOSE_WAIT "
+        "state now, as TCPv4 counts them: the st 01 and 08 lines of /proc/net/tcp6.", RAW, NOV),
+    CTR(1, "Connections Listening", "IPv6 TCP sockets listening now: the st 0A lines of "
+        "/proc/net/tcp6.", RAW, ADV),
+    CTR(2, "Connections Time Wait", "IPv6 TCP connections in TIME_WAIT now: the st 06 lines "
+        "of /proc/net/tcp6.", RAW, ADV),
+    CTR(3, "Connections Total", "IPv6 TCP sockets in any state now: every line of "
+        "/proc/net/tcp6.", RAW, ADV),
+};
+
+typedef struct tcp6_state {
+    pl_env *env;
+    pl_file tab;
+} tcp6_state;
+
+static int tcp6_open(pl_env *env, void **state)
+{
+    tcp6_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return ENOMEM;
+    s->env = pl_env_ref(env);
+    pl_file_init(&s->tab);
+    *state = s;
+    return 0;
+}
+
+static void tcp6_close(void *state)
+{
+    tcp6_state *s = state;
+    if (!s)
+        return;
+    pl_file_close(&s->tab);
+    pl_env_unref(s->env);
+    free(s);
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return -1;
+}
+
+/* The st field of one table line "sl: local remote st ...": 0..255, -1 if malformed. */
+static int line_state(const char *p)
+{
+    for (int field = 0; field < 3; field++) {
+        while (*p == ' ')
+            p++;
+        if (*p == '\n' || *p == '\0')
+            return -1;
+        while (*p != ' ' && *p != '\n' && *p != '\0')
+            p++;
+    }
+    while (*p == ' ')
+        p++;
+    int hi = hexval(p[0]), lo = hi < 0 ? -1 : hexval(p[1]);
+    if (lo < 0 || p[2] != ' ')
+        return -1;
+    return hi * 16 + lo;
+}
+
+static int tcp6_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
+{
+    tcp6_state *s = state;
+    uint64_t n[C6_N] = { 0 };
+    const char *p, *nl;
+    int e;
+    (void)wanted;            /* one walk gives every count */
+
+    pl_snap_clear(snap);
+    if (pl_snap_add(snap, "", 0) < 0)
+        return ENOMEM;
+    e = pl_file_read(&s->tab, s->env, "proc/net/tcp6");
+    if (!e && !memchr(s->tab.buf, '\n', s->tab.len))
+        e = EINVAL;          /* not even the header line */
+    if (e) {
+        snap->err_path = "proc/net/tcp6";
+        return e;
+    }
+    p = pl_next_line(s->tab.buf);            /* past the header */
+    for (; p && (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+        int st = line_state(p);
+        if (st < 0)
+            return 0;        /* a malformed line: no count is trustworthy */
+        n[C6_TOTAL]++;
+        if (st == 0x01 || st == 0x08)
+            n[C6_ESTAB]++;
+        else if (st == 0x0A)
+            n[C6_LISTEN]++;
+        else if (st == 0x06)
+            n[C6_TIMEWAIT]++;
+    }
+    /* a cut-off last line (no '\n') is left out */
+    for (uint32_t i = 0; i < C6_N; i++)
+        pl_snap_set(snap, 0, i, n[i]);
+    return 0;
+}
+
+static const pl_provider_ops tcp6_ops = { tcp6_open, tcp6_close, single_instance, tcp6_collect };
+
+/* ---- definitions ------------------------------------------------------------------ */
+
+#define SINGLE PERF_COUNTERSET_SINGLE_INSTANCE
+
+const pl_counterset_def pl_ipv4_def = {
+    {0x870fb42a, 0x6264, 0x5175, {0x88, 0xde, 0x1a, 0xf8, 0x02, 0x41, 0x10, 0xb4}},
+    "IPv4",
+    "IPv4 datagram traffic and errors of this network namespace, from the Ip line pair of "
+    "/proc/net/snmp and IpExt of /proc/net/netstat.",
+    SINGLE, 0, NSTATIC(ip_counters), ip_counters, &ip4_ops, 7000,
+};
+
+const pl_counterset_def pl_ipv6_def = {
+    {0xff90b8cf, 0x7060, 0x57e6, {0xb5, 0x22, 0x4d, 0xe1, 0x9c, 0xbc, 0xd5, 0xdd}},
+    "IPv6",
+    "IPv6 datagram traffic and errors of this network namespace, from the Ip6 lines of "
+    "/proc/net/snmp6 (absent when IPv6 is disabled at boot).",
+    SINGLE, 0, NSTATIC(ip_counters), ip_counters, &ip6_ops, 8000,
+};
+
+const pl_counterset_def pl_tcpv4_def = {
+    {0x1a64366b, 0x36ff, 0x5767, {0xa8, 0xc1, 0x11, 0x19, 0x5c, 0x48, 0xc1, 0xaf}},
+    "TCPv4",
+    "TCP segments and connections of this network namespace, from the Tcp line pair of "
+    "/proc/net/snmp and TcpExt of /proc/net/netstat; Linux keeps one TCP MIB, so these "
+    "figures cover IPv4 and IPv6 together.",
+    SINGLE, 0, NSTATIC(tcp_counters), tcp_counters, &tcp4_ops, 9000,
+};
+
+const pl_counterset_def pl_tcpv6_def = {
+    {0xf7c27857, 0xfc23, 0x5c0b, {0xa9, 0x01, 0x89, 0x06, 0x36, 0xc0, 0x5b, 0xdf}},
+    "TCPv6",
+    "IPv6 TCP connection counts, from a walk of /proc/net/tcp6 that costs time in proportion "
+    "to the sockets (costly); segment counts are in TCPv4, which Linux keeps for both "
+    "families.",
+    SINGLE, 1, NSTATIC(tcp6_counters), tcp6_counters, &tcp6_ops, 10000,
+};
+
+const pl_counterset_def pl_udpv4_def = {
+    {0x3f93c40c, 0xecbf, 0x5129, {0xa6, 0x1b, 0x37, 0x7b, 0xfa, 0x73, 0xa0, 0x0e}},
+    "UDPv4",
+    "IPv4 UDP datagrams and errors of this network namespace, from the Udp line pair of "
+    "/proc/net/snmp.",
+    SINGLE, 0, NSTATIC(udp_counters), udp_counters, &udp4_ops, 11000,
+};
+
+const pl_counterset_def pl_udpv6_def = {
+    {0x6e13e8eb, 0xb7c2, 0x53a4, {0xab, 0x1b, 0x21, 0x05, 0x3f, 0x67, 0x26, 0xbc}},
+    "UDPv6",
+    "IPv6 UDP datagrams and errors of this network namespace, from the Udp6 lines of "
+    "/proc/net/snmp6.",
+    SINGLE, 0, NSTATIC(udp_counters), udp_counters, &udp6_ops, 12000,
+};
+
+const pl_counterset_def pl_icmp_def = {
+    {0xadbaffb2, 0xa77f, 0x5d33, {0x8a, 0xf8, 0x98, 0x17, 0x10, 0x3b, 0x0f, 0x0d}},
+    "ICMP",
+    "ICMP messages of this network namespace, from the Icmp line pair of /proc/net/snmp.",
+    SINGLE, 0, NSTATIC(icmp_counters), icmp_counters, &icmp4_ops, 13000,
+};
+
+const pl_counterset_def pl_icmpv6_def = {
+    {0xdbdcb1ea, 0x62d0, 0x5029, {0x82, 0x56, 0x72, 0x13, 0x71, 0xa1, 0x71, 0xd4}},
+    "ICMPv6",
+    "ICMPv6 messages of this network namespace, from the Icmp6 lines of /proc/net/snmp6.",
+    SINGLE, 0, NSTATIC(icmp6_counters), icmp6_counters, &icmp6_ops, 28000,
+};

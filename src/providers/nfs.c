@@ -1,0 +1,312 @@
+/* NFS Client: one instance per NFS mount (fstype nfs or nfs4) of
+ * /proc/self/mountstats, named by its mount point.  No NFS mount: zero
+ * instances.
+ *
+ * A mount's block:
+ *   device srv:/export mounted on /mnt/x with fstype nfs4 statvers=1.1
+ *       bytes:  normalread normalwrite directread directwrite serverread serverwrite readpages writepages
+ *       per-op statistics
+ *               READ: ops trans timeouts bytes_sent bytes_recv queue_ms rtt_ms execute_ms [errors]
+ * Every field is 64-bit in the kernel (unsigned long / ktime in ms), so no
+ * unwrap is needed.  Times are ms, published in 100 ns (x 10000).
+ *
+ * Identity: mountstats carries no mount ID (R5 wants one); a mount is its
+ * mount point, octal escapes (\040) decoded.  The same point mounted twice
+ * (stacked mounts) gets "#2", "#3" ... in file order.  The instance id is
+ * FNV-1a of the name & 0x7FFFFFFF.  A mount without statistics (no
+ * statvers, or a cut-off block) is listed with its values unset. */
+#include "pl_provider.h"
+#include "providers.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REL "proc/self/mountstats"
+#define NAME_MAX_ 1024       /* PERF_MAX_INSTANCE_NAME */
+
+enum {
+    C_RBYTES, C_WBYTES, C_SRBYTES, C_SWBYTES, C_ROPS, C_WOPS, C_OPS,
+    C_RRTT, C_RRTT_B, C_REXE, C_REXE_B, C_WRTT, C_WRTT_B, C_WEXE, C_WEXE_B,
+    C_RETRANS, C_TIMEOUTS, C_ERRORS, NC
+};
+
+#define BULK PERF_COUNTER_BULK_COUNT
+#define NOV PERF_DETAIL_NOVICE
+#define ADV PERF_DETAIL_ADVANCED
+#define AVGT(id, name, help, base) { id, name, help, PERF_AVERAGE_TIMER, base, NOV, 0, 8 }
+#define AVGB(id, name, help) { id, name, help, PERF_AVERAGE_BASE, PL_NO_ID, ADV, 0, 8 }
+
+/* ids equal indexes: the table is in id order and never renumbered */
+static const pl_counter_def counters[NC] = {
+    { C_RBYTES, "Read Bytes/sec", "Bytes read by applications per second, through the page "
+      "cache and with O_DIRECT (mountstats bytes: normalreadbytes + directreadbytes).",
+      BULK, PL_NO_ID, NOV, 0, 8 },
+    { C_WBYTES, "Write Bytes/sec", "Bytes written by applications per second, through the page "
+      "cache and with O_DIRECT (mountstats bytes: normalwritebytes + directwritebytes).",
+      BULK, PL_NO_ID, NOV, 0, 8 },
+    { C_SRBYTES, "Server Read Bytes/sec", "Bytes read from the server per second by READ "
+      "requests (mountstats bytes: serverreadbytes).", BULK, PL_NO_ID, NOV, 0, 8 },
+    { C_SWBYTES, "Server Write Bytes/sec", "Bytes sent to the server per second by WRITE "
+      "requests (mountstats bytes: serverwritebytes).", BULK, PL_NO_ID, ADV, 0, 8 },
+    { C_ROPS, "Read Operations/sec", "READ requests sent to the server per second (mountstats "
+      "per-op READ ops).", BULK, PL_NO_ID, NOV, 0, 8 },
+    { C_WOPS, "Write Operations/sec", "WRITE requests sent to the server per second "
+      "(mountstats per-op WRITE ops).", BULK, PL_NO_ID, NOV, 0, 8 },
+    { C_OPS, "Operations/sec", "RPC requests of every kind per second (mountstats per-op ops "
+      "summed over all operations).", BULK, PL_NO_ID, ADV, 0, 8 },
+    AVGT(C_RRTT, "Avg. sec/Read (RTT)", "Mean round-trip time of a READ request, from sending "
+         "to the reply (mountstats READ rtt in ms over READ ops).", C_RRTT_B),
+    AVGB(C_RRTT_B, "Avg. sec/Read (RTT) Base", "READ ops, the base of Avg. sec/Read (RTT)."),
+    AVGT(C_REXE, "Avg. sec/Read (Execute)", "Mean time from queueing a READ request to its "
+         "completion, queueing included (mountstats READ execute in ms over READ ops).", C_REXE_B),
+    AVGB(C_REXE_B, "Avg. sec/Read (Execute) Base", "READ ops, the base of Avg. sec/Read (Execute)."),
+    AVGT(C_WRTT, "Avg. sec/Write (RTT)", "Mean round-trip time of a WRITE request (mountstats "
+         "WRITE rtt in ms over WRITE ops).", C_WRTT_B),
+    AVGB(C_WRTT_B, "Avg. sec/Write (RTT) Base", "WRITE ops, the base of Avg. sec/Write (RTT)."),
+    AVGT(C_WEXE, "Avg. sec/Write (Execute)", "Mean time from queueing a WRITE request to its "
+         "completion (mountstats WRITE execute in ms over WRITE ops).", C_WEXE_B),
+    AVGB(C_WEXE_B, "Avg. sec/Write (Execute) Base", "WRITE ops, the base of Avg. sec/Write "
+         "(Execute)."),
+    { C_RETRANS, "Retransmissions/sec", "Requests sent again per second, after a timeout or a "
+      "reconnect (mountstats per-op trans - ops, summed over all operations).",
+      BULK, PL_NO_ID, NOV, 0, 8 },
+    { C_TIMEOUTS, "Timeouts", "Major timeouts of requests on this mount since it was mounted "
+      "(mountstats per-op timeouts, summed).", PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, 8 },
+    { C_ERRORS, "Errors", "Requests that completed with an error status since the mount "
+      "(mountstats per-op errors, summed; statvers 1.1, kernel 5.6 and later).",
+      PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, 8 },
+};
+
+typedef struct nstate {
+    pl_env *env;
+    pl_file file;
+    char name[NAME_MAX_ + 8];
+} nstate;
+
+static void nfs_close(void *state)
+{
+    nstate *s = state;
+    if (!s)
+        return;
+    pl_file_close(&s->file);
+    pl_env_unref(s->env);
+    free(s);
+}
+
+static int nfs_open(pl_env *env, void **state)
+{
+    nstate *s = calloc(1, sizeof *s);
+    if (!s)
+        return ENOMEM;
+    s->env = pl_env_ref(env);
+    pl_file_init(&s->file);
+    *state = s;
+    return 0;
+}
+
+/* "device D mounted on M with fstype T [statvers=V]": the kernel escapes
+ * blanks in D and M (\040), so the line splits at single spaces.  1 with the
+ * decoded mount point in out when T is nfs or nfs4, else 0; *stats: the
+ * line has statvers=, so a statistics block follows. */
+static int nfs_device(const char *p, const char *nl, char *out, size_t cap, int *stats)
+{
+    const char *tok[9];
+    size_t len[9], n = 0;
+    int nt = 0;
+    for (const char *q = p; q < nl && nt < 9;) {
+        const char *sp = memchr(q, ' ', (size_t)(nl - q));
+        const char *end = sp ? sp : nl;
+        tok[nt] = q;
+        len[nt++] = (size_t)(end - q);
+        q = end + 1;
+    }
+    if (nt < 8 || len[2] != 7 || memcmp(tok[2], "mounted", 7) != 0 || len[3] != 2 ||
+        memcmp(tok[3], "on", 2) != 0 || len[5] != 4 || memcmp(tok[5], "with", 4) != 0 ||
+        len[6] != 6 || memcmp(tok[6], "fstype", 6) != 0)
+        return 0;
+    if (!(len[7] == 3 && memcmp(tok[7], "nfs", 3) == 0) &&
+        !(len[7] == 4 && memcmp(tok[7], "nfs4", 4) == 0))
+        return 0;
+    *stats = nt > 8 && len[8] > 9 && memcmp(tok[8], "statvers=", 9) == 0;
+    for (const char *q = tok[4], *e = tok[4] + len[4]; q < e && n + 1 < cap; q++) {
+        if (q[0] == '\\' && e - q >= 4 && q[1] >= '0' && q[1] <= '3' && q[2] >= '0' &&
+            q[2] <= '7' && q[3] >= '0' && q[3] <= '7') {
+            out[n++] = (char)((q[1] - '0') * 64 + (q[2] - '0') * 8 + (q[3] - '0'));
+            q += 3;
+        } else {
+            out[n++] = *q;
+        }
+    }
+    out[n] = '\0';
+    return n > 0 && out[0] != '\0';
+}
+
+static uint32_t name_id(const char *s)
+{
+    uint32_t h = 2166136261u;
+    while (*s)
+        h = (h ^ (unsigned char)*s++) * 16777619u;
+    return h & 0x7FFFFFFFu;
+}
+
+/* Adds the instance, "#k" after a name already taken. */
+static int add_mount(nstate *s, pl_snapshot *snap)
+{
+    size_t len = strlen(s->name);
+    for (unsigned k = 2;; k++) {
+        uint32_t i;
+        for (i = 0; i < snap->ninst && strcmp(pl_snap_name(snap, i), s->name) != 0; i++)
+            ;
+        if (i == snap->ninst)
+            break;
+        snprintf(s->name + len, 8, "#%u", k);
+        if (k > 999)
+            return -1;
+    }
+    return pl_snap_add(snap, s->name, name_id(s->name));
+}
+
+/* Up to n numbers after p (blanks only); the count parsed. */
+static int nums(const char *p, uint64_t *v, int n)
+{
+    int k = 0;
+    while (k < n && pl_parse_u64(&p, &v[k]) == 0)
+        k++;
+    return k;
+}
+
+typedef struct mstat {
+    uint64_t bytes[8];
+    int have_bytes;
+    uint64_t rd[9], wr[9];
+    int nrd, nwr;
+    uint64_t ops, retrans, timeouts, errors;
+    int nops, nerr;          /* op lines parsed; of those, with an errors field */
+    int bad;                 /* an op line that did not parse */
+} mstat;
+
+static void publish(pl_snapshot *snap, uint32_t i, const mstat *m)
+{
+    if (m->have_bytes) {
+        pl_snap_set(snap, i, C_RBYTES, m->bytes[0] + m->bytes[2]);
+        pl_snap_set(snap, i, C_WBYTES, m->bytes[1] + m->bytes[3]);
+        pl_snap_set(snap, i, C_SRBYTES, m->bytes[4]);
+        pl_snap_set(snap, i, C_SWBYTES, m->bytes[5]);
+    }
+    if (m->nrd >= 8) {
+        pl_snap_set(snap, i, C_ROPS, m->rd[0]);
+        pl_snap_set(snap, i, C_RRTT, m->rd[6] * 10000);    /* ms -> 100 ns */
+        pl_snap_set(snap, i, C_RRTT_B, m->rd[0]);
+        pl_snap_set(snap, i, C_REXE, m->rd[7] * 10000);
+        pl_snap_set(snap, i, C_REXE_B, m->rd[0]);
+    }
+    if (m->nwr >= 8) {
+        pl_snap_set(snap, i, C_WOPS, m->wr[0]);
+        pl_snap_set(snap, i, C_WRTT, m->wr[6] * 10000);
+        pl_snap_set(snap, i, C_WRTT_B, m->wr[0]);
+        pl_snap_set(snap, i, C_WEXE, m->wr[7] * 10000);
+        pl_snap_set(snap, i, C_WEXE_B, m->wr[0]);
+    }
+    /* sums over every op only when every op line parsed: a partial sum is wrong */
+    if (m->nops > 0 && !m->bad) {
+        pl_snap_set(snap, i, C_OPS, m->ops);
+        pl_snap_set(snap, i, C_RETRANS, m->retrans);
+        pl_snap_set(snap, i, C_TIMEOUTS, m->timeouts);
+        if (m->nerr == m->nops)
+            pl_snap_set(snap, i, C_ERRORS, m->errors);
+    }
+}
+
+static int nfs_read(nstate *s, pl_snapshot *snap, int values)
+{
+    const char *p, *nl;
+    int inst = -1, stats = 0, perop = 0;
+    mstat m;
+    int e;
+
+    pl_snap_clear(snap);
+    e = pl_file_read(&s->file, s->env, REL);
+    if (e) {
+        snap->err_path = REL;
+        return e;
+    }
+    memset(&m, 0, sizeof m);
+    for (p = s->file.buf; *p; p = nl + 1) {
+        nl = strchr(p, '\n');
+        if (!nl) {
+            m.bad = 1;       /* cut off: the op sums would be short */
+            break;
+        }
+        if (strncmp(p, "device ", 7) == 0) {
+            if (inst >= 0 && stats && values)
+                publish(snap, (uint32_t)inst, &m);
+            inst = -1;
+            if (nfs_device(p, nl, s->name, NAME_MAX_, &stats)) {
+                if ((inst = add_mount(s, snap)) < 0)
+                    return ENOMEM;
+                memset(&m, 0, sizeof m);
+                perop = 0;
+            }
+            continue;
+        }
+        if (inst < 0 || !values || !stats)
+            continue;
+        const char *q = p, *colon;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (strncmp(q, "bytes:", 6) == 0) {
+            m.have_bytes = nums(q + 6, m.bytes, 8) == 8;
+        } else if (strncmp(q, "per-op statistics", 17) == 0) {
+            perop = 1;
+        } else if (perop && (colon = memchr(q, ':', (size_t)(nl - q))) != NULL) {
+            uint64_t v[9];
+            int n = nums(colon + 1, v, 9);
+            if (n < 8) {
+                m.bad = 1;
+                continue;
+            }
+            if (colon - q == 4 && memcmp(q, "READ", 4) == 0) {
+                memcpy(m.rd, v, sizeof v);
+                m.nrd = n;
+            } else if (colon - q == 5 && memcmp(q, "WRITE", 5) == 0) {
+                memcpy(m.wr, v, sizeof v);
+                m.nwr = n;
+            }
+            m.nops++;
+            m.ops += v[0];
+            m.retrans += v[1] > v[0] ? v[1] - v[0] : 0;
+            m.timeouts += v[2];
+            if (n == 9) {
+                m.errors += v[8];
+                m.nerr++;
+            }
+        }
+    }
+    if (inst >= 0 && stats && values)
+        publish(snap, (uint32_t)inst, &m);
+    return 0;
+}
+
+static int nfs_instances(void *state, pl_snapshot *snap)
+{
+    return nfs_read(state, snap, 0);
+}
+
+static int nfs_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
+{
+    (void)wanted;            /* one file holds every counter */
+    return nfs_read(state, snap, 1);
+}
+
+static const pl_provider_ops ops = { nfs_open, nfs_close, nfs_instances, nfs_collect };
+
+const pl_counterset_def pl_nfs_def = {
+    /* UUIDv5(perflib namespace, "NFS Client") */
+    { 0xf91a3fe3, 0x1a22, 0x5d25, { 0xa3, 0xe3, 0xbf, 0x25, 0xa3, 0x5d, 0xd0, 0xad } },
+    "NFS Client",
+    "Traffic, operations and latency of each NFS mount, from /proc/self/mountstats; no "
+    "NFS mount, no instance.",
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 25000,
+};

@@ -1,0 +1,449 @@
+/* Thread (costly): one instance per /proc/[pid]/task/[tid].
+ *
+ * Instances use the Windows parent/instance form "process/tid": the comm of
+ * the process (its leader thread's stat comm) and the thread id, e.g.
+ * "bash/1234"; the instance id is the tid and the key the thread's start
+ * time, so a reused tid is a new thread.  Costly because it is O(threads):
+ * one task/ listing per process and one stat per thread, plus task status
+ * when Context Switches/sec is asked for.  Descriptors are kept within the
+ * budget shared with Process (proctable.c).  Threads and processes that
+ * vanish while being read are left out; a stat without comm, state or start
+ * time is left out.  There is no _Total: Process(_Total) has the sums. */
+#include "pl_provider.h"
+#include "providers.h"
+#include "proctable.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum {
+    X_PROC, X_USER, X_PRIV, X_CTXSW, X_ELAP, X_PRIOC, X_PRIOB, X_STATE, X_WAIT, X_PID,
+    X_TID, X_CPU, NC
+};
+
+#define T100 PERF_100NSEC_TIMER
+#define RAW PERF_COUNTER_RAWCOUNT
+#define NOV PERF_DETAIL_NOVICE
+#define ADV PERF_DETAIL_ADVANCED
+#define CTR(id, name, help, type, detail) { id, name, help, type, PL_NO_ID, detail, 0, 8 }
+
+static const pl_counter_def counters[NC] = {
+    CTR(0, "% Processor Time", "Share of one CPU's time the thread ran, user and kernel mode "
+        "(task stat 14 utime + 15 stime).", T100, NOV),
+    CTR(1, "% User Time", "Share of one CPU's time the thread ran in user mode (task stat 14 "
+        "utime).", T100, NOV),
+    CTR(2, "% Privileged Time", "Share of one CPU's time the thread ran in the kernel (task "
+        "stat 15 stime).", T100, NOV),
+    CTR(3, "Context Switches/sec", "Context switches of the thread per second, voluntary and "
+        "forced (task status voluntary_ctxt_switches + nonvoluntary_ctxt_switches).",
+        PERF_COUNTER_BULK_COUNT, NOV),
+    CTR(4, "Elapsed Time", "Seconds since the thread started (task stat 22 starttime against "
+        "/proc/uptime).", PERF_ELAPSED_TIME, NOV),
+    CTR(5, "Priority Current", "Effective scheduling priority on the kernel's 0-139 scale "
+        "(task stat 18 + 100), priority inheritance included; lower is more urgent.", RAW, NOV),
+    CTR(6, "Priority Base", "Priority the thread's policy gives it on the same scale: 120 + "
+        "nice (stat 19) for normal threads, 99 - rt_priority (stat 40) for SCHED_FIFO and "
+        "SCHED_RR; unset for SCHED_DEADLINE.", RAW, NOV),
+    CTR(7, "Thread State", "Windows thread state of task stat 3: 2 running or runnable (R), "
+        "5 waiting (S, D, I, T, t, P), 4 terminated (Z, X).", RAW, NOV),
+    CTR(8, "Thread Wait Reason", "Linux state of task stat 3: 0 runnable, 1 interruptible "
+        "sleep, 2 uninterruptible wait (mostly I/O), 3 stopped or traced, 4 idle kernel "
+        "thread, 5 parked, 6 exiting.", RAW, ADV),
+    CTR(9, "ID Process", "Id of the thread's process (the /proc/[pid] directory).", RAW, NOV),
+    CTR(10, "ID Thread", "The thread id (the task/[tid] directory).", RAW, NOV),
+    CTR(32, "Processor", "The CPU the thread last ran on (task stat 39).", RAW, ADV),
+};
+
+#define B(f) PS_BIT(PS_##f)
+static const uint32_t cfields[NC] = {
+    [X_PROC] = B(UTIME) | B(STIME), [X_USER] = B(UTIME), [X_PRIV] = B(STIME),
+    [X_ELAP] = B(START), [X_PRIOC] = B(PRIO), [X_PRIOB] = B(NICE) | B(RTPRIO) | B(POLICY),
+    [X_CPU] = B(CPU),
+};
+#undef B
+
+#define BIT(c) ((uint64_t)1 << (c))
+
+typedef struct tent {
+    uint32_t tid;            /* first: the table's id */
+    uint32_t known;
+    uint64_t start;          /* task stat 22 */
+    int fd[2];               /* task stat, task status */
+} tent;
+
+typedef struct tproc {
+    uint32_t pid;            /* first: the table's id */
+    int taskfd;              /* /proc/[pid]/task, kept */
+    pl_etab thr;             /* tent by tid */
+    uint32_t *tids, ntids, tcap;
+} tproc;
+
+typedef struct tstate {
+    pl_env *env;
+    int procfd;
+    uint64_t per_tick, hz;
+    pl_file uptime;
+    pl_rbuf rb, db;
+    uint32_t *ids, nids, idcap;
+    pl_etab procs;           /* tproc by pid */
+} tstate;
+
+/* ---- entries ------------------------------------------------------------------------ */
+
+static void thr_init(void *ud, void *ve, uint32_t id)
+{
+    tent *t = ve;
+    (void)ud;
+    (void)id;
+    t->fd[0] = t->fd[1] = -1;
+}
+
+static void thr_retire(void *ud, void *ve)
+{
+    tent *t = ve;
+    (void)ud;
+    pl_pt_close(&t->fd[0]);
+    pl_pt_close(&t->fd[1]);
+    t->known = 0;
+}
+
+static void proc_init(void *ud, void *ve, uint32_t id)
+{
+    tproc *p = ve;
+    (void)ud;
+    (void)id;
+    p->taskfd = -1;
+    pl_etab_init(&p->thr, sizeof(tent));
+}
+
+static void proc_retire(void *ud, void *ve)
+{
+    tproc *p = ve;
+    (void)ud;
+    pl_pt_close(&p->taskfd);
+    pl_etab_free(&p->thr, thr_retire, NULL);
+    free(p->tids);
+    p->tids = NULL;
+    p->ntids = p->tcap = 0;
+}
+
+static void t_close(void *state)
+{
+    tstate *s = state;
+    if (!s)
+        return;
+    pl_etab_free(&s->procs, proc_retire, s);
+    if (s->procfd >= 0)
+        close(s->procfd);
+    pl_file_close(&s->uptime);
+    pl_rbuf_free(&s->rb);
+    pl_rbuf_free(&s->db);
+    free(s->ids);
+    pl_env_unref(s->env);
+    free(s);
+}
+
+static int t_open(pl_env *env, void **state)
+{
+    tstate *s = calloc(1, sizeof *s);
+    if (!s)
+        return ENOMEM;
+    s->env = pl_env_ref(env);
+    s->procfd = -1;
+    s->hz = (uint64_t)pl_env_user_hz(env);
+    s->per_tick = 10000000 % s->hz == 0 ? 10000000 / s->hz : 0;
+    pl_file_init(&s->uptime);
+    pl_etab_init(&s->procs, sizeof(tproc));
+    *state = s;
+    return 0;
+}
+
+static int open_proc(tstate *s, pl_snapshot *snap)
+{
+    if (s->procfd < 0) {
+        s->procfd = pl_open_rel(s->env, "proc");
+        if (s->procfd < 0) {
+            snap->err_path = "proc";
+            return errno;
+        }
+    }
+    return 0;
+}
+
+/* Lists p's threads into p->tids: through the kept task/ fd, or opened once. */
+static int list_threads(tstate *s, tproc *p)
+{
+    int fd = p->taskfd, e;
+    if (fd < 0) {
+        char rel[40], *q = pl_pt_utoa(rel, p->pid);
+        strcpy(q, "/task");
+        fd = openat(s->procfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+            return errno;
+        if (pl_pt_budget_take())
+            p->taskfd = fd;
+    }
+    e = pl_pt_list_ids(fd, &s->db, &p->tids, &p->ntids, &p->tcap);
+    if (p->taskfd < 0)
+        close(fd);
+    else if (e)
+        pl_pt_close(&p->taskfd);
+    return e;
+}
+
+/* "pid/task/tid/<leaf>" */
+static const char *rel_of(const tproc *p, const tent *t, int k, char *rel)
+{
+    char *q;
+    if (t->fd[k] >= 0)
+        return NULL;
+    q = pl_pt_utoa(rel, p->pid);
+    memcpy(q, "/task/", 6);
+    q = pl_pt_utoa(q + 6, t->tid);
+    strcpy(q, k ? "/status" : "/stat");
+    return rel;
+}
+
+static int read_file(tstate *s, const tproc *p, tent *t, int k)
+{
+    char rel[48];
+    return pl_pt_read(s->procfd, rel_of(p, t, k, rel), &t->fd[k], &s->rb);
+}
+
+static int read_stat(tstate *s, const tproc *p, tent *t, uint32_t need, pl_pstat *ps)
+{
+    int err;
+    if (t->fd[0] >= 0 && read_file(s, p, t, 0) != 0)
+        thr_retire(NULL, t);  /* ESRCH: that thread is gone */
+    else if (t->fd[0] >= 0)
+        goto parse;
+    if ((err = read_file(s, p, t, 0)) != 0) {
+        thr_retire(NULL, t);
+        return err;
+    }
+parse:
+    if (pl_pt_parse_stat(s->rb.buf, s->rb.len, need, ps) || !(ps->have & PS_BIT(PS_START)))
+        return EINVAL;
+    if (t->known && t->start != ps->v[PS_START])
+        pl_pt_close(&t->fd[1]);   /* a reused tid: another thread */
+    t->start = ps->v[PS_START];
+    t->known = 1;
+    return 0;
+}
+
+static const pl_ptkey status_keys[] = {
+    PL_PTKEY("voluntary_ctxt_switches", 0), PL_PTKEY("nonvoluntary_ctxt_switches", 0),
+};
+
+/* Task state letter -> Windows thread state, and -> the Linux wait reason. */
+static int thread_state(char c, uint64_t *win, uint64_t *why)
+{
+    switch (c) {
+    case 'R': *win = 2; *why = 0; return 1;
+    case 'S': *win = 5; *why = 1; return 1;
+    case 'D': *win = 5; *why = 2; return 1;
+    case 'T': case 't': *win = 5; *why = 3; return 1;
+    case 'I': *win = 5; *why = 4; return 1;
+    case 'P': *win = 5; *why = 5; return 1;
+    case 'Z': case 'X': case 'x': *win = 4; *why = 6; return 1;
+    default: return 0;
+    }
+}
+
+/* The tables are cold after the kernel's work of a whole collect, and each
+ * process costs a chain of misses (process, its thread ids, its threads):
+ * start the next ones' loads while the syscalls of this one run. */
+static void prefetch_ahead(const pl_etab *t, uint32_t i)
+{
+    if (i + 3 < t->n)
+        __builtin_prefetch(t->v[i + 3]);
+    if (i + 2 < t->n) {
+        const tproc *q = t->v[i + 2];
+        __builtin_prefetch(q->thr.id);
+        __builtin_prefetch(q->thr.v);
+    }
+    if (i + 1 < t->n) {
+        const tproc *q = t->v[i + 1];
+        for (uint32_t k = 0; k < q->thr.n && k < 4; k++)
+            __builtin_prefetch(q->thr.v[k]);
+    }
+}
+
+/* ---- collection -------------------------------------------------------------------- */
+
+static int t_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
+{
+    tstate *s = state;
+    uint8_t wl[NC];
+    unsigned nw = 0;
+    int clock = 0, want_status = 0, e;
+    uint32_t need = PS_BIT(PS_START);
+    char name[PL_COMM_MAX + 16], comm[PL_COMM_MAX];
+
+    pl_snap_clear(snap);
+    for (unsigned c = 0; c < NC; c++)
+        if (!wanted || wanted[c]) {
+            wl[nw++] = (uint8_t)c;
+            need |= cfields[c];
+            clock |= c == X_ELAP;
+            want_status |= c == X_CTXSW;
+        }
+    if (clock) {
+        int64_t now;
+        clock = pl_pt_uptime(&s->uptime, s->env, &now) == 0;
+        if (clock) {
+            snap->obj_time = now;
+            snap->obj_freq = 10000000;
+        }
+    }
+    if ((e = open_proc(s, snap)) != 0)
+        return e;
+    pl_pt_budget_refresh();
+    if ((e = pl_pt_list_ids(s->procfd, &s->db, &s->ids, &s->nids, &s->idcap)) != 0) {
+        snap->err_path = "proc";
+        return e;
+    }
+    if ((e = pl_etab_sync(&s->procs, s->ids, s->nids, proc_init, proc_retire, s)) != 0)
+        return e;
+
+    for (uint32_t i = 0; i < s->procs.n; i++) {
+        tproc *p = s->procs.v[i];
+        uint32_t lead = 0, have_comm = 0, comm_len = 0;
+        prefetch_ahead(&s->procs, i);
+        if (list_threads(s, p) != 0)
+            p->ntids = 0;    /* the process is gone: its threads' fds close */
+        if ((e = pl_etab_sync(&p->thr, p->tids, p->ntids, thr_init, thr_retire, NULL)) != 0)
+            return e;
+        /* the leader (tid == pid) first: its comm names the others */
+        while (lead < p->thr.n && *(uint32_t *)p->thr.v[lead] < p->pid)
+            lead++;
+        if (lead == p->thr.n || *(uint32_t *)p->thr.v[lead] != p->pid)
+            lead = UINT32_MAX;
+        for (uint32_t k = 0; k < p->thr.n; k++) {
+            /* k-th in the order leader, then the others by tid */
+            uint32_t j = lead == UINT32_MAX ? k : k == 0 ? lead : k - 1 < lead ? k - 1 : k;
+            tent *t = p->thr.v[j];
+            pl_pstat ps;
+            uint64_t v[NC], have = 0, kv[2], w8, why;
+            uint32_t kh;
+            if (read_stat(s, p, t, need, &ps))
+                continue;
+            if (t->tid == p->pid) {
+                memcpy(comm, ps.comm, ps.comm_len);
+                comm_len = ps.comm_len;
+                have_comm = 1;
+            }
+            /* process name / tid; a thread whose leader is unreadable uses its own comm */
+            {
+                const char *c = have_comm ? comm : ps.comm;
+                uint32_t n = have_comm ? comm_len : ps.comm_len;
+                char *q = name + n;
+                memcpy(name, c, n);
+                *q++ = '/';
+                *pl_pt_utoa(q, t->tid) = '\0';
+            }
+            int inst = pl_snap_add_key(snap, name, t->tid, t->start);
+            if (inst < 0)
+                return ENOMEM;
+#define ST(f) ((ps.have & PS_BIT(PS_##f)) != 0)
+#define PUT(c, x) (v[c] = (x), have |= BIT(c))
+            if (ST(UTIME) && ST(STIME))
+                PUT(X_PROC, pl_pt_hns(ps.v[PS_UTIME] + ps.v[PS_STIME], s->per_tick, s->hz));
+            if (ST(UTIME))
+                PUT(X_USER, pl_pt_hns(ps.v[PS_UTIME], s->per_tick, s->hz));
+            if (ST(STIME))
+                PUT(X_PRIV, pl_pt_hns(ps.v[PS_STIME], s->per_tick, s->hz));
+            if (clock)
+                PUT(X_ELAP, pl_pt_hns(t->start, s->per_tick, s->hz));
+            if (ST(PRIO) && (int64_t)ps.v[PS_PRIO] >= -100 && (int64_t)ps.v[PS_PRIO] <= 39)
+                PUT(X_PRIOC, (uint64_t)((int64_t)ps.v[PS_PRIO] + 100));
+            if (ST(POLICY)) {
+                uint64_t pol = ps.v[PS_POLICY];
+                if ((pol == 1 || pol == 2) && ST(RTPRIO) && ps.v[PS_RTPRIO] >= 1 &&
+                    ps.v[PS_RTPRIO] <= 99)
+                    PUT(X_PRIOB, 99 - ps.v[PS_RTPRIO]);
+                else if ((pol == 0 || pol == 3 || pol == 5) && ST(NICE) &&
+                         (int64_t)ps.v[PS_NICE] >= -20 && (int64_t)ps.v[PS_NICE] <= 19)
+                    PUT(X_PRIOB, (uint64_t)(120 + (int64_t)ps.v[PS_NICE]));
+            }
+            if (thread_state(ps.state, &w8, &why)) {
+                PUT(X_STATE, w8);
+                PUT(X_WAIT, why);
+            }
+            PUT(X_PID, p->pid);
+            PUT(X_TID, t->tid);
+            if (ST(CPU))
+                PUT(X_CPU, ps.v[PS_CPU]);
+#undef ST
+            if (want_status && read_file(s, p, t, 1) == 0) {
+                pl_pt_scan_keys(s->rb.buf, s->rb.len, status_keys, 2, kv, &kh);
+                if (kh == 3)
+                    PUT(X_CTXSW, kv[0] + kv[1]);
+            }
+#undef PUT
+            for (unsigned q = 0; q < nw; q++)
+                if (have & BIT(wl[q]))
+                    pl_snap_set(snap, (uint32_t)inst, wl[q], v[wl[q]]);
+        }
+    }
+    return 0;
+}
+
+/* ---- metadata: the task/ listings and each process's comm ---------------------------- */
+
+static int t_instances(void *state, pl_snapshot *snap)
+{
+    tstate *s = state;
+    char name[PL_COMM_MAX + 16];
+    int e;
+    pl_snap_clear(snap);
+    if ((e = open_proc(s, snap)) != 0)
+        return e;
+    if ((e = pl_pt_list_ids(s->procfd, &s->db, &s->ids, &s->nids, &s->idcap)) != 0) {
+        snap->err_path = "proc";
+        return e;
+    }
+    if ((e = pl_etab_sync(&s->procs, s->ids, s->nids, proc_init, proc_retire, s)) != 0)
+        return e;
+    for (uint32_t i = 0; i < s->procs.n; i++) {
+        tproc *p = s->procs.v[i];
+        char rel[40], *q = pl_pt_utoa(rel, p->pid);
+        ssize_t r;
+        int fd;
+        strcpy(q, "/comm");
+        fd = openat(s->procfd, rel, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        r = read(fd, name, PL_COMM_MAX);
+        close(fd);
+        if (r <= 0)
+            continue;
+        if (name[r - 1] == '\n')
+            r--;
+        if (r > PL_COMM_MAX - 1)
+            r = PL_COMM_MAX - 1;
+        name[r++] = '/';
+        if (list_threads(s, p) != 0)
+            continue;
+        for (uint32_t k = 0; k < p->ntids; k++) {
+            *pl_pt_utoa(name + r, p->tids[k]) = '\0';
+            if (pl_snap_add(snap, name, p->tids[k]) < 0)
+                return ENOMEM;
+        }
+    }
+    return 0;
+}
+
+static const pl_provider_ops ops = { t_open, t_close, t_instances, t_collect };
+
+const pl_counterset_def pl_thread_def = {
+    /* UUIDv5 of "Thread" in the perflib namespace */
+    { 0x0adf2b76, 0xb505, 0x59cc, { 0xbb, 0xdd, 0xc8, 0x74, 0x66, 0xa1, 0x9b, 0x03 } },
+    "Thread",
+    "Processor time, priorities, state and context switches of each thread of each process, "
+    "from /proc/[pid]/task/[tid]/stat and status; costly: it reads one file per thread.",
+    PERF_COUNTERSET_MULTI_INSTANCES, 1, NC, counters, &ops, 15000,
+};
