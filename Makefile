@@ -127,12 +127,12 @@ bench: deps
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/bulk.lua
 
-build/bench/floor: bench/floor.c
+build/bench/floor: bench/floor.c bench/floor_common.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -O2 $(CWARNS) -o $@ $<
 
 # one floor program per provider family: the same files, read by hand
-build/bench/floor_%: bench/floor_%.c
+build/bench/floor_%: bench/floor_%.c bench/floor_common.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -O2 $(CWARNS) -o $@ $<
 

@@ -23,6 +23,7 @@ build = {
     ["perflib.core"] = {
       sources = {
         "src/core/env.c", "src/core/formula.c", "src/core/path.c", "src/core/pl_file.c",
+        "src/core/pl_sysfs.c",
         "src/core/query.c", "src/core/registry.c", "src/core/sample.c", "src/providers/battery.c",
         "src/providers/builtin.c", "src/providers/cgroup.c", "src/providers/cputable.c",
         "src/providers/disk.c", "src/providers/hwevents.c", "src/providers/hwmon.c",

@@ -15,89 +15,16 @@
  *
  * Lines starting with '#' are comments.  Exit status 1 on a read error. */
 #include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-/* ---- kept-open files ------------------------------------------------------------ */
-
-typedef struct rfile {
-    int fd;                  /* -1: absent */
-    char *buf;
-    size_t cap, len;
-} rfile;
-
-static void die(const char *what, const char *path)
-{
-    fprintf(stderr, "floor: %s %s: %s\n", what, path, strerror(errno));
-    exit(1);
-}
-
-static void *xmalloc(size_t n)
-{
-    void *p = calloc(1, n);
-    if (!p)
-        die("malloc", "");
-    return p;
-}
-
-/* Opens path; a missing file leaves fd at -1 (the provider stops looking too). */
-static int rf_open(rfile *f, const char *path, int required)
-{
-    f->fd = open(path, O_RDONLY | O_CLOEXEC);
-    f->cap = 4096;           /* pl_file_read's first size: the read size matters to */
-    f->buf = xmalloc(f->cap); /* /proc/sys, which allocates count + 1 bytes per read */
-    f->len = 0;
-    if (f->fd < 0 && required)
-        die("open", path);
-    return f->fd >= 0;
-}
-
-/* pread from offset 0 until it returns 0, as pl_file_read does. */
-static const char *rf_read(rfile *f)
-{
-    size_t len = 0;
-    for (;;) {
-        ssize_t r;
-        if (len + 1 >= f->cap) {
-            char *nb = realloc(f->buf, f->cap * 2);
-            if (!nb)
-                die("realloc", "");
-            f->buf = nb;
-            f->cap *= 2;
-        }
-        r = pread(f->fd, f->buf + len, f->cap - 1 - len, (off_t)len);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            die("pread", "");
-        }
-        if (r == 0)
-            break;
-        len += (size_t)r;
-    }
-    f->buf[len] = '\0';
-    f->len = len;
-    return f->buf;
-}
-
-static void rf_close(rfile *f)
-{
-    if (f->fd >= 0)
-        close(f->fd);
-    free(f->buf);
-    f->fd = -1;
-    f->buf = NULL;
-}
+#define FLOOR_NAME "floor"
+#define FLOOR_USAGE "[proc_all|proc_time|memory|system|all ...]"
+#include "floor_common.h"    /* die, xmalloc, rfile (rf_open, rf_read, rf_close), timing */
 
 /* ---- parsing helpers ----------------------------------------------------------------- */
-
-static uint64_t sink;        /* everything parsed ends here, so nothing is optimised away */
 
 static const char *next_line(const char *p)
 {
@@ -466,17 +393,10 @@ static void sys_collect(sys_floor *sf)
         sink += single_number(&sf->threadsmax);
 }
 
-/* ---- timing --------------------------------------------------------------------------------- */
+/* ---- sets and main ------------------------------------------------------------------------- */
 
 enum { PROC_ALL, PROC_TIME, MEMORY, SYSTEM, ALL, NSETS };
 static const char *const set_names[NSETS] = { "proc_all", "proc_time", "memory", "system", "all" };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static proc_floor pf;
 static mem_floor mf;
@@ -497,82 +417,21 @@ static void collect_set(int set)
     }
 }
 
-/* Mean ns per collect over about `secs` seconds; *iters gets the count. */
-static double time_set(int set, double secs, long *iters)
-{
-    long n = 0;
-    double t0, t;
-    for (int i = 0; i < 20; i++)      /* warm-up: caches, page faults */
-        collect_set(set);
-    t0 = now();
-    do {
-        for (int i = 0; i < 16; i++)
-            collect_set(set);
-        n += 16;
-        t = now();
-    } while (t - t0 < secs);
-    *iters = n;
-    return (t - t0) * 1e9 / (double)n;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static void usage(void)
-{
-    fprintf(stderr, "usage: floor [-t SECONDS] [-r ROUNDS] [proc_all|proc_time|memory|system|all ...]\n");
-    exit(2);
-}
-
 int main(int argc, char **argv)
 {
-    double secs = 0.2, ns[NSETS][64];
-    int rounds = 3, want[NSETS] = { 0 }, any = 0, opt;
-    long iters[NSETS] = { 0 };
+    floor_bench b = { .names = set_names, .nsets = NSETS };
 
-    while ((opt = getopt(argc, argv, "t:r:")) != -1) {
-        if (opt == 't')
-            secs = atof(optarg);
-        else if (opt == 'r')
-            rounds = atoi(optarg);
-        else
-            usage();
-    }
-    if (secs <= 0 || rounds < 1 || rounds > 64)
-        usage();
-    for (int i = optind; i < argc; i++) {
-        int k;
-        for (k = 0; k < NSETS && strcmp(argv[i], set_names[k]) != 0; k++)
-            ;
-        if (k == NSETS)
-            usage();
-        want[k] = any = 1;
-    }
-    for (int k = 0; k < NSETS; k++)
-        if (!any)
-            want[k] = 1;
+    if (!floor_args(&b, argc, argv))
+        for (int k = 0; k < NSETS; k++)
+            b.want[k] = 1;
 
     /* one state per set, as one perflib query per set would have */
     proc_open(&pf, 1);
     mem_open(&mf);
     sys_open(&sf);
     printf("# floor: %d CPUs, cpufreq %s, %d round(s) of %.2f s per set\n", pf.ncpu,
-           pf.cpufreq ? "yes" : "no (/proc/cpuinfo)", rounds, secs);
-    for (int r = 0; r < rounds; r++)
-        for (int k = 0; k < NSETS; k++)
-            if (want[k])
-                ns[k][r] = time_set(k, secs, &iters[k]);
-    for (int k = 0; k < NSETS; k++) {
-        if (!want[k])
-            continue;
-        qsort(ns[k], (size_t)rounds, sizeof ns[k][0], cmp_double);
-        printf("floor %s %.0f %ld %.0f %.0f\n", set_names[k], ns[k][rounds / 2], iters[k],
-               ns[k][0], ns[k][rounds - 1]);
-    }
-    printf("# checksum %llu\n", (unsigned long long)sink);
+           pf.cpufreq ? "yes" : "no (/proc/cpuinfo)", b.rounds, b.secs);
+    floor_run(&b);
     proc_close(&pf, 1);
     mem_close(&mf);
     sys_close(&sf);

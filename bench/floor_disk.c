@@ -12,7 +12,6 @@
  * once, with fstatat on /sys/block/X/device, as the provider caches it).
  * LogicalDisk: /proc/self/mountinfo, statvfs of each real local mount,
  * /proc/diskstats.  Paging File: /proc/swaps. */
-#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,66 +19,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <time.h>
 #include <unistd.h>
 
-typedef struct rfile {
-    int fd;
-    char *buf;
-    size_t cap, len;
-} rfile;
-
-static void die(const char *what, const char *path)
-{
-    fprintf(stderr, "floor_disk: %s %s: %s\n", what, path, strerror(errno));
-    exit(1);
-}
-
-static void rf_open(rfile *f, const char *path, int required)
-{
-    f->fd = open(path, O_RDONLY | O_CLOEXEC);
-    f->cap = 4096;
-    f->buf = calloc(1, f->cap);
-    f->len = 0;
-    if (!f->buf || (f->fd < 0 && required))
-        die("open", path);
-}
-
-static const char *rf_read(rfile *f)
-{
-    size_t len = 0;
-    for (;;) {
-        ssize_t r;
-        if (len + 1 >= f->cap) {
-            char *nb = realloc(f->buf, f->cap * 2);
-            if (!nb)
-                die("realloc", "");
-            f->buf = nb;
-            f->cap *= 2;
-        }
-        r = pread(f->fd, f->buf + len, f->cap - 1 - len, (off_t)len);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            die("pread", "");
-        }
-        if (r == 0)
-            break;
-        len += (size_t)r;
-    }
-    f->buf[len] = '\0';
-    f->len = len;
-    return f->buf;
-}
-
-static void rf_close(rfile *f)
-{
-    if (f->fd >= 0)
-        close(f->fd);
-    free(f->buf);
-}
-
-static uint64_t sink;
+#define FLOOR_NAME "floor_disk"
+#define FLOOR_USAGE "[PhysicalDisk|LogicalDisk|'Paging File' ...]"
+#include "floor_common.h"    /* die, rfile (rf_open, rf_read, rf_close), timing */
 
 static const char *next_line(const char *p)
 {
@@ -227,75 +171,24 @@ static void pf_collect(void)
     }
 }
 
-/* ---- timing (as bench/floor.c) ----------------------------------------------------- */
+/* ---- main ------------------------------------------------------------------------ */
 
 enum { PD, LD, PF, NSETS };
 static const char *const set_names[NSETS] = { "PhysicalDisk", "LogicalDisk", "Paging File" };
 static void (*const collect[NSETS])(void) = { pd_collect, ld_collect, pf_collect };
 
-static double now(void)
+static void collect_set(int set)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double time_set(int set, double secs, long *iters)
-{
-    long n = 0;
-    double t0, t;
-    for (int i = 0; i < 20; i++)
-        collect[set]();
-    t0 = now();
-    do {
-        for (int i = 0; i < 16; i++)
-            collect[set]();
-        n += 16;
-        t = now();
-    } while (t - t0 < secs);
-    *iters = n;
-    return (t - t0) * 1e9 / (double)n;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static void usage(void)
-{
-    fprintf(stderr, "usage: floor_disk [-t SECONDS] [-r ROUNDS] [PhysicalDisk|LogicalDisk|'Paging File' ...]\n");
-    exit(2);
+    collect[set]();
 }
 
 int main(int argc, char **argv)
 {
-    double secs = 0.2, ns[NSETS][64];
-    int rounds = 3, want[NSETS] = { 0 }, any = 0, opt;
-    long iters[NSETS] = { 0 };
+    floor_bench b = { .names = set_names, .nsets = NSETS };
 
-    while ((opt = getopt(argc, argv, "t:r:")) != -1) {
-        if (opt == 't')
-            secs = atof(optarg);
-        else if (opt == 'r')
-            rounds = atoi(optarg);
-        else
-            usage();
-    }
-    if (secs <= 0 || rounds < 1 || rounds > 64)
-        usage();
-    for (int i = optind; i < argc; i++) {
-        int k;
-        for (k = 0; k < NSETS && strcmp(argv[i], set_names[k]) != 0; k++)
-            ;
-        if (k == NSETS)
-            usage();
-        want[k] = any = 1;
-    }
-    for (int k = 0; k < NSETS; k++)
-        if (!any)
-            want[k] = 1;
+    if (!floor_args(&b, argc, argv))
+        for (int k = 0; k < NSETS; k++)
+            b.want[k] = 1;
 
     blockfd = open("/sys/block", O_RDONLY | O_CLOEXEC | O_DIRECTORY);
     if (blockfd < 0)
@@ -305,20 +198,9 @@ int main(int argc, char **argv)
     rf_open(&ld_mounts, "/proc/self/mountinfo", 1);
     rf_open(&pf_swaps, "/proc/swaps", 0);
     if (pf_swaps.fd < 0)
-        want[PF] = 0;        /* no swap support: the provider reads nothing either */
-    printf("# floor_disk: %d round(s) of %.2f s per set\n", rounds, secs);
-    for (int r = 0; r < rounds; r++)
-        for (int k = 0; k < NSETS; k++)
-            if (want[k])
-                ns[k][r] = time_set(k, secs, &iters[k]);
-    for (int k = 0; k < NSETS; k++) {
-        if (!want[k])
-            continue;
-        qsort(ns[k], (size_t)rounds, sizeof ns[k][0], cmp_double);
-        printf("floor %s %.0f %ld %.0f %.0f\n", set_names[k], ns[k][rounds / 2], iters[k],
-               ns[k][0], ns[k][rounds - 1]);
-    }
-    printf("# checksum %llu\n", (unsigned long long)sink);
+        b.want[PF] = 0;      /* no swap support: the provider reads nothing either */
+    printf("# floor_disk: %d round(s) of %.2f s per set\n", b.rounds, b.secs);
+    floor_run(&b);
     rf_close(&pd_stats);
     rf_close(&ld_stats);
     rf_close(&ld_mounts);

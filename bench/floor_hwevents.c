@@ -19,15 +19,17 @@
  * nothing else holds the PMU: a hardware group that cannot get on the PMU is
  * read without an IPI to its CPU, several times cheaper (it says so). */
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
+
+#define FLOOR_NAME "floor_hwevents"
+#define FLOOR_USAGE "[\"Hardware Events\"]"
+#include "floor_common.h"    /* rfile (rf_open, rf_read, rf_close), timing */
 
 #define NEV 9
 #define MAXCPU 4096
@@ -49,9 +51,7 @@ typedef struct group {
 
 static group groups[MAXCPU * NEV];
 static int ngroups, first_err;
-static int online_fd = -1;
-static char online_buf[4096];
-static uint64_t sink;
+static rfile online;         /* /sys/devices/system/cpu/online */
 static long idle_reads;      /* reads of a hardware group that never got the PMU */
 __extension__ typedef unsigned __int128 u128;
 
@@ -103,21 +103,11 @@ static void open_cpu(int cpu)
     }
 }
 
-/* pread until 0, as pl_file_read does. */
-static size_t read_online(void)
-{
-    size_t len = 0;
-    ssize_t r;
-    while ((r = pread(online_fd, online_buf + len, sizeof online_buf - 1 - len, (off_t)len)) > 0)
-        len += (size_t)r;
-    online_buf[len] = '\0';
-    return len;
-}
-
 static void collect(void)
 {
     uint64_t buf[3 + NEV];
-    sink += read_online();
+    rf_read(&online);
+    sink += online.len;
     for (int g = 0; g < ngroups; g++) {
         ssize_t r = read(groups[g].leader, buf, sizeof buf);
         if (r < 24 || buf[0] != (uint64_t)groups[g].n)
@@ -129,71 +119,25 @@ static void collect(void)
     }
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+enum { NSETS = 1 };
+static const char *const set_names[NSETS] = { "Hardware Events" };
 
-/* Mean ns per collect over about `secs` seconds, as bench/floor.c. */
-static double time_set(double secs, long *iters)
+static void collect_set(int set)
 {
-    long n = 0;
-    double t0, t;
-    for (int i = 0; i < 20; i++)
-        collect();
-    t0 = now();
-    do {
-        for (int i = 0; i < 16; i++)
-            collect();
-        n += 16;
-        t = now();
-    } while (t - t0 < secs);
-    *iters = n;
-    return (t - t0) * 1e9 / (double)n;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static void usage(void)
-{
-    fprintf(stderr, "usage: floor_hwevents [-t SECONDS] [-r ROUNDS] [\"Hardware Events\"]\n");
-    exit(2);
+    (void)set;
+    collect();
 }
 
 int main(int argc, char **argv)
 {
-    double secs = 0.2, ns[64];
-    int rounds = 3, opt, ncpu = 0;
-    long iters = 0;
+    floor_bench b = { .names = set_names, .nsets = NSETS };
+    int ncpu = 0;
     const char *p;
 
-    while ((opt = getopt(argc, argv, "t:r:")) != -1) {
-        if (opt == 't')
-            secs = atof(optarg);
-        else if (opt == 'r')
-            rounds = atoi(optarg);
-        else
-            usage();
-    }
-    if (secs <= 0 || rounds < 1 || rounds > 64)
-        usage();
-    for (int i = optind; i < argc; i++)
-        if (strcmp(argv[i], "Hardware Events") != 0)
-            usage();
-
-    online_fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
-    if (online_fd < 0) {
-        fprintf(stderr, "floor_hwevents: /sys/devices/system/cpu/online: %s\n", strerror(errno));
-        return 1;
-    }
-    read_online();
-    for (p = online_buf; *p >= '0' && *p <= '9';) {
+    floor_args(&b, argc, argv);
+    b.want[0] = 1;
+    rf_open(&online, "/sys/devices/system/cpu/online", 1);
+    for (p = rf_read(&online); *p >= '0' && *p <= '9';) {
         char *end;
         long lo = strtol(p, &end, 10), hi = lo;
         if (*end == '-')
@@ -207,13 +151,8 @@ int main(int argc, char **argv)
         return 0;
     }
     printf("# floor_hwevents: %d CPUs, %d groups, %d round(s) of %.2f s\n", ncpu, ngroups,
-           rounds, secs);
-    for (int r = 0; r < rounds; r++)
-        ns[r] = time_set(secs, &iters);
-    qsort(ns, (size_t)rounds, sizeof ns[0], cmp_double);
-    printf("floor Hardware Events %.0f %ld %.0f %.0f\n", ns[rounds / 2], iters, ns[0],
-           ns[rounds - 1]);
-    printf("# checksum %llu\n", (unsigned long long)sink);
+           b.rounds, b.secs);
+    floor_run(&b);
     /* an inactive event is read without an IPI to its CPU: far cheaper than
      * the provider's reads of active events, so the figure is not a floor */
     if (idle_reads)

@@ -1,7 +1,7 @@
 /* The C floor of SoftIRQ, Interrupts, NFS Client and Control Group: the
  * files those providers read for a full `\Set(*)\*` collect, kept open and
  * pread at offset 0 until EOF (as pl_file_read does), parsed minimally.  No
- * perflib code.  Copies bench/floor.c's timing.
+ * perflib code.  Timing and file reader: floor_common.h.
  *
  *   floor_kernel [-t SECONDS] [-r ROUNDS] [softirq|interrupts|nfs|cgroup ...]
  *
@@ -14,7 +14,6 @@
  * each group's source files: per counter the v2 file when it exists, else
  * the v1 one, as the provider falls back. */
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
@@ -23,74 +22,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
-#include <time.h>
 #include <unistd.h>
 
-typedef struct rfile {
-    int fd;
-    char *buf;
-    size_t cap, len;
-} rfile;
-
-static uint64_t sink;
-
-static void die(const char *what, const char *path)
-{
-    fprintf(stderr, "floor_kernel: %s %s: %s\n", what, path, strerror(errno));
-    exit(1);
-}
-
-static int rf_open(rfile *f, const char *path, int required)
-{
-    f->fd = open(path, O_RDONLY | O_CLOEXEC);
-    f->cap = 4096;
-    f->buf = malloc(f->cap);
-    f->len = 0;
-    if (!f->buf)
-        die("malloc", "");
-    if (f->fd < 0 && required)
-        die("open", path);
-    return f->fd >= 0;
-}
-
-static const char *rf_read(rfile *f)
-{
-    size_t len = 0;
-    for (;;) {
-        ssize_t r;
-        if (len + 1 >= f->cap) {
-            char *nb = realloc(f->buf, f->cap * 2);
-            if (!nb)
-                die("realloc", "");
-            f->buf = nb;
-            f->cap *= 2;
-        }
-        r = pread(f->fd, f->buf + len, f->cap - 1 - len, (off_t)len);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            close(f->fd);    /* a removed cgroup's file: ENODEV, as the provider sees */
-            f->fd = -1;
-            len = 0;
-            break;
-        }
-        if (r == 0)
-            break;
-        len += (size_t)r;
-    }
-    f->buf[len] = '\0';
-    f->len = len;
-    return f->buf;
-}
-
-static void rf_close(rfile *f)
-{
-    if (f->fd >= 0)
-        close(f->fd);
-    free(f->buf);
-    f->fd = -1;
-    f->buf = NULL;
-}
+#define FLOOR_NAME "floor_kernel"
+#define FLOOR_USAGE "[softirq|interrupts|nfs|cgroup ...]"
+#include "floor_common.h"    /* die, rfile (rf_open, rf_read_or_drop, rf_close), timing */
 
 static int num(const char **p, uint64_t *v)
 {
@@ -111,7 +47,7 @@ static void all_numbers(rfile *f)
     const char *p;
     if (f->fd < 0)
         return;
-    p = rf_read(f);
+    p = rf_read_or_drop(f);
     while (*p) {
         uint64_t v;
         if (*p >= '0' && *p <= '9' && num(&p, &v))
@@ -128,7 +64,7 @@ static rfile soft, intr;
 static void cpu_table(rfile *f)
 {
     int ncols = 0;
-    const char *p = rf_read(f);
+    const char *p = rf_read_or_drop(f);
     while (*p && *p != '\n') {
         while (*p == ' ')
             p++;
@@ -157,7 +93,7 @@ static rfile mstats;
 static void nfs_collect(void)
 {
     int nfs = 0;
-    for (const char *p = rf_read(&mstats); p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+    for (const char *p = rf_read_or_drop(&mstats); p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
         if (p[0] == 'd' && strncmp(p, "device ", 7) == 0) {
             const char *nl = strchr(p, '\n'), *t = strstr(p, " with fstype nfs");
             nfs = t && (!nl || t < nl);
@@ -328,17 +264,10 @@ static void cg_collect(void)
         all_numbers(&cgf[i]);
 }
 
-/* ---- timing (as bench/floor.c) -------------------------------------------------------------- */
+/* ---- sets and main ------------------------------------------------------------------------ */
 
 enum { SOFTIRQ, INTERRUPTS, NFS, CGROUP, NSETS };
 static const char *const set_names[NSETS] = { "softirq", "interrupts", "nfs", "cgroup" };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void collect_set(int set)
 {
@@ -350,80 +279,20 @@ static void collect_set(int set)
     }
 }
 
-static double time_set(int set, double secs, long *iters)
-{
-    long n = 0;
-    double t0, t;
-    for (int i = 0; i < 20; i++)
-        collect_set(set);
-    t0 = now();
-    do {
-        for (int i = 0; i < 16; i++)
-            collect_set(set);
-        n += 16;
-        t = now();
-    } while (t - t0 < secs);
-    *iters = n;
-    return (t - t0) * 1e9 / (double)n;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static void usage(void)
-{
-    fprintf(stderr, "usage: floor_kernel [-t SECONDS] [-r ROUNDS] [softirq|interrupts|nfs|cgroup ...]\n");
-    exit(2);
-}
-
 int main(int argc, char **argv)
 {
-    double secs = 0.2, ns[NSETS][64];
-    int rounds = 3, want[NSETS] = { 0 }, any = 0, opt;
-    long iters[NSETS] = { 0 };
+    floor_bench b = { .names = set_names, .nsets = NSETS };
 
-    while ((opt = getopt(argc, argv, "t:r:")) != -1) {
-        if (opt == 't')
-            secs = atof(optarg);
-        else if (opt == 'r')
-            rounds = atoi(optarg);
-        else
-            usage();
-    }
-    if (secs <= 0 || rounds < 1 || rounds > 64)
-        usage();
-    for (int i = optind; i < argc; i++) {
-        int k;
-        for (k = 0; k < NSETS && strcmp(argv[i], set_names[k]) != 0; k++)
-            ;
-        if (k == NSETS)
-            usage();
-        want[k] = any = 1;
-    }
-    for (int k = 0; k < NSETS; k++)
-        if (!any)
-            want[k] = 1;
+    if (!floor_args(&b, argc, argv))
+        for (int k = 0; k < NSETS; k++)
+            b.want[k] = 1;
     rf_open(&soft, "/proc/softirqs", 1);
     rf_open(&intr, "/proc/interrupts", 1);
     rf_open(&mstats, "/proc/self/mountstats", 1);
     cg_open();
     printf("# floor_kernel: %d cgroup(s), %d cgroup file(s) kept open, %d round(s) of %.2f s per set\n",
-           npaths, ncgf, rounds, secs);
-    for (int r = 0; r < rounds; r++)
-        for (int k = 0; k < NSETS; k++)
-            if (want[k])
-                ns[k][r] = time_set(k, secs, &iters[k]);
-    for (int k = 0; k < NSETS; k++) {
-        if (!want[k])
-            continue;
-        qsort(ns[k], (size_t)rounds, sizeof ns[k][0], cmp_double);
-        printf("floor %s %.0f %ld %.0f %.0f\n", set_names[k], ns[k][rounds / 2], iters[k],
-               ns[k][0], ns[k][rounds - 1]);
-    }
-    printf("# checksum %llu\n", (unsigned long long)sink);
+           npaths, ncgf, b.rounds, b.secs);
+    floor_run(&b);
     rf_close(&soft);
     rf_close(&intr);
     rf_close(&mstats);

@@ -15,76 +15,17 @@
  *
  * Lines starting with '#' are comments (one maps each set to its query
  * path).  A set whose main file is missing (IPv6 disabled) prints no line. */
-#include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include <dirent.h>
 
-typedef struct rfile {
-    int fd;
-    char *buf;
-    size_t cap, len;
-} rfile;
-
-static void die(const char *what, const char *path)
-{
-    fprintf(stderr, "floor_net: %s %s: %s\n", what, path, strerror(errno));
-    exit(1);
-}
-
-static int rf_open(rfile *f, const char *path)
-{
-    f->fd = open(path, O_RDONLY | O_CLOEXEC);
-    f->cap = 4096;
-    f->buf = calloc(1, f->cap);
-    f->len = 0;
-    if (!f->buf)
-        die("malloc", path);
-    return f->fd >= 0;
-}
-
-static const char *rf_read(rfile *f)
-{
-    size_t len = 0;
-    for (;;) {
-        ssize_t r;
-        if (len + 1 >= f->cap) {
-            char *nb = realloc(f->buf, f->cap * 2);
-            if (!nb)
-                die("realloc", "");
-            f->buf = nb;
-            f->cap *= 2;
-        }
-        r = pread(f->fd, f->buf + len, f->cap - 1 - len, (off_t)len);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            die("pread", "");
-        }
-        if (r == 0)
-            break;
-        len += (size_t)r;
-    }
-    f->buf[len] = '\0';
-    f->len = len;
-    return f->buf;
-}
-
-static void rf_close(rfile *f)
-{
-    if (f->fd >= 0)
-        close(f->fd);
-    free(f->buf);
-    f->fd = -1;
-    f->buf = NULL;
-}
-
-static uint64_t sink;
+#define FLOOR_NAME "floor_net"
+#define FLOOR_USAGE "[netif|ipv4|ipv6|tcpv4|tcpv6|udpv4|udpv6|icmp|icmpv6|sockets ...]"
+#include "floor_common.h"    /* die, rfile (rf_open, rf_read, rf_close), timing */
 
 static const char *next_line(const char *p)
 {
@@ -263,7 +204,7 @@ static void netif_open(net_floor *f)
 {
     DIR *d;
     struct dirent *de;
-    f->ok = rf_open(&f->a, "/proc/net/dev");
+    f->ok = rf_open(&f->a, "/proc/net/dev", 0);
     f->nif = 0;
     f->sfd = NULL;
     if (!f->ok || !(d = opendir("/sys/class/net")))
@@ -335,17 +276,17 @@ static void snmp_open(int set, net_floor *f)
     f->b.fd = -1;
     switch (set) {
     case IPV4: case TCPV4: case UDPV4: case ICMP:
-        f->ok = rf_open(&f->a, "/proc/net/snmp");
+        f->ok = rf_open(&f->a, "/proc/net/snmp", 0);
         break;
     case IPV6: case UDPV6: case ICMPV6:
-        f->ok = rf_open(&f->a, "/proc/net/snmp6");
+        f->ok = rf_open(&f->a, "/proc/net/snmp6", 0);
         break;
     case TCPV6:
-        f->ok = rf_open(&f->a, "/proc/net/tcp6");
+        f->ok = rf_open(&f->a, "/proc/net/tcp6", 0);
         return;
     case SOCKETS:
-        f->ok = rf_open(&f->a, "/proc/net/sockstat");
-        f->have_b = rf_open(&f->b, "/proc/net/sockstat6");
+        f->ok = rf_open(&f->a, "/proc/net/sockstat", 0);
+        f->have_b = rf_open(&f->b, "/proc/net/sockstat6", 0);
         return;
     default:
         return;
@@ -354,7 +295,7 @@ static void snmp_open(int set, net_floor *f)
         return;
     rf_read(&f->a);
     if (set == IPV4 || set == TCPV4) {
-        f->have_b = rf_open(&f->b, "/proc/net/netstat");
+        f->have_b = rf_open(&f->b, "/proc/net/netstat", 0);
         if (f->have_b)
             rf_read(&f->b);
     }
@@ -435,73 +376,17 @@ static void collect_set(int set)
     }
 }
 
-/* ---- timing (as bench/floor.c) ----------------------------------------------------------- */
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double time_set(int set, double secs, long *iters)
-{
-    long n = 0;
-    double t0, t;
-    for (int i = 0; i < 20; i++)
-        collect_set(set);
-    t0 = now();
-    do {
-        for (int i = 0; i < 16; i++)
-            collect_set(set);
-        n += 16;
-        t = now();
-    } while (t - t0 < secs);
-    *iters = n;
-    return (t - t0) * 1e9 / (double)n;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static void usage(void)
-{
-    fprintf(stderr, "usage: floor_net [-t SECONDS] [-r ROUNDS] [netif|ipv4|ipv6|tcpv4|tcpv6|"
-            "udpv4|udpv6|icmp|icmpv6|sockets ...]\n");
-    exit(2);
-}
+/* ---- main ------------------------------------------------------------------------------ */
 
 int main(int argc, char **argv)
 {
-    double secs = 0.2, ns[NSETS][64];
-    int rounds = 3, want[NSETS] = { 0 }, any = 0, opt;
-    long iters[NSETS] = { 0 };
+    floor_bench b = { .names = set_names, .nsets = NSETS };
+    int any = floor_args(&b, argc, argv);
 
-    while ((opt = getopt(argc, argv, "t:r:")) != -1) {
-        if (opt == 't')
-            secs = atof(optarg);
-        else if (opt == 'r')
-            rounds = atoi(optarg);
-        else
-            usage();
-    }
-    if (secs <= 0 || rounds < 1 || rounds > 64)
-        usage();
-    for (int i = optind; i < argc; i++) {
-        int k;
-        for (k = 0; k < NSETS && strcmp(argv[i], set_names[k]) != 0; k++)
-            ;
-        if (k == NSETS)
-            usage();
-        want[k] = any = 1;
-    }
     for (int k = 0; k < NSETS; k++) {
         if (!any)
-            want[k] = 1;
-        if (!want[k])
+            b.want[k] = 1;
+        if (!b.want[k])
             continue;
         if (k == NETIF)
             netif_open(&nf[k]);
@@ -509,26 +394,15 @@ int main(int argc, char **argv)
             snmp_open(k, &nf[k]);
         if (!nf[k].ok) {
             printf("# %s: main file missing, no figure\n", set_names[k]);
-            want[k] = 0;
+            b.want[k] = 0;
         }
     }
-    printf("# floor_net: %d interfaces, %d round(s) of %.2f s per set\n", nf[NETIF].nif, rounds,
-           secs);
+    printf("# floor_net: %d interfaces, %d round(s) of %.2f s per set\n", nf[NETIF].nif, b.rounds,
+           b.secs);
     for (int k = 0; k < NSETS; k++)
-        if (want[k])
+        if (b.want[k])
             printf("# set %s = %s\n", set_names[k], set_paths[k]);
-    for (int r = 0; r < rounds; r++)
-        for (int k = 0; k < NSETS; k++)
-            if (want[k])
-                ns[k][r] = time_set(k, secs, &iters[k]);
-    for (int k = 0; k < NSETS; k++) {
-        if (!want[k])
-            continue;
-        qsort(ns[k], (size_t)rounds, sizeof ns[k][0], cmp_double);
-        printf("floor %s %.0f %ld %.0f %.0f\n", set_names[k], ns[k][rounds / 2], iters[k],
-               ns[k][0], ns[k][rounds - 1]);
-    }
-    printf("# checksum %llu\n", (unsigned long long)sink);
+    floor_run(&b);
     for (int k = 0; k < NSETS; k++) {
         if (k == NETIF) {
             if (nf[k].ok || nf[k].a.buf)

@@ -30,16 +30,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
-static uint64_t sink;        /* everything parsed ends here */
-
-static void die(const char *what)
-{
-    fprintf(stderr, "floor_process: %s: %s\n", what, strerror(errno));
-    exit(1);
-}
+#define FLOOR_NAME "floor_process"
+#define FLOOR_USAGE "[Process|process_stat|Thread ...]"
+#define FLOOR_BATCH 1        /* a collect over a thousand processes takes milliseconds */
+#include "floor_common.h"    /* die, timing */
 
 /* ---- buffers and reads --------------------------------------------------------------- */
 
@@ -69,9 +65,11 @@ static ssize_t read_kept(int *fd, int dirfd, const char *rel)
             rbuf[len] = '\0';
             return (ssize_t)len;
         }
+        char *nb = realloc(rbuf, rcap * 2);
+        if (!nb)
+            die("realloc", "");
+        rbuf = nb;
         rcap *= 2;
-        if (!(rbuf = realloc(rbuf, rcap)))
-            die("realloc");
     }
     if (errno != EACCES) {
         close(*fd);
@@ -127,7 +125,7 @@ static void add_id(const char *name, void *ud)
     if (l->n == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 1024;
         if (!(l->v = realloc(l->v, l->cap * sizeof *l->v)))
-            die("realloc");
+            die("realloc", "");
     }
     l->v[l->n++] = v;
 }
@@ -239,7 +237,7 @@ static void grow_fds(state *s, uint32_t id)
     while (n <= id)
         n *= 2;
     if (!(s->fd = realloc(s->fd, n * sizeof *s->fd)))
-        die("realloc");
+        die("realloc", "");
     for (uint32_t i = s->nfd; i < n; i++)
         for (int k = 0; k < NF; k++)
             s->fd[i][k] = -1;
@@ -261,7 +259,7 @@ static void list_pids(state *s)
 {
     s->pids.n = 0;
     if (list_dir(&s->listfd, s->procfd, ".", add_id, &s->pids) < 0)
-        die("getdents /proc");
+        die("getdents /proc", "");
 }
 
 /* rel = "<pid><leaf>" */
@@ -340,18 +338,11 @@ static void thread_collect(state *s)
     }
 }
 
-/* ---- timing, as bench/floor.c ----------------------------------------------------- */
+/* ---- sets and main ---------------------------------------------------------------- */
 
 enum { PROCESS, PROCESS_STAT, THREAD, NSETS };
 static const char *const set_names[NSETS] = { "Process", "process_stat", "Thread" };
 static state st[NSETS];
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void collect_set(int set)
 {
@@ -361,62 +352,12 @@ static void collect_set(int set)
         process_collect(&st[set], set == PROCESS);
 }
 
-/* Mean ns per collect over about `secs` seconds.  A collect over a thousand
- * processes takes milliseconds: the clock is read after every one. */
-static double time_set(int set, double secs, long *iters)
-{
-    long n = 0;
-    double t0 = now(), t;
-    for (int i = 0; i < 20 && now() - t0 < secs; i++)   /* warm-up: fds opened, buffers grown */
-        collect_set(set);
-    t0 = now();
-    do {
-        collect_set(set);
-        n++;
-        t = now();
-    } while (t - t0 < secs);
-    *iters = n;
-    return (t - t0) * 1e9 / (double)n;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static void usage(void)
-{
-    fprintf(stderr, "usage: floor_process [-t SECONDS] [-r ROUNDS] [Process|process_stat|Thread ...]\n");
-    exit(2);
-}
-
 int main(int argc, char **argv)
 {
-    double secs = 0.2, ns[NSETS][64];
-    int rounds = 3, want[NSETS] = { 0 }, any = 0, opt;
-    long iters[NSETS] = { 0 };
+    floor_bench b = { .names = set_names, .nsets = NSETS };
 
-    while ((opt = getopt(argc, argv, "t:r:")) != -1) {
-        if (opt == 't')
-            secs = atof(optarg);
-        else if (opt == 'r')
-            rounds = atoi(optarg);
-        else
-            usage();
-    }
-    if (secs <= 0 || rounds < 1 || rounds > 64)
-        usage();
-    for (int i = optind; i < argc; i++) {
-        int k;
-        for (k = 0; k < NSETS && strcmp(argv[i], set_names[k]) != 0; k++)
-            ;
-        if (k == NSETS)
-            usage();
-        want[k] = any = 1;
-    }
-    if (!any)
-        want[PROCESS] = want[THREAD] = 1;
+    if (!floor_args(&b, argc, argv))
+        b.want[PROCESS] = b.want[THREAD] = 1;
     /* one fd per file per process: as many as the hard limit allows */
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
@@ -424,28 +365,17 @@ int main(int argc, char **argv)
         setrlimit(RLIMIT_NOFILE, &rl);
     }
     if (!(rbuf = malloc(rcap)))
-        die("malloc");
+        die("malloc", "");
     /* one state per set, as one perflib query per set would have */
     for (int k = 0; k < NSETS; k++) {
         st[k].procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         st[k].listfd = st[k].uptimefd = -1;
         if (st[k].procfd < 0)
-            die("/proc");
+            die("/proc", "");
     }
     list_pids(&st[0]);
-    printf("# floor: %u processes, %d round(s) of %.2f s per set\n", st[0].pids.n, rounds, secs);
-    for (int r = 0; r < rounds; r++)
-        for (int k = 0; k < NSETS; k++)
-            if (want[k])
-                ns[k][r] = time_set(k, secs, &iters[k]);
-    for (int k = 0; k < NSETS; k++) {
-        if (!want[k])
-            continue;
-        qsort(ns[k], (size_t)rounds, sizeof ns[k][0], cmp_double);
-        printf("floor %s %.0f %ld %.0f %.0f\n", set_names[k], ns[k][rounds / 2], iters[k],
-               ns[k][0], ns[k][rounds - 1]);
-    }
-    printf("# checksum %llu\n", (unsigned long long)sink);
+    printf("# floor: %u processes, %d round(s) of %.2f s per set\n", st[0].pids.n, b.rounds, b.secs);
+    floor_run(&b);
     if (emfile)
         printf("# warning: %ld opens failed with EMFILE: raise ulimit -n, the floor skipped files\n",
                emfile);

@@ -17,76 +17,18 @@
  * node files are read until EOF like pl_file_read.  A machine without a
  * source (no hwmon, no battery) times the listing alone. */
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-static uint64_t sink;
-
-static void die(const char *what, const char *path)
-{
-    fprintf(stderr, "floor_sensors: %s %s: %s\n", what, path, strerror(errno));
-    exit(1);
-}
+#define FLOOR_NAME "floor_sensors"
+#define FLOOR_USAGE "[thermal|hwmon|battery|numa|psi ...]"
+#include "floor_common.h"    /* die, rfile (rf_open, rf_read, rf_close), timing */
 
 /* ---- files --------------------------------------------------------------------------- */
-
-typedef struct rfile {
-    int fd;
-    char *buf;
-    size_t cap, len;
-} rfile;
-
-static int rf_open(rfile *f, const char *path)
-{
-    f->fd = open(path, O_RDONLY | O_CLOEXEC);
-    f->cap = 4096;
-    f->buf = malloc(f->cap);
-    if (!f->buf)
-        die("malloc", "");
-    f->len = 0;
-    return f->fd >= 0;
-}
-
-/* until EOF, as pl_file_read */
-static const char *rf_read(rfile *f)
-{
-    size_t len = 0;
-    for (;;) {
-        ssize_t r;
-        if (len + 1 >= f->cap) {
-            char *nb = realloc(f->buf, f->cap * 2);
-            if (!nb)
-                die("realloc", "");
-            f->buf = nb;
-            f->cap *= 2;
-        }
-        r = pread(f->fd, f->buf + len, f->cap - 1 - len, (off_t)len);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            die("pread", "");
-        }
-        if (r == 0)
-            break;
-        len += (size_t)r;
-    }
-    f->buf[len] = '\0';
-    f->len = len;
-    return f->buf;
-}
-
-static void rf_close(rfile *f)
-{
-    if (f->fd >= 0)
-        close(f->fd);
-    free(f->buf);
-}
 
 /* one pread of a small sysfs value; the value parsed as a signed decimal */
 static int64_t once(int fd)
@@ -310,7 +252,7 @@ static void numa_open(numa_floor *f)
 {
     const char *p;
     memset(f, 0, sizeof *f);
-    if (!rf_open(&f->online, NODE "/online"))
+    if (!rf_open(&f->online, NODE "/online", 0))
         return;
     p = rf_read(&f->online);
     while (*p >= '0' && *p <= '9' && f->n < 64) {
@@ -325,9 +267,9 @@ static void numa_open(numa_floor *f)
             char path[128];
             f->nodes[f->n] = (int)v;
             snprintf(path, sizeof path, NODE "/node%ld/meminfo", v);
-            rf_open(&f->meminfo[f->n], path);
+            rf_open(&f->meminfo[f->n], path, 0);
             snprintf(path, sizeof path, NODE "/node%ld/numastat", v);
-            rf_open(&f->numastat[f->n], path);
+            rf_open(&f->numastat[f->n], path, 0);
             f->n++;
         }
         if (*p == ',')
@@ -386,7 +328,7 @@ static void psi_open(psi_floor *f)
     for (int i = 0; i < 4; i++) {
         char path[64];
         snprintf(path, sizeof path, "/proc/pressure/%s", r[i]);
-        rf_open(&f->f[i], path);
+        rf_open(&f->f[i], path, 0);
     }
 }
 
@@ -416,7 +358,7 @@ static void psi_close(psi_floor *f)
         rf_close(&f->f[i]);
 }
 
-/* ---- timing (as bench/floor.c) --------------------------------------------------------------- */
+/* ---- sets and main ------------------------------------------------------------------------- */
 
 enum { THERMAL_S, HWMON_S, BATTERY_S, NUMA_S, PSI_S, NSETS };
 static const char *const set_names[NSETS] = { "thermal", "hwmon", "battery", "numa", "psi" };
@@ -424,13 +366,6 @@ static const char *const set_names[NSETS] = { "thermal", "hwmon", "battery", "nu
 static cls th, hw, bat;
 static numa_floor nf;
 static psi_floor pf;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void collect_set(int set)
 {
@@ -443,81 +378,21 @@ static void collect_set(int set)
     }
 }
 
-static double time_set(int set, double secs, long *iters)
-{
-    long n = 0;
-    double t0, t;
-    for (int i = 0; i < 20; i++)
-        collect_set(set);
-    t0 = now();
-    do {
-        for (int i = 0; i < 16; i++)
-            collect_set(set);
-        n += 16;
-        t = now();
-    } while (t - t0 < secs);
-    *iters = n;
-    return (t - t0) * 1e9 / (double)n;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static void usage(void)
-{
-    fprintf(stderr, "usage: floor_sensors [-t SECONDS] [-r ROUNDS] [thermal|hwmon|battery|numa|psi ...]\n");
-    exit(2);
-}
-
 int main(int argc, char **argv)
 {
-    double secs = 0.2, ns[NSETS][64];
-    int rounds = 3, want[NSETS] = { 0 }, any = 0, opt;
-    long iters[NSETS] = { 0 };
+    floor_bench b = { .names = set_names, .nsets = NSETS };
 
-    while ((opt = getopt(argc, argv, "t:r:")) != -1) {
-        if (opt == 't')
-            secs = atof(optarg);
-        else if (opt == 'r')
-            rounds = atoi(optarg);
-        else
-            usage();
-    }
-    if (secs <= 0 || rounds < 1 || rounds > 64)
-        usage();
-    for (int i = optind; i < argc; i++) {
-        int k;
-        for (k = 0; k < NSETS && strcmp(argv[i], set_names[k]) != 0; k++)
-            ;
-        if (k == NSETS)
-            usage();
-        want[k] = any = 1;
-    }
-    for (int k = 0; k < NSETS; k++)
-        if (!any)
-            want[k] = 1;
+    if (!floor_args(&b, argc, argv))
+        for (int k = 0; k < NSETS; k++)
+            b.want[k] = 1;
     thermal_open(&th);
     hwmon_open(&hw);
     battery_open(&bat);
     numa_open(&nf);
     psi_open(&pf);
     printf("# floor_sensors: %d thermal zones, %d hwmon chips, %d power supplies, %d NUMA nodes; "
-           "%d round(s) of %.2f s per set\n", th.n, hw.n, bat.n, nf.n, rounds, secs);
-    for (int r = 0; r < rounds; r++)
-        for (int k = 0; k < NSETS; k++)
-            if (want[k])
-                ns[k][r] = time_set(k, secs, &iters[k]);
-    for (int k = 0; k < NSETS; k++) {
-        if (!want[k])
-            continue;
-        qsort(ns[k], (size_t)rounds, sizeof ns[k][0], cmp_double);
-        printf("floor %s %.0f %ld %.0f %.0f\n", set_names[k], ns[k][rounds / 2], iters[k],
-               ns[k][0], ns[k][rounds - 1]);
-    }
-    printf("# checksum %llu\n", (unsigned long long)sink);
+           "%d round(s) of %.2f s per set\n", th.n, hw.n, bat.n, nf.n, b.rounds, b.secs);
+    floor_run(&b);
     cls_close(&th);
     cls_close(&hw);
     cls_close(&bat);

@@ -167,3 +167,45 @@ const char *pl_next_line(const char *p)
     const char *nl = strchr(p, '\n');
     return nl ? nl + 1 : NULL;
 }
+
+int pl_parse_kb_line(const char *p, uint64_t *v)
+{
+    if (pl_parse_u64(&p, v))
+        return 0;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (p[0] == 'k' && p[1] == 'B')
+        p += 2;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return *p == '\n';
+}
+
+int pl_file_read_required(pl_file *f, const pl_env *env, const char *rel, pl_snapshot *snap)
+{
+    int e = pl_file_read(f, env, rel);
+    if (!e && !memchr(f->buf, '\n', f->len))
+        e = EINVAL;
+    if (e)
+        snap->err_path = rel;
+    return e;
+}
+
+void pl_files_init(pl_file *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        pl_file_init(&f[i]);
+}
+
+void pl_files_close(pl_file *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        pl_file_close(&f[i]);
+}
+
+int pl_single_instance(void *state, pl_snapshot *snap)
+{
+    (void)state;
+    pl_snap_clear(snap);
+    return pl_snap_add(snap, "", 0) < 0 ? ENOMEM : 0;
+}

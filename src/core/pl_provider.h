@@ -5,6 +5,8 @@
 
 #include "perflib.h"
 
+#include <dirent.h>
+
 typedef struct pl_file {
     int fd;                  /* -1 until opened */
     char *buf;               /* NUL-terminated contents after pl_file_read */
@@ -35,5 +37,83 @@ int pl_parse_fixed(const char **p, unsigned digits, uint64_t *v);
 const char *pl_find_key(const char *text, const char *key);
 /* Next line, or NULL at the end. */
 const char *pl_next_line(const char *p);
+/* The value of a "key: value [kB]" line (meminfo, vmstat, zoneinfo) at p,
+ * after its key: digits, an optional "kB", then the end of the line.  1 with
+ * *v; 0 for anything else, so a malformed line is never half read. */
+int pl_parse_kb_line(const char *p, uint64_t *v);
+/* A required file (a set fails without it), read afresh: one with no
+ * complete line is EINVAL.  0, or errno with snap->err_path = rel. */
+int pl_file_read_required(pl_file *f, const pl_env *env, const char *rel, pl_snapshot *snap);
+/* The instances op of a single-instance set (one instance "", id 0); a
+ * collect starts with it too.  0 or ENOMEM. */
+int pl_single_instance(void *state, pl_snapshot *snap);
+/* pl_file_init / pl_file_close over n files. */
+void pl_files_init(pl_file *f, size_t n);
+void pl_files_close(pl_file *f, size_t n);
+
+/* a + b and a x b, 0 where they would wrap (a counter is never made up). */
+static inline int pl_add_ok(uint64_t a, uint64_t b, uint64_t *out)
+{
+    if (a > UINT64_MAX - b)
+        return 0;
+    *out = a + b;
+    return 1;
+}
+static inline int pl_mul_ok(uint64_t a, uint64_t b, uint64_t *out)
+{
+    if (b && a > UINT64_MAX / b)
+        return 0;
+    *out = a * b;
+    return 1;
+}
+
+/* ---- sysfs (pl_sysfs.c) ---------------------------------------------------- */
+/* One pread at offset 0 of a kept-open sysfs file: a second read would run
+ * the attribute's show() again, and some drivers answer EAGAIN.  rel (below
+ * the env root) is opened only when *fd < 0.  0 with buf NUL-terminated, or
+ * errno; a file whose device is gone (ENODEV, ENOENT, ESTALE, EISDIR) is
+ * closed so that the next call opens the new one. */
+int pl_read_once(int *fd, const pl_env *env, const char *rel, char *buf, size_t size);
+/* A whole buffer that is one signed decimal and an optional newline.  0,
+ * EINVAL (anything else) or ERANGE (beyond int64). */
+int pl_parse_i64_whole(const char *p, int64_t *v);
+/* Control characters and '\' (which would end the instance part of a
+ * counter path) become '_'. */
+void pl_name_sanitize(char *s);
+
+/* A class directory (sys/class/...) kept open and rewound for each listing. */
+typedef struct pl_classdir {
+    DIR *dir;
+    int absent;              /* not there: a machine does not grow a class */
+} pl_classdir;
+
+/* The directory, opened on first use, else rewound; NULL when it does not
+ * exist (remembered, never tried again). */
+DIR *pl_classdir_rewind(pl_classdir *d, const pl_env *env, const char *rel);
+void pl_classdir_close(pl_classdir *d);
+/* "<prefix><N>" with N < limit -> 1 with *num; anything else -> 0. */
+int pl_entry_number(const char *name, const char *prefix, unsigned limit, unsigned *num);
+
+/* Provider records of the numbered entries (thermal_zoneN, hwmonN) of a
+ * class directory, kept across listings in N order: each record starts with
+ * its unsigned N, and keeps its state while its entry stays. */
+typedef struct pl_numbered {
+    pl_classdir cls;
+    void *v;                 /* n records of `size` bytes */
+    uint32_t n, cap;
+    size_t size;
+    unsigned *nums;          /* scratch: the N of one listing */
+    uint32_t nnums, numcap;
+} pl_numbered;
+
+void pl_numbered_init(pl_numbered *t, size_t size);
+/* drop(rec) runs for every record (closing its files), then frees all. */
+void pl_numbered_free(pl_numbered *t, void (*drop)(void *rec));
+/* Lists the prefix<N> entries (N < limit) of rel and brings the records in
+ * line: a vanished entry's record goes to drop, a new one is zeroed, given
+ * its N and passed to init (may be NULL).  0 or ENOMEM (records untouched);
+ * a missing class is zero records. */
+int pl_numbered_list(pl_numbered *t, const pl_env *env, const char *rel, const char *prefix,
+                     unsigned limit, void (*init)(void *rec), void (*drop)(void *rec));
 
 #endif

@@ -418,6 +418,13 @@ static int collect_names(lua_State *L) {
         if (!lua_getmetatable(L, 3)) break;
         lua_pushliteral(L, "__index");
         lua_rawget(L, -2);
+        if (lua_isfunction(L, -1)) {
+            /* perflib classes index through a function; their methods are
+             * in the metatable's `methods` table */
+            lua_pop(L, 1);
+            lua_pushliteral(L, "methods");
+            lua_rawget(L, -2);
+        }
         lua_replace(L, 3);
         lua_pop(L, 1);
     }

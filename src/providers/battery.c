@@ -21,9 +21,7 @@
 #include "pl_provider.h"
 #include "providers.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,8 +95,7 @@ typedef struct supply {
 
 typedef struct bat_state {
     pl_env *env;
-    DIR *dir;
-    int no_class;
+    pl_classdir cls;
     supply *s;
     uint32_t n, cap;
 } bat_state;
@@ -132,54 +129,19 @@ static void bat_close(void *state)
     for (uint32_t i = 0; i < s->n; i++)
         supply_close(&s->s[i]);
     free(s->s);
-    if (s->dir)
-        closedir(s->dir);
+    pl_classdir_close(&s->cls);
     pl_env_unref(s->env);
     free(s);
 }
 
-/* One pread at offset 0 of a kept-open sysfs file of supply p.  0 with buf
- * NUL-terminated, or errno; a file of a vanished device is closed so that
- * the next call opens the new one. */
+/* pl_read_once of a value file of supply p. */
 static int read_once(const bat_state *s, const supply *p, int *fd, const char *file,
                      char *buf, size_t size)
 {
-    ssize_t r;
-    if (*fd < 0) {
-        char rel[sizeof CLASS + 2 * NAME_LEN + 8];
+    char rel[sizeof CLASS + 2 * NAME_LEN + 8];
+    if (*fd < 0)
         snprintf(rel, sizeof rel, CLASS "/%s/%s", p->dir, file);
-        if ((*fd = pl_open_rel(s->env, rel)) < 0)
-            return errno;
-    }
-    do
-        r = pread(*fd, buf, size - 1, 0);
-    while (r < 0 && errno == EINTR);
-    if (r < 0) {
-        int e = errno;
-        if (e == ENODEV || e == ENOENT || e == ESTALE || e == EISDIR) {
-            close(*fd);
-            *fd = -1;
-        }
-        return e;
-    }
-    buf[r] = '\0';
-    return 0;
-}
-
-/* The whole file as one signed decimal and an optional newline. */
-static int parse_i64(const char *p, int64_t *v)
-{
-    uint64_t u;
-    int neg = *p == '-';
-    p += neg;
-    if (*p < '0' || *p > '9' || pl_parse_u64(&p, &u) || u > (uint64_t)INT64_MAX)
-        return 0;
-    if (*p == '\n')
-        p++;
-    if (*p)
-        return 0;
-    *v = neg ? -(int64_t)u : (int64_t)u;
-    return 1;
+    return pl_read_once(fd, s->env, rel, buf, size);
 }
 
 static int supply_type(bat_state *s, supply *p)
@@ -204,23 +166,12 @@ static int list_supplies(bat_state *s)
 {
     struct dirent *de;
     uint32_t k = 0;
-    if (!s->dir) {
-        int fd;
-        if (s->no_class)
-            return 0;
-        fd = pl_open_rel(s->env, CLASS);
-        if (fd < 0 || !(s->dir = fdopendir(fd))) {
-            if (fd >= 0)
-                close(fd);
-            s->no_class = 1;
-            return 0;
-        }
-    } else {
-        rewinddir(s->dir);
-    }
+    DIR *dir = pl_classdir_rewind(&s->cls, s->env, CLASS);
+    if (!dir)
+        return 0;
     for (uint32_t i = 0; i < s->n; i++)
         s->s[i].seen = 0;
-    while ((de = readdir(s->dir)) != NULL) {
+    while ((de = readdir(dir)) != NULL) {
         supply *p = NULL;
         if (de->d_name[0] == '.' || strlen(de->d_name) > NAME_LEN)
             continue;
@@ -240,9 +191,7 @@ static int list_supplies(bat_state *s)
             memset(p, 0, sizeof *p);
             strcpy(p->dir, de->d_name);
             strcpy(p->name, de->d_name);
-            for (char *c = p->name; *c; c++)
-                if ((unsigned char)*c < 0x20 || *c == '\\')
-                    *c = '_';
+            pl_name_sanitize(p->name);
             p->fd_type = p->fd_online = -1;
             for (int f = 0; f < NF; f++)
                 p->fd[f] = -1;
@@ -314,7 +263,7 @@ static int get(bat_state *s, supply *p, vals *x, int f, int64_t *v)
                     x->v[f] = w;
                     x->ok |= (uint16_t)(1u << f);
                 }
-        } else if (parse_i64(buf, &x->v[f])) {
+        } else if (pl_parse_i64_whole(buf, &x->v[f]) == 0) {
             x->ok |= (uint16_t)(1u << f);
         }
     }
@@ -346,7 +295,7 @@ static int mains_online(bat_state *s)
         char buf[32];
         int64_t v;
         if (p->type != T_MAINS || read_once(s, p, &p->fd_online, "online", buf, sizeof buf) ||
-            !parse_i64(buf, &v))
+            pl_parse_i64_whole(buf, &v))
             continue;
         if (v == 1)
             return 1;

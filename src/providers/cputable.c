@@ -123,35 +123,27 @@ int pl_cputable_update(pl_cputable *t, const pl_env *env)
         return EINVAL;
     nl = strchr(p, '\n');
     for (p = nl ? nl + 1 : NULL; p && *p; p = nl + 1, row++) {
-        const char *colon, *lab = p, *q;
+        const char *lab, *q;
+        size_t len;
         uint32_t n = 0;
         int r;
         nl = strchr(p, '\n');
         if (!nl)
             break;           /* a cut-off last line is not counted */
-        colon = memchr(p, ':', (size_t)(nl - p));
-        if (!colon)
-            continue;
-        while (*lab == ' ')
-            lab++;
-        if (machine_wide(lab, (size_t)(colon - lab)))
+        if (!(lab = pl_cputable_label(p, nl, &len)) || machine_wide(lab, len))
             continue;
         /* one pass over the cells; a short row is not per-CPU */
-        for (q = colon + 1; n < ncols && pl_parse_u64(&q, &cells[n]) == 0; n++)
+        for (q = lab + len + 1; n < ncols && pl_parse_u64(&q, &cells[n]) == 0; n++)
             ;
         if (n != ncols)
             continue;
-        r = cputable_row(t, lab, (size_t)(colon - lab), row);
+        r = cputable_row(t, lab, len, row);
         if (r < 0)
             return ENOMEM;
         for (uint32_t c = 0; c < ncols; c++) {
-            uint32_t cpu = cols[c], cell = (uint32_t)cells[c];
-            if (t->known[r][cpu])
-                t->acc[cpu] += (uint32_t)(cell - t->last[r][cpu]);
-            else
-                t->acc[cpu] += cell;
-            t->last[r][cpu] = cell;
-            t->known[r][cpu] = 1;
+            uint32_t cpu = cols[c];
+            t->acc[cpu] += pl_cputable_step(&t->last[r][cpu], &t->known[r][cpu],
+                                            (uint32_t)cells[c]);
         }
     }
     return 0;

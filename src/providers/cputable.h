@@ -6,6 +6,8 @@
 
 #include "pl_provider.h"
 
+#include <string.h>
+
 typedef struct pl_cputable {
     pl_file file;
     const char *rel;
@@ -22,5 +24,28 @@ void pl_cputable_free(pl_cputable *t);
 /* Re-reads the file and adds each cell's difference to its CPU's sum
  * (acc[cpu]); rows that appear count from their value since boot. 0 or errno. */
 int pl_cputable_update(pl_cputable *t, const pl_env *env);
+
+/* The label of a complete row "  label: cells" ending at nl, leading blanks
+ * skipped, with its length (the cells follow its colon); NULL without one. */
+static inline const char *pl_cputable_label(const char *p, const char *nl, size_t *len)
+{
+    const char *colon = memchr(p, ':', (size_t)(nl - p));
+    if (!colon)
+        return NULL;
+    while (*p == ' ')
+        p++;
+    *len = (size_t)(colon - p);
+    return p;
+}
+
+/* A 32-bit cell's growth since the last read, wraps included; a cell not
+ * seen before counts from zero. */
+static inline uint32_t pl_cputable_step(uint32_t *last, uint8_t *known, uint32_t cell)
+{
+    uint32_t d = *known ? cell - *last : cell;
+    *last = cell;
+    *known = 1;
+    return d;
+}
 
 #endif

@@ -83,8 +83,8 @@ typedef struct sensor {
 } sensor;
 
 typedef struct chip {
-    unsigned num;
-    int seen, scanned, stale;
+    unsigned num;            /* first: a pl_numbered record */
+    int scanned, stale;
     unsigned dup;            /* k of "#k" in the instance names */
     const char *sub;         /* "" or "device/" */
     char name[LABEL_MAX + 1];
@@ -94,10 +94,7 @@ typedef struct chip {
 
 typedef struct hw_state {
     pl_env *env;
-    DIR *dir;
-    int no_class;
-    chip *c;
-    uint32_t nc, cap;
+    pl_numbered chips;       /* of chip */
 } hw_state;
 
 static int hw_open(pl_env *env, void **state)
@@ -106,6 +103,7 @@ static int hw_open(pl_env *env, void **state)
     if (!s)
         return ENOMEM;
     s->env = pl_env_ref(env);
+    pl_numbered_init(&s->chips, sizeof(chip));
     *state = s;
     return 0;
 }
@@ -123,16 +121,17 @@ static void chip_clear(chip *c)
     c->scanned = 0;
 }
 
+static void chip_drop(void *rec)
+{
+    chip_clear(rec);
+}
+
 static void hw_close(void *state)
 {
     hw_state *s = state;
     if (!s)
         return;
-    for (uint32_t i = 0; i < s->nc; i++)
-        chip_clear(&s->c[i]);
-    free(s->c);
-    if (s->dir)
-        closedir(s->dir);
+    pl_numbered_free(&s->chips, chip_drop);
     pl_env_unref(s->env);
     free(s);
 }
@@ -158,9 +157,7 @@ static int read_name_at(int dirfd, const char *file, char *buf, size_t size)
     while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
         n--;
     buf[n] = '\0';
-    for (char *c = buf; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == '\\')
-            *c = '_';
+    pl_name_sanitize(buf);
     return n > 0;
 }
 
@@ -285,29 +282,16 @@ static int scan_chip(hw_state *s, chip *c)
     return 0;
 }
 
-static int cmp_chip(const void *a, const void *b)
-{
-    unsigned x = ((const chip *)a)->num, y = ((const chip *)b)->num;
-    return (x > y) - (x < y);
-}
-
-static chip *find_chip(hw_state *s, unsigned num)
-{
-    for (uint32_t i = 0; i < s->nc; i++)
-        if (s->c[i].num == num)
-            return &s->c[i];
-    return NULL;
-}
-
 /* Builds the instance names of chips whose "#k" changed. */
 static int name_chips(hw_state *s)
 {
-    for (uint32_t i = 0; i < s->nc; i++) {
-        chip *c = &s->c[i];
+    chip *cs = s->chips.v;
+    for (uint32_t i = 0; i < s->chips.n; i++) {
+        chip *c = &cs[i];
         unsigned dup = 0;
         char pre[LABEL_MAX + 16];
         for (uint32_t j = 0; j < i; j++)
-            dup += strcmp(s->c[j].name, c->name) == 0;
+            dup += strcmp(cs[j].name, c->name) == 0;
         if (dup == c->dup)
             continue;
         if (dup)
@@ -331,68 +315,22 @@ static int name_chips(hw_state *s)
 /* Lists the chips, scans new and stale ones, drops vanished ones. */
 static int list_chips(hw_state *s)
 {
-    struct dirent *de;
-    uint32_t k = 0;
+    chip *cs;
     int e;
-    if (!s->dir) {
-        int fd;
-        if (s->no_class)
-            return 0;
-        fd = pl_open_rel(s->env, CLASS);
-        if (fd < 0 || !(s->dir = fdopendir(fd))) {
-            if (fd >= 0)
-                close(fd);
-            s->no_class = 1;     /* no hwmon drivers: the class does not appear later */
-            return 0;
-        }
-    } else {
-        rewinddir(s->dir);
-    }
-    for (uint32_t i = 0; i < s->nc; i++)
-        s->c[i].seen = 0;
-    while ((de = readdir(s->dir)) != NULL) {
-        const char *p = de->d_name + 5;
-        uint64_t v;
-        chip *c;
-        if (strncmp(de->d_name, "hwmon", 5) != 0 || *p < '0' || *p > '9' ||
-            pl_parse_u64(&p, &v) || *p || v >= 65536)
-            continue;
-        if ((c = find_chip(s, (unsigned)v)) != NULL) {
-            c->seen = 1;
-            continue;
-        }
-        if (s->nc == s->cap) {
-            uint32_t n = s->cap ? s->cap * 2 : 8;
-            chip *nc = realloc(s->c, n * sizeof *nc);
-            if (!nc)
-                return ENOMEM;
-            s->c = nc;
-            s->cap = n;
-        }
-        c = &s->c[s->nc++];
-        memset(c, 0, sizeof *c);
-        c->num = (unsigned)v;
-        c->seen = 1;
-    }
-    for (uint32_t i = 0; i < s->nc; i++) {
-        if (s->c[i].seen)
-            s->c[k++] = s->c[i];
-        else
-            chip_clear(&s->c[i]);
-    }
-    s->nc = k;
-    if (s->nc > 1)
-        qsort(s->c, s->nc, sizeof *s->c, cmp_chip);
-    for (uint32_t i = 0; i < s->nc; i++)
-        if ((!s->c[i].scanned || s->c[i].stale) && (e = scan_chip(s, &s->c[i])) != 0)
+    /* no hwmon drivers: the class does not appear later */
+    if ((e = pl_numbered_list(&s->chips, s->env, CLASS, "hwmon", 65536, NULL, chip_drop)) != 0)
+        return e;
+    cs = s->chips.v;
+    for (uint32_t i = 0; i < s->chips.n; i++)
+        if ((!cs[i].scanned || cs[i].stale) && (e = scan_chip(s, &cs[i])) != 0)
             return e;
     return name_chips(s);
 }
 
 static int add_all(hw_state *s, pl_snapshot *snap)
 {
-    for (uint32_t i = 0; i < s->nc; i++) {
-        chip *c = &s->c[i];
+    for (uint32_t i = 0; i < s->chips.n; i++) {
+        const chip *c = (const chip *)s->chips.v + i;
         for (uint32_t k = 0; k < c->ns; k++) {
             uint32_t id = (uint32_t)c->num << 16 | (uint32_t)c->s[k].kind << 12 | c->s[k].idx;
             if (pl_snap_add(snap, c->s[k].name, id) < 0)
@@ -412,47 +350,19 @@ static int hw_instances(void *state, pl_snapshot *snap)
     return add_all(s, snap);
 }
 
-/* One pread of the sensor's value: 1 with *v (signed), or 0. */
+/* One pread of the sensor's value: 1 with *v (signed), or 0.  EAGAIN, EIO,
+ * ENODATA: no value this time; a vanished device: rescan the chip. */
 static int read_value(hw_state *s, chip *c, sensor *x, int64_t *v)
 {
-    char buf[32];
-    const char *p = buf;
-    ssize_t r;
-    uint64_t u;
-    int neg;
-    if (x->fd < 0) {
-        char rel[96];
+    char buf[32], rel[96] = "";
+    int was_open = x->fd >= 0, e;
+    if (!was_open)
         snprintf(rel, sizeof rel, CLASS "/hwmon%u/%s%s%u_%s", c->num, c->sub,
                  kinds[x->kind].pfx, x->idx, x->avg ? "average" : "input");
-        if ((x->fd = pl_open_rel(s->env, rel)) < 0) {
-            if (errno == ENOENT)
-                c->stale = 1;
-            return 0;
-        }
-    }
-    do
-        r = pread(x->fd, buf, sizeof buf - 1, 0);
-    while (r < 0 && errno == EINTR);
-    if (r < 0) {
-        /* EAGAIN, EIO, ENODATA: no value this time; a vanished device: rescan */
-        if (errno == ENODEV || errno == ENOENT || errno == ESTALE) {
-            close(x->fd);
-            x->fd = -1;
-            c->stale = 1;
-        }
-        return 0;
-    }
-    buf[r] = '\0';
-    neg = *p == '-';
-    p += neg;
-    if (*p < '0' || *p > '9' || pl_parse_u64(&p, &u) || u > (uint64_t)INT64_MAX)
-        return 0;
-    if (*p == '\n')
-        p++;
-    if (*p)
-        return 0;            /* trailing garbage, or a value too long for buf */
-    *v = neg ? -(int64_t)u : (int64_t)u;
-    return 1;
+    e = pl_read_once(&x->fd, s->env, rel, buf, sizeof buf);
+    if (e == ENOENT || (was_open && (e == ENODEV || e == ESTALE)))
+        c->stale = 1;
+    return e == 0 && pl_parse_i64_whole(buf, v) == 0;
 }
 
 static int hw_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
@@ -466,8 +376,8 @@ static int hw_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         return e;
     for (int k = 0; k < NK; k++)
         want[k] = !wanted || wanted[kind_counter[k]] || (k == K_ENERGY && wanted[C_ENERGY]);
-    for (uint32_t i = 0; i < s->nc; i++) {
-        chip *c = &s->c[i];
+    for (uint32_t i = 0; i < s->chips.n; i++) {
+        chip *c = (chip *)s->chips.v + i;
         for (uint32_t k = 0; k < c->ns; k++, inst++) {
             sensor *x = &c->s[k];
             int64_t v;

@@ -21,7 +21,7 @@
  * Instance ids: an IRQ number is its own id; a vector's id is its position
  * in the kernel's softirq enum (HI = 0 ... RCU = 9); other labels get
  * 0x80000000 | (FNV-1a of the label & 0x3FFFFFFF); _Total is 0xFFFFFFFE. */
-#include "pl_provider.h"
+#include "cputable.h"
 #include "providers.h"
 
 #include <errno.h>
@@ -198,21 +198,19 @@ static int irq_read(istate *s, pl_snapshot *snap, int values)
     if (ncols == 0 || *p != '\n')
         goto bad;
     for (p++; *p; p = nl + 1, line++) {
-        const char *lab = p, *colon, *q;
+        const char *lab, *q;
+        size_t len;
         uint32_t n = 0;
         irow *r;
         int inst, ok;
         nl = strchr(p, '\n');
         if (!nl)
             break;           /* a cut-off last line is not counted */
-        colon = memchr(p, ':', (size_t)(nl - p));
-        if (!colon)
+        if (!(lab = pl_cputable_label(p, nl, &len)))
             continue;
-        while (*lab == ' ')
-            lab++;
-        if (colon == lab || colon - lab >= LABEL_MAX || memchr(lab, ' ', (size_t)(colon - lab)))
+        if (len == 0 || len >= LABEL_MAX || memchr(lab, ' ', len))
             continue;        /* no usable label */
-        r = find_row(s, lab, (size_t)(colon - lab), line);
+        r = find_row(s, lab, len, line);
         if (!r)
             return ENOMEM;
         inst = pl_snap_add(snap, r->label, r->id);
@@ -221,7 +219,7 @@ static int irq_read(istate *s, pl_snapshot *snap, int values)
         if (!values)
             continue;
         ok = 1;
-        for (q = colon + 1; n < ncols && pl_parse_u64(&q, &s->cells[n]) == 0; n++)
+        for (q = lab + len + 1; n < ncols && pl_parse_u64(&q, &s->cells[n]) == 0; n++)
             if (s->cells[n] > UINT32_MAX)
                 ok = 0;
         if (!ok || (r->wide ? n < 1 : n != ncols))
@@ -229,10 +227,8 @@ static int irq_read(istate *s, pl_snapshot *snap, int values)
         if ((e = row_cpus(r, r->wide ? 1 : maxcpu)))
             return e;
         for (uint32_t c = 0; c < (r->wide ? 1u : ncols); c++) {
-            uint32_t cpu = r->wide ? 0 : s->cols[c], cell = (uint32_t)s->cells[c];
-            r->acc += r->known[cpu] ? (uint32_t)(cell - r->last[cpu]) : cell;
-            r->last[cpu] = cell;
-            r->known[cpu] = 1;
+            uint32_t cpu = r->wide ? 0 : s->cols[c];
+            r->acc += pl_cputable_step(&r->last[cpu], &r->known[cpu], (uint32_t)s->cells[c]);
         }
         pl_snap_set(snap, (uint32_t)inst, 0, r->acc);
     }

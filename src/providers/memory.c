@@ -230,9 +230,11 @@ static const mem_src mem_srcs[] = {
 
 _Static_assert(sizeof mem_srcs / sizeof mem_srcs[0] == MEM_N, "one source per counter");
 
+enum { F_MEMINFO, F_VMSTAT, F_ZONEINFO, NF };
+
 typedef struct mem_state {
     pl_env *env;
-    pl_file meminfo, vmstat, zoneinfo;
+    pl_file f[NF];
 } mem_state;
 
 /* Parsed values with their state (V_ABSENT, V_OK, V_BAD). */
@@ -241,37 +243,6 @@ typedef struct mem_vals {
     uint64_t vm[VM_N];
     unsigned char kst[MI_N], vst[VM_N];
 } mem_vals;
-
-static int mul_ok(uint64_t a, uint64_t b, uint64_t *out)
-{
-    if (b && a > UINT64_MAX / b)
-        return 0;
-    *out = a * b;
-    return 1;
-}
-
-static int add_ok(uint64_t a, uint64_t b, uint64_t *out)
-{
-    if (a > UINT64_MAX - b)
-        return 0;
-    *out = a + b;
-    return 1;
-}
-
-/* The number after a key: digits, an optional "kB", then the end of the
- * line.  Anything else is malformed. */
-static int line_value(const char *p, uint64_t *v)
-{
-    if (pl_parse_u64(&p, v))
-        return 0;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    if (p[0] == 'k' && p[1] == 'B')
-        p += 2;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    return *p == '\n';
-}
 
 /* One pass over meminfo; the cursor makes the usual case one compare a line. */
 static void parse_meminfo(const char *buf, mem_vals *m)
@@ -291,7 +262,7 @@ static void parse_meminfo(const char *buf, mem_vals *m)
         for (size_t k = 0, i = cur; k < MI_N; k++, i = i + 1 == MI_N ? 0 : i + 1) {
             if (mi_key[i].len == klen && memcmp(p, mi_key[i].key, klen) == 0) {
                 if (m->kst[i] == V_ABSENT)
-                    m->kst[i] = line_value(colon + 1, &m->kb[i]) ? V_OK : V_BAD;
+                    m->kst[i] = pl_parse_kb_line(colon + 1, &m->kb[i]) ? V_OK : V_BAD;
                 cur = i + 1 == MI_N ? 0 : i + 1;
                 break;
             }
@@ -336,13 +307,13 @@ static void parse_vmstat(const char *buf, mem_vals *m)
             uint64_t v;
             if (!vm_match(p, (size_t)(sp - p), i))
                 continue;
-            if (!line_value(sp, &v)) {
+            if (!pl_parse_kb_line(sp, &v)) {
                 m->vst[i] = V_BAD;
             } else if (m->vst[i] == V_ABSENT) {
                 m->vm[i] = v;
                 m->vst[i] = V_OK;
             } else if (vm_key[i].zoned && m->vst[i] == V_OK) {
-                if (!add_ok(m->vm[i], v, &m->vm[i]))
+                if (!pl_add_ok(m->vm[i], v, &m->vm[i]))
                     m->vst[i] = V_BAD;
             }
             break;
@@ -352,7 +323,7 @@ static void parse_vmstat(const char *buf, mem_vals *m)
 
 static int kb_bytes(const mem_vals *m, int k, uint64_t *out)
 {
-    return m->kst[k] == V_OK && mul_ok(m->kb[k], 1024, out);
+    return m->kst[k] == V_OK && pl_mul_ok(m->kb[k], 1024, out);
 }
 
 /* Sum of the "low" watermarks (pages) of every zone in /proc/zoneinfo.
@@ -360,15 +331,15 @@ static int kb_bytes(const mem_vals *m, int k, uint64_t *out)
 static int zone_low_pages(mem_state *s, uint64_t *pages)
 {
     uint64_t sum = 0;
-    if (pl_file_read(&s->zoneinfo, s->env, "proc/zoneinfo") || s->zoneinfo.len == 0)
+    if (pl_file_read(&s->f[F_ZONEINFO], s->env, "proc/zoneinfo") || s->f[F_ZONEINFO].len == 0)
         return -1;
-    for (const char *p = s->zoneinfo.buf; p && *p; p = pl_next_line(p)) {
+    for (const char *p = s->f[F_ZONEINFO].buf; p && *p; p = pl_next_line(p)) {
         uint64_t v;
         while (*p == ' ' || *p == '\t')
             p++;
         if (strncmp(p, "low", 3) != 0 || (p[3] != ' ' && p[3] != '\t'))
             continue;
-        if (!line_value(p + 3, &v) || !add_ok(sum, v, &sum))
+        if (!pl_parse_kb_line(p + 3, &v) || !pl_add_ok(sum, v, &sum))
             return 0;
     }
     *pages = sum;
@@ -391,15 +362,15 @@ static int estimate_available(mem_state *s, const mem_vals *m, uint64_t *out)
     /* Before 2.6.28 or without zoneinfo psutil falls back to free + cached. */
     if (m->kst[MI_ACT_FILE] == V_ABSENT || m->kst[MI_INACT_FILE] == V_ABSENT ||
         m->kst[MI_SRECL] == V_ABSENT || (z = zone_low_pages(s, &wl_pages)) < 0)
-        return add_ok(free_b, cached_b, out);
-    if (z == 0 || !mul_ok(wl_pages, (uint64_t)pl_env_page_size(s->env), &wl))
+        return pl_add_ok(free_b, cached_b, out);
+    if (z == 0 || !pl_mul_ok(wl_pages, (uint64_t)pl_env_page_size(s->env), &wl))
         return 0;
     if (!kb_bytes(m, MI_ACT_FILE, &af) || !kb_bytes(m, MI_INACT_FILE, &inf) ||
-        !kb_bytes(m, MI_SRECL, &sr) || !add_ok(af, inf, &pc))
+        !kb_bytes(m, MI_SRECL, &sr) || !pl_add_ok(af, inf, &pc))
         return 0;
     pc -= pc / 2 < wl ? pc / 2 : wl;
     sr -= sr / 2 < wl ? sr / 2 : wl;
-    if (!add_ok(free_b, pc, &avail) || !add_ok(avail, sr, &avail))
+    if (!pl_add_ok(free_b, pc, &avail) || !pl_add_ok(avail, sr, &avail))
         return 0;
     *out = avail > wl ? avail - wl : 0;   /* psutil can go negative; bytes can't */
     return 1;
@@ -426,18 +397,18 @@ static int counter_value(const mem_src *src, const mem_vals *m, int avail_ok,
     case K_AVAIL_M: *v = avail_b >> 20; return avail_ok;
     case K_KB: return kb_bytes(m, src->a, v);
     case K_KB2:
-        return kb_bytes(m, src->a, &x) && kb_bytes(m, src->b, &y) && add_ok(x, y, v);
+        return kb_bytes(m, src->a, &x) && kb_bytes(m, src->b, &y) && pl_add_ok(x, y, v);
     case K_HUGE:
         return m->kst[src->a] == V_OK && kb_bytes(m, MI_HP_SIZE, &y) &&
-               mul_ok(m->kb[src->a], y, v);
+               pl_mul_ok(m->kb[src->a], y, v);
     case K_VM:
         *v = m->vm[src->a];
         return m->vst[src->a] == V_OK;
     case K_VM2:
         return m->vst[src->a] == V_OK && m->vst[src->b] == V_OK &&
-               add_ok(m->vm[src->a], m->vm[src->b], v);
+               pl_add_ok(m->vm[src->a], m->vm[src->b], v);
     case K_VM_KB:
-        return m->vst[src->a] == V_OK && mul_ok(m->vm[src->a], 1024, v);
+        return m->vst[src->a] == V_OK && pl_mul_ok(m->vm[src->a], 1024, v);
     case K_REFAULT:
         /* 5.9 split the counter into anon and file; earlier kernels have one. */
         if (m->vst[VM_REFAULT_ANON] == V_ABSENT && m->vst[VM_REFAULT_FILE] == V_ABSENT) {
@@ -445,7 +416,7 @@ static int counter_value(const mem_src *src, const mem_vals *m, int avail_ok,
             return m->vst[VM_REFAULT] == V_OK;
         }
         return m->vst[VM_REFAULT_ANON] == V_OK && m->vst[VM_REFAULT_FILE] == V_OK &&
-               add_ok(m->vm[VM_REFAULT_ANON], m->vm[VM_REFAULT_FILE], v);
+               pl_add_ok(m->vm[VM_REFAULT_ANON], m->vm[VM_REFAULT_FILE], v);
     default:
         return 0;
     }
@@ -461,26 +432,13 @@ static int is_avail(const mem_src *src)
     return src->kind <= K_AVAIL_M;
 }
 
-/* A required file, read afresh; one with no complete line is malformed. */
-static int read_required(pl_file *f, const pl_env *env, const char *rel, pl_snapshot *snap)
-{
-    int e = pl_file_read(f, env, rel);
-    if (!e && !memchr(f->buf, '\n', f->len))
-        e = EINVAL;
-    if (e)
-        snap->err_path = rel;
-    return e;
-}
-
 static int mem_open(pl_env *env, void **state)
 {
     mem_state *s = calloc(1, sizeof *s);
     if (!s)
         return ENOMEM;
     s->env = pl_env_ref(env);
-    pl_file_init(&s->meminfo);
-    pl_file_init(&s->vmstat);
-    pl_file_init(&s->zoneinfo);
+    pl_files_init(s->f, NF);
     *state = s;
     return 0;
 }
@@ -490,18 +448,9 @@ static void mem_close(void *state)
     mem_state *s = state;
     if (!s)
         return;
-    pl_file_close(&s->meminfo);
-    pl_file_close(&s->vmstat);
-    pl_file_close(&s->zoneinfo);
+    pl_files_close(s->f, NF);
     pl_env_unref(s->env);
     free(s);
-}
-
-static int mem_instances(void *state, pl_snapshot *snap)
-{
-    (void)state;
-    pl_snap_clear(snap);
-    return pl_snap_add(snap, "", 0) < 0 ? ENOMEM : 0;
 }
 
 static int mem_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
@@ -511,9 +460,8 @@ static int mem_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     int need_mi = 0, need_vm = 0, need_avail = 0, avail_ok = 0, e;
     uint64_t avail_b = 0;
 
-    pl_snap_clear(snap);
-    if (pl_snap_add(snap, "", 0) < 0)
-        return ENOMEM;
+    if ((e = pl_single_instance(state, snap)) != 0)
+        return e;
     for (size_t i = 0; i < MEM_N; i++) {
         if (wanted && !wanted[i])
             continue;
@@ -529,14 +477,14 @@ static int mem_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     memset(m.kb, 0, sizeof m.kb);
     memset(m.vm, 0, sizeof m.vm);
     if (need_mi) {
-        if ((e = read_required(&s->meminfo, s->env, "proc/meminfo", snap)) != 0)
+        if ((e = pl_file_read_required(&s->f[F_MEMINFO], s->env, "proc/meminfo", snap)) != 0)
             return e;
-        parse_meminfo(s->meminfo.buf, &m);
+        parse_meminfo(s->f[F_MEMINFO].buf, &m);
     }
     if (need_vm) {
-        if ((e = read_required(&s->vmstat, s->env, "proc/vmstat", snap)) != 0)
+        if ((e = pl_file_read_required(&s->f[F_VMSTAT], s->env, "proc/vmstat", snap)) != 0)
             return e;
-        parse_vmstat(s->vmstat.buf, &m);
+        parse_vmstat(s->f[F_VMSTAT].buf, &m);
     }
     if (need_avail)
         avail_ok = available(s, &m, &avail_b);
@@ -555,7 +503,7 @@ static int mem_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 }
 
 static const pl_provider_ops mem_ops = {
-    mem_open, mem_close, mem_instances, mem_collect,
+    mem_open, mem_close, pl_single_instance, mem_collect,
 };
 
 const pl_counterset_def pl_memory_def = {

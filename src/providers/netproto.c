@@ -359,13 +359,6 @@ static void np_close(void *state)
     free(s);
 }
 
-static int single_instance(void *state, pl_snapshot *snap)
-{
-    (void)state;
-    pl_snap_clear(snap);
-    return pl_snap_add(snap, "", 0) < 0 ? ENOMEM : 0;
-}
-
 /* Source of flat field f. */
 static int src_of(const np_set *set, unsigned f)
 {
@@ -398,9 +391,8 @@ static int np_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     unsigned off = 0;
     int e;
 
-    pl_snap_clear(snap);
-    if (pl_snap_add(snap, "", 0) < 0)
-        return ENOMEM;
+    if ((e = pl_single_instance(state, snap)) != 0)
+        return e;
     for (uint32_t i = 0; i < set->ncounters; i++) {
         if (wanted && !wanted[i])
             continue;
@@ -457,13 +449,13 @@ NP_OPEN(udp6_open, udp6_set)
 NP_OPEN(icmp4_open, icmp4_set)
 NP_OPEN(icmp6_open, icmp6_set)
 
-static const pl_provider_ops ip4_ops = { ip4_open, np_close, single_instance, np_collect };
-static const pl_provider_ops ip6_ops = { ip6_open, np_close, single_instance, np_collect };
-static const pl_provider_ops tcp4_ops = { tcp4_open, np_close, single_instance, np_collect };
-static const pl_provider_ops udp4_ops = { udp4_open, np_close, single_instance, np_collect };
-static const pl_provider_ops udp6_ops = { udp6_open, np_close, single_instance, np_collect };
-static const pl_provider_ops icmp4_ops = { icmp4_open, np_close, single_instance, np_collect };
-static const pl_provider_ops icmp6_ops = { icmp6_open, np_close, single_instance, np_collect };
+static const pl_provider_ops ip4_ops = { ip4_open, np_close, pl_single_instance, np_collect };
+static const pl_provider_ops ip6_ops = { ip6_open, np_close, pl_single_instance, np_collect };
+static const pl_provider_ops tcp4_ops = { tcp4_open, np_close, pl_single_instance, np_collect };
+static const pl_provider_ops udp4_ops = { udp4_open, np_close, pl_single_instance, np_collect };
+static const pl_provider_ops udp6_ops = { udp6_open, np_close, pl_single_instance, np_collect };
+static const pl_provider_ops icmp4_ops = { icmp4_open, np_close, pl_single_instance, np_collect };
+static const pl_provider_ops icmp6_ops = { icmp6_open, np_close, pl_single_instance, np_collect };
 
 /* ---- TCPv6: connections from the /proc/net/tcp6 table ------------------------------ */
 
@@ -544,9 +536,8 @@ static int tcp6_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     int e;
     (void)wanted;            /* one walk gives every count */
 
-    pl_snap_clear(snap);
-    if (pl_snap_add(snap, "", 0) < 0)
-        return ENOMEM;
+    if ((e = pl_single_instance(state, snap)) != 0)
+        return e;
     e = pl_file_read(&s->tab, s->env, "proc/net/tcp6");
     if (!e && !memchr(s->tab.buf, '\n', s->tab.len))
         e = EINVAL;          /* not even the header line */
@@ -573,7 +564,7 @@ static int tcp6_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops tcp6_ops = { tcp6_open, tcp6_close, single_instance, tcp6_collect };
+static const pl_provider_ops tcp6_ops = { tcp6_open, tcp6_close, pl_single_instance, tcp6_collect };
 
 /* ---- definitions ------------------------------------------------------------------ */
 

@@ -233,20 +233,6 @@ static int numa_instances(void *state, pl_snapshot *snap)
     return fill(state, snap);
 }
 
-/* digits, an optional "kB", the end of the line */
-static int line_value(const char *p, uint64_t *v)
-{
-    if (pl_parse_u64(&p, v))
-        return 0;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    if (p[0] == 'k' && p[1] == 'B')
-        p += 2;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    return *p == '\n';
-}
-
 /* Parses "Node N Key: value kB" (meminfo, prefix 1) or "key value"
  * (numastat) lines into v[]; ok bit i set when key i parsed, bad when it
  * was there but malformed. */
@@ -280,7 +266,7 @@ static void parse_keys(const char *buf, int prefix, const key *keys, int nk, uin
             if (keys[k].len != klen || memcmp(p, keys[k].k, klen) != 0)
                 continue;
             if (!((*ok | bad) & 1u << k)) {
-                if (line_value(*end == ':' ? end + 1 : end, &v[k]))
+                if (pl_parse_kb_line(*end == ':' ? end + 1 : end, &v[k]))
                     *ok |= 1u << k;
                 else
                     bad |= 1u << k;
@@ -288,14 +274,6 @@ static void parse_keys(const char *buf, int prefix, const key *keys, int nk, uin
             break;
         }
     }
-}
-
-static int add_ok(uint64_t a, uint64_t b, uint64_t *out)
-{
-    if (a > UINT64_MAX - b)
-        return 0;
-    *out = a + b;
-    return 1;
 }
 
 /* Sets the counters of instance i from kB values m (ok bits mok) and page
@@ -317,14 +295,14 @@ static void set_node(pl_snapshot *snap, uint32_t i, const uint64_t *m, unsigned 
             if (mok & 1u << mb[k][1])
                 pl_snap_set(snap, i, mb[k][0], m[mb[k][1]] >> 10);
         if ((mok & 7u << M_FREE) == 7u << M_FREE &&   /* MemFree, Inactive(file), SReclaimable */
-            add_ok(m[M_FREE], m[M_INACT_FILE], &a) && add_ok(a, m[M_SRECL], &a))
+            pl_add_ok(m[M_FREE], m[M_INACT_FILE], &a) && pl_add_ok(a, m[M_SRECL], &a))
             pl_snap_set(snap, i, C_AVAIL, a >> 10);
     }
     if (want_s) {
         for (size_t k = 0; k < sizeof sc / sizeof sc[0]; k++)
             if (sok & 1u << sc[k][1])
                 pl_snap_set(snap, i, sc[k][0], st[sc[k][1]]);
-        if ((sok & 3u) == 3u && add_ok(st[S_LOCAL], st[S_OTHER], &a)) {
+        if ((sok & 3u) == 3u && pl_add_ok(st[S_LOCAL], st[S_OTHER], &a)) {
             pl_snap_set(snap, i, C_PLOCAL, st[S_LOCAL]);
             pl_snap_set(snap, i, C_PLOCAL_BASE, a);
         }
@@ -358,7 +336,7 @@ static int numa_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
             if (pl_file_read(&n->meminfo, s->env, rel) == 0)
                 parse_keys(n->meminfo.buf, 1, mkeys, NM, m, &mok);
             for (int k = 0; k < NM; k++)
-                if (!(mok & 1u << k) || !add_ok(tm[k], m[k], &tm[k]))
+                if (!(mok & 1u << k) || !pl_add_ok(tm[k], m[k], &tm[k]))
                     tmok &= ~(1u << k);
         }
         if (want_s) {
@@ -367,7 +345,7 @@ static int numa_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
             if (pl_file_read(&n->numastat, s->env, rel) == 0)
                 parse_keys(n->numastat.buf, 0, skeys, NS, st, &sok);
             for (int k = 0; k < NS; k++)
-                if (!(sok & 1u << k) || !add_ok(ts[k], st[k], &ts[k]))
+                if (!(sok & 1u << k) || !pl_add_ok(ts[k], st[k], &ts[k]))
                     tsok &= ~(1u << k);
         }
         set_node(snap, i, m, mok, st, sok, want_m, want_s);

@@ -161,12 +161,8 @@ typedef struct nslot {
 } nslot;
 
 typedef struct pstate {
-    pl_env *env;
-    int procfd;              /* <root>/proc, listed and opened below */
-    uint64_t per_tick, hz, page;
-    pl_file uptime;
-    pl_rbuf rb, db;          /* file contents, directory entries */
-    uint32_t *ids, nids, idcap;
+    pl_ptbase b;             /* env, /proc, clock, buffers, pids */
+    uint64_t page;
     pl_etab tab;
     nslot *names;
     uint32_t nmask, stamp;
@@ -207,33 +203,15 @@ static void ent_retire(void *ud, void *ve)
     forget(ud, ve, 0);
 }
 
-static int open_proc(pstate *s, pl_snapshot *snap)
-{
-    if (s->procfd < 0) {
-        s->procfd = pl_open_rel(s->env, "proc");
-        if (s->procfd < 0) {
-            snap->err_path = "proc";
-            return errno;
-        }
-    }
-    return 0;
-}
-
 static void p_close(void *state)
 {
     pstate *s = state;
     if (!s)
         return;
     pl_etab_free(&s->tab, ent_retire, s);
-    if (s->procfd >= 0)
-        close(s->procfd);
-    pl_file_close(&s->uptime);
-    pl_rbuf_free(&s->rb);
-    pl_rbuf_free(&s->db);
-    free(s->ids);
     free(s->names);
     free(s->arena);
-    pl_env_unref(s->env);
+    pl_pt_base_free(&s->b);
     free(s);
 }
 
@@ -242,12 +220,8 @@ static int p_open(pl_env *env, void **state)
     pstate *s = calloc(1, sizeof *s);
     if (!s)
         return ENOMEM;
-    s->env = pl_env_ref(env);
-    s->procfd = -1;
-    s->hz = (uint64_t)pl_env_user_hz(env);
-    s->per_tick = 10000000 % s->hz == 0 ? 10000000 / s->hz : 0;
+    pl_pt_base_init(&s->b, env);
     s->page = (uint64_t)pl_env_page_size(env);
-    pl_file_init(&s->uptime);
     pl_etab_init(&s->tab, sizeof(pent));
     *state = s;
     return 0;
@@ -356,7 +330,7 @@ static const char *rel_of(const pent *e, int k, char *rel)
 static int read_file(pstate *s, pent *e, int k)
 {
     char rel[40];
-    return pl_pt_read(s->procfd, rel_of(e, k, rel), &e->fd[k], &s->rb);
+    return pl_pt_read(s->b.procfd, rel_of(e, k, rel), &e->fd[k], &s->b.rb);
 }
 
 /* stat of e into ps; a kept fd that fails (the process exited; its pid may
@@ -374,7 +348,7 @@ static int read_stat(pstate *s, pent *e, uint32_t need, pl_pstat *ps)
         return err;
     }
 parse:
-    if (pl_pt_parse_stat(s->rb.buf, s->rb.len, need, ps) || !(ps->have & PS_BIT(PS_START)))
+    if (pl_pt_parse_stat(s->b.rb.buf, s->b.rb.len, need, ps) || !(ps->have & PS_BIT(PS_START)))
         return EINVAL;
     if (e->known && e->start != ps->v[PS_START])
         forget(s, e, 1);     /* same pid, another process: rates restart */
@@ -423,21 +397,16 @@ static int p_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         }
     if (src & S_UPTIME) {
         int64_t now;
-        if (pl_pt_uptime(&s->uptime, s->env, &now) == 0) {
+        if (pl_pt_uptime(&s->b.uptime, s->b.env, &now) == 0) {
             snap->obj_time = now;
             snap->obj_freq = 10000000;
         } else {
             src &= ~(unsigned)S_UPTIME;      /* no clock: Elapsed Time unset */
         }
     }
-    if ((e = open_proc(s, snap)) != 0)
+    if ((e = pl_pt_list_pids(&s->b, 1, snap)) != 0)
         return e;
-    pl_pt_budget_refresh();
-    if ((e = pl_pt_list_ids(s->procfd, &s->db, &s->ids, &s->nids, &s->idcap)) != 0) {
-        snap->err_path = "proc";
-        return e;
-    }
-    if ((e = pl_etab_sync(&s->tab, s->ids, s->nids, ent_init, ent_retire, s)) != 0 ||
+    if ((e = pl_etab_sync(&s->tab, s->b.ids, s->b.nids, ent_init, ent_retire, s)) != 0 ||
         (e = names_reset(s, s->tab.n + 1)) != 0)
         return e;
     if (name_seen(s, "_Total", 6))   /* a process named _Total becomes _Total#1 */
@@ -462,11 +431,11 @@ static int p_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         /* stat */
 #define ST(f) ((ps.have & PS_BIT(PS_##f)) != 0)
         if (ST(UTIME) && ST(STIME))
-            PUT(X_PROC, pl_pt_hns(ps.v[PS_UTIME] + ps.v[PS_STIME], s->per_tick, s->hz));
+            PUT(X_PROC, pl_pt_hns(ps.v[PS_UTIME] + ps.v[PS_STIME], s->b.per_tick, s->b.hz));
         if (ST(UTIME))
-            PUT(X_USER, pl_pt_hns(ps.v[PS_UTIME], s->per_tick, s->hz));
+            PUT(X_USER, pl_pt_hns(ps.v[PS_UTIME], s->b.per_tick, s->b.hz));
         if (ST(STIME))
-            PUT(X_PRIV, pl_pt_hns(ps.v[PS_STIME], s->per_tick, s->hz));
+            PUT(X_PRIV, pl_pt_hns(ps.v[PS_STIME], s->b.per_tick, s->b.hz));
         if (ST(VSIZE))
             PUT(X_VIRT, ps.v[PS_VSIZE]);
         if (ST(MINFLT) && ST(MAJFLT))
@@ -481,18 +450,18 @@ static int p_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         if (ST(PRIO) && (int64_t)ps.v[PS_PRIO] >= -100 && (int64_t)ps.v[PS_PRIO] <= 39)
             PUT(X_PRIO, (uint64_t)((int64_t)ps.v[PS_PRIO] + 100));
         if (src & S_UPTIME)
-            PUT(X_ELAP, pl_pt_hns(pe->start, s->per_tick, s->hz));
+            PUT(X_ELAP, pl_pt_hns(pe->start, s->b.per_tick, s->b.hz));
         PUT(X_PID, pe->pid);
         if (ST(PPID))
             PUT(X_PPID, ps.v[PS_PPID]);
         if (ST(BLKIO))
-            PUT(X_IOWAIT, pl_pt_hns(ps.v[PS_BLKIO], s->per_tick, s->hz));
+            PUT(X_IOWAIT, pl_pt_hns(ps.v[PS_BLKIO], s->b.per_tick, s->b.hz));
         if (ST(CPU))
             PUT(X_CPU, ps.v[PS_CPU]);
 #undef ST
         /* the other files, each only when asked for */
         if ((src & S_STATUS) && read_file(s, pe, F_STATUS) == 0) {
-            pl_pt_scan_keys(s->rb.buf, s->rb.len, status_keys, 6, kv, &kh);
+            pl_pt_scan_keys(s->b.rb.buf, s->b.rb.len, status_keys, 6, kv, &kh);
             if (HAS(kh, K_VMPEAK))
                 PUT(X_VPEAK, kv[K_VMPEAK]);
             if (HAS(kh, K_VMHWM))
@@ -505,7 +474,7 @@ static int p_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
                 PUT(X_CTXSW, kv[K_VCSW] + kv[K_NVCSW]);
         }
         if ((src & S_IO) && read_file(s, pe, F_IO) == 0) {
-            pl_pt_scan_keys(s->rb.buf, s->rb.len, io_keys, 6, kv, &kh);
+            pl_pt_scan_keys(s->b.rb.buf, s->b.rb.len, io_keys, 6, kv, &kh);
             if (HAS(kh, K_SYSCR))
                 PUT(X_IOR_OPS, kv[K_SYSCR]);
             if (HAS(kh, K_SYSCW))
@@ -530,11 +499,11 @@ static int p_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         if (src & S_FD) {
             char rel[40];
             uint32_t n;
-            if (pl_pt_count(s->procfd, rel_of(pe, F_FD, rel), &pe->fd[F_FD], &s->db, &n) == 0)
+            if (pl_pt_count(s->b.procfd, rel_of(pe, F_FD, rel), &pe->fd[F_FD], &s->b.db, &n) == 0)
                 PUT(X_HANDLES, n);
         }
         if ((src & S_SMAPS) && !kthread && read_file(s, pe, F_SMAPS) == 0) {
-            pl_pt_scan_keys(s->rb.buf, s->rb.len, smaps_keys, 3, kv, &kh);
+            pl_pt_scan_keys(s->b.rb.buf, s->b.rb.len, smaps_keys, 3, kv, &kh);
             if (HAS(kh, 0) && HAS(kh, 1))    /* Private_Hugetlb is newer: 0 without it */
                 PUT(X_WSPRIV, kv[0] + kv[1] + (HAS(kh, 2) ? kv[2] : 0));
         }
@@ -580,13 +549,9 @@ static int p_instances(void *state, pl_snapshot *snap)
     char name[PL_COMM_MAX + 16];
     int e;
     pl_snap_clear(snap);
-    if ((e = open_proc(s, snap)) != 0)
+    if ((e = pl_pt_list_pids(&s->b, 0, snap)) != 0)
         return e;
-    if ((e = pl_pt_list_ids(s->procfd, &s->db, &s->ids, &s->nids, &s->idcap)) != 0) {
-        snap->err_path = "proc";
-        return e;
-    }
-    if ((e = pl_etab_sync(&s->tab, s->ids, s->nids, ent_init, ent_retire, s)) != 0 ||
+    if ((e = pl_etab_sync(&s->tab, s->b.ids, s->b.nids, ent_init, ent_retire, s)) != 0 ||
         (e = names_reset(s, s->tab.n + 1)) != 0)
         return e;
     if (name_seen(s, "_Total", 6))
@@ -599,7 +564,7 @@ static int p_instances(void *state, pl_snapshot *snap)
         const char *nm;
         size_t len;
         strcpy(p, "/comm");
-        fd = openat(s->procfd, rel, O_RDONLY | O_CLOEXEC);
+        fd = openat(s->b.procfd, rel, O_RDONLY | O_CLOEXEC);
         if (fd < 0)
             continue;        /* gone, or hidden */
         ssize_t r = read(fd, comm, sizeof comm);

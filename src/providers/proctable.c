@@ -503,3 +503,42 @@ int pl_pt_uptime(pl_file *f, const pl_env *env, int64_t *hns)
     *hns = (int64_t)v;
     return 0;
 }
+
+void pl_pt_base_init(pl_ptbase *b, pl_env *env)
+{
+    b->env = pl_env_ref(env);
+    b->procfd = -1;
+    b->hz = (uint64_t)pl_env_user_hz(env);
+    b->per_tick = 10000000 % b->hz == 0 ? 10000000 / b->hz : 0;
+    pl_file_init(&b->uptime);
+}
+
+void pl_pt_base_free(pl_ptbase *b)
+{
+    if (b->procfd >= 0)
+        close(b->procfd);
+    pl_file_close(&b->uptime);
+    pl_rbuf_free(&b->rb);
+    pl_rbuf_free(&b->db);
+    free(b->ids);
+    pl_env_unref(b->env);
+}
+
+int pl_pt_list_pids(pl_ptbase *b, int refresh, pl_snapshot *snap)
+{
+    int e;
+    if (b->procfd < 0) {
+        b->procfd = pl_open_rel(b->env, "proc");
+        if (b->procfd < 0) {
+            snap->err_path = "proc";
+            return errno;
+        }
+    }
+    if (refresh)
+        pl_pt_budget_refresh();
+    if ((e = pl_pt_list_ids(b->procfd, &b->db, &b->ids, &b->nids, &b->idcap)) != 0) {
+        snap->err_path = "proc";
+        return e;
+    }
+    return 0;
+}

@@ -103,6 +103,23 @@ int pl_etab_sync(pl_etab *t, const uint32_t *ids, uint32_t n,
                  void (*init)(void *ud, void *e, uint32_t id),
                  void (*retire)(void *ud, void *e), void *ud);
 
+/* ---- state shared by the Process and Thread sets ------------------------- */
+typedef struct pl_ptbase {
+    pl_env *env;
+    int procfd;              /* <root>/proc, listed and opened below */
+    uint64_t per_tick, hz;   /* USER_HZ, and 100 ns per tick when it divides 10^7 */
+    pl_file uptime;
+    pl_rbuf rb, db;          /* file contents, directory entries */
+    uint32_t *ids, nids, idcap;   /* pids of the last listing */
+} pl_ptbase;
+
+void pl_pt_base_init(pl_ptbase *b, pl_env *env);
+void pl_pt_base_free(pl_ptbase *b);
+/* Opens <root>/proc once, then lists its pids into b->ids; a collect also
+ * refreshes the descriptor budget (refresh), between the two as before.
+ * 0, or errno with snap->err_path "proc". */
+int pl_pt_list_pids(pl_ptbase *b, int refresh, pl_snapshot *snap);
+
 /* ---- clocks -------------------------------------------------------------- */
 /* ticks -> 100 ns: one multiply when USER_HZ divides 10^7. */
 static inline uint64_t pl_pt_hns(uint64_t ticks, uint64_t per_tick, uint64_t hz)

@@ -112,13 +112,6 @@ static void sk_close(void *state)
     free(s);
 }
 
-static int sk_instances(void *state, pl_snapshot *snap)
-{
-    (void)state;
-    pl_snap_clear(snap);
-    return pl_snap_add(snap, "", 0) < 0 ? ENOMEM : 0;
-}
-
 static void parse(const sk_state *s, const char *text, const sk_line *lines, size_t n,
                   pl_snapshot *snap)
 {
@@ -146,9 +139,8 @@ static int sk_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     sk_state *s = state;
     int need6 = 0, e;
 
-    pl_snap_clear(snap);
-    if (pl_snap_add(snap, "", 0) < 0)
-        return ENOMEM;
+    if ((e = pl_single_instance(state, snap)) != 0)
+        return e;
     /* sockstat is the set's file: always read, so a missing one always fails */
     e = pl_file_read(&s->v4, s->env, "proc/net/sockstat");
     if (!e && !memchr(s->v4.buf, '\n', s->v4.len))
@@ -166,7 +158,7 @@ static int sk_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops ops = { sk_open, sk_close, sk_instances, sk_collect };
+static const pl_provider_ops ops = { sk_open, sk_close, pl_single_instance, sk_collect };
 
 const pl_counterset_def pl_sockets_def = {
     {0x23006823, 0x5d1c, 0x556c, {0xb9, 0x5d, 0x09, 0x69, 0x94, 0x1a, 0x91, 0xba}},

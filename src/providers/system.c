@@ -81,9 +81,11 @@ static const unsigned char sys_src[SC_N] = {
     S_ENTROPY, S_PIDMAX, S_THREADSMAX,
 };
 
+enum { F_STAT, F_LOADAVG, F_UPTIME, F_FILENR, F_ENTROPY, F_PIDMAX, F_THREADSMAX, NF };
+
 typedef struct sys_state {
     pl_env *env;
-    pl_file stat, loadavg, uptime, filenr, entropy, pidmax, threadsmax;
+    pl_file f[NF];
     DIR *proc;
 } sys_state;
 
@@ -151,16 +153,6 @@ static void do_stat(const char *buf, pl_snapshot *snap)
             break;
         }
     }
-}
-
-static int read_required(pl_file *f, const pl_env *env, const char *rel, pl_snapshot *snap)
-{
-    int e = pl_file_read(f, env, rel);
-    if (!e && !memchr(f->buf, '\n', f->len))
-        e = EINVAL;
-    if (e)
-        snap->err_path = rel;
-    return e;
 }
 
 /* A /proc/sys file holding one number; 1 with *v, 0 if unreadable or malformed. */
@@ -267,13 +259,7 @@ static int sys_open(pl_env *env, void **state)
     if (!s)
         return ENOMEM;
     s->env = pl_env_ref(env);
-    pl_file_init(&s->stat);
-    pl_file_init(&s->loadavg);
-    pl_file_init(&s->uptime);
-    pl_file_init(&s->filenr);
-    pl_file_init(&s->entropy);
-    pl_file_init(&s->pidmax);
-    pl_file_init(&s->threadsmax);
+    pl_files_init(s->f, NF);
     *state = s;
     return 0;
 }
@@ -283,24 +269,11 @@ static void sys_close(void *state)
     sys_state *s = state;
     if (!s)
         return;
-    pl_file_close(&s->stat);
-    pl_file_close(&s->loadavg);
-    pl_file_close(&s->uptime);
-    pl_file_close(&s->filenr);
-    pl_file_close(&s->entropy);
-    pl_file_close(&s->pidmax);
-    pl_file_close(&s->threadsmax);
+    pl_files_close(s->f, NF);
     if (s->proc)
         closedir(s->proc);
     pl_env_unref(s->env);
     free(s);
-}
-
-static int sys_instances(void *state, pl_snapshot *snap)
-{
-    (void)state;
-    pl_snap_clear(snap);
-    return pl_snap_add(snap, "", 0) < 0 ? ENOMEM : 0;
 }
 
 static int sys_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
@@ -310,48 +283,47 @@ static int sys_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     uint64_t v;
     int e;
 
-    pl_snap_clear(snap);
-    if (pl_snap_add(snap, "", 0) < 0)
-        return ENOMEM;
+    if ((e = pl_single_instance(state, snap)) != 0)
+        return e;
     for (int i = 0; i < SC_N; i++)
         if (!wanted || wanted[i])
             need |= sys_src[i];
 
     if (need & S_STAT) {
-        if ((e = read_required(&s->stat, s->env, "proc/stat", snap)) != 0)
+        if ((e = pl_file_read_required(&s->f[F_STAT], s->env, "proc/stat", snap)) != 0)
             return e;
-        do_stat(s->stat.buf, snap);
+        do_stat(s->f[F_STAT].buf, snap);
     }
     if (need & S_LOADAVG) {
-        if ((e = read_required(&s->loadavg, s->env, "proc/loadavg", snap)) != 0)
+        if ((e = pl_file_read_required(&s->f[F_LOADAVG], s->env, "proc/loadavg", snap)) != 0)
             return e;
-        do_loadavg(s->loadavg.buf, snap);
+        do_loadavg(s->f[F_LOADAVG].buf, snap);
     }
     if (need & S_UPTIME) {
-        if ((e = read_required(&s->uptime, s->env, "proc/uptime", snap)) != 0)
+        if ((e = pl_file_read_required(&s->f[F_UPTIME], s->env, "proc/uptime", snap)) != 0)
             return e;
-        do_uptime(s->uptime.buf, snap);
+        do_uptime(s->f[F_UPTIME].buf, snap);
     }
     if (need & S_PROCDIR) {
         if ((e = count_processes(s, snap, &v)) != 0)
             return e;
         pl_snap_set(snap, 0, SC_PROCS, v);
     }
-    if ((need & S_FILENR) && pl_file_read(&s->filenr, s->env, "proc/sys/fs/file-nr") == 0)
-        do_filenr(s->filenr.buf, snap);
+    if ((need & S_FILENR) && pl_file_read(&s->f[F_FILENR], s->env, "proc/sys/fs/file-nr") == 0)
+        do_filenr(s->f[F_FILENR].buf, snap);
     if ((need & S_ENTROPY) &&
-        read_single(&s->entropy, s->env, "proc/sys/kernel/random/entropy_avail", &v))
+        read_single(&s->f[F_ENTROPY], s->env, "proc/sys/kernel/random/entropy_avail", &v))
         pl_snap_set(snap, 0, SC_ENTROPY, v);
-    if ((need & S_PIDMAX) && read_single(&s->pidmax, s->env, "proc/sys/kernel/pid_max", &v))
+    if ((need & S_PIDMAX) && read_single(&s->f[F_PIDMAX], s->env, "proc/sys/kernel/pid_max", &v))
         pl_snap_set(snap, 0, SC_PID_MAX, v);
     if ((need & S_THREADSMAX) &&
-        read_single(&s->threadsmax, s->env, "proc/sys/kernel/threads-max", &v))
+        read_single(&s->f[F_THREADSMAX], s->env, "proc/sys/kernel/threads-max", &v))
         pl_snap_set(snap, 0, SC_THREADS_MAX, v);
     return 0;
 }
 
 static const pl_provider_ops sys_ops = {
-    sys_open, sys_close, sys_instances, sys_collect,
+    sys_open, sys_close, pl_single_instance, sys_collect,
 };
 
 const pl_counterset_def pl_system_def = {

@@ -13,9 +13,7 @@
 #include "pl_provider.h"
 #include "providers.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,19 +36,15 @@ static const pl_counter_def counters[NC] = {
 #define NAME_MAX_ 64
 
 typedef struct zone {
-    unsigned num;
+    unsigned num;                /* first: a pl_numbered record */
     int fd_type, fd_temp;
-    int seen;
     char type[NAME_MAX_ + 1];    /* the type file, sanitised */
     char name[NAME_MAX_ + 16];   /* type, then "#k" for a repeated type */
 } zone;
 
 typedef struct th_state {
     pl_env *env;
-    DIR *dir;                    /* the class directory, rewound each time */
-    int no_class;
-    zone *z;
-    uint32_t nz, cap;
+    pl_numbered zones;           /* of zone */
 } th_state;
 
 static int th_open(pl_env *env, void **state)
@@ -59,12 +53,20 @@ static int th_open(pl_env *env, void **state)
     if (!s)
         return ENOMEM;
     s->env = pl_env_ref(env);
+    pl_numbered_init(&s->zones, sizeof(zone));
     *state = s;
     return 0;
 }
 
-static void zone_close(zone *z)
+static void zone_init(void *rec)
 {
+    zone *z = rec;
+    z->fd_type = z->fd_temp = -1;
+}
+
+static void zone_close(void *rec)
+{
+    zone *z = rec;
     if (z->fd_type >= 0)
         close(z->fd_type);
     if (z->fd_temp >= 0)
@@ -77,134 +79,18 @@ static void th_close(void *state)
     th_state *s = state;
     if (!s)
         return;
-    for (uint32_t i = 0; i < s->nz; i++)
-        zone_close(&s->z[i]);
-    free(s->z);
-    if (s->dir)
-        closedir(s->dir);
+    pl_numbered_free(&s->zones, zone_close);
     pl_env_unref(s->env);
     free(s);
-}
-
-/* One pread at offset 0 of a kept-open sysfs file (the attribute's show()
- * runs once).  0 with buf NUL-terminated, or errno; a file whose device is
- * gone is closed so that the next call opens the new one. */
-static int read_once(int *fd, const pl_env *env, const char *rel, char *buf, size_t size)
-{
-    ssize_t r;
-    if (*fd < 0 && (*fd = pl_open_rel(env, rel)) < 0)
-        return errno;
-    do
-        r = pread(*fd, buf, size - 1, 0);
-    while (r < 0 && errno == EINTR);
-    if (r < 0) {
-        int e = errno;
-        if (e == ENODEV || e == ENOENT || e == ESTALE || e == EISDIR) {
-            close(*fd);
-            *fd = -1;
-        }
-        return e;
-    }
-    buf[r] = '\0';
-    return 0;
-}
-
-/* A whole file that is one signed decimal and an optional newline. */
-static int parse_i64(const char *p, int64_t *v)
-{
-    uint64_t u;
-    int neg = *p == '-';
-    p += neg;
-    if (*p < '0' || *p > '9' || pl_parse_u64(&p, &u) || u > (uint64_t)INT64_MAX)
-        return 0;
-    if (*p == '\n')
-        p++;
-    if (*p)
-        return 0;
-    *v = neg ? -(int64_t)u : (int64_t)u;
-    return 1;
-}
-
-static int cmp_zone(const void *a, const void *b)
-{
-    unsigned x = ((const zone *)a)->num, y = ((const zone *)b)->num;
-    return (x > y) - (x < y);
-}
-
-static zone *find_zone(th_state *s, unsigned num)
-{
-    for (uint32_t i = 0; i < s->nz; i++)
-        if (s->z[i].num == num)
-            return &s->z[i];
-    return NULL;
-}
-
-/* "thermal_zone<N>" -> N; cooling devices and anything else -> 0. */
-static int zone_number(const char *name, unsigned *num)
-{
-    const char *p = name + 12;
-    uint64_t v;
-    if (strncmp(name, "thermal_zone", 12) != 0 || pl_parse_u64(&p, &v) || *p || v > 1000000)
-        return 0;
-    *num = (unsigned)v;
-    return 1;
 }
 
 /* Lists the zones, keeps their state in zone order, closes vanished ones.
  * 0, or ENOMEM; no class directory is zero zones. */
 static int list_zones(th_state *s)
 {
-    struct dirent *de;
-    uint32_t k = 0;
-    if (!s->dir) {
-        int fd;
-        if (s->no_class)
-            return 0;
-        fd = pl_open_rel(s->env, CLASS);
-        if (fd < 0 || !(s->dir = fdopendir(fd))) {
-            if (fd >= 0)
-                close(fd);
-            s->no_class = 1;     /* a machine does not grow a thermal class */
-            s->nz = 0;
-            return 0;
-        }
-    } else {
-        rewinddir(s->dir);
-    }
-    for (uint32_t i = 0; i < s->nz; i++)
-        s->z[i].seen = 0;
-    while ((de = readdir(s->dir)) != NULL) {
-        unsigned num;
-        zone *z;
-        if (!zone_number(de->d_name, &num))
-            continue;
-        if ((z = find_zone(s, num)) != NULL) {
-            z->seen = 1;
-            continue;
-        }
-        if (s->nz == s->cap) {
-            uint32_t nc = s->cap ? s->cap * 2 : 8;
-            zone *nz = realloc(s->z, nc * sizeof *nz);
-            if (!nz)
-                return ENOMEM;
-            s->z = nz;
-            s->cap = nc;
-        }
-        z = &s->z[s->nz++];
-        z->num = num;
-        z->fd_type = z->fd_temp = -1;
-        z->seen = 1;
-    }
-    for (uint32_t i = 0; i < s->nz; i++) {
-        if (s->z[i].seen)
-            s->z[k++] = s->z[i];
-        else
-            zone_close(&s->z[i]);
-    }
-    s->nz = k;
-    if (s->nz > 1)
-        qsort(s->z, s->nz, sizeof *s->z, cmp_zone);
-    return 0;
+    /* cooling devices and anything else are not zones */
+    return pl_numbered_list(&s->zones, s->env, CLASS, "thermal_zone", 1000001, zone_init,
+                            zone_close);
 }
 
 /* Instance names: the type (read each time: a zone number can be reused by
@@ -212,26 +98,24 @@ static int list_zones(th_state *s)
 static int add_zones(th_state *s, pl_snapshot *snap)
 {
     char rel[64], buf[NAME_MAX_ + 1];
+    zone *zs = s->zones.v;
     rel[0] = '\0';
-    for (uint32_t i = 0; i < s->nz; i++) {
-        zone *z = &s->z[i];
+    for (uint32_t i = 0; i < s->zones.n; i++) {
+        zone *z = &zs[i];
         size_t n = 0;
         unsigned dup = 0;
         if (z->fd_type < 0)
             snprintf(rel, sizeof rel, CLASS "/thermal_zone%u/type", z->num);
-        if (read_once(&z->fd_type, s->env, rel, buf, sizeof buf) == 0) {
+        if (pl_read_once(&z->fd_type, s->env, rel, buf, sizeof buf) == 0) {
             n = strcspn(buf, "\n");
             buf[n] = '\0';
         }
         if (n == 0)
             snprintf(buf, sizeof buf, "thermal_zone%u", z->num);
-        /* '\' would end the instance part of a counter path */
-        for (char *c = buf; *c; c++)
-            if ((unsigned char)*c < 0x20 || *c == '\\')
-                *c = '_';
+        pl_name_sanitize(buf);
         memcpy(z->type, buf, sizeof z->type);
         for (uint32_t j = 0; j < i; j++)
-            dup += strcmp(s->z[j].type, buf) == 0;
+            dup += strcmp(zs[j].type, buf) == 0;
         if (dup)
             snprintf(z->name, sizeof z->name, "%s#%u", buf, dup);
         else
@@ -263,13 +147,14 @@ static int th_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         return e;
     if (wanted && !wanted[C_TEMP] && !wanted[C_HPTEMP] && !wanted[C_MK])
         return 0;
-    for (uint32_t i = 0; i < s->nz; i++) {
-        zone *z = &s->z[i];
+    for (uint32_t i = 0; i < s->zones.n; i++) {
+        zone *z = (zone *)s->zones.v + i;
         int64_t m;
         uint64_t mk;
         if (z->fd_temp < 0)
             snprintf(rel, sizeof rel, CLASS "/thermal_zone%u/temp", z->num);
-        if (read_once(&z->fd_temp, s->env, rel, buf, sizeof buf) || !parse_i64(buf, &m))
+        if (pl_read_once(&z->fd_temp, s->env, rel, buf, sizeof buf) ||
+            pl_parse_i64_whole(buf, &m))
             continue;
         /* below absolute zero or beyond any sensor: a broken reading, not a value */
         if (m < -273150 || m > 1000000000)

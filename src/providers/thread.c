@@ -82,12 +82,7 @@ typedef struct tproc {
 } tproc;
 
 typedef struct tstate {
-    pl_env *env;
-    int procfd;
-    uint64_t per_tick, hz;
-    pl_file uptime;
-    pl_rbuf rb, db;
-    uint32_t *ids, nids, idcap;
+    pl_ptbase b;             /* env, /proc, clock, buffers, pids */
     pl_etab procs;           /* tproc by pid */
 } tstate;
 
@@ -136,13 +131,7 @@ static void t_close(void *state)
     if (!s)
         return;
     pl_etab_free(&s->procs, proc_retire, s);
-    if (s->procfd >= 0)
-        close(s->procfd);
-    pl_file_close(&s->uptime);
-    pl_rbuf_free(&s->rb);
-    pl_rbuf_free(&s->db);
-    free(s->ids);
-    pl_env_unref(s->env);
+    pl_pt_base_free(&s->b);
     free(s);
 }
 
@@ -151,25 +140,9 @@ static int t_open(pl_env *env, void **state)
     tstate *s = calloc(1, sizeof *s);
     if (!s)
         return ENOMEM;
-    s->env = pl_env_ref(env);
-    s->procfd = -1;
-    s->hz = (uint64_t)pl_env_user_hz(env);
-    s->per_tick = 10000000 % s->hz == 0 ? 10000000 / s->hz : 0;
-    pl_file_init(&s->uptime);
+    pl_pt_base_init(&s->b, env);
     pl_etab_init(&s->procs, sizeof(tproc));
     *state = s;
-    return 0;
-}
-
-static int open_proc(tstate *s, pl_snapshot *snap)
-{
-    if (s->procfd < 0) {
-        s->procfd = pl_open_rel(s->env, "proc");
-        if (s->procfd < 0) {
-            snap->err_path = "proc";
-            return errno;
-        }
-    }
     return 0;
 }
 
@@ -180,13 +153,13 @@ static int list_threads(tstate *s, tproc *p)
     if (fd < 0) {
         char rel[40], *q = pl_pt_utoa(rel, p->pid);
         strcpy(q, "/task");
-        fd = openat(s->procfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        fd = openat(s->b.procfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
             return errno;
         if (pl_pt_budget_take())
             p->taskfd = fd;
     }
-    e = pl_pt_list_ids(fd, &s->db, &p->tids, &p->ntids, &p->tcap);
+    e = pl_pt_list_ids(fd, &s->b.db, &p->tids, &p->ntids, &p->tcap);
     if (p->taskfd < 0)
         close(fd);
     else if (e)
@@ -210,7 +183,7 @@ static const char *rel_of(const tproc *p, const tent *t, int k, char *rel)
 static int read_file(tstate *s, const tproc *p, tent *t, int k)
 {
     char rel[48];
-    return pl_pt_read(s->procfd, rel_of(p, t, k, rel), &t->fd[k], &s->rb);
+    return pl_pt_read(s->b.procfd, rel_of(p, t, k, rel), &t->fd[k], &s->b.rb);
 }
 
 static int read_stat(tstate *s, const tproc *p, tent *t, uint32_t need, pl_pstat *ps)
@@ -225,7 +198,7 @@ static int read_stat(tstate *s, const tproc *p, tent *t, uint32_t need, pl_pstat
         return err;
     }
 parse:
-    if (pl_pt_parse_stat(s->rb.buf, s->rb.len, need, ps) || !(ps->have & PS_BIT(PS_START)))
+    if (pl_pt_parse_stat(s->b.rb.buf, s->b.rb.len, need, ps) || !(ps->have & PS_BIT(PS_START)))
         return EINVAL;
     if (t->known && t->start != ps->v[PS_START])
         pl_pt_close(&t->fd[1]);   /* a reused tid: another thread */
@@ -293,20 +266,15 @@ static int t_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         }
     if (clock) {
         int64_t now;
-        clock = pl_pt_uptime(&s->uptime, s->env, &now) == 0;
+        clock = pl_pt_uptime(&s->b.uptime, s->b.env, &now) == 0;
         if (clock) {
             snap->obj_time = now;
             snap->obj_freq = 10000000;
         }
     }
-    if ((e = open_proc(s, snap)) != 0)
+    if ((e = pl_pt_list_pids(&s->b, 1, snap)) != 0)
         return e;
-    pl_pt_budget_refresh();
-    if ((e = pl_pt_list_ids(s->procfd, &s->db, &s->ids, &s->nids, &s->idcap)) != 0) {
-        snap->err_path = "proc";
-        return e;
-    }
-    if ((e = pl_etab_sync(&s->procs, s->ids, s->nids, proc_init, proc_retire, s)) != 0)
+    if ((e = pl_etab_sync(&s->procs, s->b.ids, s->b.nids, proc_init, proc_retire, s)) != 0)
         return e;
 
     for (uint32_t i = 0; i < s->procs.n; i++) {
@@ -351,13 +319,13 @@ static int t_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 #define ST(f) ((ps.have & PS_BIT(PS_##f)) != 0)
 #define PUT(c, x) (v[c] = (x), have |= BIT(c))
             if (ST(UTIME) && ST(STIME))
-                PUT(X_PROC, pl_pt_hns(ps.v[PS_UTIME] + ps.v[PS_STIME], s->per_tick, s->hz));
+                PUT(X_PROC, pl_pt_hns(ps.v[PS_UTIME] + ps.v[PS_STIME], s->b.per_tick, s->b.hz));
             if (ST(UTIME))
-                PUT(X_USER, pl_pt_hns(ps.v[PS_UTIME], s->per_tick, s->hz));
+                PUT(X_USER, pl_pt_hns(ps.v[PS_UTIME], s->b.per_tick, s->b.hz));
             if (ST(STIME))
-                PUT(X_PRIV, pl_pt_hns(ps.v[PS_STIME], s->per_tick, s->hz));
+                PUT(X_PRIV, pl_pt_hns(ps.v[PS_STIME], s->b.per_tick, s->b.hz));
             if (clock)
-                PUT(X_ELAP, pl_pt_hns(t->start, s->per_tick, s->hz));
+                PUT(X_ELAP, pl_pt_hns(t->start, s->b.per_tick, s->b.hz));
             if (ST(PRIO) && (int64_t)ps.v[PS_PRIO] >= -100 && (int64_t)ps.v[PS_PRIO] <= 39)
                 PUT(X_PRIOC, (uint64_t)((int64_t)ps.v[PS_PRIO] + 100));
             if (ST(POLICY)) {
@@ -379,7 +347,7 @@ static int t_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
                 PUT(X_CPU, ps.v[PS_CPU]);
 #undef ST
             if (want_status && read_file(s, p, t, 1) == 0) {
-                pl_pt_scan_keys(s->rb.buf, s->rb.len, status_keys, 2, kv, &kh);
+                pl_pt_scan_keys(s->b.rb.buf, s->b.rb.len, status_keys, 2, kv, &kh);
                 if (kh == 3)
                     PUT(X_CTXSW, kv[0] + kv[1]);
             }
@@ -400,13 +368,9 @@ static int t_instances(void *state, pl_snapshot *snap)
     char name[PL_COMM_MAX + 16];
     int e;
     pl_snap_clear(snap);
-    if ((e = open_proc(s, snap)) != 0)
+    if ((e = pl_pt_list_pids(&s->b, 0, snap)) != 0)
         return e;
-    if ((e = pl_pt_list_ids(s->procfd, &s->db, &s->ids, &s->nids, &s->idcap)) != 0) {
-        snap->err_path = "proc";
-        return e;
-    }
-    if ((e = pl_etab_sync(&s->procs, s->ids, s->nids, proc_init, proc_retire, s)) != 0)
+    if ((e = pl_etab_sync(&s->procs, s->b.ids, s->b.nids, proc_init, proc_retire, s)) != 0)
         return e;
     for (uint32_t i = 0; i < s->procs.n; i++) {
         tproc *p = s->procs.v[i];
@@ -414,7 +378,7 @@ static int t_instances(void *state, pl_snapshot *snap)
         ssize_t r;
         int fd;
         strcpy(q, "/comm");
-        fd = openat(s->procfd, rel, O_RDONLY | O_CLOEXEC);
+        fd = openat(s->b.procfd, rel, O_RDONLY | O_CLOEXEC);
         if (fd < 0)
             continue;
         r = read(fd, name, PL_COMM_MAX);

@@ -1,0 +1,267 @@
+/* What the C floors in bench/ share: the kept-open file reader, the timing
+ * harness and the command line.  Static functions only and no perflib code:
+ * each floor stays one standalone .c file built on its own (see the
+ * Makefile's build/bench/floor_% rule), with its own parsing.
+ *
+ * A floor defines, before including this header:
+ *
+ *   #define FLOOR_NAME  "floor_disk"                      prefix of its messages
+ *   #define FLOOR_USAGE "[PhysicalDisk|LogicalDisk ...]"  its sets, for usage()
+ *   #define FLOOR_BATCH 1     optional: collects between two clock reads (16);
+ *                             1 when one collect takes milliseconds, and then
+ *                             the warm-up also stops after -t seconds
+ *
+ * and after it `static void collect_set(int set)`, one collect of a set (a
+ * direct call, as the timing loop had it before it moved here), and in main:
+ *
+ *   floor_bench b = { .names = set_names, .nsets = NSETS };
+ *   if (!floor_args(&b, argc, argv))      -t, -r and set names; 0: none named
+ *       ... its default sets into b.want ...
+ *   ... opens its files, prints its '#' lines ...
+ *   floor_run(&b);                        rounds, "floor <set> ..." lines, checksum
+ *
+ * Output, one line per wanted set, then the checksum of everything parsed:
+ *
+ *   floor <set> <median ns per collect> <iterations> <min ns> <max ns>
+ *   # checksum <sink>
+ *
+ * Note: the Makefile's floor rules depend on the .c alone; after editing
+ * this header, rebuild the floors with make -B or remove build/bench/floor*. */
+#ifndef FLOOR_COMMON_H
+#define FLOOR_COMMON_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef FLOOR_NAME
+#error "define FLOOR_NAME (the program's name) before including floor_common.h"
+#endif
+#ifndef FLOOR_USAGE
+#error "define FLOOR_USAGE (the set names for usage) before including floor_common.h"
+#endif
+#ifndef FLOOR_BATCH
+#define FLOOR_BATCH 16
+#endif
+
+/* Not every floor uses every helper: no -Wunused-function for those. */
+#define FLOOR_UNUSED __attribute__((unused))
+
+static uint64_t sink;        /* everything parsed ends here, so nothing is optimised away */
+
+/* "floor_disk: pread /proc/swaps: No such file" (path may be ""); exit 1. */
+static FLOOR_UNUSED void die(const char *what, const char *path)
+{
+    fprintf(stderr, "%s: %s%s%s: %s\n", FLOOR_NAME, what, *path ? " " : "", path, strerror(errno));
+    exit(1);
+}
+
+static FLOOR_UNUSED void *xmalloc(size_t n)
+{
+    void *p = calloc(1, n);
+    if (!p)
+        die("malloc", "");
+    return p;
+}
+
+/* ---- kept-open files ------------------------------------------------------------ */
+
+typedef struct rfile {
+    int fd;                  /* -1: absent */
+    char *buf;
+    size_t cap, len;
+} rfile;
+
+/* Opens path and keeps it open; a missing file leaves fd at -1 (the provider
+ * stops looking too) unless required, which exits.  1: open. */
+static FLOOR_UNUSED int rf_open(rfile *f, const char *path, int required)
+{
+    f->fd = open(path, O_RDONLY | O_CLOEXEC);
+    f->cap = 4096;           /* pl_file_read's first size: the read size matters to */
+    f->buf = xmalloc(f->cap); /* /proc/sys, which allocates count + 1 bytes per read */
+    f->len = 0;
+    if (f->fd < 0 && required)
+        die("open", path);
+    return f->fd >= 0;
+}
+
+/* pread from offset 0 until it returns 0, as pl_file_read does, the buffer
+ * doubled as needed.  0, or -1 on a pread error (errno set; f->len is what
+ * was read before it). */
+static FLOOR_UNUSED int rf_fill(rfile *f)
+{
+    size_t len = 0;
+    int ret = 0;
+    for (;;) {
+        ssize_t r;
+        if (len + 1 >= f->cap) {
+            char *nb = realloc(f->buf, f->cap * 2);
+            if (!nb)
+                die("realloc", "");
+            f->buf = nb;
+            f->cap *= 2;
+        }
+        r = pread(f->fd, f->buf + len, f->cap - 1 - len, (off_t)len);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            ret = -1;
+            break;
+        }
+        if (r == 0)
+            break;
+        len += (size_t)r;
+    }
+    f->buf[len] = '\0';
+    f->len = len;
+    return ret;
+}
+
+/* The whole file, NUL-terminated; a read error exits. */
+static FLOOR_UNUSED const char *rf_read(rfile *f)
+{
+    if (rf_fill(f) < 0)
+        die("pread", "");
+    return f->buf;
+}
+
+/* The whole file; a read error (a removed cgroup's file: ENODEV, as the
+ * provider sees) closes the file, leaves fd at -1 and returns "". */
+static FLOOR_UNUSED const char *rf_read_or_drop(rfile *f)
+{
+    if (rf_fill(f) < 0) {
+        close(f->fd);
+        f->fd = -1;
+        f->buf[0] = '\0';
+        f->len = 0;
+    }
+    return f->buf;
+}
+
+static FLOOR_UNUSED void rf_close(rfile *f)
+{
+    if (f->fd >= 0)
+        close(f->fd);
+    free(f->buf);
+    f->fd = -1;
+    f->buf = NULL;
+}
+
+/* ---- timing ------------------------------------------------------------------------ */
+
+#define FLOOR_MAXSETS 16
+#define FLOOR_MAXROUNDS 64
+
+typedef struct floor_bench {
+    const char *const *names;  /* set names: printed, and accepted as arguments */
+    int nsets;
+    double secs;             /* -t: seconds per set and round (default 0.2) */
+    int rounds;              /* -r: rounds, the median is printed (default 3) */
+    int want[FLOOR_MAXSETS]; /* the sets to time */
+} floor_bench;
+
+/* One collect of set: the floor defines it. */
+static void collect_set(int set);
+
+static FLOOR_UNUSED double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Mean ns per collect of set over about secs seconds, after a warm-up
+ * (caches, page faults, fds opened, buffers grown); *iters gets the count. */
+static FLOOR_UNUSED double time_set(int set, double secs, long *iters)
+{
+    long n = 0;
+    double t0, t;
+#if FLOOR_BATCH > 1
+    for (int i = 0; i < 20; i++)
+        collect_set(set);
+#else
+    t0 = now();
+    for (int i = 0; i < 20 && now() - t0 < secs; i++)
+        collect_set(set);
+#endif
+    t0 = now();
+    do {
+        for (int i = 0; i < FLOOR_BATCH; i++)
+            collect_set(set);
+        n += FLOOR_BATCH;
+        t = now();
+    } while (t - t0 < secs);
+    *iters = n;
+    return (t - t0) * 1e9 / (double)n;
+}
+
+static FLOOR_UNUSED int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static FLOOR_UNUSED void usage(void)
+{
+    fprintf(stderr, "usage: %s [-t SECONDS] [-r ROUNDS] %s\n", FLOOR_NAME, FLOOR_USAGE);
+    exit(2);
+}
+
+/* -t SECONDS, -r ROUNDS (1 to 64) and set names into b; anything else is
+ * usage().  Returns 1 when sets were named (only they are wanted), 0 when
+ * none were: b->want is all 0, the floor sets its defaults. */
+static FLOOR_UNUSED int floor_args(floor_bench *b, int argc, char **argv)
+{
+    int opt, any = 0;
+    if (b->nsets < 1 || b->nsets > FLOOR_MAXSETS)
+        usage();
+    b->secs = 0.2;
+    b->rounds = 3;
+    memset(b->want, 0, sizeof b->want);
+    while ((opt = getopt(argc, argv, "t:r:")) != -1) {
+        if (opt == 't')
+            b->secs = atof(optarg);
+        else if (opt == 'r')
+            b->rounds = atoi(optarg);
+        else
+            usage();
+    }
+    if (b->secs <= 0 || b->rounds < 1 || b->rounds > FLOOR_MAXROUNDS)
+        usage();
+    for (int i = optind; i < argc; i++) {
+        int k;
+        for (k = 0; k < b->nsets && strcmp(argv[i], b->names[k]) != 0; k++)
+            ;
+        if (k == b->nsets)
+            usage();
+        b->want[k] = any = 1;
+    }
+    return any;
+}
+
+/* Times the wanted sets in turns, rounds times (drift hits every set alike),
+ * then prints each set's median, min and max and the checksum. */
+static FLOOR_UNUSED void floor_run(const floor_bench *b)
+{
+    static double ns[FLOOR_MAXSETS][FLOOR_MAXROUNDS];
+    long iters[FLOOR_MAXSETS] = { 0 };
+    for (int r = 0; r < b->rounds; r++)
+        for (int k = 0; k < b->nsets; k++)
+            if (b->want[k])
+                ns[k][r] = time_set(k, b->secs, &iters[k]);
+    for (int k = 0; k < b->nsets; k++) {
+        if (!b->want[k])
+            continue;
+        qsort(ns[k], (size_t)b->rounds, sizeof ns[k][0], cmp_double);
+        printf("floor %s %.0f %ld %.0f %.0f\n", b->names[k], ns[k][b->rounds / 2], iters[k],
+               ns[k][0], ns[k][b->rounds - 1]);
+    }
+    printf("# checksum %llu\n", (unsigned long long)sink);
+}
+
+#endif
