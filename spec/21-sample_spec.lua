@@ -211,3 +211,44 @@ describe("Sample on the live system", function()
     assert.is_nil(counts.negative_delta)
   end)
 end)
+
+describe("Query:collect into an older sample", function()
+  it("refills the sample's memory and returns the same object", function()
+    local q <close> = perflib.query { root = FIX }
+    q:add "\\Processor Information(*)\\% Processor Time"
+    local s0, s1 = q:collect(), q:collect()
+    local s2 = q:collect(s0)
+    assert.is_true(rawequal(s0, s2))
+    assert.equals(3, s2.seq)
+    -- now s1 is the older one
+    local v, st = s2:format(s1, 1, "_Total")
+    assert.equals("zero_interval", st)     -- same fixture files: no ticks passed
+    assert.is_nil(v)
+    -- alternating keeps working, and the values are the fixture's
+    local a, b = s1, s2
+    for _ = 1, 5 do a, b = b, q:collect(a) end
+    assert.equals(8, b.seq)
+    assert.equals(69289 * 100000, select(2, b:value(1, "0,1")))
+  end)
+
+  it("falls back to a new sample when the old one is too small or malloc'd", function()
+    local q <close> = perflib.query { root = FIX }
+    q:add "\\Memory\\Available Bytes"
+    local small = q:collect()
+    q:add "\\Processor Information(*)\\*"
+    local big = q:collect(small)
+    assert.is_false(rawequal(small, big))
+    assert.equals(2, #big)
+  end)
+
+  it("refuses what is not a sample of this query", function()
+    local q1 <close> = perflib.query { root = FIX }
+    local q2 <close> = perflib.query { root = FIX }
+    q1:add "\\Memory\\Available Bytes"
+    q2:add "\\Memory\\Available Bytes"
+    local other = q2:collect()
+    assert.has_error(function() q1:collect(other) end,
+      "bad argument #1 to 'collect' (sample from another query)")
+    assert.has_error(function() q1:collect {} end, "bad argument #1 to 'collect' (sample expected)")
+  end)
+end)

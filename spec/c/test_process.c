@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define FX "spec/fixtures/"
@@ -552,16 +553,12 @@ static void test_reuse_exit(void)
     rm_tree(dir);
 }
 
-/* An unreadable io leaves only the IO counters unset (root reads anything: skipped). */
-static void test_eacces(void)
+/* An unreadable io leaves only the IO counters unset. */
+static void eacces_body(void)
 {
     char dir[] = "/tmp/pl-process-XXXXXX", path[256];
     ctx c;
     pl_snapshot s = { 0 };
-    if (geteuid() == 0) {
-        fprintf(stderr, "  test_eacces: skipped as root (proc-basic's garbage io covers the path)\n");
-        return;
-    }
     CHECK(mkdtemp(dir) != NULL);
     CHECK(put_stat(dir, 100, "a", 10, 0, 1000));
     CHECK(put(dir, "proc/100/io", "rchar: 1\nwchar: 2\nsyscr: 3\nsyscw: 4\nread_bytes: 5\n"
@@ -576,6 +573,28 @@ static void test_eacces(void)
     pl_snap_free(&s);
     cx_close(&c);
     rm_tree(dir);
+}
+
+/* Root reads anything: as root, the test runs in a child that has dropped to
+ * nobody (65534), so the chmod 000 file really is unreadable. */
+static void test_eacces(void)
+{
+    pid_t pid;
+    int status = 0;
+    if (geteuid() != 0) {
+        eacces_body();
+        return;
+    }
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        if (setgid(65534) != 0 || setuid(65534) != 0)
+            _exit(99);
+        eacces_body();
+        _exit(ct_failed_checks ? 1 : 0);
+    }
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 /* Past the fd budget (half the soft limit less 64) files are opened and closed. */

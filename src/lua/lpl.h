@@ -18,6 +18,7 @@ typedef struct lpl_query { pl_query *q; } lpl_query;
 typedef struct lpl_sample {
     pl_sample *s;            /* NULL once released */
     int owned;               /* 1: s was malloc'd; 0: s lives in this userdata */
+    size_t cap;              /* bytes for an inline sample (0 if owned) */
 } lpl_sample;
 
 /* Creates a metatable with methods in __index (or an __index function). */
@@ -50,8 +51,15 @@ int lpl_new_query(lua_State *L, int mi);
 void lpl_open_sample(lua_State *L);
 void lpl_push_sample(lua_State *L, pl_sample *s, int mi);
 /* Allocator for pl_query_collect_with: pushes a userdata that holds the
- * sample inline, so the garbage collector sees its real size. */
-void *lpl_sample_alloc(void *L, size_t size);
+ * sample inline, so the garbage collector sees its real size; or, when
+ * reuse is an inline sample big enough, hands out its memory instead. */
+typedef struct lpl_alloc {
+    lua_State *L;
+    lpl_sample *reuse;       /* a sample to refill, or NULL */
+    int reused;              /* set when reuse's memory was used */
+} lpl_alloc;
+void *lpl_sample_alloc(void *a, size_t size);
+lpl_sample *lpl_test_sample(lua_State *L, int i);
 /* Finishes the userdata pushed by lpl_sample_alloc (now at the top). */
 void lpl_sample_finish(lua_State *L, pl_sample *s, int mi);
 

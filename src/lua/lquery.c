@@ -324,8 +324,12 @@ static int q_specs(lua_State *L)
 }
 
 /***
- * Takes a timestamped sample of raw values of every specification.
+ * Takes a timestamped sample of raw values of every specification.  With an
+ * older sample of this query as argument, its memory is refilled when it is
+ * big enough (the same object is returned, with new contents): a monitor
+ * that keeps two samples and alternates allocates nothing per collection.
  * @function Query:collect
+ * @tparam[opt] Sample reuse a sample of this query that is no longer needed
  * @treturn[1] Sample
  * @return[2] nil
  * @treturn[2] string message
@@ -334,14 +338,26 @@ static int q_specs(lua_State *L)
 static int q_collect(lua_State *L)
 {
     lpl_query *q = check_open(L, 1);
+    lpl_alloc a = { L, NULL, 0 };
     pl_sample *s;
     int e;
-    lua_settop(L, 1);
-    lua_getiuservalue(L, 1, 1);          /* 2: the machine */
-    e = pl_query_collect_with(q->q, lpl_sample_alloc, L, &s);
+    if (!lua_isnoneornil(L, 2)) {
+        a.reuse = lpl_test_sample(L, 2);
+        luaL_argcheck(L, a.reuse != NULL, 2, "sample expected");
+        luaL_argcheck(L, !a.reuse->s || a.reuse->s->query_id == pl_query_id(q->q), 2,
+                      "sample from another query");
+    }
+    lua_settop(L, 2);
+    lua_getiuservalue(L, 1, 1);          /* 3: the machine */
+    e = pl_query_collect_with(q->q, lpl_sample_alloc, &a, &s);
     if (e)
         return lpl_fail(L, "collect", e);
-    lpl_sample_finish(L, s, 2);          /* the userdata lpl_sample_alloc pushed */
+    if (a.reused) {
+        a.reuse->s = s;                  /* the same object, new contents */
+        lua_settop(L, 2);
+        return 1;
+    }
+    lpl_sample_finish(L, s, 3);          /* the userdata lpl_sample_alloc pushed */
     return 1;
 }
 

@@ -29,6 +29,7 @@ void lpl_push_sample(lua_State *L, pl_sample *s, int mi)
     lpl_sample *u = lua_newuserdatauv(L, sizeof *u, 1);
     u->s = s;
     u->owned = 1;
+    u->cap = 0;
     luaL_setmetatable(L, LPL_SAMPLE);
     lua_pushvalue(L, mi);    /* the machine owns the counterset definitions */
     lua_setiuservalue(L, -2, 1);
@@ -38,12 +39,24 @@ void lpl_push_sample(lua_State *L, pl_sample *s, int mi)
 
 void *lpl_sample_alloc(void *ud, size_t size)
 {
-    lua_State *L = ud;
-    char *b = lua_newuserdatauv(L, INLINE_OFF + size, 1);
-    lpl_sample *u = (lpl_sample *)(void *)b;
+    lpl_alloc *a = ud;
+    char *b;
+    lpl_sample *u;
+    if (a->reuse && !a->reuse->owned && a->reuse->cap >= size) {
+        a->reused = 1;           /* refill in place: no allocation, no GC work */
+        return (char *)(void *)a->reuse + INLINE_OFF;
+    }
+    b = lua_newuserdatauv(a->L, INLINE_OFF + size, 1);
+    u = (lpl_sample *)(void *)b;
     u->s = NULL;
     u->owned = 0;
+    u->cap = size;
     return b + INLINE_OFF;
+}
+
+lpl_sample *lpl_test_sample(lua_State *L, int i)
+{
+    return luaL_testudata(L, i, LPL_SAMPLE);
 }
 
 void lpl_sample_finish(lua_State *L, pl_sample *s, int mi)

@@ -132,19 +132,22 @@ void pl_ns_lines(const char *text, const char *tag, const pl_ns_key *keys, size_
     }
 }
 
+void pl_ns_tagged_fields(const char *q, const pl_ns_key *keys, size_t n, uint64_t *v, uint8_t *st)
+{
+    const char *kt, *vt;
+    size_t kl, vl, cursor = 0;
+    int kcut, vcut;
+    while (token(&q, &kt, &kl, &kcut) && !kcut && token(&q, &vt, &vl, &vcut))
+        store(vt, vl, vcut, find_key(keys, n, kt, kl, &cursor), v, st);
+}
+
 void pl_ns_tagged(const char *text, const char *tag, const pl_ns_key *keys, size_t n,
                   uint64_t *v, uint8_t *st)
 {
-    size_t tl = strlen(tag), cursor = 0;
-    for (const char *p = text; p && *p; p = next_line(p)) {
-        const char *q, *kt, *vt;
-        size_t kl, vl;
-        int kcut, vcut;
-        if (!tagged_line(p, tag, tl))
-            continue;
-        q = p + tl + 1;
-        while (token(&q, &kt, &kl, &kcut) && !kcut && token(&q, &vt, &vl, &vcut))
-            store(vt, vl, vcut, find_key(keys, n, kt, kl, &cursor), v, st);
-        return;
-    }
+    size_t tl = strlen(tag);
+    for (const char *p = text; p && *p; p = next_line(p))
+        if (tagged_line(p, tag, tl)) {
+            pl_ns_tagged_fields(p + tl + 1, keys, n, v, st);
+            return;
+        }
 }

@@ -29,6 +29,8 @@ void pl_ns_pairs(const char *text, const char *tag, const pl_ns_key *keys, size_
 /* "key value" lines; only lines starting with tag are looked at. */
 void pl_ns_lines(const char *text, const char *tag, const pl_ns_key *keys, size_t n,
                  uint64_t *v, uint8_t *st);
+/* The fields of one tagged line, q just after its "tag:". */
+void pl_ns_tagged_fields(const char *q, const pl_ns_key *keys, size_t n, uint64_t *v, uint8_t *st);
 /* The first line "tag: name value name value ...". */
 void pl_ns_tagged(const char *text, const char *tag, const pl_ns_key *keys, size_t n,
                   uint64_t *v, uint8_t *st);

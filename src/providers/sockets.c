@@ -112,24 +112,44 @@ static void sk_close(void *state)
     free(s);
 }
 
+/* One pass over the file: each line's tag picks its entry in lines[]. */
 static void parse(const sk_state *s, const char *text, const sk_line *lines, size_t n,
                   pl_snapshot *snap)
 {
-    for (size_t i = 0; i < n; i++) {
+    uint64_t v[8][5];
+    uint8_t st[8][5], done[8] = { 0 };
+    const char *nl;
+    memset(st, PL_NS_ABSENT, sizeof st);
+    for (const char *p = text; *p; p = *nl ? nl + 1 : nl) {
+        const char *colon;
+        nl = strchr(p, '\n');
+        if (!nl)
+            nl = p + strlen(p);  /* a cut-off last line: its whole fields still count */
+        colon = memchr(p, ':', (size_t)(nl - p));
+        if (!colon)
+            continue;
+        for (size_t i = 0; i < n && i < 8; i++) {
+            const char *t = lines[i].tag;
+            size_t tl = strlen(t);
+            if (tl == (size_t)(colon - p) && memcmp(p, t, tl) == 0) {
+                if (!done[i])                        /* the first such line only */
+                    pl_ns_tagged_fields(colon + 1, lines[i].keys, lines[i].nkeys, v[i], st[i]);
+                done[i] = 1;
+                break;
+            }
+        }
+    }
+    for (size_t i = 0; i < n && i < 8; i++) {
         const sk_line *l = &lines[i];
-        uint64_t v[5];
-        uint8_t st[5];
-        memset(st, PL_NS_ABSENT, sizeof st);
-        pl_ns_tagged(text, l->tag, l->keys, l->nkeys, v, st);
         for (unsigned k = 0; k < l->nkeys; k++) {
-            if (st[k] != PL_NS_OK)
+            if (st[i][k] != PL_NS_OK)
                 continue;
             if (l->pages & (1u << k)) {
-                if (s->page && v[k] > UINT64_MAX / s->page)
+                if (s->page && v[i][k] > UINT64_MAX / s->page)
                     continue;
-                v[k] *= s->page;
+                v[i][k] *= s->page;
             }
-            pl_snap_set(snap, 0, l->ctr[k], v[k]);
+            pl_snap_set(snap, 0, l->ctr[k], v[i][k]);
         }
     }
 }
