@@ -29,7 +29,7 @@ SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 CORE_SRC := $(wildcard src/core/*.c) $(wildcard src/providers/*.c)
 BIND_SRC := $(wildcard src/lua/*.c)
 HOST_SRC := $(wildcard src/host/*.c)
-LUA_SRC  := $(wildcard lua/perflib/*.lua)
+LUA_SRC  := $(wildcard lua/perflib/*.lua) $(wildcard lua/perflib/rules/*.lua)
 HDRS     := $(wildcard src/*/*.h)
 CTESTS   := $(patsubst spec/c/%.c,build/ctest/%,$(wildcard spec/c/test_*.c))
 
@@ -78,7 +78,7 @@ build/san/perflib/core.so: $(SAN_OBJ)
 	$(CC) -shared -fsanitize=address,undefined -o $@ $^ -lm
 
 # The host embeds the Lua facade so it runs from anywhere.
-build/gen/perflib_lua.c: $(LUA_SRC) src/host/embed.lua
+build/gen/perflib_lua.c: $(LUA_SRC) src/host/embed.lua Makefile
 	@mkdir -p $(dir $@)
 	$(LUA) src/host/embed.lua $@ $(LUA_SRC)
 

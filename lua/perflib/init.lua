@@ -75,10 +75,13 @@ function core.methods.Sample.values(s1, s0, index)
 end
 
 -- The pretty printer, perflib.pretty (write(v), print(...)), loads on first use.
+-- perflib.pretty (the pretty printer) and perflib.rules (rule-based
+-- monitors) load on first use.
+local lazy = { pretty = "perflib.pretty", rules = "perflib.rules" }
 setmetatable(M, {
   __index = function(t, k)
-    if k == "pretty" then
-      local p = require "perflib.pretty"
+    if lazy[k] then
+      local p = require(lazy[k])
       rawset(t, k, p)
       return p
     end

@@ -609,12 +609,45 @@ static int runargs(lua_State *L, char **argv, int n) {
     return 1;
 }
 
+/* `perflua monitor|check|explain ...`: the rule tools of perflib.monitor. */
+static int tool_status = -1;
+
+static int is_tool(const char *a) {
+    return a && (strcmp(a, "monitor") == 0 || strcmp(a, "check") == 0 || strcmp(a, "explain") == 0);
+}
+
+static int run_tool(lua_State *L, int argc, char **argv) {
+    luaL_openlibs(L);
+    preload_perflib(L);
+    lua_gc(L, LUA_GCRESTART);
+    lua_gc(L, LUA_GCGEN, 0, 0);
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "perflib.monitor");
+    if (docall(L, 1, 1) != LUA_OK)
+        return 0;
+    lua_getfield(L, -1, "main");
+    lua_pushstring(L, argv[1]);
+    lua_createtable(L, argc - 2, 0);
+    for (int i = 2; i < argc; i++) {
+        lua_pushstring(L, argv[i]);
+        lua_rawseti(L, -2, i - 1);
+    }
+    if (docall(L, 2, 1) != LUA_OK)
+        return 0;
+    tool_status = (int)lua_tointeger(L, -1);
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
 static int pmain(lua_State *L) {
     int argc = (int)lua_tointeger(L, 1);
     char **argv = (char **)lua_touserdata(L, 2);
     int script = 0;
-    int args = collectargs(argv, &script);
+    int args;
     luaL_checkversion(L);
+    if (argc >= 2 && is_tool(argv[1]))
+        return run_tool(L, argc, argv);
+    args = collectargs(argv, &script);
     if (args == has_error) {
         bad_option(argv[script]);
         return 0;
@@ -664,5 +697,7 @@ int main(int argc, char **argv) {
     result = lua_toboolean(L, -1);
     report(L, status);
     lua_close(L);
+    if (tool_status >= 0 && result && status == LUA_OK)
+        return tool_status;
     return (result && status == LUA_OK) ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -596,6 +596,11 @@ static const luaL_Reg funcs[] = {
     { "collect", l_collect },
     { "lookup", l_lookup },
     { "index_of", l_index_of },
+    { "trap", lpl_trap },
+    { "trapped", lpl_trapped },
+    { "spawn", lpl_spawn },
+    { "wait", lpl_wait },
+    { "syslog", lpl_syslog },
     { "calculate", NULL },
     { "statistics", NULL },
     { NULL, NULL }

@@ -63,6 +63,11 @@ lpl_sample *lpl_test_sample(lua_State *L, int i);
 /* Finishes the userdata pushed by lpl_sample_alloc (now at the top). */
 void lpl_sample_finish(lua_State *L, pl_sample *s, int mi);
 
+/* lproc.c: perflib.spawn, perflib.wait, perflib.syslog */
+int lpl_spawn(lua_State *L);
+int lpl_wait(lua_State *L);
+int lpl_syslog(lua_State *L);
+
 /* Environment failure: pushes nil, "what: strerror(e)", e and returns 3. */
 int lpl_fail(lua_State *L, const char *what, int e);
 /* Formatting flags from an options table {nocap=, x1000=, noscale=} at i. */
@@ -71,5 +76,9 @@ unsigned lpl_fmt_flags(lua_State *L, int i);
 void lpl_check_fmt(lua_State *L, int i, const char *const *keys, const char *fname, pl_fmt *fmt);
 /* Raises for unknown keys in an options table. */
 void lpl_check_keys(lua_State *L, int t, const char *const *keys, const char *fname);
+
+/* lsignal.c */
+int lpl_trap(lua_State *L);
+int lpl_trapped(lua_State *L);
 
 #endif

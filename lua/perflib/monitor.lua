@@ -1,0 +1,221 @@
+--- The monitor daemon and its tools: `perflua monitor rules.lua`,
+-- `perflua check rules.lua`, `perflua explain rules.lua RULE`.
+-- They run the same engine as the unit-test harness: samples are taken
+-- for what the rules need, cooked by perflib, fed to the engine on the
+-- sample clock, and the engine's events go to the notifier.
+-- @module perflib.monitor
+
+local perflib = require "perflib"
+local R = require "perflib.rules"
+local E = require "perflib.rules.engine"
+local N = require "perflib.rules.notify"
+
+local M = {}
+
+local function say(out, fmt, ...)
+  out:write(fmt:format(...), "\n")
+  out:flush()
+end
+
+local function load_rules(path, err)
+  local set, errors = R.load(path)
+  for _, e in ipairs(errors or {}) do
+    say(err, "perflua: %s: %s", path, type(e) == "table" and e.message or tostring(e))
+  end
+  return set, errors or {}
+end
+
+--- A query holding every source of an engine: source key -> result index.
+local function build_query(eng, machine)
+  local q = perflib.query(machine)
+  local index, problems = {}, {}
+  for _, src in ipairs(eng:sources()) do
+    local i, status, msg = q:add(src.path)
+    if i or status == "duplicate" then
+      if not i then
+        for _, spec in ipairs(q:specs()) do
+          if spec.path == src.path then i = spec.index end
+        end
+      end
+      index[src.key] = { index = i, raw = src.raw }
+    else
+      problems[#problems + 1] = ("%s: %s"):format(src.path, msg or status)
+    end
+  end
+  return q, index, problems
+end
+
+--- One frame for the engine from a sample pair: cooked values per source
+-- (column 1 of the result), raw integers for "raw:" sources.
+local function frame_of(s1, s0, index)
+  local frame = {}
+  for key, src in pairs(index) do
+    local r = s1:results()[src.index]
+    if r.shape == "error" then
+      frame[key] = { instances = {}, value = {}, status = {}, error = r.error or r.status }
+    elseif src.raw then
+      local f = { instances = {}, value = {}, status = {} }
+      for n, name in ipairs(r.instances) do
+        f.instances[n] = name
+        local v, st = s1:value(src.index, name, 1 <= #r.counters and r.counters[1] or nil)
+        f.value[name] = v
+        f.status[name] = v and "valid" or st
+      end
+      frame[key] = f
+    else
+      local v = s1:evaluate(s0, src.index, { nocap = true })
+      local f = { instances = v.instances, value = {}, status = {} }
+      local col, st = v[1] or {}, v.status[1] or {}
+      for n, name in ipairs(v.instances) do
+        f.value[name] = col[n]
+        f.status[name] = st[n] or "valid"
+      end
+      frame[key] = f
+    end
+  end
+  return frame
+end
+
+local function describe(ev)
+  if ev.kind == "transition" then
+    return ("%s %s%s: %s -> %s%s"):format(ev.rule, ev.labels and ev.labels.instance and
+      ("{" .. ev.labels.instance .. "} ") or "", ev.labels and ev.labels.severity or "",
+      ev.from, ev.to, ev.message and (" - " .. ev.message) or "")
+  end
+  return ("%s %s%s"):format(ev.rule or "?", ev.kind, ev.message and (": " .. ev.message) or "")
+end
+
+--- perflua check rules.lua: load, validate, and check every source against
+-- this machine's catalog.  Returns the exit status.
+function M.check(path, out, err)
+  local set, errors = load_rules(path, err)
+  if not set then return 2 end
+  local eng = E.new(set)
+  local _, _, problems = build_query(eng)
+  for _, p in ipairs(problems) do say(err, "perflua: %s: unknown on this machine: %s", path, p) end
+  local n = #set.order
+  say(out, "%s: %d rule(s) loaded, %d error(s), %d source problem(s)", path, n, #errors, #problems)
+  return (#errors == 0 and #problems == 0) and 0 or 1
+end
+
+--- perflua monitor rules.lua [--interval S] [--seconds N] [--quiet]
+function M.monitor(path, opts, out, err)
+  local set = load_rules(path, err)
+  if not set then return 2 end
+  local eng = E.new(set)
+  local notifier = N.new(set, { out = out, log = function(msg) say(err, "perflua: %s", msg) end })
+  local q, index, problems = build_query(eng, opts.machine)
+  for _, p in ipairs(problems) do say(err, "perflua: %s: %s", path, p) end
+  local interval = opts.interval or 1
+  local deadline = opts.seconds and perflib.clock() + opts.seconds
+  perflib.trap("HUP", "TERM", "INT")
+  say(out, "perflua monitor: %d rule(s) from %s, every %g s%s", #set.order, path, interval,
+    opts.seconds and (", for " .. opts.seconds .. " s") or ", until TERM or INT; HUP reloads")
+  local s0, due = nil, perflib.clock()
+  while true do
+    local s1 = assert(q:collect())
+    local t = s1.time / s1.freq
+    local events = eng:feed(t, frame_of(s1, s0, index))
+    for _, ev in ipairs(events) do
+      say(out, "%s %s", os.date("%H:%M:%S", math.floor(s1.timestamp)), describe(ev))
+      notifier:event(ev)
+    end
+    notifier:tick(t)
+    s0 = s1
+    due = due + interval
+    if deadline and perflib.clock() >= deadline then break end
+    local stop = false
+    repeat
+      local wait = due - perflib.clock()
+      if wait > 0 then perflib.sleep(wait) end
+      for _, sig in ipairs(perflib.trapped()) do
+        if sig == "HUP" then
+          local fresh = load_rules(path, err)
+          if fresh then
+            local state = eng:export_state()
+            eng = E.new(fresh)
+            local kept = eng:import_state(state)
+            notifier = N.new(fresh, { out = out, log = function(msg) say(err, "perflua: %s", msg) end })
+            q:close()
+            q, index, problems = build_query(eng, opts.machine)
+            for _, prob in ipairs(problems) do say(err, "perflua: %s: %s", path, prob) end
+            s0 = nil
+            say(out, "perflua monitor: reloaded %s, state kept for %d rule(s)", path, #(kept or {}))
+          else
+            say(err, "perflua monitor: reload of %s failed; the old rules go on", path)
+          end
+        else
+          stop = true
+        end
+      end
+    until stop or due - perflib.clock() <= 0
+    if stop then break end
+  end
+  q:close()
+  say(out, "perflua monitor: stopped")
+  return 0
+end
+
+--- perflua explain rules.lua RULE [--seconds N]: run for a few samples and
+-- show why the rule is in its state.
+function M.explain(path, rule, opts, out, err)
+  local set = load_rules(path, err)
+  if not set then return 2 end
+  if not set.rules[rule] then
+    say(err, "perflua: %s: no rule '%s'", path, tostring(rule))
+    return 2
+  end
+  local eng = E.new(set)
+  local q, index = build_query(eng, opts.machine)
+  local s0
+  for _ = 1, math.max(2, math.floor((opts.seconds or 2) / (opts.interval or 1)) + 1) do
+    local s1 = assert(q:collect())
+    eng:feed(s1.time / s1.freq, frame_of(s1, s0, index))
+    s0 = s1
+    perflib.sleep(opts.interval or 1)
+  end
+  q:close()
+  out:write(perflib.pretty.write(eng:explain(rule)), "\n")
+  return 0
+end
+
+local USAGE = [[
+usage: perflua monitor RULES.lua [--interval SECONDS] [--seconds N]
+       perflua check RULES.lua
+       perflua explain RULES.lua RULE [--interval SECONDS] [--seconds N]]
+
+--- Entry point used by perflua: cmd and its arguments; returns the exit status.
+function M.main(cmd, args, out, err)
+  out, err = out or io.stdout, err or io.stderr
+  local opts, pos = {}, {}
+  local i = 1
+  while i <= #args do
+    local a = args[i]
+    if a == "--interval" or a == "--seconds" then
+      local v = tonumber(args[i + 1])
+      if not v or v <= 0 then
+        err:write(("perflua: %s needs a positive number\n"):format(a))
+        return 2
+      end
+      opts[a:sub(3)] = v
+      i = i + 2
+    elseif a:sub(1, 2) == "--" then
+      err:write(("perflua: unknown option %s\n%s"):format(a, USAGE))
+      return 2
+    else
+      pos[#pos + 1] = a
+      i = i + 1
+    end
+  end
+  if not pos[1] then
+    err:write(USAGE)
+    return 2
+  end
+  if cmd == "check" then return M.check(pos[1], out, err) end
+  if cmd == "monitor" then return M.monitor(pos[1], opts, out, err) end
+  if cmd == "explain" then return M.explain(pos[1], pos[2], opts, out, err) end
+  err:write(USAGE)
+  return 2
+end
+
+return M

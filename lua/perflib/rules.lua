@@ -1,0 +1,668 @@
+--- perflib.rules: alert rules as data (issue 5).
+-- `local R = require "perflib.rules"; local set = R.new(); set:rule "Name" { ... }`
+-- or `R.load(path_or_source)` for a rules file run in a sandbox.
+-- Durations are seconds (numbers) or strings "90s", "5m", "2h", "1h30m", "500ms".
+local R = {}
+
+local unpack = table.unpack
+
+-- ---------------------------------------------------------------- helpers
+
+local UNITS = { ms = 0.001, s = 1, m = 60, h = 3600, d = 86400, w = 604800 }
+
+--- Parse a duration: number of seconds or "1h30m"; returns seconds or nil, message.
+function R.duration(d)
+  if type(d) == "number" then
+    if d ~= d or d < 0 or d == math.huge then return nil, "duration must be a finite number >= 0" end
+    return d + 0.0
+  end
+  if type(d) ~= "string" then return nil, "duration must be a number of seconds or a string like \"5m\"" end
+  local s, total, pos = d:gsub("%s", ""), 0.0, 1
+  if s == "" then return nil, "empty duration" end
+  while pos <= #s do
+    local num, unit, nxt = s:match("^(%d+%.?%d*)(%a+)()", pos)
+    if not num or not UNITS[unit] then
+      return nil, ("bad duration %q (use e.g. \"90s\", \"5m\", \"1h30m\")"):format(d)
+    end
+    total, pos = total + tonumber(num) * UNITS[unit], nxt
+  end
+  return total
+end
+
+local function fmt_duration(s)
+  if not s then return "?" end
+  s = math.floor(s + 0.5)
+  if s < 60 then return s .. "s" end
+  local out = {}
+  for _, u in ipairs { { "d", 86400 }, { "h", 3600 }, { "m", 60 }, { "s", 1 } } do
+    local n = s // u[2]
+    if n > 0 then out[#out + 1] = n .. u[1]; s = s - n * u[2] end
+  end
+  return table.concat(out)
+end
+R.format_duration = fmt_duration
+
+local function levenshtein(a, b)
+  local prev = {}
+  for j = 0, #b do prev[j] = j end
+  for i = 1, #a do
+    local cur = { [0] = i }
+    for j = 1, #b do
+      local cost = a:byte(i) == b:byte(j) and 0 or 1
+      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+    end
+    prev = cur
+  end
+  return prev[#b]
+end
+
+--- The closest name in `names` (a list) to `word`, or nil when none is close.
+function R.suggest(word, names)
+  local best, bestd
+  for _, n in ipairs(names) do
+    local d = levenshtein(word:lower(), n:lower())
+    if n:lower():find(word:lower(), 1, true) == 1 and #word >= 3 then d = math.min(d, 1) end
+    if not bestd or d < bestd then best, bestd = n, d end
+  end
+  if best and bestd <= math.max(2, #word // 3) then return best end
+end
+
+local function sorted_keys(t)
+  local ks = {}
+  for k in pairs(t) do ks[#ks + 1] = k end
+  table.sort(ks)
+  return ks
+end
+
+-- ---------------------------------------------------------------- constructors
+-- Every constructed object is a table with a `kind` and a metatable.
+
+local Obj = {}
+Obj.__index = Obj
+local function obj(kind, t)
+  t.kind = kind
+  return setmetatable(t, Obj)
+end
+local function is_obj(x, kind) return getmetatable(x) == Obj and (kind == nil or x.kind == kind) end
+R.is = is_obj
+
+local function window_of(w, fname)
+  local s, err = R.duration(w)
+  if not s then error(("R.%s: %s"):format(fname, err), 3) end
+  return s
+end
+
+--- Values: how a window of samples reduces to the rule's value.
+function R.last() return obj("value", { fn = "last", window = 0 }) end
+function R.raw() return obj("value", { fn = "raw", window = 0, raw = true }) end
+function R.avg(w) return obj("value", { fn = "avg", window = window_of(w, "avg") }) end
+function R.min(w) return obj("value", { fn = "min", window = window_of(w, "min") }) end
+function R.max(w) return obj("value", { fn = "max", window = window_of(w, "max") }) end
+function R.pct(p, w)
+  if type(p) ~= "number" or p < 0 or p > 100 then error("R.pct: percentile must be a number in 0..100", 2) end
+  return obj("value", { fn = "pct", p = p, window = window_of(w, "pct") })
+end
+--- Per-second rate over the window from raw counter values (reset-aware, no extrapolation).
+function R.rate(w) return obj("value", { fn = "rate", window = window_of(w, "rate"), raw = true }) end
+--- Exact sum of the non-negative deltas over the window (raw counter values).
+function R.increase(w) return obj("value", { fn = "increase", window = window_of(w, "increase"), raw = true }) end
+
+--- Conditions with hysteresis.
+local Cond = {}
+Cond.__index = Cond
+setmetatable(Cond, { __index = Obj })
+local function cond(op, x)
+  return setmetatable({ kind = "cond", op = op, x = x }, Cond)
+end
+function Cond:clears_below(y)
+  if self.op ~= ">" then error("clears_below goes with R.above", 2) end
+  self.clear = y
+  return self
+end
+function Cond:clears_above(y)
+  if self.op ~= "<" then error("clears_above goes with R.below", 2) end
+  self.clear = y
+  return self
+end
+function R.above(x) return cond(">", x) end
+function R.below(x) return cond("<", x) end
+local function is_cond(x) return getmetatable(x) == Cond end
+
+--- Aggregates over instances (one alert for the rule instead of one per instance).
+function R.any() return obj("per", { agg = "count", op = ">=", n = 1, name = "any" }) end
+function R.all() return obj("per", { agg = "all", name = "all" }) end
+function R.share(p)
+  if type(p) ~= "number" or p <= 0 or p > 1 then error("R.share: a fraction in (0, 1]", 2) end
+  return obj("per", { agg = "share", p = p, name = "share" })
+end
+local CMP = { [">="] = true, [">"] = true, ["<="] = true, ["<"] = true, ["=="] = true }
+function R.count(op, n)
+  if not CMP[op] then error("R.count: operator must be one of >=, >, <=, <, ==", 2) end
+  if math.type(n) ~= "integer" or n < 0 then error("R.count: count must be an integer >= 0", 2) end
+  return obj("per", { agg = "count", op = op, n = n, name = "count" })
+end
+
+--- Flap detection (Nagios-style weighted state changes over the last `window` samples).
+function R.flap(t)
+  t = t or {}
+  local f = obj("flap", { window = t.window or 21, high = t.high or 0.30, low = t.low or 0.25 })
+  for k in pairs(t) do
+    if f[k] == nil then error(("R.flap: unknown key %q"):format(tostring(k)), 2) end
+  end
+  if math.type(f.window) ~= "integer" or f.window < 3 then error("R.flap: window must be an integer >= 3", 2) end
+  if not (f.low > 0 and f.low <= f.high and f.high <= 1) then
+    error("R.flap: need 0 < low <= high <= 1", 2)
+  end
+  return f
+end
+
+--- Sustain: share of samples during `pending` that must meet the condition.
+function R.ratio(r)
+  if type(r) ~= "number" or r <= 0 or r > 1 then error("R.ratio: a fraction in (0, 1]", 2) end
+  return obj("ratio", { r = r })
+end
+
+-- Action constructors (data for perflib.rules.notify).
+function R.print(t) t = t or {}; t.kind = "print"; return t end
+function R.jsonl(path, t) t = t or {}; t.kind = "jsonl"; t.path = path; return t end
+function R.syslog(t) t = t or {}; t.kind = "syslog"; return t end
+function R.exec(argv, t) t = t or {}; t.kind = "exec"; t.argv = argv; return t end
+function R.call(fn, t) t = t or {}; t.kind = "call"; t.fn = fn; return t end
+
+-- ---------------------------------------------------------------- severities
+
+R.SEVERITY = { info = 1, notice = 2, warn = 3, warning = 3, error = 4, crit = 5, critical = 5, page = 6, emerg = 7 }
+local SEV_NAMES = sorted_keys(R.SEVERITY)
+
+-- ---------------------------------------------------------------- validation
+
+local POLICY = {
+  nodata = { unknown = true, keep = true, resolve = true, alert = true },
+  vanish = { resolve = true, keep = true, unknown = true, alert = true },
+  reset = { skip = true, unknown = true },
+}
+
+local function check_duration(v)
+  local s, err = R.duration(v)
+  if not s then return nil, err end
+  return s
+end
+
+local function check_string(v)
+  if type(v) ~= "string" or v == "" then return nil, "must be a non-empty string" end
+  return v
+end
+
+local function check_cond(v)
+  if not is_cond(v) then
+    return nil, "must be a condition like R.above(90):clears_below(75)" ..
+      (type(v) == "function" and "" or " (or a function(ctx))")
+  end
+  if type(v.x) ~= "number" then return nil, "threshold must be a number" end
+  if v.clear ~= nil and type(v.clear) ~= "number" then return nil, "clear threshold must be a number" end
+  if v.clear and v.op == ">" and v.clear > v.x then
+    return nil, ("hysteresis inverted: clears_below(%g) is above above(%g)"):format(v.clear, v.x)
+  end
+  if v.clear and v.op == "<" and v.clear < v.x then
+    return nil, ("hysteresis inverted: clears_above(%g) is below below(%g)"):format(v.clear, v.x)
+  end
+  return v
+end
+
+local function check_policy(which)
+  return function(v)
+    local names = sorted_keys(POLICY[which])
+    local t = v
+    if which == "nodata" then
+      if type(v) == "string" then t = { as = v } end
+      if type(t) ~= "table" then return nil, "must be a policy name or { after = ..., as = ... }" end
+      for k in pairs(t) do
+        if k ~= "after" and k ~= "as" then
+          local s = R.suggest(tostring(k), { "after", "as" })
+          return nil, ("unknown key %q%s"):format(tostring(k), s and (" (did you mean `" .. s .. "`?)") or "")
+        end
+      end
+      local as = t.as or "unknown"
+      if not POLICY.nodata[as] then
+        local s = R.suggest(tostring(as), names)
+        return nil, ("unknown policy %q (one of %s)%s"):format(tostring(as), table.concat(names, ", "),
+          s and (", did you mean `" .. s .. "`?") or "")
+      end
+      local out = { as = as, samples = 1 }
+      if t.after ~= nil then
+        local n = type(t.after) == "string" and t.after:match("^%s*(%d+)%s*samples?%s*$")
+        if n then out.samples = tonumber(n)
+        else
+          local s, err = R.duration(t.after)
+          if not s then return nil, "after: " .. err .. " (or \"N samples\")" end
+          out.samples, out.seconds = nil, s
+        end
+      end
+      return out
+    end
+    if type(v) ~= "string" or not POLICY[which][v] then
+      local s = type(v) == "string" and R.suggest(v, names)
+      return nil, ("must be one of %s%s"):format(table.concat(names, ", "),
+        s and (" (did you mean `" .. s .. "`?)") or "")
+    end
+    return v
+  end
+end
+
+local function check_labels(v)
+  if type(v) ~= "table" then return nil, "must be a table of string labels" end
+  for k, x in pairs(v) do
+    if type(k) ~= "string" or type(x) ~= "string" then return nil, "labels are string = string" end
+    if k == "severity" then return nil, "severity is not a label (use `severity` or `levels`)" end
+    if x:find("{value", 1, true) or x:find("{age}", 1, true) then
+      return nil, ("label %q holds {value}/{age}: labels are the alert's identity, use `message`"):format(k)
+    end
+  end
+  return v
+end
+
+local function check_source(v)
+  if type(v) == "string" and v ~= "" then return v end
+  return nil, "must be a counter path like \"\\\\Processor Information(*)\\\\% Processor Time\""
+end
+
+local function check_pattern(v)
+  if type(v) ~= "string" then return nil, "must be a Lua pattern string" end
+  local ok, err = pcall(string.find, "", v)
+  if not ok then return nil, "bad pattern: " .. tostring(err) end
+  return v
+end
+
+local SCHEMA = {
+  source = check_source,
+  sources = function(v)
+    if type(v) ~= "table" then return nil, "must be a list of counter paths" end
+    for i, p in ipairs(v) do
+      if not check_source(p) then return nil, ("entry %d is not a counter path"):format(i) end
+    end
+    return v
+  end,
+  instances = check_pattern,
+  exclude = check_pattern,
+  value = function(v)
+    if not is_obj(v, "value") then return nil, "must be a value like R.last(), R.avg \"1m\", R.rate \"1m\"" end
+    return v
+  end,
+  when = function(v)
+    if type(v) == "function" then return v end
+    return check_cond(v)
+  end,
+  levels = function(v)
+    if type(v) ~= "table" then return nil, "must be a table like { warn = R.above(80), crit = R.above(90) }" end
+    local out, n = {}, 0
+    for sev, c in pairs(v) do
+      if not R.SEVERITY[sev] then
+        local s = R.suggest(tostring(sev), SEV_NAMES)
+        return nil, ("unknown severity %q%s"):format(tostring(sev), s and (" (did you mean `" .. s .. "`?)") or "")
+      end
+      local cc, err = check_cond(c)
+      if not cc then return nil, sev .. ": " .. err end
+      out[#out + 1] = { severity = sev, cond = cc, rank = R.SEVERITY[sev] }
+      n = n + 1
+    end
+    if n == 0 then return nil, "needs at least one level" end
+    table.sort(out, function(a, b) return a.rank < b.rank end)
+    for i = 2, #out do
+      local lo, hi = out[i - 1], out[i]
+      if lo.cond.op ~= hi.cond.op then return nil, "levels mix above and below" end
+      if (lo.cond.op == ">" and lo.cond.x > hi.cond.x) or (lo.cond.op == "<" and lo.cond.x < hi.cond.x) then
+        return nil, ("%s (%g) is beyond %s (%g): levels inverted"):format(lo.severity, lo.cond.x,
+          hi.severity, hi.cond.x)
+      end
+    end
+    return out
+  end,
+  severity = function(v)
+    if type(v) == "string" and R.SEVERITY[v] then return v end
+    local s = type(v) == "string" and R.suggest(v, SEV_NAMES)
+    return nil, ("must be one of %s%s"):format(table.concat(SEV_NAMES, ", "),
+      s and (" (did you mean `" .. s .. "`?)") or "")
+  end,
+  pending = check_duration,
+  keep = check_duration,
+  every = check_duration,
+  sustain = function(v)
+    if type(v) == "number" and v > 0 and v <= 1 then return R.ratio(v) end
+    if is_obj(v, "ratio") then return v end
+    return nil, "must be R.ratio(r) with 0 < r <= 1"
+  end,
+  per = function(v)
+    if v == "instance" or is_obj(v, "per") then return v end
+    return nil, "must be \"instance\", R.any(), R.all(), R.share(p) or R.count(op, n)"
+  end,
+  nodata = check_policy("nodata"),
+  vanish = check_policy("vanish"),
+  reset = check_policy("reset"),
+  flap = function(v)
+    if v == false or is_obj(v, "flap") then return v end
+    return nil, "must be R.flap { window =, high =, low = } or false"
+  end,
+  labels = check_labels,
+  message = check_string,
+  limit = function(v)
+    if math.type(v) == "integer" and v > 0 then return v end
+    return nil, "must be a positive integer (instructions)"
+  end,
+}
+local SCHEMA_KEYS = sorted_keys(SCHEMA)
+R.RULE_KEYS = SCHEMA_KEYS
+
+local DEFAULTABLE = { every = true, pending = true, keep = true, nodata = true, vanish = true, reset = true,
+  flap = true, labels = true, sustain = true, severity = true, value = true, limit = true }
+
+local function err_obj(rule, key, msg)
+  local where = rule and ("rule %q"):format(rule) or "rules"
+  return { rule = rule, key = key,
+           message = key and ("%s: key `%s`: %s"):format(where, key, msg) or ("%s: %s"):format(where, msg) }
+end
+
+local function unknown_key(rule, k, keys)
+  local s = type(k) == "string" and R.suggest(k, keys)
+  return err_obj(rule, tostring(k), "unknown key" .. (s and (" (did you mean `" .. s .. "`?)") or ""))
+end
+
+-- Canonical text of a definition (for the definition hash).
+local function canon(v, seen)
+  local tv = type(v)
+  if tv == "table" then
+    seen = seen or {}
+    if seen[v] then return "<cycle>" end
+    seen[v] = true
+    local parts = {}
+    for _, k in ipairs((function()
+      local ks = {}
+      for k in pairs(v) do ks[#ks + 1] = k end
+      table.sort(ks, function(a, b) return tostring(a) < tostring(b) end)
+      return ks
+    end)()) do
+      parts[#parts + 1] = tostring(k) .. "=" .. canon(v[k], seen)
+    end
+    seen[v] = nil
+    return "{" .. table.concat(parts, ",") .. "}"
+  elseif tv == "function" then
+    local ok, d = pcall(string.dump, v, true)
+    return ok and ("fn:" .. d) or "fn:?"
+  elseif tv == "string" then
+    return ("%q"):format(v)
+  end
+  return tostring(v)
+end
+
+local function fnv1a(s)
+  local h = 0xcbf29ce484222325
+  for i = 1, #s do
+    h = (h ~ s:byte(i)) * 0x100000001b3
+  end
+  return ("%016x"):format(h)
+end
+
+--- Validate one rule definition; returns the normalized rule or nil, list of errors.
+function R.validate(name, def, defaults)
+  local errs = {}
+  if type(name) ~= "string" or name == "" or not name:match("^[%w_:%.%-]+$") then
+    return nil, { err_obj(tostring(name), nil, "rule name must be a word ([%w_:.-]+)") }
+  end
+  if type(def) ~= "table" then
+    return nil, { err_obj(name, nil, "the definition must be a table: rule \"Name\" { ... }") }
+  end
+  local rule = { name = name }
+  for k, v in pairs(def) do
+    local chk = SCHEMA[k]
+    if not chk then
+      errs[#errs + 1] = unknown_key(name, k, SCHEMA_KEYS)
+    else
+      local nv, e = chk(v)
+      if nv == nil then errs[#errs + 1] = err_obj(name, k, e) else rule[k] = nv end
+    end
+  end
+  defaults = defaults or {}
+  for k, v in pairs(defaults) do
+    if rule[k] == nil and def[k] == nil then rule[k] = v end
+  end
+  if #errs == 0 then
+    if rule.when == nil and rule.levels == nil then
+      errs[#errs + 1] = err_obj(name, "when", "missing: a rule needs `when` or `levels`")
+    elseif rule.when ~= nil and rule.levels ~= nil then
+      errs[#errs + 1] = err_obj(name, "levels", "give either `when` or `levels`, not both")
+    end
+    if rule.levels and rule.severity and def.severity then
+      errs[#errs + 1] = err_obj(name, "severity", "`levels` names the severities; drop `severity`")
+    end
+    if rule.source == nil and rule.sources == nil then
+      errs[#errs + 1] = err_obj(name, "source", "missing: a counter path to watch")
+    end
+    if type(rule.when) ~= "function" and rule.source == nil and rule.sources then
+      errs[#errs + 1] = err_obj(name, "source", "a threshold rule needs `source` (`sources` is for functions)")
+    end
+    if rule.every and rule.pending and rule.pending > 0 and rule.pending < rule.every then
+      errs[#errs + 1] = err_obj(name, "pending", ("shorter than `every` (%gs < %gs)"):format(rule.pending, rule.every))
+    end
+    if rule.sustain and not rule.pending then
+      errs[#errs + 1] = err_obj(name, "sustain", "a sustain ratio needs `pending`")
+    end
+  end
+  if #errs > 0 then return nil, errs end
+  rule.value = rule.value or R.last()
+  rule.per = rule.per or "instance"
+  rule.pending = rule.pending or 0
+  rule.keep = rule.keep or 0
+  rule.nodata = rule.nodata or { as = "unknown", samples = 1 }
+  rule.vanish = rule.vanish or "resolve"
+  rule.reset = rule.reset or "skip"
+  rule.labels = rule.labels or {}
+  rule.sustain = rule.sustain and rule.sustain.r or 1.0
+  if rule.flap == nil then rule.flap = R.flap() end
+  if not rule.levels then
+    local sev = rule.severity or "warn"
+    local fn = type(rule.when) == "function" and rule.when or nil
+    rule.levels = { { severity = sev, fn = fn, cond = not fn and rule.when or nil, rank = R.SEVERITY[sev] } }
+  end
+  rule.hash = fnv1a(canon(def) .. canon(defaults))
+  return rule
+end
+
+-- ---------------------------------------------------------------- sets
+
+local Set = {}
+Set.__index = Set
+
+--- A new, empty rule set.
+function R.new()
+  return setmetatable({ rules = {}, order = {}, routes = {}, inhibits = {}, silences = {}, errors = {},
+                        defaults_ = {} }, Set)
+end
+
+local function add_errs(set, errs)
+  for _, e in ipairs(errs) do set.errors[#set.errors + 1] = e end
+end
+
+--- `set:rule "Name" { ... }`: validates; a bad rule is recorded in set.errors and left out.
+function Set:rule(name)
+  return function(def)
+    if self.rules[name] then
+      add_errs(self, { err_obj(name, nil, "defined twice (the first definition is kept)") })
+      return nil
+    end
+    local rule, errs = R.validate(name, def, self.defaults_)
+    if not rule then add_errs(self, errs); return nil, errs end
+    self.rules[name] = rule
+    self.order[#self.order + 1] = name
+    return rule
+  end
+end
+
+function Set:defaults(t)
+  if type(t) ~= "table" then add_errs(self, { err_obj(nil, "defaults", "must be a table") }); return end
+  local keys = sorted_keys(DEFAULTABLE)
+  for k, v in pairs(t) do
+    if not DEFAULTABLE[k] then
+      add_errs(self, { unknown_key("defaults", k, keys) })
+    else
+      local nv, e = SCHEMA[k](v)
+      if nv == nil then add_errs(self, { err_obj("defaults", k, e) }) else self.defaults_[k] = nv end
+    end
+  end
+end
+
+local function match_table(what, v)
+  if v == nil then return {} end
+  if type(v) ~= "table" then return nil, what .. " must be a table of label = value" end
+  for k, x in pairs(v) do
+    if type(k) ~= "string" or type(x) ~= "string" then return nil, what .. ": labels are string = string" end
+  end
+  return v
+end
+
+local ROUTE_KEYS = { "match", "actions", "group_by", "group_wait", "repeat_interval", "throttle", "continue" }
+function Set:route(t)
+  local r = {}
+  for k, v in pairs(t) do
+    if k == "match" then
+      local m, e = match_table("match", v)
+      if not m then add_errs(self, { err_obj("route", k, e) }); return end
+      r.match = m
+    elseif k == "group_wait" or k == "repeat_interval" then
+      local s, e = R.duration(v)
+      if not s then add_errs(self, { err_obj("route", k, e) }); return end
+      r[k] = s
+    elseif k == "actions" or k == "group_by" then
+      if type(v) ~= "table" then add_errs(self, { err_obj("route", k, "must be a list") }); return end
+      r[k] = v
+    elseif k == "throttle" then
+      if type(v) ~= "table" or type(v.rate) ~= "number" then
+        add_errs(self, { err_obj("route", k, "must be { rate = per_second, burst = n }") }); return
+      end
+      r[k] = v
+    elseif k == "continue" then
+      r[k] = not not v
+    else
+      add_errs(self, { unknown_key("route", k, ROUTE_KEYS) }); return
+    end
+  end
+  r.match = r.match or {}
+  r.actions = r.actions or {}
+  self.routes[#self.routes + 1] = r
+  return r
+end
+
+function Set:inhibit(t)
+  local r = {}
+  for k, v in pairs(t) do
+    if k == "source" or k == "target" then
+      local m, e = match_table(k, v)
+      if not m then add_errs(self, { err_obj("inhibit", k, e) }); return end
+      r[k] = m
+    elseif k == "equal" then
+      if type(v) ~= "table" then add_errs(self, { err_obj("inhibit", k, "must be a list of label names") }); return end
+      r[k] = v
+    else
+      add_errs(self, { unknown_key("inhibit", k, { "source", "target", "equal" }) }); return
+    end
+  end
+  r.source, r.target, r.equal = r.source or {}, r.target or {}, r.equal or {}
+  self.inhibits[#self.inhibits + 1] = r
+  return r
+end
+
+function Set:silence(t)
+  local r = {}
+  for k, v in pairs(t) do
+    if k == "match" then
+      local m, e = match_table(k, v)
+      if not m then add_errs(self, { err_obj("silence", k, e) }); return end
+      r.match = m
+    elseif k == "expires" then
+      if type(v) ~= "number" then
+        add_errs(self, { err_obj("silence", k, "must be a sample time (seconds)") }); return
+      end
+      r.expires = v
+    elseif k == "why" then
+      r.why = tostring(v)
+    else
+      add_errs(self, { unknown_key("silence", k, { "match", "expires", "why" }) }); return
+    end
+  end
+  r.match = r.match or {}
+  self.silences[#self.silences + 1] = r
+  return r
+end
+
+--- Rules in definition order.
+function Set:list()
+  local out = {}
+  for i, n in ipairs(self.order) do out[i] = self.rules[n] end
+  return out
+end
+
+-- ---------------------------------------------------------------- sandbox and load
+
+--- The safe environment of rules files and function conditions (no io, os, load, debug, require).
+function R.safe_env(extra)
+  local env = {
+    assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs, pcall = pcall,
+    select = select, tonumber = tonumber, tostring = tostring, type = type, rawequal = rawequal,
+    math = {}, string = {}, table = {}, utf8 = utf8,
+  }
+  for k, v in pairs(math) do env.math[k] = v end
+  for k, v in pairs(string) do if k ~= "rep" and k ~= "dump" then env.string[k] = v end end
+  for k, v in pairs(table) do env.table[k] = v end
+  for k, v in pairs(extra or {}) do env[k] = v end
+  return env
+end
+
+-- The DSL bound to one set: `R.rule "X" {...}` in a rules file adds to that set.
+local function bound_dsl(set)
+  local B = setmetatable({}, { __index = R })
+  function B.rule(name) return set:rule(name) end
+  function B.route(t) return set:route(t) end
+  function B.inhibit(t) return set:inhibit(t) end
+  function B.silence(t) return set:silence(t) end
+  function B.defaults(t) return set:defaults(t) end
+  return B
+end
+
+--- Load rules from a file path or Lua source (sandboxed, instruction-limited).
+-- Returns the set (good rules) and a list of errors or nil; nil, errors when nothing loads.
+function R.load(src, opts)
+  opts = opts or {}
+  local name, text = "=rules", src
+  if type(src) ~= "string" then return nil, { err_obj(nil, nil, "R.load needs a path or Lua source") } end
+  if not src:find("\n", 1, true) and not src:find("[%(%{=]") then
+    local f, e = io.open(src, "r")
+    if not f then return nil, { err_obj(nil, nil, "cannot read rules: " .. tostring(e)) } end
+    text = f:read("a"); f:close()
+    name = "@" .. src
+  end
+  local set = R.new()
+  local B = bound_dsl(set)
+  local env = R.safe_env { R = B }
+  env.require = function(m)
+    if m == "perflib.rules" or m == "rules" then return B end
+    error(("require %q is not available in a rules file"):format(tostring(m)), 2)
+  end
+  local chunk, cerr = load(text, name, "t", env)
+  if not chunk then return nil, { err_obj(nil, nil, "syntax: " .. tostring(cerr)) } end
+  local limit = opts.limit or 10000000
+  local co = coroutine.create(chunk)
+  debug.sethook(co, function() error("instruction limit reached while loading the rules", 2) end, "", limit)
+  local ok, ret = coroutine.resume(co)
+  if not ok then
+    add_errs(set, { err_obj(nil, nil, "error while loading: " .. tostring(ret)) })
+    return nil, set.errors
+  end
+  if getmetatable(ret) == Set and ret ~= set then
+    for _, e in ipairs(set.errors) do ret.errors[#ret.errors + 1] = e end
+    set = ret
+  end
+  if #set.order == 0 and #set.errors > 0 then return nil, set.errors end
+  return set, (#set.errors > 0) and set.errors or nil
+end
+
+R.Set = Set
+R.unpack = unpack
+return R

@@ -1,0 +1,595 @@
+--- perflib.rules.engine: evaluates a rule set on frames of samples, one clock (sample time).
+-- `local eng = E.new(set); local events = eng:feed(t, frame)`.
+-- FRAME = { [key] = { instances = {...}, value = { [name] = number }, status = { [name] = "valid"|... } } }
+-- where key is the rule's source path (cooked values) or "raw:" .. path (raw integers, for
+-- R.rate, R.increase and R.raw()).
+local R = require "perflib.rules"
+local W = require "perflib.rules.window"
+
+local E = {}
+local Engine = {}
+Engine.__index = Engine
+
+E.DEFAULT_LIMIT = 100000      -- instructions per call of a function condition
+
+local function source_key(rule, path)
+  return rule.value.raw and ("raw:" .. path) or path
+end
+
+local function new_engine(set, opts)
+  opts = opts or {}
+  local self = setmetatable({ set = set, rules = set:list(), st = {}, limit = opts.limit or E.DEFAULT_LIMIT,
+                              t = nil, errors = {} }, Engine)
+  for _, rule in ipairs(self.rules) do
+    self.st[rule.name] = { series = {}, alerts = {}, disabled = false, last_eval = nil }
+  end
+  return self
+end
+
+--- The sources the rules need: list of { key =, path =, raw = bool }.
+function Engine:sources()
+  local seen, out = {}, {}
+  local function add(rule, path)
+    local key = source_key(rule, path)
+    if not seen[key] then
+      seen[key] = true
+      out[#out + 1] = { key = key, path = path, raw = rule.value.raw or false }
+    end
+  end
+  for _, rule in ipairs(self.rules) do
+    if rule.source then add(rule, rule.source) end
+    for _, p in ipairs(rule.sources or {}) do
+      if not seen[p] then seen[p] = true; out[#out + 1] = { key = p, path = p, raw = false } end
+    end
+  end
+  return out
+end
+
+-- ---------------------------------------------------------------- sandboxed function conditions
+
+local SAFE = R.safe_env()
+
+local function sandbox(fn)
+  local i = 1
+  while true do
+    local name = debug.getupvalue(fn, i)
+    if not name then break end
+    if name == "_ENV" then
+      local env = SAFE
+      local holder = function() return env end
+      debug.upvaluejoin(fn, i, holder, 1)
+    end
+    i = i + 1
+  end
+  return fn
+end
+
+local function call_limited(fn, ctx, limit)
+  local hook, mask, count = debug.gethook()
+  debug.sethook(function() error(("instruction limit (%d) exceeded"):format(limit), 2) end, "", limit)
+  local ok, a, b = pcall(fn, ctx)
+  debug.sethook(hook, mask, count)
+  return ok, a, b
+end
+
+-- ---------------------------------------------------------------- messages
+
+local function fmt_value(v, f)
+  if v == nil then return "?" end
+  if f then
+    local ok, s = pcall(string.format, f, v)
+    if ok then return s end
+  end
+  if math.type(v) == "integer" or v == math.floor(v) and math.abs(v) < 1e15 then return ("%d"):format(v) end
+  return ("%.4g"):format(v)
+end
+
+--- Expand {instance} {value} {value:%.1f} {age} {severity} {alertname} and labels.
+function E.render(msg, a, t)
+  if not msg then return nil end
+  return (msg:gsub("{([%w_]+):?([^}]*)}", function(key, f)
+    if key == "value" then return fmt_value(a.value, f ~= "" and f or nil) end
+    if key == "age" then return R.format_duration(a.active_since and (t - a.active_since) or 0) end
+    if key == "severity" then return a.severity or "" end
+    if key == "instance" and a.instances then return table.concat(a.instances, " ") end
+    local l = a.labels[key]
+    if l then return l end
+  end))
+end
+
+-- ---------------------------------------------------------------- alerts and events
+
+local function copy(t)
+  if type(t) ~= "table" then return t end
+  local o = {}
+  for k, v in pairs(t) do o[k] = copy(v) end
+  return o
+end
+
+local function new_alert(rule, inst)
+  local labels = { alertname = rule.name }
+  for k, v in pairs(rule.labels) do labels[k] = v end
+  if inst and inst ~= "" then labels.instance = inst end
+  return { labels = labels, state = "inactive", miss = 0, flaps = {}, flapping = false, hist = {} }
+end
+
+local function event(self, rule, a, t, from, to, extra)
+  local labels = copy(a.labels)
+  labels.severity = a.severity or rule.levels[#rule.levels].severity
+  local ev = { kind = "transition", rule = rule.name, labels = labels, from = from, to = to, t = t,
+               value = a.value, active_since = a.active_since, fired_at = a.fired_at,
+               flapping = a.flapping or nil, reason = a.reason, instances = a.instances and copy(a.instances) }
+  if extra then for k, v in pairs(extra) do ev[k] = v end end
+  ev.message = E.render(rule.message, { labels = labels, value = a.value, active_since = a.active_since,
+                                         severity = labels.severity, instances = a.instances }, t)
+  self.events[#self.events + 1] = ev
+  a.changed_at = t
+  return ev
+end
+
+local function set_state(self, rule, a, t, to, extra)
+  local from = a.state
+  if from == to then return end
+  a.state = to
+  a.why = extra and extra.why or a.why
+  event(self, rule, a, t, from, to, extra)
+end
+
+-- Nagios-style flap detection on the alert's condition bit.
+local function flap_step(self, rule, a, t, bit)
+  local f = rule.flap
+  if not f then return end
+  local h = a.flaps
+  h[#h + 1] = bit
+  while #h > f.window do table.remove(h, 1) end
+  local n = #h
+  if n < 2 then return end
+  local changes, denom = 0.0, f.window - 1
+  for i = 2, n do
+    if h[i] ~= h[i - 1] then
+      -- weights from 0.8 (oldest transition) to 1.2 (newest), as Nagios
+      local pos = (i - 2) + (denom - (n - 1))
+      changes = changes + 0.8 + 0.4 * (pos / math.max(denom - 1, 1))
+    end
+  end
+  local pct = changes / denom
+  a.flap_pct = pct
+  if not a.flapping and pct >= f.high then
+    a.flapping = true
+    local ev = event(self, rule, a, t, a.state, a.state)
+    ev.kind, ev.from, ev.to, ev.state, ev.pct = "flap_start", nil, nil, a.state, pct
+  elseif a.flapping and pct < f.low then
+    a.flapping = false
+    local ev = event(self, rule, a, t, a.state, a.state)
+    ev.kind, ev.from, ev.to, ev.state, ev.pct = "flap_end", nil, nil, a.state, pct
+  end
+end
+
+local ACTIVE = { pending = true, firing = true, recovering = true }
+
+-- Resolve now (policy "resolve" for no data or a vanished instance).
+local function force_resolve(self, rule, a, t, why)
+  if a.state == "unknown" then a.state = a.prior or "inactive"; a.prior = nil end
+  if a.state == "pending" then
+    set_state(self, rule, a, t, "inactive", { why = why })
+  elseif a.state == "firing" or a.state == "recovering" then
+    a.reason = why
+    set_state(self, rule, a, t, "resolved", { why = why })
+  end
+  a.active_since, a.hist = nil, {}
+end
+
+local function enter_unknown(self, rule, a, t, why)
+  if a.state == "unknown" then return end
+  a.prior = (a.state == "resolved") and "inactive" or a.state
+  a.reason = why
+  set_state(self, rule, a, t, "unknown", { why = why })
+end
+
+-- One step of the state machine with a known condition `c` (boolean).
+local function step(self, rule, a, t, c, dt)
+  if a.state == "unknown" then
+    local prior = a.prior or "inactive"
+    a.prior, a.reason = nil, nil
+    set_state(self, rule, a, t, prior, { why = "data is back" })
+  end
+  a.reason = nil
+  flap_step(self, rule, a, t, c)
+  local s = a.state
+  if s == "resolved" then
+    set_state(self, rule, a, t, "inactive", { why = "resolved" })
+    s = "inactive"
+  end
+  if s == "inactive" then
+    if c then
+      a.active_since, a.hist, a.fired_at = t, { { t, true } }, nil
+      if rule.pending <= 0 then
+        a.fired_at = t
+        set_state(self, rule, a, t, "firing", { why = "condition met" })
+      else
+        set_state(self, rule, a, t, "pending", { why = "condition met, waiting " .. R.format_duration(rule.pending) })
+      end
+    end
+  elseif s == "pending" then
+    local hist = a.hist
+    hist[#hist + 1] = { t, c }
+    while #hist > 0 and hist[1][1] <= t - rule.pending - 1e-9 and t - a.active_since > rule.pending do
+      table.remove(hist, 1)
+    end
+    local trues, falses = 0, 0
+    for _, e in ipairs(hist) do if e[2] then trues = trues + 1 else falses = falses + 1 end end
+    local expected = (dt and dt > 0) and math.max(rule.pending / dt, 1) or (trues + falses)
+    if not c and falses > (1 - rule.sustain) * expected + 1e-9 then
+      a.active_since = nil
+      set_state(self, rule, a, t, "inactive", { why = "condition no longer met" })
+    elseif t - a.active_since >= rule.pending - 1e-9 and trues / (trues + falses) >= rule.sustain - 1e-9 then
+      a.fired_at = t
+      set_state(self, rule, a, t, "firing",
+        { why = ("condition held %s"):format(R.format_duration(t - a.active_since)) })
+    end
+  elseif s == "firing" then
+    if not c then
+      if rule.keep <= 0 then
+        set_state(self, rule, a, t, "resolved", { why = "cleared" })
+        a.active_since = nil
+      else
+        a.clear_since = t
+        set_state(self, rule, a, t, "recovering", { why = "cleared, keeping " .. R.format_duration(rule.keep) })
+      end
+    elseif a.severity ~= a.last_severity and a.last_severity then
+      event(self, rule, a, t, "firing", "firing", { severity_from = a.last_severity, why = "severity changed" })
+    end
+  elseif s == "recovering" then
+    if c then
+      a.clear_since = nil
+      set_state(self, rule, a, t, "firing", { why = "condition back during keep" })
+    elseif t - a.clear_since >= rule.keep - 1e-9 then
+      a.clear_since = nil
+      set_state(self, rule, a, t, "resolved", { why = "clear for " .. R.format_duration(rule.keep) })
+      a.active_since = nil
+    end
+  end
+  if a.state == "firing" then a.last_severity = a.severity end
+end
+
+-- Apply the no-data / reset / vanish policies, then step with a known condition.
+local function outcome(self, rule, a, t, c, why, dt)
+  if c ~= nil then
+    a.miss, a.miss_since = 0, nil
+    return step(self, rule, a, t, c, dt)
+  end
+  local policy
+  if why == "first_sample" then return end     -- a new instance has no rate yet: not news
+  if why == "reset" then
+    if rule.reset == "skip" then return end
+    return enter_unknown(self, rule, a, t, "reset")
+  elseif why == "vanished" then
+    policy = rule.vanish
+  else
+    a.miss = a.miss + 1
+    a.miss_since = a.miss_since or t
+    local nd = rule.nodata
+    if nd.samples and a.miss < nd.samples then return end
+    if nd.seconds and t - a.miss_since < nd.seconds - 1e-9 then return end
+    policy = nd.as
+  end
+  if policy == "keep" then return
+  elseif policy == "unknown" then return enter_unknown(self, rule, a, t, why)
+  elseif policy == "resolve" then return force_resolve(self, rule, a, t, why)
+  elseif policy == "alert" then a.reason = why; return step(self, rule, a, t, true, dt)
+  end
+end
+
+-- ---------------------------------------------------------------- per-instance evaluation
+
+-- Condition of one level given the value and the latched side; returns the new latch.
+local function level_on(cond, v, latched)
+  if cond.op == ">" then
+    if latched then
+      if cond.clear then return v >= cond.clear end
+      return v > cond.x
+    end
+    return v > cond.x
+  else
+    if latched then
+      if cond.clear then return v <= cond.clear end
+      return v < cond.x
+    end
+    return v < cond.x
+  end
+end
+
+local RESET_STATUS = { negative_delta = true, reset = true }
+
+-- Push the sample into the series and cook the rule's value: returns value or nil, why.
+local function cook(rule, ser, name, fs, t)
+  local v, status = fs.value and fs.value[name], fs.status and fs.status[name]
+  status = status or (v ~= nil and "valid" or "no_data")
+  local why
+  if rule.value.raw then
+    if v ~= nil and (status == "valid" or RESET_STATUS[status]) then
+      local was_reset = ser.win:push(t, v, RESET_STATUS[status] and ser.win.hi >= ser.win.lo)
+      if was_reset then why = "reset" end
+    else
+      why = "no_data"
+    end
+  else
+    if v ~= nil and status == "valid" then ser.win:push(t, v)
+    elseif RESET_STATUS[status] then why = "reset"
+    elseif status == "first_sample" then why = "first_sample"
+    else why = "no_data" end
+    ser.win:prune(t)
+  end
+  ser.status = status
+  local value
+  if not why then
+    value = ser.win:reduce(rule.value, t)
+    if value == nil then
+      why = (rule.value.raw and ser.win.hi == ser.win.lo) and "first_sample" or "no_data"
+    end
+  end
+  return value, why
+end
+
+-- Evaluate one instance: returns cond (true/false/nil), why, value, severity; updates its series.
+local function eval_instance(self, rule, ser, name, fs, t)
+  local value, why
+  if rule.source then value, why = cook(rule, ser, name, fs, t) end
+  ser.value = value
+  if why then ser.why = why; return nil, why end
+  ser.why = nil
+  local sev, rank, any = nil, 0, false
+  ser.latch = ser.latch or {}
+  for i, lv in ipairs(rule.levels) do
+    local on
+    if lv.fn then
+      local ctx = { value = value, instance = name, t = t, active = ser.latch[i] or false, frame = self.frame,
+                    get = function(_, path, inst)
+                      local s = self.frame[path]
+                      return s and s.value and s.value[inst or ""] end }
+      local ok, res = call_limited(lv.fn, ctx, rule.limit or self.limit)
+      if not ok then error({ rule_error = tostring(res) }) end
+      if res ~= nil and type(res) ~= "boolean" then
+        error({ rule_error = "the function must return true, false or nil, not " .. type(res) })
+      end
+      if res == nil then ser.why = "function_unknown"; return nil, "no_data", value end
+      on = res
+    else
+      on = level_on(lv.cond, value, ser.latch[i])
+    end
+    ser.latch[i] = on
+    if on then any = true; if lv.rank >= rank then sev, rank = lv.severity, lv.rank end end
+  end
+  return any, nil, value, sev
+end
+
+local function want(rule, name)
+  if rule.instances and not name:find(rule.instances) then return false end
+  if rule.exclude and name:find(rule.exclude) then return false end
+  return true
+end
+
+local CMPF = {
+  [">="] = function(a, b) return a >= b end, [">"] = function(a, b) return a > b end,
+  ["<="] = function(a, b) return a <= b end, ["<"] = function(a, b) return a < b end,
+  ["=="] = function(a, b) return a == b end,
+}
+
+-- Three-valued aggregate: true / false / nil from the numbers of true, unknown and all instances.
+local function aggregate(per, trues, unknowns, total)
+  if total == 0 then return nil end
+  local lo, hi
+  if per.agg == "all" then
+    if trues == total then return true end
+    if trues + unknowns < total then return false end
+    return nil
+  elseif per.agg == "share" then
+    lo, hi = trues / total >= per.p, (trues + unknowns) / total >= per.p
+  else
+    local f = CMPF[per.op]
+    lo, hi = f(trues, per.n), f(trues + unknowns, per.n)
+    if per.op == "<=" or per.op == "<" then lo, hi = hi, lo end
+  end
+  if lo and hi then return true end
+  if not lo and not hi then return false end
+  return nil
+end
+
+local function eval_rule(self, rule, rs, t, frame)
+  local dt = rs.last_eval and (t - rs.last_eval) or nil
+  if rule.every and rs.last_eval and t - rs.last_eval < rule.every - 1e-9 then return end
+  rs.last_eval = t
+  local path = rule.source
+  local key = path and source_key(rule, path)
+  local fs = key and frame[key]
+  local names
+  if not path then
+    names = { "" }
+    fs = { instances = names, value = {}, status = { [""] = "valid" } }
+  elseif fs and not fs.error then
+    names = {}
+    for _, n in ipairs(fs.instances or {}) do if want(rule, n) then names[#names + 1] = n end end
+  end
+  local per_instance = rule.per == "instance"
+  local present = {}
+  local trues, unknowns, total, worst, sev, rank, insts = 0, 0, 0, nil, nil, 0, {}
+  local up = rule.levels[1].cond == nil or rule.levels[1].cond.op == ">"
+  for _, name in ipairs(names or {}) do
+    present[name] = true
+    local ser = rs.series[name]
+    if not ser then
+      ser = { win = W.new(rule.value.window, rule.value.raw) }
+      rs.series[name] = ser
+    end
+    local c, why, value, s = eval_instance(self, rule, ser, name, fs, t)
+    if per_instance then
+      local a = rs.alerts[name]
+      if not a then a = new_alert(rule, name); rs.alerts[name] = a end
+      a.value, a.severity = value, s or a.severity
+      outcome(self, rule, a, t, c, why, dt)
+    else
+      total = total + 1
+      if c == nil then unknowns = unknowns + 1
+      elseif c then
+        trues = trues + 1
+        insts[#insts + 1] = name
+        if s and R.SEVERITY[s] >= rank then sev, rank = s, R.SEVERITY[s] end
+      end
+      if value and (worst == nil or (up and value > worst) or (not up and value < worst)) then worst = value end
+    end
+  end
+  if not names then
+    -- the whole source is missing: no data for every known instance
+    for name in pairs(rs.series) do present[name] = true end
+    if per_instance then
+      for _, a in pairs(rs.alerts) do outcome(self, rule, a, t, nil, "no_data", dt) end
+    end
+  end
+  -- vanished instances: their window goes, their alert follows the `vanish` policy
+  for name in pairs(rs.series) do
+    if not present[name] then rs.series[name] = nil end
+  end
+  if per_instance then
+    for name, a in pairs(rs.alerts) do
+      if not present[name] then
+        a.value = nil
+        outcome(self, rule, a, t, nil, "vanished", dt)
+        if rule.vanish == "resolve" then rs.alerts[name] = nil end
+      end
+    end
+  end
+  if not per_instance then
+    local a = rs.alerts[""]
+    if not a then a = new_alert(rule, nil); rs.alerts[""] = a end
+    local c = nil
+    if names then c = aggregate(rule.per, trues, unknowns, total) end
+    a.value, a.severity, a.instances = worst, sev or a.severity, insts
+    outcome(self, rule, a, t, c, c == nil and "no_data" or nil, dt)
+  end
+end
+
+--- Evaluate every rule at sample time t on `frame`; returns the list of events.
+function Engine:feed(t, frame)
+  if self.t and t < self.t then error(("feed: time went backwards (%g < %g)"):format(t, self.t), 2) end
+  self.t, self.frame, self.events = t, frame, {}
+  for _, rule in ipairs(self.rules) do
+    local rs = self.st[rule.name]
+    if not rs.disabled then
+      local ok, err = pcall(eval_rule, self, rule, rs, t, frame)
+      if not ok then
+        local msg = type(err) == "table" and err.rule_error or tostring(err)
+        rs.disabled, rs.error = true, msg
+        local e = { rule = rule.name, t = t, message = ("rule %q disabled: %s"):format(rule.name, msg) }
+        self.errors[#self.errors + 1] = e
+        self.events[#self.events + 1] = { kind = "rule_error", rule = rule.name, t = t, message = e.message,
+                                          labels = { alertname = rule.name } }
+        for _, a in pairs(rs.alerts) do enter_unknown(self, rule, a, t, "rule_error") end
+      end
+    end
+  end
+  local evs = self.events
+  self.events, self.frame = nil, nil
+  return evs
+end
+
+-- Sandbox the function conditions once.
+local function prepare(rules)
+  for _, rule in ipairs(rules) do
+    for _, lv in ipairs(rule.levels) do if lv.fn then sandbox(lv.fn) end end
+  end
+end
+--- A new engine for a rule set (as built by perflib.rules).
+function E.new(set, opts)
+  local self = new_engine(set, opts)
+  prepare(self.rules)
+  return self
+end
+
+local function find_alert(self, rule_name, labels)
+  local rs = self.st[rule_name]
+  if not rs then return nil end
+  for _, a in pairs(rs.alerts) do
+    local ok = true
+    for k, v in pairs(labels or {}) do
+      if k ~= "severity" and a.labels[k] ~= v then ok = false; break end
+    end
+    if ok then return a, rs end
+  end
+  return nil, rs
+end
+
+--- State of one alert instance: state string and an info table (nil when never seen).
+function Engine:state(rule_name, labels)
+  local a, rs = find_alert(self, rule_name, labels)
+  if not rs then return nil, "no rule " .. tostring(rule_name) end
+  if rs.disabled and not a then return "disabled", { error = rs.error } end
+  if not a then return "inactive" end
+  return a.state, { labels = copy(a.labels), value = a.value, severity = a.severity, active_since = a.active_since,
+                    fired_at = a.fired_at, flapping = a.flapping, reason = a.reason, prior = a.prior,
+                    why = a.why, disabled = rs.disabled or nil, error = rs.error, instances = a.instances }
+end
+
+--- Why each alert instance of a rule is in its state: window, cooked value, threshold side.
+function Engine:explain(rule_name)
+  local rs = self.st[rule_name]
+  if not rs then return nil, "no rule " .. tostring(rule_name) end
+  local rule = self.set.rules[rule_name]
+  local out = { rule = rule_name, t = self.t, disabled = rs.disabled, error = rs.error, value = rule.value.fn,
+                window = rule.value.window, instances = {} }
+  for name, ser in pairs(rs.series) do
+    local sides = {}
+    for i, lv in ipairs(rule.levels) do
+      local c = lv.cond
+      sides[#sides + 1] = { severity = lv.severity, on = ser.latch and ser.latch[i] or false,
+        threshold = c and c.x, clear = c and (c.clear or c.x), op = c and c.op or "function" }
+    end
+    out.instances[#out.instances + 1] = { instance = name, window = ser.win:entries(), value = ser.value,
+      status = ser.status, unknown = ser.why, levels = sides }
+  end
+  table.sort(out.instances, function(a, b) return a.instance < b.instance end)
+  out.alerts = {}
+  for _, a in pairs(rs.alerts) do
+    out.alerts[#out.alerts + 1] = { labels = copy(a.labels), state = a.state, why = a.why, value = a.value,
+      severity = a.severity, flapping = a.flapping, flap_pct = a.flap_pct, active_since = a.active_since }
+  end
+  return out
+end
+
+--- Plain data of every rule's state (windows and alerts), keyed by rule name with its hash.
+function Engine:export_state()
+  local out = { version = 1, t = self.t, rules = {} }
+  for _, rule in ipairs(self.rules) do
+    local rs = self.st[rule.name]
+    local series = {}
+    for name, ser in pairs(rs.series) do
+      series[name] = { win = ser.win:export(), latch = copy(ser.latch) }
+    end
+    out.rules[rule.name] = { hash = rule.hash, series = series, alerts = copy(rs.alerts),
+                             last_eval = rs.last_eval }
+  end
+  return out
+end
+
+--- Take over the state of rules whose definition hash is unchanged; returns the kept rule names.
+function Engine:import_state(st)
+  local kept = {}
+  if type(st) ~= "table" or st.version ~= 1 then return kept end
+  for _, rule in ipairs(self.rules) do
+    local r = st.rules[rule.name]
+    if r and r.hash == rule.hash then
+      local rs = self.st[rule.name]
+      for name, s in pairs(r.series) do
+        rs.series[name] = { win = W.from(s.win), latch = copy(s.latch) }
+      end
+      rs.alerts = copy(r.alerts)
+      rs.last_eval = r.last_eval
+      kept[#kept + 1] = rule.name
+    end
+  end
+  if st.t and (not self.t or st.t > self.t) then self.t = st.t end
+  table.sort(kept)
+  return kept
+end
+
+E.ACTIVE = ACTIVE
+return E

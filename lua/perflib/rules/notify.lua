@@ -1,0 +1,764 @@
+--- Notifications for rule-based monitors: routes, grouping, repeat, throttle,
+-- inhibition, silences and actions (print, jsonl, syslog, exec, call).
+--
+--    local N = require "perflib.rules.notify"
+--    local n = N.new(set, { log = function(msg) end, run = nil })
+--    for _, ev in ipairs(eng:feed(t, frame)) do n:event(ev) end
+--    local sent = n:tick(t)
+--
+-- Everything runs on ONE clock: the sample time given to `event` (ev.t) and
+-- `tick`.  Nothing here raises into the caller once `new` accepted the set:
+-- failing actions are logged and retried (`retries`, `backoff`).
+-- @module perflib.rules.notify
+local N = {}
+
+-- Durations and rates ----------------------------------------------------------
+
+local UNIT = { ms = 0.001, s = 1, m = 60, h = 3600, d = 86400, w = 604800 }
+
+--- Seconds from a number or a string such as "90s", "5m", "1h30m", "250ms".
+-- @return seconds or nil, message
+function N.duration(v)
+  if type(v) == "number" then return v >= 0 and v or nil, "negative duration" end
+  if type(v) ~= "string" then return nil, "duration must be a number or a string" end
+  local total, rest = 0, v:gsub("%s", "")
+  if rest == "" then return nil, "empty duration" end
+  while rest ~= "" do
+    local num, unit, tail = rest:match "^(%d+%.?%d*)(%a*)(.*)$"
+    if not num or (unit == "" and tail ~= "") or (unit ~= "" and not UNIT[unit]) then
+      return nil, ("bad duration %q"):format(v)
+    end
+    total = total + tonumber(num) * (unit == "" and 1 or UNIT[unit])
+    rest = tail
+  end
+  return total
+end
+
+--- Events per second from a number or "10/h", "3/5m", "1/s".
+function N.rate(v)
+  if type(v) == "number" then return v > 0 and v or nil, "rate must be positive" end
+  if type(v) ~= "string" then return nil, "rate must be a number or \"n/duration\"" end
+  local n, per = v:match "^%s*(%d+%.?%d*)%s*/%s*(.-)%s*$"
+  if not n then return nil, ("bad rate %q"):format(v) end
+  local d = N.duration(per:match "^%a" and "1" .. per or per)
+  if not d or d <= 0 or tonumber(n) <= 0 then return nil, ("bad rate %q"):format(v) end
+  return tonumber(n) / d
+end
+
+-- JSON ----------------------------------------------------------------------------
+
+local ESC = { ['"'] = '\\"', ["\\"] = "\\\\", ["\b"] = "\\b", ["\f"] = "\\f", ["\n"] = "\\n",
+              ["\r"] = "\\r", ["\t"] = "\\t" }
+
+local function json_string(s)
+  if not utf8.len(s) then            -- invalid UTF-8: replace bad bytes with U+FFFD
+    local out, i = {}, 1
+    while i <= #s do
+      local c = s:byte(i)
+      local n = c < 0x80 and 1 or c >= 0xF0 and 4 or c >= 0xE0 and 3 or c >= 0xC2 and 2 or 0
+      local piece = n > 0 and s:sub(i, i + n - 1) or ""
+      if n > 0 and #piece == n and utf8.len(piece) then
+        out[#out + 1] = piece
+        i = i + n
+      else
+        out[#out + 1] = "\u{FFFD}"
+        i = i + 1
+      end
+    end
+    s = table.concat(out)
+  end
+  return '"' .. s:gsub('[%c"\\]', function(c)
+    return ESC[c] or ("\\u%04x"):format(c:byte())
+  end) .. '"'
+end
+
+local function json_number(x)
+  if math.type(x) == "integer" then return ("%d"):format(x) end
+  if x ~= x or x == math.huge or x == -math.huge then return "null" end
+  for p = 15, 17 do
+    local s = ("%." .. p .. "g"):format(x)
+    if tonumber(s) == x then return s end
+  end
+  return ("%.17g"):format(x)
+end
+
+local function is_array(t)
+  local n = #t
+  if n == 0 then return false end
+  local count = 0
+  for k in pairs(t) do
+    if math.type(k) ~= "integer" or k < 1 or k > n then return false end
+    count = count + 1
+  end
+  return count == n
+end
+
+local function encode(v, seen, out)
+  local ty = type(v)
+  if ty == "string" then out[#out + 1] = json_string(v)
+  elseif ty == "number" then out[#out + 1] = json_number(v)
+  elseif ty == "boolean" then out[#out + 1] = tostring(v)
+  elseif ty == "table" then
+    if seen[v] then error("json: cycle in table", 0) end
+    seen[v] = true
+    if is_array(v) then
+      out[#out + 1] = "["
+      for i = 1, #v do
+        if i > 1 then out[#out + 1] = "," end
+        encode(v[i], seen, out)
+      end
+      out[#out + 1] = "]"
+    else
+      local keys = {}
+      for k in pairs(v) do keys[#keys + 1] = tostring(k) end
+      table.sort(keys)
+      local byname = {}
+      for k, x in pairs(v) do byname[tostring(k)] = x end
+      out[#out + 1] = "{"
+      for i, k in ipairs(keys) do
+        if i > 1 then out[#out + 1] = "," end
+        out[#out + 1] = json_string(k)
+        out[#out + 1] = ":"
+        encode(byname[k], seen, out)
+      end
+      out[#out + 1] = "}"
+    end
+    seen[v] = nil
+  else
+    out[#out + 1] = "null"           -- nil, functions, userdata
+  end
+end
+
+--- JSON text of a value: strings (control characters, quotes and backslashes
+-- escaped; invalid UTF-8 replaced), numbers (integers exact, floats round-trip,
+-- NaN/inf as null), booleans, tables (a sequence 1..n is an array, anything
+-- else an object with sorted keys; {} is an object).  Raises on cycles.
+function N.json(v)
+  local out = {}
+  encode(v, {}, out)
+  return table.concat(out)
+end
+
+-- Matching --------------------------------------------------------------------------
+
+-- match = { k = "v" | { "v1", "v2" } | function(value) -> bool }
+local function matches(match, labels)
+  if not match then return true end
+  for k, want in pairs(match) do
+    local have = labels[k]
+    local tw = type(want)
+    if tw == "function" then
+      if not want(have) then return false end
+    elseif tw == "table" then
+      local ok = false
+      for _, w in ipairs(want) do
+        if have ~= nil and tostring(w) == tostring(have) then ok = true break end
+      end
+      if not ok then return false end
+    elseif have == nil or tostring(have) ~= tostring(want) then
+      return false
+    end
+  end
+  return true
+end
+N.matches = matches
+
+local function fingerprint(labels)
+  local keys = {}
+  for k in pairs(labels) do keys[#keys + 1] = k end
+  table.sort(keys)
+  for i, k in ipairs(keys) do keys[i] = k .. "=" .. tostring(labels[k]) end
+  return table.concat(keys, "\0")
+end
+
+local function copy(t)
+  local c = {}
+  for k, v in pairs(t or {}) do c[k] = v end
+  return c
+end
+
+local function label_text(labels)
+  local keys = {}
+  for k in pairs(labels) do keys[#keys + 1] = k end
+  table.sort(keys)
+  for i, k in ipairs(keys) do keys[i] = k .. "=" .. tostring(labels[k]) end
+  return "{" .. table.concat(keys, ",") .. "}"
+end
+
+-- Validation of routes, inhibits, silences and actions ------------------------------
+
+local ROUTE_KEYS = { match = true, actions = true, notify = true, group_by = true, group_wait = true,
+  group_interval = true, repeat_interval = true, throttle = true, continue = true, send_resolved = true,
+  name = true }
+local ACTION_KEYS = {
+  print = { to = true },
+  jsonl = { path = true },
+  syslog = { priority = true, ident = true },
+  exec = { argv = true, stdout = true, stderr = true },
+  call = { fn = true },
+}
+local COMMON_ACTION_KEYS = { kind = true, retries = true, backoff = true, per_alert = true }
+local PRIORITIES = { emerg = 1, alert = 1, crit = 1, err = 1, error = 1, warning = 1, warn = 1,
+  notice = 1, info = 1, debug = 1 }
+
+local function check_keys(t, allowed, where, extra)
+  for k in pairs(t) do
+    if not allowed[k] and not (extra and extra[k]) then
+      error(("%s: unknown key '%s'"):format(where, tostring(k)), 0)
+    end
+  end
+end
+
+local function need_duration(v, where, default)
+  if v == nil then return default end
+  if v == false then return math.huge end
+  local d, msg = N.duration(v)
+  if not d then error(where .. ": " .. msg, 0) end
+  return d
+end
+
+local function check_action(a, where)
+  if type(a) ~= "table" then error(where .. ": an action must be a table", 0) end
+  local allowed = ACTION_KEYS[a.kind]
+  if not allowed then error(("%s: unknown action kind '%s'"):format(where, tostring(a.kind)), 0) end
+  check_keys(a, allowed, where, COMMON_ACTION_KEYS)
+  local c = copy(a)
+  c.retries = a.retries == nil and 2 or a.retries
+  if math.type(c.retries) ~= "integer" or c.retries < 0 then
+    error(where .. ": retries must be a non-negative integer", 0)
+  end
+  c.backoff = need_duration(a.backoff, where .. ".backoff", 10)
+  if a.kind == "jsonl" and type(a.path) ~= "string" then error(where .. ": jsonl needs a path", 0) end
+  if a.kind == "call" and type(a.fn) ~= "function" then error(where .. ": call needs fn", 0) end
+  if a.kind == "syslog" and a.priority ~= nil and not PRIORITIES[a.priority] then
+    error(("%s: unknown syslog priority '%s'"):format(where, tostring(a.priority)), 0)
+  end
+  if a.kind == "exec" then
+    if type(a.argv) ~= "table" or #a.argv == 0 then error(where .. ": exec needs argv (a list)", 0) end
+    for i, s in ipairs(a.argv) do
+      if type(s) ~= "string" then error(("%s: argv[%d] must be a string"):format(where, i), 0) end
+    end
+  end
+  return c
+end
+
+local function check_route(r, i)
+  local where = ("route %d"):format(i)
+  if type(r) ~= "table" then error(where .. ": must be a table", 0) end
+  check_keys(r, ROUTE_KEYS, where)
+  local c = { index = i, name = r.name or where, match = r.match, continue = r.continue and true or false,
+    send_resolved = r.send_resolved ~= false, group_by = r.group_by or { "alertname" },
+    group_wait = need_duration(r.group_wait, where .. ".group_wait", 0),
+    group_interval = need_duration(r.group_interval, where .. ".group_interval", 0),
+    repeat_interval = need_duration(r.repeat_interval, where .. ".repeat_interval", 4 * 3600),
+    actions = {}, groups = {}, notes = {} }
+  for k, a in ipairs(r.actions or r.notify or { { kind = "print" } }) do
+    c.actions[k] = check_action(a, ("%s action %d"):format(where, k))
+  end
+  if r.throttle then
+    local rate, msg = N.rate(r.throttle.rate)
+    if not rate then error(where .. ".throttle: " .. msg, 0) end
+    local burst = r.throttle.burst or 1
+    if type(burst) ~= "number" or burst < 1 then error(where .. ".throttle: burst must be >= 1", 0) end
+    c.throttle = { rate = rate, burst = burst, tokens = burst }
+  end
+  return c
+end
+
+local function check_silence(s, where)
+  if type(s) ~= "table" or type(s.match) ~= "table" then error(where .. ": needs match = { ... }", 0) end
+  if s.expires ~= nil and type(s.expires) ~= "number" then
+    error(where .. ": expires must be a sample time (seconds)", 0)
+  end
+  return { match = s.match, expires = s.expires, starts = s.starts, why = s.why }
+end
+
+-- The notifier ----------------------------------------------------------------------
+
+local Notifier = {}
+Notifier.__index = Notifier
+
+local function default_log(msg)
+  io.stderr:write("perflib.notify: ", msg, "\n")
+end
+
+--- A notifier for a rule set.
+-- @param set the DSL set (its `routes`, `inhibits`, `silences`) or a plain table with them
+-- @tparam[opt] table opts `run` (function(action, alert, detail) or true: capture actions
+--   instead of running them; true records them in `n.captured`), `log` (function(msg),
+--   default io.stderr), `out` (print destination: a file or function(line), default io.stdout),
+--   `perflib` (a table with spawn/wait/syslog, default require "perflib")
+function N.new(set, opts)
+  opts = opts or {}
+  set = set or {}
+  local self = setmetatable({ routes = {}, inhibits = {}, silences = {}, alerts = {}, jobs = {},
+    children = {}, captured = {}, now = -math.huge, next_silence = 1,
+    stats = { events = 0, sent = 0, throttled = 0, failed = 0, retried = 0, gave_up = 0, unrouted = 0 },
+    run = opts.run, log = opts.log or opts.logger or default_log, out = opts.out or io.stdout,
+    lib = opts.perflib }, Notifier)
+  local routes = set.routes or {}
+  if #routes == 0 then routes = { {} } end           -- default: everything to print
+  for i, r in ipairs(routes) do self.routes[i] = check_route(r, i) end
+  for i, h in ipairs(set.inhibits or {}) do
+    local where = ("inhibit %d"):format(i)
+    if type(h) ~= "table" or type(h.source) ~= "table" or type(h.target) ~= "table" then
+      error(where .. ": needs source and target matchers", 0)
+    end
+    self.inhibits[i] = { source = h.source, target = h.target, equal = h.equal or {} }
+  end
+  for i, s in ipairs(set.silences or {}) do
+    self:silence(check_silence(s, ("silence %d"):format(i)))
+  end
+  return self
+end
+
+function Notifier:_log(msg)
+  local ok = pcall(self.log, msg)
+  if not ok then pcall(default_log, msg) end
+end
+
+function Notifier:_perflib()
+  self.lib = self.lib or require "perflib"
+  return self.lib
+end
+
+--- Adds a silence at run time: { match = {...}, expires = t|nil, why = "..." } → id.
+function Notifier:silence(s)
+  s = check_silence(s, "silence")
+  local id = self.next_silence
+  self.next_silence = id + 1
+  s.id = id
+  self.silences[id] = s
+  return id
+end
+
+--- Removes a silence by id.
+function Notifier:unsilence(id)
+  self.silences[id] = nil
+end
+
+--- The active silence matching labels at sample time t (default: the last tick), or nil.
+function Notifier:silenced(labels, t)
+  t = t or self.now
+  for _, s in pairs(self.silences) do
+    if (s.expires == nil or t < s.expires) and (s.starts == nil or t >= s.starts)
+        and matches(s.match, labels) then
+      return s
+    end
+  end
+end
+
+--- The labels of a firing alert that inhibits one with these labels, or nil.
+function Notifier:inhibited(labels)
+  for _, h in ipairs(self.inhibits) do
+    if matches(h.target, labels) then
+      for _, src in pairs(self.alerts) do
+        if src.state == "firing" and src.labels ~= labels and matches(h.source, src.labels) then
+          local same = true
+          for _, k in ipairs(h.equal) do
+            if src.labels[k] ~= labels[k] then same = false break end
+          end
+          if same then return src.labels end
+        end
+      end
+    end
+  end
+end
+
+function Notifier:_muted(alert)
+  return self:silenced(alert.labels) ~= nil or self:inhibited(alert.labels) ~= nil
+end
+
+local FIRING = { firing = true, recovering = true }
+local CLEARED = { resolved = true, inactive = true }
+
+local function group_key(route, labels)
+  local parts, glabels = {}, {}
+  for _, k in ipairs(route.group_by) do
+    if k == "..." then return fingerprint(labels), copy(labels) end
+    parts[#parts + 1] = k .. "=" .. tostring(labels[k] or "")
+    glabels[k] = labels[k]
+  end
+  return table.concat(parts, "\0"), glabels
+end
+
+function Notifier:_routes_for(labels)
+  local list = {}
+  for _, r in ipairs(self.routes) do
+    if matches(r.match, labels) then
+      list[#list + 1] = r
+      if not r.continue then break end
+    end
+  end
+  return list
+end
+
+--- Takes one engine event (a transition, flap_start or flap_end); never raises.
+function Notifier:event(ev)
+  local ok, err = pcall(self._event, self, ev)
+  if not ok then self:_log("bad event ignored: " .. tostring(err)) end
+end
+
+--- Takes a list of events.
+function Notifier:events(list)
+  for _, ev in ipairs(list or {}) do self:event(ev) end
+end
+
+function Notifier:_event(ev)
+  if type(ev) ~= "table" or type(ev.labels) ~= "table" then error("event without labels", 0) end
+  self.stats.events = self.stats.events + 1
+  local labels = copy(ev.labels)
+  labels.alertname = labels.alertname or ev.rule
+  local fp = fingerprint(labels)
+  local a = self.alerts[fp]
+  if not a then
+    a = { name = labels.alertname, labels = labels, state = "inactive", fp = fp }
+    self.alerts[fp] = a
+  end
+  local t = ev.t or self.now
+  a.t = t
+  if ev.kind == "flap_start" or ev.kind == "flap_end" then
+    a.flapping = ev.kind == "flap_start"
+    local routes = self:_routes_for(labels)
+    if #routes == 0 then self.stats.unrouted = self.stats.unrouted + 1 end
+    for _, r in ipairs(routes) do r.notes[#r.notes + 1] = { kind = ev.kind, alert = a, t = t } end
+    return
+  end
+  if ev.kind ~= nil and ev.kind ~= "transition" then error("unknown event kind " .. tostring(ev.kind), 0) end
+  a.engine_state = ev.to
+  a.value = ev.value ~= nil and ev.value or a.value
+  a.message = ev.message or a.message
+  a.active_since = ev.active_since or a.active_since
+  a.fired_at = ev.fired_at or a.fired_at
+  if FIRING[ev.to] then
+    if a.state ~= "firing" then a.fired_at = ev.fired_at or t end
+    a.state = "firing"
+  elseif CLEARED[ev.to] and a.state == "firing" then
+    a.state = "resolved"
+    a.resolved_at = t
+  elseif CLEARED[ev.to] or (ev.to == "pending" and a.state ~= "firing") then
+    a.state = "inactive"
+  end                                     -- unknown (and pending while firing): no change
+  local routes = self:_routes_for(labels)
+  if #routes == 0 and a.state == "firing" then self.stats.unrouted = self.stats.unrouted + 1 end
+  for _, r in ipairs(routes) do
+    local key, glabels = group_key(r, labels)
+    local g = r.groups[key]
+    if a.state == "firing" and not g then
+      g = { key = key, labels = glabels, entries = {}, created = t }
+      r.groups[key] = g
+    end
+    if g then
+      local e = g.entries[fp]
+      if a.state == "firing" and not e then
+        g.entries[fp] = { alert = a }
+      elseif e and a.state ~= "firing" and e.notified ~= "firing" then
+        g.entries[fp] = nil               -- cleared before anyone was told: drop quietly
+      end
+    end
+  end
+end
+
+-- Notifications ---------------------------------------------------------------------
+
+local function snapshot(a)
+  return { name = a.name, state = a.state, labels = copy(a.labels), value = a.value, message = a.message,
+    active_since = a.active_since, fired_at = a.fired_at, resolved_at = a.resolved_at,
+    engine_state = a.engine_state, flapping = a.flapping or false }
+end
+
+local function common_labels(alerts)
+  local common = copy(alerts[1].labels)
+  for i = 2, #alerts do
+    for k, v in pairs(common) do
+      if alerts[i].labels[k] ~= v then common[k] = nil end
+    end
+  end
+  return common
+end
+
+-- A notification looks like one alert (name, state, labels, value, message) and
+-- carries the whole group in `alerts`.
+local function make_note(kind, route, alerts, t, group, is_repeat)
+  local firing = 0
+  for _, a in ipairs(alerts) do if a.state == "firing" then firing = firing + 1 end end
+  local one = alerts[1]
+  local msgs = {}
+  for _, a in ipairs(alerts) do msgs[#msgs + 1] = a.message or (a.name .. " " .. label_text(a.labels)) end
+  return { kind = kind, route = route.name, group = group and group.labels or copy(one.labels),
+    group_key = group and group.key, t = t, is_repeat = is_repeat or false,
+    name = one.name, alertname = one.name,
+    state = kind == "alert" and (firing > 0 and "firing" or "resolved") or one.state,
+    labels = common_labels(alerts), value = #alerts == 1 and one.value or nil,
+    message = #alerts == 1 and msgs[1] or (#alerts .. " alerts: " .. table.concat(msgs, "; ")),
+    count = #alerts, firing = firing, resolved = #alerts - firing, alerts = alerts,
+    active_since = one.active_since, fired_at = one.fired_at, resolved_at = one.resolved_at }
+end
+
+local function take_token(route, t)
+  local b = route.throttle
+  if not b then return true end
+  if b.last then b.tokens = math.min(b.burst, b.tokens + (t - b.last) * b.rate) end
+  b.last = t
+  if b.tokens >= 1 then
+    b.tokens = b.tokens - 1
+    return true
+  end
+  return false
+end
+
+function Notifier:_flush_group(r, g, t, sent)
+  local live, changed, any_firing = {}, false, false
+  for fp, e in pairs(g.entries) do
+    local a = e.alert
+    if self:_muted(a) or a.flapping then
+      if a.state ~= "firing" and not a.flapping then g.entries[fp] = nil end
+    else
+      live[#live + 1] = e
+      if e.notified ~= a.state then changed = true end
+      if a.state == "firing" then any_firing = true end
+    end
+  end
+  local due, is_repeat = false, false
+  if changed then
+    due = g.last_sent == nil and t >= g.created + r.group_wait
+      or g.last_sent ~= nil and t >= g.last_sent + r.group_interval
+  elseif any_firing and g.last_sent and t >= g.last_sent + r.repeat_interval then
+    due, is_repeat = true, true
+  end
+  if due and not take_token(r, t) then
+    self.stats.throttled = self.stats.throttled + 1
+    due = false
+  end
+  if due then
+    table.sort(live, function(x, y) return x.alert.fp < y.alert.fp end)
+    local alerts = {}
+    for _, e in ipairs(live) do
+      local a = e.alert
+      if a.state == "firing" or (e.notified == "firing" and r.send_resolved) then
+        alerts[#alerts + 1] = snapshot(a)
+      end
+      e.notified = a.state
+      if a.state ~= "firing" then g.entries[a.fp] = nil end
+    end
+    if #alerts > 0 then
+      g.last_sent = t
+      local note = make_note("alert", r, alerts, t, g, is_repeat)
+      sent[#sent + 1] = note
+      self:_dispatch(r, note, t)
+    end
+  end
+  if next(g.entries) == nil then r.groups[g.key] = nil end
+end
+
+--- Sends what is due at sample time t: queued flap notices, groups whose
+-- group_wait / group_interval / repeat_interval elapsed (subject to silences,
+-- inhibition and the route's throttle), retries whose backoff elapsed; reaps
+-- finished exec children.  Returns the list of notifications sent.
+function Notifier:tick(t)
+  local sent = {}
+  local ok, err = pcall(function()
+    if type(t) ~= "number" then error("tick needs a sample time", 0) end
+    self.now = t
+    self:_reap(false)
+    self:_retry(t)
+    for _, r in ipairs(self.routes) do
+      local keep = {}
+      for _, note in ipairs(r.notes) do
+        if self:_muted(note.alert) then
+          self.stats.muted = (self.stats.muted or 0) + 1
+        elseif take_token(r, t) then
+          local n = make_note(note.kind, r, { snapshot(note.alert) }, note.t)
+          n.t = t
+          sent[#sent + 1] = n
+          self:_dispatch(r, n, t)
+        else
+          self.stats.throttled = self.stats.throttled + 1
+          keep[#keep + 1] = note
+        end
+      end
+      r.notes = keep
+      local keys = {}
+      for k in pairs(r.groups) do keys[#keys + 1] = k end
+      table.sort(keys)
+      for _, k in ipairs(keys) do self:_flush_group(r, r.groups[k], t, sent) end
+    end
+  end)
+  if not ok then self:_log("tick failed: " .. tostring(err)) end
+  self.stats.sent = self.stats.sent + #sent
+  return sent
+end
+
+-- Actions ---------------------------------------------------------------------------
+
+local function expand(s, note)
+  return (s:gsub("{([%w_]+)}", function(k)
+    local v = note.labels[k]
+    if v == nil and k ~= "labels" and k ~= "alerts" and k ~= "group" then v = note[k] end
+    if v == nil or type(v) == "table" then return nil end
+    return tostring(v)
+  end))
+end
+N.expand = expand
+
+local function note_record(note)
+  return { kind = note.kind, alertname = note.name, state = note.state, labels = note.labels,
+    value = note.value, message = note.message, t = note.t, route = note.route, group = note.group,
+    is_repeat = note.is_repeat, count = note.count, alerts = note.alerts,
+    active_since = note.active_since, fired_at = note.fired_at, resolved_at = note.resolved_at }
+end
+
+local function note_line(note)
+  local state = note.kind == "alert" and note.state:upper() or note.kind:upper()
+  local v = note.value ~= nil and (" value=" .. tostring(note.value)) or ""
+  return ("[%s] %s %s%s%s: %s"):format(json_number(note.t or 0), state, note.name or "?",
+    label_text(note.labels), v, note.message or "")
+end
+
+local SYSLOG_BY_SEVERITY = { crit = "crit", critical = "crit", warn = "warning", warning = "warning",
+  info = "info", page = "crit" }
+
+-- The concrete work of an action: { kind=..., argv/env/path/line/priority/message }.
+local function detail_of(action, note)
+  local d = { kind = action.kind }
+  if action.kind == "print" then
+    d.line = note_line(note)
+  elseif action.kind == "jsonl" then
+    d.path = expand(action.path, note)
+    d.line = N.json(note_record(note))
+  elseif action.kind == "syslog" then
+    d.priority = action.priority or (note.state == "resolved" and "notice")
+      or SYSLOG_BY_SEVERITY[note.labels.severity] or "warning"
+    d.message = note_line(note)
+    d.ident = action.ident
+  elseif action.kind == "exec" then
+    d.argv = {}
+    for i, s in ipairs(action.argv) do d.argv[i] = expand(s, note) end
+    d.env = { PERFLIB_ALERT_NAME = note.name or "", PERFLIB_ALERT_STATE = note.state or "",
+      PERFLIB_ALERT_KIND = note.kind, PERFLIB_ALERT_VALUE = note.value ~= nil and tostring(note.value) or "",
+      PERFLIB_ALERT_MESSAGE = note.message or "", PERFLIB_ALERT_LABELS = N.json(note.labels),
+      PERFLIB_ALERT_T = json_number(note.t or 0), PERFLIB_ALERT_COUNT = tostring(note.count or 1),
+      PERFLIB_ALERT_ACTIVE_SINCE = note.active_since and json_number(note.active_since) or "",
+      PERFLIB_ALERT_FIRED_AT = note.fired_at and json_number(note.fired_at) or "",
+      PERFLIB_ALERT_REPEAT = note.is_repeat and "1" or "0",
+      PERFLIB_ALERTS = N.json(note.alerts) }
+    if action.stdout or action.stderr then d.opts = { stdout = action.stdout, stderr = action.stderr } end
+  end
+  return d
+end
+
+-- Runs one attempt; returns true, "running" (exec started), or nil, message.
+function Notifier:_execute(job)
+  local action, note = job.action, job.note
+  local d = detail_of(action, note)
+  if self.run then
+    if self.run == true then
+      self.captured[#self.captured + 1] = { action = action, alert = note, detail = d, t = self.now }
+      return true
+    end
+    local r, msg = self.run(action, note, d)
+    if r == false then return nil, msg or "run returned false" end
+    return true
+  end
+  if action.kind == "print" then
+    if type(self.out) == "function" then self.out(d.line) else self.out:write(d.line, "\n") end
+  elseif action.kind == "jsonl" then
+    local f, msg = io.open(d.path, "a")
+    if not f then return nil, msg end
+    local okw, werr = f:write(d.line, "\n")
+    local okc, cerr = f:close()
+    if not okw then return nil, werr end
+    if not okc then return nil, cerr end
+  elseif action.kind == "syslog" then
+    self:_perflib().syslog(d.priority, d.message, d.ident)
+  elseif action.kind == "exec" then
+    local pid, msg = self:_perflib().spawn(d.argv, d.env, d.opts)
+    if not pid then return nil, msg end
+    self.children[#self.children + 1] = { pid = pid, job = job }
+    return "running"
+  elseif action.kind == "call" then
+    local r, msg = action.fn(note)
+    if r == false then return nil, msg or "call returned false" end
+  end
+  return true
+end
+
+function Notifier:_attempt(job, t)
+  job.attempt = job.attempt + 1
+  local ok, r, msg = pcall(self._execute, self, job)
+  if ok and r then return end                      -- done, or an exec child is running
+  self:_failed(job, ok and (msg or "failed") or r, t)
+end
+
+function Notifier:_failed(job, msg, t)
+  local a = job.action
+  self.stats.failed = self.stats.failed + 1
+  local total = a.retries + 1
+  local what = ("action %s for %s %s (attempt %d/%d) failed: %s"):format(a.kind, job.note.name or "?",
+    job.note.kind == "alert" and job.note.state or job.note.kind, job.attempt, total, tostring(msg))
+  if job.attempt < total then
+    job.next_t = t + a.backoff * 2 ^ (job.attempt - 1)
+    self.jobs[#self.jobs + 1] = job
+    self:_log(what .. (", retry at t=%s"):format(json_number(job.next_t)))
+  else
+    self.stats.gave_up = self.stats.gave_up + 1
+    self:_log(what .. ", giving up")
+  end
+end
+
+function Notifier:_dispatch(route, note, t)
+  for _, action in ipairs(route.actions) do
+    local notes = { note }
+    if action.per_alert and #note.alerts > 1 then
+      notes = {}
+      for i, a in ipairs(note.alerts) do
+        notes[i] = make_note(note.kind, route, { a }, t, { key = note.group_key, labels = note.group },
+          note.is_repeat)
+      end
+    end
+    for _, one in ipairs(notes) do self:_attempt({ action = action, note = one, attempt = 0 }, t) end
+  end
+end
+
+function Notifier:_retry(t)
+  local due, keep = {}, {}
+  for _, job in ipairs(self.jobs) do
+    if job.next_t <= t then due[#due + 1] = job else keep[#keep + 1] = job end
+  end
+  self.jobs = keep
+  for _, job in ipairs(due) do
+    self.stats.retried = self.stats.retried + 1
+    self:_attempt(job, t)
+  end
+end
+
+-- Reaps exec children (blocking when block is true); a non-zero exit is a failure.
+function Notifier:_reap(block)
+  if #self.children == 0 then return end
+  local lib, keep = self:_perflib(), {}
+  for _, c in ipairs(self.children) do
+    local how, code = lib.wait(c.pid, not block and "nohang" or nil)
+    if how == false then
+      keep[#keep + 1] = c
+    elseif how == nil then
+      self:_log(("exec pid %d: %s"):format(c.pid, tostring(code)))
+    elseif not (how == "exited" and code == 0) then
+      self:_failed(c.job, ("%s %s %s"):format(c.job.action.argv[1], how, tostring(code)), self.now)
+    end
+  end
+  self.children = keep
+end
+
+--- Waits for every running exec child (blocking) and records failures
+-- (retries stay scheduled on the sample clock).  For shutdown and tests.
+function Notifier:drain()
+  local ok, err = pcall(self._reap, self, true)
+  if not ok then self:_log("drain: " .. tostring(err)) end
+end
+
+--- Number of exec children still running and retries still scheduled.
+function Notifier:pending()
+  return #self.children, #self.jobs
+end
+
+return N

@@ -1,0 +1,303 @@
+--- perflib.rules.test: a unit-test harness for rules on a virtual clock (usable from busted).
+-- Series: "v*n" n samples of v, "a+d*n" a ramp (a, a+d, ... n samples), "v" one sample,
+-- "_" or "_*n" a gap (instance there, no data), "~" or "~*n" the instance absent (vanished),
+-- "!" a counter reset at the next sample. Input keys: "path{instance=name}" or "path".
+local R = require "perflib.rules"
+local E = require "perflib.rules.engine"
+
+local T = {}
+T.UNKNOWN = setmetatable({}, { __tostring = function() return "UNKNOWN" end })
+
+local function num(s, whole)
+  local v = tonumber(s)
+  if v == nil then error(("series: bad number %q in %q"):format(s, whole), 3) end
+  return v
+end
+
+--- Parse a series into a list of samples { v = number|nil, gap = bool, absent = bool, reset = bool }.
+function T.parse(series)
+  local out, reset = {}, false
+  for tok in series:gmatch("%S+") do
+    if tok == "!" then
+      reset = true
+    else
+      local head, n = tok:match("^(.-)%*(%d+)$")
+      head, n = head or tok, tonumber(n) or 1
+      local a, d
+      if head == "_" or head == "~" then
+        a = head
+      elseif tonumber(head) then
+        a, d = tonumber(head), 0
+      else
+        -- a+d or a-d: the sign after the first character that is not part of an exponent
+        local i = 2
+        while i <= #head do
+          local c = head:sub(i, i)
+          if (c == "+" or c == "-") and not head:sub(i - 1, i - 1):match("[eE]") then break end
+          i = i + 1
+        end
+        if i > #head then error(("series: bad token %q in %q"):format(tok, series), 2) end
+        a, d = num(head:sub(1, i - 1), series), num(head:sub(i), series)
+      end
+      for k = 0, n - 1 do
+        local s
+        if a == "_" then s = { gap = true }
+        elseif a == "~" then s = { absent = true }
+        else s = { v = a + d * k } end
+        if reset and s.v then s.reset, reset = true, false end
+        out[#out + 1] = s
+      end
+    end
+  end
+  return out
+end
+
+local function parse_key(key)
+  local path, inst = key:match("^(.-){instance=(.*)}$")
+  if path then return path, inst end
+  return key, ""
+end
+
+local function label_key(labels)
+  local ks = {}
+  for k in pairs(labels) do ks[#ks + 1] = k end
+  table.sort(ks)
+  for i, k in ipairs(ks) do ks[i] = k .. "=" .. labels[k] end
+  return table.concat(ks, ",")
+end
+
+local Result = {}
+Result.__index = Result
+
+--- Run rules over synthetic input. opts: rules (set, source or path), every ("10s"), input, start (0),
+-- state (exported engine state to import first), limit (instructions per function call).
+-- Returns a Result; raises when the rules do not load.
+function T.run(opts)
+  local set, errs = opts.rules, nil
+  if type(set) == "string" then
+    set, errs = R.load(set)
+    if not set then
+      local msgs = {}
+      for _, e in ipairs(errs) do msgs[#msgs + 1] = e.message end
+      error("rules did not load: " .. table.concat(msgs, "; "), 2)
+    end
+  end
+  local every = assert(R.duration(opts.every or "10s"))
+  local start = opts.start or 0
+  local eng = E.new(set, { limit = opts.limit })
+  if opts.state then eng:import_state(opts.state) end
+  -- path -> { names, series[name] }
+  local paths, order, n = {}, {}, 0
+  for key, s in pairs(opts.input or {}) do
+    local path, inst = parse_key(key)
+    local p = paths[path]
+    if not p then p = { names = {}, series = {} }; paths[path] = p; order[#order + 1] = path end
+    p.names[#p.names + 1] = inst
+    p.series[inst] = T.parse(s)
+    n = math.max(n, #p.series[inst])
+  end
+  table.sort(order)
+  for _, path in ipairs(order) do table.sort(paths[path].names) end
+  local res = setmetatable({ events = {}, snaps = {}, times = {}, every = every, start = start, engine = eng,
+                             load_errors = errs, set = set }, Result)
+  for k = 1, n do
+    local t = start + (k - 1) * every
+    local frame = {}
+    for _, path in ipairs(order) do
+      local p = paths[path]
+      local cooked = { instances = {}, value = {}, status = {} }
+      local raw = { instances = {}, value = {}, status = {} }
+      for _, name in ipairs(p.names) do
+        local s = p.series[name][k]
+        if s and not s.absent then
+          cooked.instances[#cooked.instances + 1] = name
+          raw.instances[#raw.instances + 1] = name
+          if s.gap then
+            cooked.status[name], raw.status[name] = "no_data", "no_data"
+          elseif s.reset then
+            cooked.status[name] = "negative_delta"
+            raw.value[name], raw.status[name] = s.v, "reset"
+          else
+            cooked.value[name], cooked.status[name] = s.v, "valid"
+            raw.value[name], raw.status[name] = s.v, "valid"
+          end
+        end
+      end
+      frame[path], frame["raw:" .. path] = cooked, raw
+    end
+    for _, ev in ipairs(eng:feed(t, frame)) do res.events[#res.events + 1] = ev end
+    local snap = {}
+    for _, rule in ipairs(eng.rules) do
+      local rs, alerts = eng.st[rule.name], {}
+      for _, a in pairs(rs.alerts) do
+        alerts[#alerts + 1] = { labels = a.labels, state = a.state, value = a.value, severity = a.severity,
+                                flapping = a.flapping }
+      end
+      snap[rule.name] = { alerts = alerts, disabled = rs.disabled }
+    end
+    res.snaps[k], res.times[k] = snap, t
+  end
+  res.stop = start + (n - 1) * every
+  return res
+end
+
+local function matches(labels, want)
+  for k, v in pairs(want or {}) do
+    if k ~= "severity" and labels[k] ~= v then return false end
+  end
+  return true
+end
+
+local function time_of(t)
+  local s = R.duration(t)
+  if not s then error(("bad time %q"):format(tostring(t)), 3) end
+  return s
+end
+
+function Result:index(t)
+  t = time_of(t)
+  if t > self.stop + 1e-9 then
+    error(("time %gs is past the end of the input (%gs): no hidden lookback"):format(t, self.stop), 3)
+  end
+  if t < self.start then return nil end
+  return math.floor((t - self.start) / self.every + 1e-9) + 1
+end
+
+--- State of an alert at time t (as of the last sample at or before t), and its info.
+function Result:at(t, rule, labels)
+  local k = self:index(t)
+  local snap = k and self.snaps[k][rule]
+  if not snap then
+    if k and not self.engine.st[rule] then error(("no rule %q"):format(rule), 2) end
+    return "inactive"
+  end
+  for _, a in ipairs(snap.alerts) do
+    if matches(a.labels, labels) then return a.state, a end
+  end
+  return snap.disabled and "disabled" or "inactive"
+end
+
+--- The rule's value for an alert at time t (nil: unknown).
+function Result:value(t, rule, labels)
+  local _, a = self:at(t, rule, labels)
+  return a and a.value
+end
+
+--- True when the alert was never in `state` (default "firing").
+function Result:never(rule, labels, state)
+  state = state or "firing"
+  for _, snap in ipairs(self.snaps) do
+    for _, a in ipairs(snap[rule] and snap[rule].alerts or {}) do
+      if a.state == state and matches(a.labels, labels) then return false end
+    end
+  end
+  return true
+end
+
+--- First time the alert entered `state` (default "firing"), or nil.
+function Result:first(rule, labels, state)
+  state = state or "firing"
+  for _, ev in ipairs(self.events) do
+    if ev.rule == rule and ev.to == state and matches(ev.labels, labels) then return ev.t end
+  end
+end
+
+--- Events of one rule/alert (kind "transition", "flap_start", "flap_end", "rule_error").
+function Result:transitions(rule, labels)
+  local out = {}
+  for _, ev in ipairs(self.events) do
+    if (not rule or ev.rule == rule) and matches(ev.labels or {}, labels) then out[#out + 1] = ev end
+  end
+  return out
+end
+
+--- Is this engine event a notification (as a router would send without routes/throttling)?
+-- Fire, resolve, flap start/end; transitions while flapping are suppressed; unknown is no news.
+function T.notifiable(ev)
+  if ev.kind == "flap_start" or ev.kind == "flap_end" or ev.kind == "rule_error" then return true end
+  if ev.kind ~= "transition" or ev.flapping then return false end
+  if ev.to == "firing" then return ev.from ~= "recovering" and ev.from ~= "unknown" and ev.from ~= "firing" end
+  if ev.to == "resolved" then return true end
+  return false
+end
+
+--- Count notifications: opts.alert (rule name), opts.labels; returns the count and the events.
+function Result:notifications(opts)
+  opts = opts or {}
+  local out = {}
+  for _, ev in ipairs(self.events) do
+    if T.notifiable(ev) and (not opts.alert or ev.rule == opts.alert) and matches(ev.labels or {}, opts.labels) then
+      out[#out + 1] = ev
+    end
+  end
+  return #out, out
+end
+
+--- A readable timeline of the events.
+function Result:timeline()
+  local lines = {}
+  for _, ev in ipairs(self.events) do
+    local inst = ev.labels and ev.labels.instance and ("{" .. ev.labels.instance .. "}") or ""
+    if ev.kind == "transition" then
+      lines[#lines + 1] = ("%7.1f %s%s %s -> %s%s"):format(ev.t, ev.rule, inst, ev.from, ev.to,
+        ev.value and (" (" .. ("%.4g"):format(ev.value) .. ")") or "")
+    else
+      lines[#lines + 1] = ("%7.1f %s%s %s"):format(ev.t, ev.rule, inst, ev.kind)
+    end
+  end
+  return table.concat(lines, "\n")
+end
+
+-- ---------------------------------------------------------------- declarative expectations
+
+function T.at(t, rule, labels, state, extra)
+  return { what = "at", t = t, rule = rule, labels = labels, state = state, extra = extra }
+end
+function T.never(rule, labels, state) return { what = "never", rule = rule, labels = labels, state = state } end
+function T.value_at(t, rule, labels, v, tol)
+  return { what = "value", t = t, rule = rule, labels = labels, v = v, tol = tol }
+end
+function T.notifications(o) return { what = "notifications", o = o } end
+
+--- Check expectations against a result: true, or false and a list of failure messages.
+function T.check(res, expect)
+  local fails = {}
+  local function fail(fmt, ...) fails[#fails + 1] = fmt:format(...) end
+  for _, x in ipairs(expect) do
+    local lbl = x.labels and label_key(x.labels) or ""
+    if x.what == "at" then
+      local st, a = res:at(x.t, x.rule, x.labels)
+      if st ~= x.state then fail("at %s %s{%s}: expected %s, got %s", x.t, x.rule, lbl, x.state, st) end
+      for k, v in pairs(x.extra or {}) do
+        local got = a and (k == "severity" and a.severity or a.labels[k])
+        if got ~= v then fail("at %s %s{%s}: %s expected %s, got %s", x.t, x.rule, lbl, k, v, tostring(got)) end
+      end
+    elseif x.what == "never" then
+      if not res:never(x.rule, x.labels, x.state) then
+        fail("%s{%s} was %s", x.rule, lbl, x.state or "firing")
+      end
+    elseif x.what == "value" then
+      local v = res:value(x.t, x.rule, x.labels)
+      if x.v == T.UNKNOWN then
+        if v ~= nil then fail("value at %s %s{%s}: expected unknown, got %s", x.t, x.rule, lbl, v) end
+      elseif v == nil or math.abs(v - x.v) > (x.tol or 1e-9 * math.max(1, math.abs(x.v))) then
+        fail("value at %s %s{%s}: expected %s, got %s", x.t, x.rule, lbl, x.v, tostring(v))
+      end
+    elseif x.what == "notifications" then
+      local c = res:notifications(x.o)
+      if x.o.count and c ~= x.o.count then fail("notifications: expected %d, got %d", x.o.count, c) end
+      if x.o.max and c > x.o.max then fail("notifications: expected at most %d, got %d", x.o.max, c) end
+    end
+  end
+  return #fails == 0, fails
+end
+
+--- Run one case: { rules =, every =, input =, expect = {...} } → ok, failures, result.
+function T.case(def)
+  local res = T.run(def)
+  local ok, fails = T.check(res, def.expect or {})
+  return ok, fails, res
+end
+
+T.Result = Result
+return T

@@ -1,0 +1,112 @@
+-- perflib.rules.test: the harness itself, and the CoreBusy example of the alerting reference §4.6.
+local T = require "perflib.rules.test"
+
+local BUSY = [[
+R.rule "CoreBusy" {
+  source = "processor/busy_pct", value = R.avg "1m",
+  when = R.above(90):clears_below(75), severity = "crit",
+  pending = "5m", keep = "2m", message = "core {instance} busy {value:%.0f}% for {age}",
+}
+]]
+
+describe("perflib.rules.test series", function()
+  it("parses steady values, ramps, gaps, absences and resets", function()
+    local s = T.parse "5*2 0+1e6*3 10-2*2 _ ~*2 ! 7"
+    local vals = {}
+    for i, x in ipairs(s) do
+      vals[i] = x.v or (x.gap and "_") or (x.absent and "~")
+    end
+    assert.same({ 5, 5, 0, 1e6, 2e6, 10, 8, "_", "~", "~", 7 }, vals)
+    assert.is_true(s[11].reset)
+    assert.has_error(function() T.parse "abc" end)
+  end)
+end)
+
+describe("perflib.rules.test results", function()
+  local res = T.run { rules = BUSY, every = "10s", input = {
+    ["processor/busy_pct{instance=cpu0}"] = "50*6 95*36 85*6 60*24",
+    ["processor/busy_pct{instance=cpu1}"] = "10*72",
+  } }
+
+  it("runs the CoreBusy example of §4.6 with its exact timeline", function()
+    -- samples at 0, 10, ... 710 s; avg 1m = the 6 samples in (t-60, t]
+    -- 95 from 60 s: avg > 90 only when all 6 are 95, at 110 s → pending; 110 + 5m = 410 s → firing;
+    -- 85 from 420 s, 60 from 480 s: avg 80.8 at 480 (still above the clear 75), 76.7 at 490, 72.5 at 500 →
+    -- recovering at 500 s; clear for keep 2m → resolved at 620 s, inactive from 630 s.
+    local ok, fails = T.check(res, {
+      T.at("1m", "CoreBusy", { instance = "cpu0" }, "inactive"),
+      T.at("3m", "CoreBusy", { instance = "cpu0" }, "pending"),
+      T.at("7m", "CoreBusy", { instance = "cpu0" }, "firing", { severity = "crit" }),
+      T.at("8m", "CoreBusy", { instance = "cpu0" }, "firing"),
+      T.at("9m", "CoreBusy", { instance = "cpu0" }, "recovering"),
+      T.at("11m", "CoreBusy", { instance = "cpu0" }, "inactive"),
+      T.never("CoreBusy", { instance = "cpu1" }),
+      T.notifications { alert = "CoreBusy", count = 2 },
+      T.value_at("8m", "CoreBusy", { instance = "cpu0" }, 485 / 6),
+    })
+    assert.is_true(ok, table.concat(fails, "\n"))
+    assert.equal(110, res:first("CoreBusy", { instance = "cpu0" }, "pending"))
+    assert.equal(410, res:first("CoreBusy", { instance = "cpu0" }))
+    assert.equal(500, res:first("CoreBusy", { instance = "cpu0" }, "recovering"))
+    assert.equal(620, res:first("CoreBusy", { instance = "cpu0" }, "resolved"))
+  end)
+
+  it("reports failed expectations", function()
+    local ok, fails = T.check(res, {
+      T.at("3m", "CoreBusy", { instance = "cpu0" }, "firing"),
+      T.never("CoreBusy", { instance = "cpu0" }),
+      T.notifications { alert = "CoreBusy", max = 1 },
+    })
+    assert.is_false(ok)
+    assert.equal(3, #fails)
+    assert.matches("expected firing, got pending", fails[1], 1, true)
+  end)
+
+  it("refuses a time past the end of the input (no hidden lookback)", function()
+    assert.has_error(function() res:at("12m", "CoreBusy", { instance = "cpu0" }) end)
+    assert.equal("inactive", res:at("11m50s", "CoreBusy", { instance = "cpu0" }))
+  end)
+
+  it("prints a timeline", function()
+    assert.matches("410.0 CoreBusy{cpu0} pending -> firing", res:timeline(), 1, true)
+  end)
+
+  it("runs a case in one call", function()
+    local ok, fails = T.case {
+      rules = BUSY,
+      input = { ["processor/busy_pct{instance=cpu0}"] = "95*40 _*6 95*10" },
+      expect = { T.at("7m30s", "CoreBusy", { instance = "cpu0" }, "unknown"), T.notifications { count = 1 } },
+    }
+    assert.is_true(ok, table.concat(fails or {}, "\n"))
+  end)
+
+  it("raises when the rules do not load", function()
+    assert.has_error(function() T.run { rules = "R.rule 'X' { sorce = 'a' }", input = {} } end)
+  end)
+end)
+
+describe("examples/rules/default.lua", function()
+  it("loads without errors and names counters this machine has", function()
+    local R = require "perflib.rules"
+    local E = require "perflib.rules.engine"
+    local perflib = require "perflib"
+    local set, errs = R.load "examples/rules/default.lua"
+    assert.is_nil(errs)
+    assert.is_true(#set.order >= 10)
+    local q <close> = perflib.query()
+    for _, s in ipairs(E.new(set):sources()) do
+      local idx, status = q:add(s.path)
+      assert.is_number(idx, s.path .. ": " .. tostring(status))
+    end
+  end)
+
+  it("runs through the harness on a synthetic busy CPU", function()
+    local res = T.run { rules = "examples/rules/default.lua", every = "10s", input = {
+      ["\\Processor Information(*)\\% Processor Time{instance=0,0}"] = "99*60",
+      ["\\Processor Information(*)\\% Processor Time{instance=0,_Total}"] = "99*60",
+    } }
+    assert.equal("firing", res:at("9m", "CpuBusy", { instance = "0,0" }))
+    assert.equal("crit", select(2, res:at("9m", "CpuBusy", { instance = "0,0" })).severity)
+    assert.is_true(res:never("CpuBusy", { instance = "0,_Total" }))
+  end)
+end)

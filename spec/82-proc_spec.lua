@@ -1,0 +1,194 @@
+-- perflib.spawn / perflib.wait / perflib.syslog: child processes without a shell.
+local perflib = require "perflib"
+
+local function tmpdir()
+  local d = os.tmpname()
+  os.remove(d)
+  assert(os.execute("mkdir -p '" .. d .. "'"))
+  return d
+end
+
+local function slurp(path)
+  local f = io.open(path)
+  if not f then return nil end
+  local s = f:read "a"
+  f:close()
+  return s
+end
+
+local function run(argv, env, opts)
+  local pid, msg = perflib.spawn(argv, env, opts)
+  assert(pid, msg)
+  return perflib.wait(pid)
+end
+
+describe("perflib.spawn", function()
+  local dir
+  before_each(function() dir = tmpdir() end)
+  after_each(function() os.execute("rm -rf '" .. dir .. "'") end)
+
+  it("passes arguments literally: spaces and shell metacharacters mean nothing", function()
+    local out = dir .. "/out"
+    local args = { "a b", "$HOME", "`id`", "$(id)", "x;y", "'q'", '"d"', "*", "|", "&&", "\\n", "" }
+    local argv = { "/bin/echo" }
+    for _, a in ipairs(args) do argv[#argv + 1] = a end
+    local how, code = run(argv, nil, { stdout = out })
+    assert.equals("exited", how)
+    assert.equals(0, code)
+    assert.equals(table.concat(args, " ") .. "\n", slurp(out))
+  end)
+
+  it("looks the program up in PATH when argv[1] has no slash", function()
+    local out = dir .. "/out"
+    assert.same({ "exited", 0 }, { run({ "echo", "hi" }, nil, { stdout = out }) })
+    assert.equals("hi\n", slurp(out))
+  end)
+
+  it("adds env to the inherited environment, or replaces it with inherit = false", function()
+    local out = dir .. "/env"
+    assert.same({ "exited", 0 },
+      { run({ "/usr/bin/env" }, { "PERFLIB_A=x y", PERFLIB_B = "$q;", PERFLIB_N = 42 }, { stdout = out }) })
+    local env = slurp(out)
+    assert.matches("\nPERFLIB_A=x y\n", "\n" .. env)
+    assert.matches("\nPERFLIB_B=%$q;\n", "\n" .. env)
+    assert.matches("\nPERFLIB_N=42\n", "\n" .. env)
+    assert.matches("\nPATH=", "\n" .. env)                -- inherited
+    os.remove(out)
+    assert.same({ "exited", 0 }, { run({ "/usr/bin/env" }, { "ONLY=1" }, { inherit = false, stdout = out }) })
+    assert.equals("ONLY=1\n", slurp(out))
+  end)
+
+  it("overrides an inherited variable of the same name", function()
+    local out = dir .. "/env"
+    run({ "/usr/bin/env" }, { PATH = "/nowhere" }, { stdout = out })
+    local n = 0
+    for line in slurp(out):gmatch "[^\n]+" do
+      if line:match "^PATH=" then n = n + 1; assert.equals("PATH=/nowhere", line) end
+    end
+    assert.equals(1, n)
+  end)
+
+  it("gives the child /dev/null as stdin and appends stderr to a file", function()
+    local out, err = dir .. "/out", dir .. "/err"
+    assert.same({ "exited", 0 }, { run({ "/bin/cat" }, nil, { stdout = out }) })
+    assert.equals("", slurp(out))
+    assert.same({ "exited", 2 }, { run({ "/bin/ls", dir .. "/missing" }, nil, { stderr = err }) })
+    assert.matches("missing", slurp(err))
+  end)
+
+  it("reports exit codes", function()
+    assert.same({ "exited", 0 }, { run { "/bin/true" } })
+    assert.same({ "exited", 1 }, { run { "/bin/false" } })
+    assert.same({ "exited", 7 }, { run { "/bin/sh", "-c", "exit 7" } })   -- the test's own shell
+  end)
+
+  it("reports signals", function()
+    assert.same({ "signaled", 15 }, { run { "/bin/sh", "-c", "kill -TERM $$" } })
+    assert.same({ "signaled", 9 }, { run { "/bin/sh", "-c", "kill -KILL $$" } })
+  end)
+
+  it("returns nil, message, errno for a missing or non-executable program", function()
+    local pid, msg, e = perflib.spawn { "/nonexistent/prog", "x" }
+    assert.is_nil(pid)
+    assert.matches("/nonexistent/prog", msg)
+    assert.equals(2, e)                                       -- ENOENT
+    pid, msg, e = perflib.spawn { "no-such-program-perflib" }
+    assert.is_nil(pid)
+    assert.matches("no%-such%-program%-perflib", msg)
+    assert.equals(2, e)
+    local f = assert(io.open(dir .. "/script", "w"))
+    f:write "echo not executable\n"
+    f:close()
+    pid, msg, e = perflib.spawn { dir .. "/script" }
+    assert.is_nil(pid)
+    assert.matches("script", msg)
+    assert.equals(13, e)                                      -- EACCES, and never a shell fallback
+  end)
+
+  it("does not run a script without #! through a shell", function()
+    local f = assert(io.open(dir .. "/noshebang", "w"))
+    f:write("echo ran > '" .. dir .. "/ran'\n")
+    f:close()
+    os.execute("chmod +x '" .. dir .. "/noshebang'")
+    local pid, _, e = perflib.spawn { dir .. "/noshebang" }
+    if pid then perflib.wait(pid) end
+    assert.is_nil(pid)
+    assert.equals(8, e)                                       -- ENOEXEC
+    assert.is_nil(slurp(dir .. "/ran"))
+  end)
+
+  it("raises on bad arguments, naming the argument", function()
+    local function err(f)
+      local ok, msg = pcall(f)
+      assert.is_false(ok)
+      return msg
+    end
+    assert.matches("#1", err(function() perflib.spawn "/bin/true" end))
+    assert.matches("argv must name a program", err(function() perflib.spawn {} end))
+    assert.matches("argv%[2%] must be a string", err(function() perflib.spawn { "/bin/echo", {} } end))
+    assert.matches("argv%[1%] must be a string", err(function() perflib.spawn { 1 } end))
+    assert.matches("NUL", err(function() perflib.spawn { "/bin/echo", "a\0b" } end))
+    assert.matches("empty", err(function() perflib.spawn { "" } end))
+    assert.matches("#2", err(function() perflib.spawn({ "/bin/true" }, "X=1") end))
+    assert.matches("NAME=value", err(function() perflib.spawn({ "/bin/true" }, { "X" }) end))
+    assert.matches("bad env name", err(function() perflib.spawn({ "/bin/true" }, { ["A=B"] = "1" }) end))
+    assert.matches("#2", err(function() perflib.spawn({ "/bin/true" }, { X = {} }) end))
+    assert.matches("unknown option 'shell'", err(function() perflib.spawn({ "/bin/true" }, nil, { shell = true }) end))
+    assert.matches("#3", err(function() perflib.spawn({ "/bin/true" }, nil, { stdout = 1 }) end))
+  end)
+end)
+
+describe("perflib.wait", function()
+  it("returns false with nohang while the child runs, then its status", function()
+    local pid = assert(perflib.spawn { "/bin/sleep", "0.3" })
+    assert.is_false(perflib.wait(pid, "nohang"))
+    assert.is_false(perflib.wait(pid, true))
+    local how, code
+    for _ = 1, 100 do
+      how, code = perflib.wait(pid, "nohang")
+      if how then break end
+      perflib.sleep(0.02)
+    end
+    assert.equals("exited", how)
+    assert.equals(0, code)
+  end)
+
+  it("returns nil, message, ECHILD for a pid that is not a child (or already reaped)", function()
+    local pid = assert(perflib.spawn { "/bin/true" })
+    assert.equals("exited", perflib.wait(pid))
+    local r, msg, e = perflib.wait(pid)
+    assert.is_nil(r)
+    assert.matches("^wait: ", msg)
+    assert.equals(10, e)                                      -- ECHILD
+  end)
+
+  it("raises on bad arguments", function()
+    assert.has_error(function() perflib.wait() end)
+    assert.has_error(function() perflib.wait(0) end)
+    assert.has_error(function() perflib.wait(-1) end)
+    assert.has_error(function() perflib.wait(1.5) end)
+    assert.has_error(function() perflib.wait(1, "hang") end)
+  end)
+end)
+
+describe("perflib.syslog", function()
+  it("logs with every priority name and an ident", function()
+    for _, p in ipairs { "emerg", "alert", "crit", "err", "error", "warning", "warn", "notice", "info", "debug" } do
+      if p ~= "emerg" and p ~= "alert" then        -- do not page whoever reads the console
+        assert.is_true(perflib.syslog(p, "perflib spec: " .. p .. " %s %n"))
+      end
+    end
+    assert.is_true(perflib.syslog("info", "perflib spec with ident", "perflib-spec"))
+    assert.is_true(perflib.syslog("debug", "back to the default ident"))
+  end)
+
+  it("raises on a bad priority, message or ident", function()
+    local ok, msg = pcall(perflib.syslog, "loud", "x")
+    assert.is_false(ok)
+    assert.matches("#1", msg)
+    assert.has_error(function() perflib.syslog("info") end)
+    assert.has_error(function() perflib.syslog("info", {}) end)
+    assert.has_error(function() perflib.syslog("info", "x", "") end)
+    assert.has_error(function() perflib.syslog("info", "x", ("i"):rep(64)) end)
+  end)
+end)
