@@ -26,7 +26,7 @@ local function load_rules(path, err)
 end
 
 --- A query holding every source of an engine: source key -> result index.
-local function build_query(eng, machine)
+function M.build_query(eng, machine)
   local q = perflib.query(machine)
   local index, problems = {}, {}
   for _, src in ipairs(eng:sources()) do
@@ -47,7 +47,7 @@ end
 
 --- One frame for the engine from a sample pair: cooked values per source
 -- (column 1 of the result), raw integers for "raw:" sources.
-local function frame_of(s1, s0, index)
+function M.frame_of(s1, s0, index)
   local frame = {}
   for key, src in pairs(index) do
     local r = s1:results()[src.index]
@@ -76,6 +76,8 @@ local function frame_of(s1, s0, index)
   return frame
 end
 
+local build_query, frame_of = M.build_query, M.frame_of
+
 local function describe(ev)
   if ev.kind == "transition" then
     return ("%s %s%s: %s -> %s%s"):format(ev.rule, ev.labels and ev.labels.instance and
@@ -98,7 +100,10 @@ function M.check(path, out, err)
   return (#errors == 0 and #problems == 0) and 0 or 1
 end
 
---- perflua monitor rules.lua [--interval S] [--seconds N] [--quiet]
+--- perflua monitor rules.lua [--interval S] [--seconds N] [--view]
+-- With --view, a status screen (every rule's alerts and values, the latest
+-- transitions) is redrawn every interval on a terminal, or printed as a
+-- block per interval otherwise; this is the main job of `make run`.
 function M.monitor(path, opts, out, err)
   local set = load_rules(path, err)
   if not set then return 2 end
@@ -112,15 +117,28 @@ function M.monitor(path, opts, out, err)
   say(out, "perflua monitor: %d rule(s) from %s, every %g s%s", #set.order, path, interval,
     opts.seconds and (", for " .. opts.seconds .. " s") or ", until TERM or INT; HUP reloads")
   local s0, due = nil, perflib.clock()
+  local recent, tty = {}, opts.view and M.is_tty()
   while true do
     local s1 = assert(q:collect())
     local t = s1.time / s1.freq
     local events = eng:feed(t, frame_of(s1, s0, index))
     for _, ev in ipairs(events) do
-      say(out, "%s %s", os.date("%H:%M:%S", math.floor(s1.timestamp)), describe(ev))
+      local line = ("%s %s"):format(os.date("%H:%M:%S", math.floor(s1.timestamp)), describe(ev))
+      if opts.view then
+        recent[#recent + 1] = line
+        if #recent > 50 then table.remove(recent, 1) end
+      else
+        say(out, "%s", line)
+      end
       notifier:event(ev)
     end
     notifier:tick(t)
+    if opts.view then
+      local screen = require("perflib.view").render(eng, { seq = s1.seq, interval = interval,
+        path = path, recent = recent })
+      out:write(tty and "\27[H\27[2J" or "", screen, "\n", tty and "" or "\n")
+      out:flush()
+    end
     s0 = s1
     due = due + interval
     if deadline and perflib.clock() >= deadline then break end
@@ -179,10 +197,22 @@ function M.explain(path, rule, opts, out, err)
   return 0
 end
 
+--- Is standard output a terminal?  (The view redraws in place only there.)
+function M.is_tty()
+  if os.getenv "TERM" == nil or os.getenv "TERM" == "dumb" then return false end
+  local p = io.popen "test -t 1 && echo y"
+  local y = p and p:read "l"
+  if p then p:close() end
+  return y == "y"
+end
+
 local USAGE = [[
-usage: perflua monitor RULES.lua [--interval SECONDS] [--seconds N]
+usage: perflua monitor RULES.lua [--interval SECONDS] [--seconds N] [--view]
        perflua check RULES.lua
-       perflua explain RULES.lua RULE [--interval SECONDS] [--seconds N]]
+       perflua explain RULES.lua RULE [--interval SECONDS] [--seconds N]
+       perflua record OUT.rec [--interval SECONDS] [--seconds N] [--rules RULES.lua] [PATH...]
+       perflua replay RULES.lua RECORDING
+]]
 
 --- Entry point used by perflua: cmd and its arguments; returns the exit status.
 function M.main(cmd, args, out, err)
@@ -199,6 +229,12 @@ function M.main(cmd, args, out, err)
       end
       opts[a:sub(3)] = v
       i = i + 2
+    elseif a == "--view" and cmd == "monitor" then
+      opts.view = true
+      i = i + 1
+    elseif a == "--rules" and cmd == "record" and args[i + 1] then
+      opts.rules = args[i + 1]
+      i = i + 2
     elseif a:sub(1, 2) == "--" then
       err:write(("perflua: unknown option %s\n%s"):format(a, USAGE))
       return 2
@@ -214,6 +250,8 @@ function M.main(cmd, args, out, err)
   if cmd == "check" then return M.check(pos[1], out, err) end
   if cmd == "monitor" then return M.monitor(pos[1], opts, out, err) end
   if cmd == "explain" then return M.explain(pos[1], pos[2], opts, out, err) end
+  if cmd == "record" then return require("perflib.record").main(pos, opts, out, err) end
+  if cmd == "replay" then return require("perflib.replay").main(pos, opts, out, err) end
   err:write(USAGE)
   return 2
 end

@@ -609,11 +609,12 @@ static int runargs(lua_State *L, char **argv, int n) {
     return 1;
 }
 
-/* `perflua monitor|check|explain ...`: the rule tools of perflib.monitor. */
+/* `perflua monitor|check|explain|record|replay ...`: the rule tools of perflib.monitor. */
 static int tool_status = -1;
 
 static int is_tool(const char *a) {
-    return a && (strcmp(a, "monitor") == 0 || strcmp(a, "check") == 0 || strcmp(a, "explain") == 0);
+    return a && (strcmp(a, "monitor") == 0 || strcmp(a, "check") == 0 || strcmp(a, "explain") == 0
+                 || strcmp(a, "record") == 0 || strcmp(a, "replay") == 0);
 }
 
 static int run_tool(lua_State *L, int argc, char **argv) {

@@ -6,6 +6,8 @@
 local R = require "perflib.rules"
 local W = require "perflib.rules.window"
 
+local wpush, wprune, wreduce = W.push, W.prune, W.reduce_by
+
 local E = {}
 local Engine = {}
 Engine.__index = Engine
@@ -16,12 +18,39 @@ local function source_key(rule, path)
   return rule.value.raw and ("raw:" .. path) or path
 end
 
+-- The name an `instances` pattern "^name$" stands for when it has no magic character.
+local function literal_of(pat)
+  local body = type(pat) == "string" and pat:match("^%^(.*)%$$")
+  if body and not body:find("[%^%$%*%+%?%.%(%)%[%]%%%-]") then return body end
+end
+
+-- What eval_rule needs of a rule, worked out once.
+local function rule_info(rule)
+  local value, levels = rule.value, rule.levels
+  local lv1 = levels[1]
+  local c1 = lv1.cond
+  local single = #levels == 1 and c1 ~= nil and lv1.fn == nil
+  return {
+    key = rule.source and source_key(rule, rule.source),
+    raw = value.raw or false, window = value.window, fn = value.fn, p = value.p,
+    filtered = rule.instances ~= nil or rule.exclude ~= nil,
+    per_instance = rule.per == "instance",
+    up = c1 == nil or c1.op == ">",
+    single = single, op = single and c1.op, x = single and c1.x, clear = single and c1.clear or nil,
+    sev = single and lv1.severity, every = rule.every, fwin = rule.flap and rule.flap.window or nil,
+    ver = nil, names = nil, literal = literal_of(rule.instances),    -- the instance list cache (names_of)
+  }
+end
+
 local function new_engine(set, opts)
   opts = opts or {}
   local self = setmetatable({ set = set, rules = set:list(), st = {}, limit = opts.limit or E.DEFAULT_LIMIT,
-                              t = nil, errors = {} }, Engine)
-  for _, rule in ipairs(self.rules) do
-    self.st[rule.name] = { series = {}, alerts = {}, disabled = false, last_eval = nil }
+                              t = nil, errors = {}, recs = {}, srcs = {}, stamp = 0 }, Engine)
+  for i, rule in ipairs(self.rules) do
+    -- the rule's state, with what eval_rule needs of its definition worked out once
+    local rs = rule_info(rule)
+    rs.series, rs.alerts, rs.disabled, rs.last_eval = {}, {}, false, nil
+    self.st[rule.name], self.recs[i] = rs, rs
   end
   return self
 end
@@ -136,20 +165,46 @@ local function set_state(self, rule, a, t, to, extra)
 end
 
 -- Nagios-style flap detection on the alert's condition bit.
+-- a.flapn counts the changes in a.flaps, so that a steady history costs no pass.
 local function flap_step(self, rule, a, t, bit)
   local f = rule.flap
   if not f then return end
   local h = a.flaps
-  h[#h + 1] = bit
-  while #h > f.window do table.remove(h, 1) end
   local n = #h
+  local cnt = a.flapn
+  if cnt == 0 and n == f.window and h[n] == bit then
+    -- a full history without a change stays the same: pushing the bit and dropping the oldest
+    -- gives the same list
+    a.flap_pct = 0.0
+    if a.flapping and 0.0 < f.low then
+      a.flapping = false
+      local ev = event(self, rule, a, t, a.state, a.state)
+      ev.kind, ev.from, ev.to, ev.state, ev.pct = "flap_end", nil, nil, a.state, 0.0
+    end
+    return
+  end
+  if not cnt then
+    cnt = 0
+    for i = 2, n do if h[i] ~= h[i - 1] then cnt = cnt + 1 end end
+  end
+  if n > 0 and h[n] ~= bit then cnt = cnt + 1 end
+  n = n + 1
+  h[n] = bit
+  while n > f.window do
+    if h[1] ~= h[2] then cnt = cnt - 1 end
+    table.remove(h, 1)
+    n = n - 1
+  end
+  a.flapn, a.flapsz, a.flapbit = cnt, n, bit
   if n < 2 then return end
   local changes, denom = 0.0, f.window - 1
-  for i = 2, n do
-    if h[i] ~= h[i - 1] then
-      -- weights from 0.8 (oldest transition) to 1.2 (newest), as Nagios
-      local pos = (i - 2) + (denom - (n - 1))
-      changes = changes + 0.8 + 0.4 * (pos / math.max(denom - 1, 1))
+  if cnt > 0 then
+    for i = 2, n do
+      if h[i] ~= h[i - 1] then
+        -- weights from 0.8 (oldest transition) to 1.2 (newest), as Nagios
+        local pos = (i - 2) + (denom - (n - 1))
+        changes = changes + 0.8 + 0.4 * (pos / math.max(denom - 1, 1))
+      end
     end
   end
   local pct = changes / denom
@@ -302,42 +357,58 @@ end
 local RESET_STATUS = { negative_delta = true, reset = true }
 
 -- Push the sample into the series and cook the rule's value: returns value or nil, why.
-local function cook(rule, ser, name, fs, t)
-  local v, status = fs.value and fs.value[name], fs.status and fs.status[name]
+local function cook(ri, ser, name, fs, t)
+  local vt, st = fs.value, fs.status
+  local v, status = vt and vt[name], st and st[name]
   status = status or (v ~= nil and "valid" or "no_data")
   local why
-  if rule.value.raw then
+  local win = ser.win
+  if ri.raw then
     if v ~= nil and (status == "valid" or RESET_STATUS[status]) then
-      local was_reset = ser.win:push(t, v, RESET_STATUS[status] and ser.win.hi >= ser.win.lo)
+      local was_reset = wpush(win, t, v, RESET_STATUS[status] and win.hi >= win.lo)
       if was_reset then why = "reset" end
     else
       why = "no_data"
     end
   else
-    if v ~= nil and status == "valid" then ser.win:push(t, v)
-    elseif RESET_STATUS[status] then why = "reset"
-    elseif status == "first_sample" then why = "first_sample"
-    else why = "no_data" end
-    ser.win:prune(t)
+    if v ~= nil and status == "valid" then wpush(win, t, v)      -- push prunes
+    else
+      if RESET_STATUS[status] then why = "reset"
+      elseif status == "first_sample" then why = "first_sample"
+      else why = "no_data" end
+      wprune(win, t)
+    end
   end
   ser.status = status
   local value
   if not why then
-    value = ser.win:reduce(rule.value, t)
+    value = wreduce(win, ri.fn, ri.window, ri.p, t)
     if value == nil then
-      why = (rule.value.raw and ser.win.hi == ser.win.lo) and "first_sample" or "no_data"
+      why = (ri.raw and win.hi == win.lo) and "first_sample" or "no_data"
     end
   end
   return value, why
 end
 
 -- Evaluate one instance: returns cond (true/false/nil), why, value, severity; updates its series.
-local function eval_instance(self, rule, ser, name, fs, t)
+local function eval_instance(self, rule, ri, ser, name, fs, t)
   local value, why
-  if rule.source then value, why = cook(rule, ser, name, fs, t) end
+  if ri.key then value, why = cook(ri, ser, name, fs, t) end
   ser.value = value
   if why then ser.why = why; return nil, why end
   ser.why = nil
+  if ri.single then
+    -- one threshold level (level_on inlined); its latch is ser.l1
+    local on
+    if ri.op == ">" then
+      if ser.l1 and ri.clear then on = value >= ri.clear else on = value > ri.x end
+    else
+      if ser.l1 and ri.clear then on = value <= ri.clear else on = value < ri.x end
+    end
+    ser.l1 = on
+    if on then return true, nil, value, ri.sev end
+    return false, nil, value, nil
+  end
   local sev, rank, any = nil, 0, false
   ser.latch = ser.latch or {}
   for i, lv in ipairs(rule.levels) do
@@ -395,36 +466,130 @@ local function aggregate(per, trues, unknowns, total)
   return nil
 end
 
-local function eval_rule(self, rule, rs, t, frame)
-  local dt = rs.last_eval and (t - rs.last_eval) or nil
-  if rule.every and rs.last_eval and t - rs.last_eval < rule.every - 1e-9 then return end
-  rs.last_eval = t
-  local path = rule.source
-  local key = path and source_key(rule, path)
-  local fs = key and frame[key]
-  local names
-  if not path then
-    names = { "" }
-    fs = { instances = names, value = {}, status = { [""] = "valid" } }
-  elseif fs and not fs.error then
-    names = {}
-    for _, n in ipairs(fs.instances or {}) do if want(rule, n) then names[#names + 1] = n end end
+-- ---------------------------------------------------------------- instance lists, once per source and frame
+
+local NO_NAMES = {}
+local NOSRC_NAMES, NOSRC_FS = { "" }, { instances = { "" }, value = {}, status = { [""] = "valid" } }
+
+-- The instance list of source `key` in this frame: { list =, ver = } where ver changes
+-- only when the list does (compared once per source and frame, not once per rule).
+local function source_list(self, key, fs)
+  local sc = self.srcs[key]
+  if sc and sc.stamp == self.stamp then return sc end
+  if not sc then sc = { list = NO_NAMES, ver = 0 }; self.srcs[key] = sc end
+  sc.stamp = self.stamp
+  local insts, list = fs.instances or NO_NAMES, sc.list
+  local same, n = sc.ver > 0, 0
+  while true do                                  -- as ipairs: up to the first nil
+    local name = insts[n + 1]
+    if name == nil then break end
+    n = n + 1
+    if same and list[n] ~= name then same = false end
   end
-  local per_instance = rule.per == "instance"
-  local present = {}
-  local trues, unknowns, total, worst, sev, rank, insts = 0, 0, 0, nil, nil, 0, {}
-  local up = rule.levels[1].cond == nil or rule.levels[1].cond.op == ">"
-  for _, name in ipairs(names or {}) do
-    present[name] = true
-    local ser = rs.series[name]
-    if not ser then
-      ser = { win = W.new(rule.value.window, rule.value.raw) }
-      rs.series[name] = ser
+  if same and list[n + 1] ~= nil then same = false end
+  if not same then
+    sc.list = table.move(insts, 1, n, 1, {})     -- a new table: rules may hold the old one
+    sc.ver, sc.count = sc.ver + 1, nil
+  end
+  return sc
+end
+
+-- How many times each name occurs in the source's list (for "^name$" filters).
+local function counts_of(sc)
+  local c = sc.count
+  if c then return c end
+  c = {}
+  for _, n in ipairs(sc.list) do
+    if type(n) ~= "string" then c = false; break end
+    c[n] = (c[n] or 0) + 1
+  end
+  sc.count = c
+  return c
+end
+
+-- The instances a rule watches in this frame, in frame order: worked out again only when
+-- the source's list changes.  A filter "^name$" without magic characters is a look-up.
+local function names_of(rule, ri, sc)
+  if ri.ver == sc.ver then return ri.names end
+  local names
+  if not ri.filtered then
+    names = sc.list
+  else
+    local counts = ri.literal and counts_of(sc)
+    if counts then
+      names = {}
+      local lit = ri.literal
+      local k = counts[lit] or 0
+      if k > 0 and rule.exclude and lit:find(rule.exclude) then k = 0 end
+      for i = 1, k do names[i] = lit end
+    else
+      names = {}
+      for _, n in ipairs(sc.list) do
+        if want(rule, n) then names[#names + 1] = n end
+      end
     end
-    local c, why, value, s = eval_instance(self, rule, ser, name, fs, t)
+  end
+  ri.ver, ri.names = sc.ver, names
+  return names
+end
+
+local function eval_rule(self, rule, rs, t, frame)
+  local ri = rs
+  local last = rs.last_eval
+  local dt = last and (t - last) or nil
+  local every = rs.every
+  if every and last and t - last < every - 1e-9 then return end
+  rs.last_eval = t
+  local fs, names
+  if not ri.key then
+    names, fs = NOSRC_NAMES, NOSRC_FS
+  else
+    fs = frame[ri.key]
+    if fs and not fs.error then names = names_of(rule, ri, source_list(self, ri.key, fs)) end
+  end
+  local per_instance = ri.per_instance
+  local series, alerts = rs.series, rs.alerts
+  -- clean: after the last evaluation the series (and alerts) were exactly these names,
+  -- so none is new and none vanished
+  local clean = names ~= nil and rs.clean == names
+  if clean and per_instance then
+    local fwin, n1 = rs.fwin, rs.n1
+    for i = 1, n1 and 1 or #names do
+      local name, ser, a = n1, rs.ser1, rs.a1
+      if not n1 then name = names[i]; ser, a = series[name], alerts[name] end
+      local c, why, value, s = eval_instance(self, rule, ri, ser, name, fs, t)
+      a.value, a.severity = value, s or a.severity
+      if c == false and a.state == "inactive" and not a.flapping
+         and (not fwin or (a.flapn == 0 and a.flapsz == fwin and a.flapbit == false)) then
+        -- what outcome() does for a quiet alert that stays quiet, flap history steady
+        a.miss, a.miss_since, a.reason = 0, nil, nil
+        if fwin then a.flap_pct = 0.0 end
+      else
+        outcome(self, rule, a, t, c, why, dt)
+      end
+    end
+    return
+  end
+  rs.clean, rs.n1, rs.ser1, rs.a1 = nil, nil, nil, nil
+  local present = not clean and {} or nil
+  local trues, unknowns, total, worst, sev, rank, insts = 0, 0, 0, nil, nil, 0, {}
+  local up = ri.up
+  for _, name in ipairs(names or NO_NAMES) do
+    local ser
+    if present then
+      present[name] = true
+      ser = series[name]
+      if not ser then
+        ser = { win = W.new(ri.window, ri.raw, ri.fn) }
+        series[name] = ser
+      end
+    else
+      ser = series[name]
+    end
+    local c, why, value, s = eval_instance(self, rule, ri, ser, name, fs, t)
     if per_instance then
-      local a = rs.alerts[name]
-      if not a then a = new_alert(rule, name); rs.alerts[name] = a end
+      local a = alerts[name]
+      if not a then a = new_alert(rule, name); alerts[name] = a end
       a.value, a.severity = value, s or a.severity
       outcome(self, rule, a, t, c, why, dt)
     else
@@ -438,29 +603,39 @@ local function eval_rule(self, rule, rs, t, frame)
       if value and (worst == nil or (up and value > worst) or (not up and value < worst)) then worst = value end
     end
   end
-  if not names then
-    -- the whole source is missing: no data for every known instance
-    for name in pairs(rs.series) do present[name] = true end
-    if per_instance then
-      for _, a in pairs(rs.alerts) do outcome(self, rule, a, t, nil, "no_data", dt) end
+  local tidy = names ~= nil
+  if present then
+    if not names then
+      -- the whole source is missing: no data for every known instance
+      for name in pairs(series) do present[name] = true end
+      if per_instance then
+        for _, a in pairs(alerts) do outcome(self, rule, a, t, nil, "no_data", dt) end
+      end
     end
-  end
-  -- vanished instances: their window goes, their alert follows the `vanish` policy
-  for name in pairs(rs.series) do
-    if not present[name] then rs.series[name] = nil end
-  end
-  if per_instance then
-    for name, a in pairs(rs.alerts) do
-      if not present[name] then
-        a.value = nil
-        outcome(self, rule, a, t, nil, "vanished", dt)
-        if rule.vanish == "resolve" then rs.alerts[name] = nil end
+    -- vanished instances: their window goes, their alert follows the `vanish` policy
+    for name in pairs(series) do
+      if not present[name] then series[name] = nil end
+    end
+    if per_instance then
+      for name, a in pairs(alerts) do
+        if not present[name] then
+          a.value = nil
+          outcome(self, rule, a, t, nil, "vanished", dt)
+          if rule.vanish == "resolve" then alerts[name] = nil else tidy = false end
+        end
       end
     end
   end
+  if tidy then
+    rs.clean = names
+    if per_instance and #names == 1 then   -- one instance: its series and alert at hand
+      local n1 = names[1]
+      rs.n1, rs.ser1, rs.a1 = n1, series[n1], alerts[n1]
+    end
+  end
   if not per_instance then
-    local a = rs.alerts[""]
-    if not a then a = new_alert(rule, nil); rs.alerts[""] = a end
+    local a = alerts[""]
+    if not a then a = new_alert(rule, nil); alerts[""] = a end
     local c = nil
     if names then c = aggregate(rule.per, trues, unknowns, total) end
     a.value, a.severity, a.instances = worst, sev or a.severity, insts
@@ -472,8 +647,10 @@ end
 function Engine:feed(t, frame)
   if self.t and t < self.t then error(("feed: time went backwards (%g < %g)"):format(t, self.t), 2) end
   self.t, self.frame, self.events = t, frame, {}
-  for _, rule in ipairs(self.rules) do
-    local rs = self.st[rule.name]
+  self.stamp = self.stamp + 1
+  local recs = self.recs
+  for i, rule in ipairs(self.rules) do
+    local rs = recs[i]
     if not rs.disabled then
       local ok, err = pcall(eval_rule, self, rule, rs, t, frame)
       if not ok then
@@ -503,6 +680,12 @@ function E.new(set, opts)
   local self = new_engine(set, opts)
   prepare(self.rules)
   return self
+end
+
+-- A series' latched sides (single-level rules keep theirs in ser.l1).
+local function latch_of(ser)
+  if ser.latch then return copy(ser.latch) end
+  if ser.l1 ~= nil then return { ser.l1 } end
 end
 
 local function find_alert(self, rule_name, labels)
@@ -540,7 +723,8 @@ function Engine:explain(rule_name)
     local sides = {}
     for i, lv in ipairs(rule.levels) do
       local c = lv.cond
-      sides[#sides + 1] = { severity = lv.severity, on = ser.latch and ser.latch[i] or false,
+      local latch = latch_of(ser)
+      sides[#sides + 1] = { severity = lv.severity, on = latch and latch[i] or false,
         threshold = c and c.x, clear = c and (c.clear or c.x), op = c and c.op or "function" }
     end
     out.instances[#out.instances + 1] = { instance = name, window = ser.win:entries(), value = ser.value,
@@ -562,7 +746,7 @@ function Engine:export_state()
     local rs = self.st[rule.name]
     local series = {}
     for name, ser in pairs(rs.series) do
-      series[name] = { win = ser.win:export(), latch = copy(ser.latch) }
+      series[name] = { win = ser.win:export(), latch = latch_of(ser) }
     end
     out.rules[rule.name] = { hash = rule.hash, series = series, alerts = copy(rs.alerts),
                              last_eval = rs.last_eval }
@@ -579,9 +763,12 @@ function Engine:import_state(st)
     if r and r.hash == rule.hash then
       local rs = self.st[rule.name]
       for name, s in pairs(r.series) do
-        rs.series[name] = { win = W.from(s.win), latch = copy(s.latch) }
+        local ser = { win = W.from(s.win, rule.value.fn), latch = copy(s.latch) }
+        if rs.single then ser.l1, ser.latch = s.latch and s.latch[1], nil end
+        rs.series[name] = ser
       end
       rs.alerts = copy(r.alerts)
+      rs.clean, rs.n1, rs.ser1, rs.a1 = nil, nil, nil, nil
       rs.last_eval = r.last_eval
       kept[#kept + 1] = rule.name
     end

@@ -1,0 +1,723 @@
+--- perflib.record: recordings of cooked samples for replay through rules.
+--
+-- A simple recording format (the full recording feature, with raw samples
+-- and the whole catalog, comes later).  A recording is a text file of JSON
+-- lines (UTF-8, one JSON object per line, "\n" line ends; blank lines are
+-- ignored):
+--
+-- Line 1, the header:
+--
+--    {"format":"perflib-recording","version":1,"host":"box","created":1718000000,
+--     "interval":1,"perflib":"perflib 0.1.0",
+--     "sources":[{"path":"\\Processor Information(*)\\% Processor Time",
+--                 "counterset":"Processor Information","instance":"*","shape":"multiple_instances",
+--                 "counters":[{"name":"% Processor Time","type":542573824,
+--                              "type_name":"PERF_PRECISION_100NS_TIMER","base":"Processor Time Base",
+--                              "scale":0}]}]}
+--
+-- `format`, `version` (this module reads version 1) and `sources` (each with
+-- its `path`) are required; the rest is information.  Every later line is one
+-- sample:
+--
+--    {"t":5968.37,"ts":1718000000.25,"seq":2,
+--     "d":[{"i":["0,0","_Total"],"v":[12.5,null],"s":["valid","zero_base"],
+--           "r":[16779100000,16779200000],"rs":["valid","valid"]}]}
+--
+-- `t` is the sample clock in seconds (monotonic: the engine's one clock; it
+-- never goes backwards), `ts` the Unix time of the sample, `seq` its number.
+-- `d` has one entry per header source, in header order: `i` the instance
+-- names, `v` the COOKED value of each instance (the formatted value of the
+-- path's first counter, what rules consume; null when unknown), `s` their
+-- statuses ("valid", "first_sample", "negative_delta", ...), `r` the RAW
+-- integer values (for rules on R.rate, R.increase and R.raw), `rs` their
+-- statuses.  A source that failed as a whole is `{"e":"no_instance"}`.
+-- Hand-written recordings may leave out `ts`, `seq`, `s` (a number is
+-- "valid", null "no_data"), `r` and `rs` (then rules on raw values see no
+-- data).  Cooked values that are not finite are the strings "inf", "-inf"
+-- and "nan".  Instance names that are not valid UTF-8 are written with
+-- U+FFFD in place of the bad bytes.
+--
+-- Reading turns each sample line into the engine's frame:
+-- `frame[path] = { instances =, value = { [name] = float }, status = { [name] = "..." } }`,
+-- `frame["raw:" .. path]` the same with raw integers, and `error = ...` on
+-- both for a failed source.  Nothing in a recording is ever run as code:
+-- it is parsed as JSON with bounded line length and nesting, and every
+-- malformed line is an error naming the file and the line number.
+--
+--    local record = require "perflib.record"
+--    local rec <close> = assert(record.open("cpu.rec", { "\\Processor Information(*)\\% Processor Time" }))
+--    local s0
+--    for _ = 1, 10 do local s1 = rec.query:collect(); rec:write(s1, s0); s0 = s1; perflib.sleep(1) end
+--    rec:close()
+--    local header, frames = assert(record.read "cpu.rec")
+--    for t, frame, ts in frames do ... end
+--
+-- @module perflib.record
+local record = {}
+
+record.FORMAT = "perflib-recording"
+record.VERSION = 1
+record.MAX_LINE = 16 * 1024 * 1024     -- bytes per line the reader accepts
+record.MAX_DEPTH = 16                  -- JSON nesting the reader accepts
+
+-- ---------------------------------------------------------------- JSON out
+
+local ESC = { ['"'] = '\\"', ["\\"] = "\\\\", ["\b"] = "\\b", ["\f"] = "\\f", ["\n"] = "\\n",
+              ["\r"] = "\\r", ["\t"] = "\\t" }
+
+local function jstring(s)
+  s = tostring(s)
+  if not utf8.len(s) then                 -- invalid UTF-8: U+FFFD for each bad byte
+    local out, i = {}, 1
+    while i <= #s do
+      local c = s:byte(i)
+      local n = c < 0x80 and 1 or c >= 0xF0 and 4 or c >= 0xE0 and 3 or c >= 0xC2 and 2 or 0
+      local piece = n > 0 and s:sub(i, i + n - 1) or ""
+      if n > 0 and #piece == n and utf8.len(piece) then
+        out[#out + 1], i = piece, i + n
+      else
+        out[#out + 1], i = "\u{FFFD}", i + 1
+      end
+    end
+    s = table.concat(out)
+  end
+  return '"' .. s:gsub('[%c"\\]', function(c) return ESC[c] or ("\\u%04x"):format(c:byte()) end) .. '"'
+end
+
+-- Numbers: integers exactly; floats in the fewest digits that read back the same.
+local function jnumber(x)
+  if math.type(x) == "integer" then return ("%d"):format(x) end
+  if x ~= x then return '"nan"' end
+  if x == math.huge then return '"inf"' end
+  if x == -math.huge then return '"-inf"' end
+  for p = 15, 17 do
+    local s = ("%." .. p .. "g"):format(x)
+    if tonumber(s) == x then return s end
+  end
+  return ("%.17g"):format(x)
+end
+
+local ARRAY = {}                          -- metatable of lists written as JSON arrays even when empty
+
+local function jvalue(v)
+  local ty = type(v)
+  if ty == "string" then return jstring(v) end
+  if ty == "number" then return jnumber(v) end
+  if ty == "boolean" then return tostring(v) end
+  if ty ~= "table" then return "null" end
+  local parts = {}
+  if #v > 0 or getmetatable(v) == ARRAY then
+    for i = 1, #v do parts[i] = jvalue(v[i]) end
+    return "[" .. table.concat(parts, ",") .. "]"
+  end
+  local keys = {}
+  for k in pairs(v) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  for i, k in ipairs(keys) do parts[i] = jstring(k) .. ":" .. jvalue(v[k]) end
+  return "{" .. table.concat(parts, ",") .. "}"
+end
+
+local function jlist(list, n, f)
+  local parts = {}
+  for i = 1, n do
+    local x = list[i]
+    parts[i] = x == nil and "null" or f(x)
+  end
+  return "[" .. table.concat(parts, ",") .. "]"
+end
+
+-- ---------------------------------------------------------------- JSON in
+
+local NULL = setmetatable({}, { __tostring = function() return "null" end })
+record.NULL = NULL
+
+local ESCAPED = { ['"'] = '"', ["\\"] = "\\", ["/"] = "/", b = "\b", f = "\f", n = "\n", r = "\r", t = "\t" }
+
+-- Parse one JSON text (a whole line); raises { col =, msg = } on malformed input.
+local function decode(s, max_depth)
+  local pos, n = 1, #s
+  local function fail(msg, at) error({ col = at or pos, msg = msg }, 0) end
+  local function ws() pos = s:find("[^ \t\r\n]", pos) or n + 1 end
+  local function eof_check(what)
+    if pos > n then fail("unexpected end of line in " .. what .. " (truncated?)") end
+  end
+  local value
+  local function str()
+    local buf, i = {}, pos + 1
+    while true do
+      local j = s:find('["\\\0-\31]', i)
+      if not j then pos = n + 1; eof_check("a string") end
+      buf[#buf + 1] = s:sub(i, j - 1)
+      local c = s:sub(j, j)
+      if c == '"' then pos = j + 1; return table.concat(buf) end
+      if c ~= "\\" then fail("control character in a string", j) end
+      local e = s:sub(j + 1, j + 1)
+      if e == "" then pos = n + 1; eof_check("a string") end
+      if ESCAPED[e] then
+        buf[#buf + 1], i = ESCAPED[e], j + 2
+      elseif e == "u" then
+        local hex = s:match("^%x%x%x%x", j + 2)
+        if not hex then fail("bad \\u escape", j) end
+        local cp, nxt = tonumber(hex, 16), j + 6
+        if cp >= 0xD800 and cp <= 0xDBFF then
+          local lo = s:match("^\\u(%x%x%x%x)", nxt)
+          lo = lo and tonumber(lo, 16)
+          if not lo or lo < 0xDC00 or lo > 0xDFFF then fail("lone surrogate in \\u escape", j) end
+          cp, nxt = 0x10000 + (cp - 0xD800) * 0x400 + (lo - 0xDC00), nxt + 6
+        elseif cp >= 0xDC00 and cp <= 0xDFFF then
+          fail("lone surrogate in \\u escape", j)
+        end
+        buf[#buf + 1], i = utf8.char(cp), nxt
+      else
+        fail("bad escape \\" .. e, j)
+      end
+    end
+  end
+  local function num()
+    local start = pos
+    local _, e = s:find("^-?0", pos)
+    if not e then _, e = s:find("^-?[1-9]%d*", pos) end
+    if not e then fail("unexpected character " .. ("%q"):format(s:sub(pos, pos))) end
+    local float = false
+    local _, f = s:find("^%.%d+", e + 1)
+    if f then e, float = f, true elseif s:sub(e + 1, e + 1) == "." then fail("bad number", e + 1) end
+    local _, x = s:find("^[eE][-+]?%d+", e + 1)
+    if x then e, float = x, true elseif s:find("^[eE]", e + 1) then fail("bad number", e + 1) end
+    if s:find("^%d", e + 1) then fail("bad number (leading zero)", start) end
+    pos = e + 1
+    local text = s:sub(start, e)
+    local v = tonumber(text)
+    if not float then return math.tointeger(v) or v end
+    return v + 0.0
+  end
+  value = function(depth)
+    ws()
+    eof_check("a value")
+    local c = s:sub(pos, pos)
+    if c == "{" or c == "[" then
+      if depth >= max_depth then fail("nesting deeper than " .. max_depth) end
+      local close, t, k = c == "{" and "}" or "]", {}, 0
+      pos = pos + 1
+      ws()
+      eof_check(c == "{" and "an object" or "an array")
+      if s:sub(pos, pos) == close then pos = pos + 1; return t end
+      while true do
+        if c == "{" then
+          ws()
+          eof_check("an object")
+          if s:sub(pos, pos) ~= '"' then fail("expected a key string") end
+          local at = pos
+          local key = str()
+          if t[key] ~= nil then fail(("duplicate key %q"):format(key), at) end
+          ws()
+          eof_check("an object")
+          if s:sub(pos, pos) ~= ":" then fail("expected ':'") end
+          pos = pos + 1
+          t[key] = value(depth + 1)
+        else
+          k = k + 1
+          t[k] = value(depth + 1)
+        end
+        ws()
+        eof_check(c == "{" and "an object" or "an array")
+        local d = s:sub(pos, pos)
+        pos = pos + 1
+        if d == close then return t end
+        if d ~= "," then fail(("expected ',' or '%s'"):format(close), pos - 1) end
+      end
+    elseif c == '"' then
+      return str()
+    elseif s:find("^true", pos) then pos = pos + 4; return true
+    elseif s:find("^false", pos) then pos = pos + 5; return false
+    elseif s:find("^null", pos) then pos = pos + 4; return NULL
+    end
+    return num()
+  end
+  local v = value(0)
+  ws()
+  if pos <= n then fail("unexpected text after the value") end
+  return v
+end
+
+--- Parse one line of JSON: value, or nil and a message with the column.
+-- JSON null is `record.NULL`; integers without fraction or exponent are Lua integers.
+function record.decode(s, max_depth)
+  local ok, v = pcall(decode, s, max_depth or record.MAX_DEPTH)
+  if ok then return v end
+  if type(v) == "table" then return nil, ("column %d: %s"):format(v.col, v.msg) end
+  return nil, tostring(v)
+end
+
+-- ---------------------------------------------------------------- frames
+
+--- The engine frame of a sample pair for an index `{ [path] = result index }`:
+-- `frame[path]` the cooked values of the result's first counter (as `perflua
+-- monitor` cooks them: `nocap`), `frame["raw:" .. path]` its raw integers.
+function record.frame(s1, s0, index)
+  local frame = {}
+  local results = s1:results()
+  for path, i in pairs(index) do
+    local r = results[i]
+    if r.shape == "error" then
+      local e = r.error or r.status
+      frame[path] = { instances = {}, value = {}, status = {}, error = e }
+      frame["raw:" .. path] = { instances = {}, value = {}, status = {}, error = e }
+    else
+      local v = s1:evaluate(s0, i, { nocap = true })
+      local f = { instances = v.instances, value = {}, status = {} }
+      local col, st = v[1] or {}, v.status[1] or {}
+      for n, name in ipairs(v.instances) do
+        f.value[name] = col[n]
+        f.status[name] = st[n] or "valid"
+      end
+      frame[path] = f
+      local raw = { instances = {}, value = {}, status = {} }
+      local counter = r.counters[1]
+      for n, name in ipairs(r.instances) do
+        raw.instances[n] = name
+        local x, rst = s1:value(i, name, counter)
+        raw.value[name] = x
+        raw.status[name] = x and "valid" or rst
+      end
+      frame["raw:" .. path] = raw
+    end
+  end
+  return frame
+end
+
+local function same_list(a, b)
+  if #a ~= #b then return false end
+  for i = 1, #a do if a[i] ~= b[i] then return false end end
+  return true
+end
+
+-- One sample line from a frame, sources in header order.
+local function sample_line(paths, t, ts, seq, frame)
+  local d = {}
+  for k, path in ipairs(paths) do
+    local f, raw = frame[path], frame["raw:" .. path]
+    if f.error then
+      d[k] = "{\"e\":" .. jstring(f.error) .. "}"
+    else
+      local inst, n = f.instances, #f.instances
+      local vals, sts, rv, rs = {}, {}, {}, {}
+      for j, name in ipairs(inst) do vals[j], sts[j] = f.value[name], f.status[name] end
+      for j, name in ipairs(raw.instances) do rv[j], rs[j] = raw.value[name], raw.status[name] end
+      local parts = { "{\"i\":", jlist(inst, n, jstring), ",\"v\":", jlist(vals, n, jnumber),
+                      ",\"s\":", jlist(sts, n, jstring) }
+      local rn = #raw.instances
+      if not same_list(inst, raw.instances) then
+        parts[#parts + 1] = ",\"ri\":" .. jlist(raw.instances, rn, jstring)
+      end
+      parts[#parts + 1] = ",\"r\":" .. jlist(rv, rn, jnumber) .. ",\"rs\":" .. jlist(rs, rn, jstring) .. "}"
+      d[k] = table.concat(parts)
+    end
+  end
+  local head = "{\"t\":" .. jnumber(t + 0.0) .. (ts and (",\"ts\":" .. jnumber(ts)) or "")
+    .. (seq and (",\"seq\":" .. jnumber(seq)) or "")
+  return head .. ",\"d\":[" .. table.concat(d, ",") .. "]}"
+end
+
+-- ---------------------------------------------------------------- writer
+
+local Recorder = {}
+Recorder.__index = Recorder
+
+local function hostname()
+  local f = io.open("/proc/sys/kernel/hostname")
+  local h = f and f:read("l")
+  if f then f:close() end
+  return h or os.getenv("HOSTNAME") or "?"
+end
+
+local function counter_info(perflib, setname, names)
+  local out = {}
+  local ok, cs = pcall(perflib.counterset, setname)
+  for k, name in ipairs(names or {}) do
+    local c = ok and cs and cs:counter(name)
+    out[k] = { name = name, type = c and c.type, type_name = c and c.type_name, base = c and c.base,
+               scale = c and c.scale }
+  end
+  return setmetatable(out, ARRAY)
+end
+
+--- Start a recording.
+-- @param path the file to write (truncated)
+-- @param paths a list of counter paths, or of sources `{ path = ... }` (as from `eng:sources()`);
+--   every path is recorded both cooked and raw
+-- @tparam[opt] table opts `query` (an existing query to add the paths to; samples passed to
+--   `write` must come from it), `machine` (options of a new `perflib.query`), `interval`,
+--   `host` (header information)
+-- @return a recorder (`rec.query`, `rec.paths`, `rec.problems`: paths not recorded with
+--   why, `rec.count`), or nil and a message
+function record.open(path, paths, opts)
+  opts = opts or {}
+  local perflib = require "perflib"
+  if type(paths) ~= "table" then error("record.open: paths must be a list", 2) end
+  local q = opts.query or perflib.query(opts.machine)
+  local self = setmetatable({ query = q, own = not opts.query, paths = {}, index = {}, problems = {},
+                              count = 0, file_path = path }, Recorder)
+  local specs, sources = nil, {}
+  for _, p in ipairs(paths) do
+    local cp = type(p) == "table" and p.path or p
+    if type(cp) ~= "string" then error("record.open: a path must be a string", 2) end
+    if not self.index[cp] then
+      local i, status, msg = q:add(cp)
+      if not i and status == "duplicate" then
+        specs = specs or q:specs()
+        for _, sp in ipairs(specs) do if sp.path == cp then i = sp.index end end
+      end
+      if i then
+        self.paths[#self.paths + 1], self.index[cp] = cp, i
+      else
+        self.problems[#self.problems + 1] = { path = cp, status = status, message = msg or status }
+      end
+    end
+  end
+  specs = q:specs()
+  for _, cp in ipairs(self.paths) do
+    local sp = specs[self.index[cp]] or {}
+    sources[#sources + 1] = { path = cp, counterset = sp.counterset, instance = sp.instance, shape = sp.shape,
+                              counters = counter_info(perflib, sp.counterset, sp.counters) }
+  end
+  local f, err = io.open(path, "w")
+  if not f then
+    if self.own then q:close() end
+    return nil, ("cannot write %s: %s"):format(path, tostring(err))
+  end
+  self.file = f
+  local header = { format = record.FORMAT, version = record.VERSION, host = opts.host or hostname(),
+                   created = os.time(), interval = opts.interval, perflib = perflib._VERSION,
+                   sources = setmetatable(sources, ARRAY) }
+  local ok, werr = f:write(jvalue(header), "\n")
+  if not ok then f:close(); return nil, ("cannot write %s: %s"):format(path, tostring(werr)) end
+  f:flush()
+  self.header = header
+  return self
+end
+
+--- Append the sample s1 (cooked against the older sample s0, nil for the first).
+-- @return the frame written (the engine's shape), or nil and a message
+function Recorder:write(s1, s0)
+  if not self.file then error("attempt to use a closed recorder", 2) end
+  local frame = record.frame(s1, s0, self.index)
+  local ok, err = self.file:write(sample_line(self.paths, s1.time / s1.freq, s1.timestamp, s1.seq, frame), "\n")
+  if ok then ok, err = self.file:flush() end
+  if not ok then return nil, ("cannot write %s: %s"):format(self.file_path, tostring(err)) end
+  self.count = self.count + 1
+  return frame
+end
+
+--- Write a frame built elsewhere (t in sample seconds, ts Unix time or nil).
+function Recorder:write_frame(t, frame, ts, seq)
+  if not self.file then error("attempt to use a closed recorder", 2) end
+  local ok, err = self.file:write(sample_line(self.paths, t, ts, seq, frame), "\n")
+  if not ok then return nil, tostring(err) end
+  self.count = self.count + 1
+  return true
+end
+
+--- Close the file (and the query when the recorder made it); true or nil, message.
+function Recorder:close()
+  local f = self.file
+  self.file = nil
+  if self.own and self.query then self.query:close() end
+  self.query = self.own and nil or self.query
+  if f then return f:close() end
+  return true
+end
+Recorder.__close = Recorder.close
+Recorder.__gc = function(self) if self.file then pcall(self.file.close, self.file) end end
+
+-- ---------------------------------------------------------------- reader
+
+-- Lines of a file with a length bound: returns a function giving line, number or nil at the end.
+local function lines_of(f, max)
+  local buf, start, lineno, eof = "", 1, 0, false
+  local CHUNK = 65536
+  return function()
+    local parts, len = nil, 0
+    while true do
+      local nl = buf:find("\n", start, true)
+      if nl then
+        local piece = buf:sub(start, nl - 1)
+        start = nl + 1
+        lineno = lineno + 1
+        if len + #piece > max then return nil, lineno, "line longer than " .. max .. " bytes" end
+        local line = parts and (table.concat(parts) .. piece) or piece
+        return (line:gsub("\r$", "")), lineno
+      end
+      local rest = buf:sub(start)
+      if #rest > 0 then
+        parts = parts or {}
+        parts[#parts + 1], len = rest, len + #rest
+        if len > max then return nil, lineno + 1, "line longer than " .. max .. " bytes" end
+      end
+      buf, start = "", 1
+      if eof then
+        if parts then
+          lineno = lineno + 1
+          return (table.concat(parts):gsub("\r$", "")), lineno, nil, true
+        end
+        return nil
+      end
+      local chunk = f:read(CHUNK)
+      if not chunk then eof = true else buf = chunk end
+    end
+  end
+end
+
+local function is_list(t)
+  if type(t) ~= "table" or t == NULL then return false end
+  local n = #t
+  for k in pairs(t) do
+    if math.type(k) ~= "integer" or k < 1 or k > n then return false end
+  end
+  return true
+end
+
+local SAMPLE_KEYS = { t = true, ts = true, seq = true, d = true }
+local ENTRY_KEYS = { i = true, v = true, s = true, ri = true, r = true, rs = true, e = true }
+local SPECIAL = { nan = 0 / 0, inf = math.huge, ["-inf"] = -math.huge }
+
+local function bad(fmt, ...) error(fmt:format(...), 0) end
+
+local function check_keys(t, allowed, where)
+  for k in pairs(t) do
+    if not allowed[k] then bad("%s: unknown key %q", where, tostring(k)) end
+  end
+end
+
+local function strings(t, n, where, what)
+  if not is_list(t) or (n and #t ~= n) then
+    bad("%s: `%s` must be a list of %s strings", where, what, n and tostring(n) or "")
+  end
+  for j = 1, #t do
+    if type(t[j]) ~= "string" then bad("%s: `%s`[%d] must be a string", where, what, j) end
+  end
+  return t
+end
+
+-- One source of a sample line -> cooked and raw frame parts.
+local function entry_frames(e, where)
+  if type(e) ~= "table" or e == NULL or is_list(e) and #e > 0 then bad("%s must be an object", where) end
+  check_keys(e, ENTRY_KEYS, where)
+  if e.e ~= nil then
+    if type(e.e) ~= "string" then bad("%s: `e` must be a string", where) end
+    for k in pairs(e) do
+      if k ~= "e" then bad("%s: a failed source has `e` alone, not `%s`", where, k) end
+    end
+    return { instances = {}, value = {}, status = {}, error = e.e },
+           { instances = {}, value = {}, status = {}, error = e.e }
+  end
+  local inst = strings(e.i, nil, where, "i")
+  local seen = {}
+  for _, name in ipairs(inst) do
+    if seen[name] then bad("%s: instance %q twice", where, name) end
+    seen[name] = true
+  end
+  local function part(names, vals, sts, vkey, skey, raw)
+    local f = { instances = {}, value = {}, status = {} }
+    local n = #names
+    if not is_list(vals) or #vals ~= n then bad("%s: `%s` must be a list of %d values", where, vkey, n) end
+    if sts ~= nil then strings(sts, n, where, skey) end
+    for j, name in ipairs(names) do
+      f.instances[j] = name
+      local v = vals[j]
+      if v == NULL or v == nil then
+        v = nil
+      elseif type(v) == "string" and SPECIAL[v] and not raw then
+        v = SPECIAL[v]
+      elseif type(v) ~= "number" then
+        bad("%s: `%s`[%d] must be a number or null", where, vkey, j)
+      elseif raw then
+        local iv = math.tointeger(v)
+        if not iv then bad("%s: `%s`[%d] must be an integer", where, vkey, j) end
+        v = iv
+      else
+        v = v + 0.0
+      end
+      f.value[name] = v
+      f.status[name] = sts and sts[j] or (v ~= nil and "valid" or "no_data")
+    end
+    return f
+  end
+  if e.v == nil then bad("%s: `v` (the cooked values) is missing", where) end
+  local cooked = part(inst, e.v, e.s, "v", "s", false)
+  local raw
+  if e.r ~= nil then
+    local rnames = e.ri ~= nil and strings(e.ri, nil, where, "ri") or inst
+    raw = part(rnames, e.r, e.rs, "r", "rs", true)
+  elseif e.rs ~= nil or e.ri ~= nil then
+    bad("%s: `rs` and `ri` go with `r`", where)
+  end
+  return cooked, raw
+end
+
+local function finite(x) return type(x) == "number" and x == x and x ~= math.huge and x ~= -math.huge end
+
+local function parse_header(h)
+  if type(h) ~= "table" or is_list(h) and #h > 0 then return nil, "the header must be a JSON object" end
+  if h.format ~= record.FORMAT then
+    return nil, ("not a perflib recording (format %s, expected %q)"):format(
+      h.format == nil and "missing" or ("%q"):format(tostring(h.format)), record.FORMAT)
+  end
+  if math.type(h.version) ~= "integer" then return nil, "`version` must be an integer" end
+  if h.version ~= record.VERSION then
+    return nil, ("unsupported recording version %d (this perflib reads version %d)"):format(h.version,
+      record.VERSION)
+  end
+  if not is_list(h.sources) then return nil, "`sources` must be a list" end
+  local seen = {}
+  for k, src in ipairs(h.sources) do
+    if type(src) ~= "table" or type(src.path) ~= "string" then
+      return nil, ("sources[%d] needs a `path` string"):format(k)
+    end
+    if seen[src.path] then return nil, ("sources[%d]: %q twice"):format(k, src.path) end
+    seen[src.path] = true
+  end
+  return h
+end
+
+--- Read a recording.
+-- @param path the file
+-- @tparam[opt] table opts `max_line` (bytes, default `record.MAX_LINE`)
+-- @return the header (a table; `header.paths` lists the source paths) and an iterator
+--   giving `t, frame, ts, seq` per sample line, or nil and a message (file, header).
+--   The iterator raises an error "FILE:LINE: message" on a malformed line; the file
+--   closes at the end or on an error (or when collected, if iteration stops early).
+function record.read(path, opts)
+  opts = opts or {}
+  local f, err = io.open(path, "rb")
+  if not f then return nil, ("cannot read recording: %s"):format(tostring(err)) end
+  local max = opts.max_line or record.MAX_LINE
+  local next_line = lines_of(f, max)
+  local function where(n) return ("%s:%d"):format(path, n) end
+  local line, n, lerr
+  repeat line, n, lerr = next_line() until line == nil or line:find("%S")
+  if lerr then f:close(); return nil, ("%s: %s"):format(where(n), lerr) end
+  if not line then f:close(); return nil, ("%s: empty recording (no header line)"):format(path) end
+  local h, derr = record.decode(line, record.MAX_DEPTH)
+  if h == nil then f:close(); return nil, ("%s: bad header: %s"):format(where(n), derr) end
+  local herr
+  h, herr = parse_header(h)
+  if not h then f:close(); return nil, ("%s: %s"):format(where(n), herr) end
+  local paths = {}
+  for k, src in ipairs(h.sources) do paths[k] = src.path end
+  h.paths = paths
+  local last_t, closed = nil, false
+  local function close() if not closed then closed = true; f:close() end end
+  local function step()
+    if closed then return nil end
+    local ln, no, e
+    repeat ln, no, e = next_line() until ln == nil or ln:find("%S")
+    if e then close(); error(("%s: %s"):format(where(no), e), 0) end
+    if not ln then close(); return nil end
+    local ok, t, frame, ts, seq = pcall(function()
+      local s, m = record.decode(ln, record.MAX_DEPTH)
+      if s == nil then bad("%s", m) end
+      if type(s) ~= "table" or is_list(s) and #s > 0 then bad("a sample line must be a JSON object") end
+      check_keys(s, SAMPLE_KEYS, "sample")
+      if not finite(s.t) then bad("`t` (sample time in seconds) must be a finite number") end
+      if last_t and s.t < last_t then bad("`t` goes backwards (%.17g after %.17g)", s.t, last_t) end
+      if s.ts ~= nil and not finite(s.ts) then bad("`ts` must be a finite number") end
+      if s.seq ~= nil and math.type(s.seq) ~= "integer" then bad("`seq` must be an integer") end
+      if not is_list(s.d) or #s.d ~= #paths then
+        bad("`d` must be a list of %d entries, one per header source", #paths)
+      end
+      local fr = {}
+      for k, p in ipairs(paths) do
+        local cooked, raw = entry_frames(s.d[k], ("d[%d] (%s)"):format(k, p))
+        fr[p] = cooked
+        if raw then fr["raw:" .. p] = raw end
+      end
+      return s.t + 0.0, fr, s.ts, s.seq
+    end)
+    if not ok then close(); error(("%s: %s"):format(where(no), tostring(t)), 0) end
+    last_t = t
+    return t, frame, ts, seq
+  end
+  return h, step
+end
+
+--- Read a whole recording: header and a list of `{ t =, frame =, ts =, seq = }`,
+-- or nil and a message (the first problem, with its line number).
+function record.load(path, opts)
+  local h, iter = record.read(path, opts)
+  if not h then return nil, iter end
+  local frames = {}
+  local ok, err = pcall(function()
+    for t, frame, ts, seq in iter do frames[#frames + 1] = { t = t, frame = frame, ts = ts, seq = seq } end
+  end)
+  if not ok then return nil, tostring(err) end
+  return h, frames
+end
+
+-- ---------------------------------------------------------------- perflua record
+
+local USAGE = "usage: perflua record OUT.rec [--interval SECONDS] [--seconds N] [--rules RULES.lua] [PATH...]\n"
+
+local function say(out, fmt, ...)
+  out:write(fmt:format(...), "\n")
+  out:flush()
+end
+
+--- `perflua record OUT.rec [--interval S] [--seconds N] [--rules FILE] PATH...`: record the
+-- paths (and the sources of the rules) until N seconds passed or TERM/INT.
+-- pos: positional arguments (OUT, PATH...), opts: interval, seconds, rules, machine.
+-- Returns the exit status.
+function record.main(pos, opts, out, err)
+  local perflib = require "perflib"
+  local target = pos[1]
+  local paths = {}
+  for k = 2, #pos do paths[#paths + 1] = pos[k] end
+  if opts.rules then
+    local R, E = require "perflib.rules", require "perflib.rules.engine"
+    local set, errors = R.load(opts.rules)
+    for _, e in ipairs(errors or {}) do
+      say(err, "perflua: %s: %s", opts.rules, type(e) == "table" and e.message or tostring(e))
+    end
+    if not set then return 2 end
+    for _, src in ipairs(E.new(set):sources()) do paths[#paths + 1] = src.path end
+  end
+  if not target or #paths == 0 then
+    err:write(USAGE)
+    return 2
+  end
+  local interval = opts.interval or 1
+  local rec, oerr = record.open(target, paths, { machine = opts.machine, interval = interval })
+  if not rec then say(err, "perflua: %s", oerr); return 2 end
+  for _, p in ipairs(rec.problems) do say(err, "perflua: not recorded: %s: %s", p.path, p.message) end
+  if #rec.paths == 0 then
+    rec:close()
+    say(err, "perflua: nothing to record")
+    return 2
+  end
+  say(out, "perflua record: %d path(s) to %s, every %g s%s", #rec.paths, target, interval,
+    opts.seconds and (", for " .. opts.seconds .. " s") or ", until TERM or INT")
+  perflib.trap("TERM", "INT")
+  local deadline = opts.seconds and perflib.clock() + opts.seconds
+  local s0, due, status = nil, perflib.clock(), 0
+  while true do
+    local s1, cerr = rec.query:collect()
+    if not s1 then say(err, "perflua: collect: %s", tostring(cerr)); status = 1; break end
+    local ok, werr = rec:write(s1, s0)
+    if not ok then say(err, "perflua: %s", werr); status = 1; break end
+    s0 = s1
+    due = due + interval
+    if deadline and perflib.clock() >= deadline then break end
+    local stop = false
+    repeat
+      local wait = due - perflib.clock()
+      if wait > 0 then perflib.sleep(wait) end
+      if #perflib.trapped() > 0 then stop = true end
+    until stop or due - perflib.clock() <= 0
+    if stop then break end
+  end
+  local n = rec.count
+  rec:close()
+  say(out, "perflua record: %d sample(s) written to %s", n, target)
+  return status
+end
+
+return record

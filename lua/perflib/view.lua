@@ -1,0 +1,72 @@
+--- The live status view of `perflua monitor --view` (the main job of
+-- `make run`): every rule with the state of its alerts and its current
+-- values, then the latest transitions.
+-- @module perflib.view
+
+local V = {}
+
+local ORDER = { firing = 1, recovering = 2, pending = 3, unknown = 4 }
+
+local function fmt(v)
+  if v == nil then return "-" end
+  if math.type(v) == "integer" then return tostring(v) end
+  local a = math.abs(v)
+  if a >= 1e9 then return ("%.2fG"):format(v / 1e9) end
+  if a >= 1e6 then return ("%.2fM"):format(v / 1e6) end
+  if a >= 1e4 then return ("%.0f"):format(v) end
+  return ("%.2f"):format(v)
+end
+
+--- One line per rule: what is active, and the instance values the rule sees.
+local function rule_line(eng, rule)
+  local x = eng:explain(rule.name)
+  if not x then return nil end
+  if x.disabled then
+    return ("%-18s disabled: %s"):format(rule.name, tostring(x.error))
+  end
+  local counts, parts = {}, {}
+  for _, a in ipairs(x.alerts or {}) do
+    if ORDER[a.state] then
+      local key = a.state .. (a.severity and a.state ~= "pending" and (" " .. a.severity) or "")
+      counts[key] = (counts[key] or 0) + 1
+    end
+  end
+  for key, n in pairs(counts) do parts[#parts + 1] = ("%d %s"):format(n, key) end
+  table.sort(parts)
+  local vals, shown = {}, 0
+  for _, inst in ipairs(x.instances or {}) do
+    if shown < 4 then
+      -- the rule's value is computed when the rule is due; until then, the latest sample
+      local v = inst.value
+      if v == nil and inst.window and #inst.window > 0 then v = inst.window[#inst.window].v end
+      vals[#vals + 1] = (inst.instance ~= "" and (inst.instance .. "=") or "") .. fmt(v)
+      shown = shown + 1
+    end
+  end
+  if #x.instances > shown then vals[#vals + 1] = ("+%d more"):format(#x.instances - shown) end
+  return ("%-18s %-24s %s"):format(rule.name, #parts > 0 and table.concat(parts, ", ") or "ok",
+    table.concat(vals, " "))
+end
+
+--- The whole screen as text.
+-- @param eng the engine
+-- @tparam table info `{ t0 =, seq =, interval =, path =, recent = {lines...} }`
+function V.render(eng, info)
+  local out = {}
+  out[#out + 1] = ("perflua monitor · %s · sample %d · every %g s · %s · Ctrl-C stops, HUP reloads")
+    :format(os.date("%H:%M:%S"), info.seq or 0, info.interval or 1, info.path or "")
+  out[#out + 1] = ""
+  out[#out + 1] = ("%-18s %-24s %s"):format("rule", "alerts", "values")
+  for _, rule in ipairs(eng.rules or {}) do
+    local line = rule_line(eng, rule)
+    if line then out[#out + 1] = line end
+  end
+  out[#out + 1] = ""
+  out[#out + 1] = "recent transitions:"
+  local recent = info.recent or {}
+  if #recent == 0 then out[#out + 1] = "  (none yet)" end
+  for i = math.max(1, #recent - 9), #recent do out[#out + 1] = "  " .. recent[i] end
+  return table.concat(out, "\n")
+end
+
+return V
