@@ -1,4 +1,5 @@
 -- The README's first example runs as written, in perflua and in lua5.4.
+local perflib = require "perflib"
 local function first_example()
   local text = assert(io.open "README.md"):read "a"
   return assert(text:match "```lua\n(.-)```", "README has no lua example")
@@ -41,5 +42,26 @@ describe("README example", function()
       first_example())
     assert.is_true(ok, out)
     check(out)
+  end)
+end)
+
+describe("README rules example", function()
+  it("loads without errors and its sources exist on this machine", function()
+    local text = assert(io.open "README.md"):read "a"
+    local code = assert(text:match "### Rule%-based monitors.-```lua\n(.-)```", "no rules example")
+    local path = os.tmpname()
+    local f = assert(io.open(path, "w"))
+    f:write(code)
+    f:close()
+    local set, errors = require("perflib.rules").load(path)
+    os.remove(path)
+    assert.is_table(set)
+    assert.is_nil(errors and errors[1])
+    assert.equals(1, #set.order)
+    local q <close> = perflib.query()
+    for _, name in ipairs(set.order) do
+      local rule = set.rules[name]
+      assert.is_truthy(q:add(rule.source or rule.sources[1]))
+    end
   end)
 end)
