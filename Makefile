@@ -99,9 +99,12 @@ build/san/ctest/%: spec/c/%.c $(patsubst src/%.c,build/san/%.o,$(CORE_SRC)) spec
 	  $(patsubst src/%.c,build/san/%.o,$(CORE_SRC)) -lm
 
 # ---- main job -------------------------------------------------------------------
+# the main job: the monitor with the default rules, its live status view and
+# alert transitions (SECONDS=n for a bounded run); examples/top.lua is the
+# plain counter view
 run: deps
 	@$(MAKE) --no-print-directory all
-	build/perflua examples/top.lua $(SECONDS_)
+	build/perflua monitor examples/rules/default.lua --view $(if $(SECONDS),--seconds $(SECONDS))
 
 # ---- tests ----------------------------------------------------------------------
 test: deps

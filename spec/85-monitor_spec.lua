@@ -88,6 +88,21 @@ describe("perflua monitor", function()
   end)
 end)
 
+describe("perflua monitor --view", function()
+  it("prints a status block per interval when not on a terminal", function()
+    if not io.open(PERFLUA) then pending("build/perflua not built") return end
+    local p = assert(io.popen(PERFLUA .. " monitor examples/rules/default.lua --view --seconds 2 2>&1"))
+    local out = p:read "a"
+    p:close()
+    assert.matches("perflua monitor · %d%d:%d%d:%d%d · sample 1 ·", out)
+    assert.matches("\nrule%s+alerts%s+values\n", out)
+    assert.matches("\nCpuBusy [^\n]- 0,0=[%d.]+", out)   -- the alerts column depends on the load
+    assert.matches("\nMemoryLow [^\n]- %d+", out)
+    assert.matches("recent transitions:", out)
+    assert.is_nil(out:find("\27[2J", 1, true))   -- no screen clearing into a pipe
+  end)
+end)
+
 describe("perflua check", function()
   it("accepts the default rule set on this machine", function()
     if not io.open(PERFLUA) then pending("build/perflua not built") return end

@@ -121,7 +121,8 @@ function M.monitor(path, opts, out, err)
   while true do
     local s1 = assert(q:collect())
     local t = s1.time / s1.freq
-    local events = eng:feed(t, frame_of(s1, s0, index))
+    local frame = frame_of(s1, s0, index)
+    local events = eng:feed(t, frame)
     for _, ev in ipairs(events) do
       local line = ("%s %s"):format(os.date("%H:%M:%S", math.floor(s1.timestamp)), describe(ev))
       if opts.view then
@@ -135,7 +136,7 @@ function M.monitor(path, opts, out, err)
     notifier:tick(t)
     if opts.view then
       local screen = require("perflib.view").render(eng, { seq = s1.seq, interval = interval,
-        path = path, recent = recent })
+        path = path, recent = recent, frame = frame })
       out:write(tty and "\27[H\27[2J" or "", screen, "\n", tty and "" or "\n")
       out:flush()
     end

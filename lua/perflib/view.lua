@@ -17,8 +17,21 @@ local function fmt(v)
   return ("%.2f"):format(v)
 end
 
+--- The instances a rule looks at in a frame, with their current values.
+local function frame_values(rule, frame)
+  local f = frame and rule.source and frame[rule.source]
+  if not f or not f.instances then return nil end
+  local list = {}
+  for _, name in ipairs(f.instances) do
+    local inc = type(rule.instances) ~= "string" or name:find(rule.instances) ~= nil
+    local exc = type(rule.exclude) == "string" and name:find(rule.exclude) ~= nil
+    if inc and not exc then list[#list + 1] = { instance = name, value = f.value[name] } end
+  end
+  return list
+end
+
 --- One line per rule: what is active, and the instance values the rule sees.
-local function rule_line(eng, rule)
+local function rule_line(eng, rule, frame)
   local x = eng:explain(rule.name)
   if not x then return nil end
   if x.disabled then
@@ -34,7 +47,9 @@ local function rule_line(eng, rule)
   for key, n in pairs(counts) do parts[#parts + 1] = ("%d %s"):format(n, key) end
   table.sort(parts)
   local vals, shown = {}, 0
-  for _, inst in ipairs(x.instances or {}) do
+  -- the latest sample's values (the rule's own value is computed when it is due)
+  local insts = frame_values(rule, frame) or x.instances or {}
+  for _, inst in ipairs(insts) do
     if shown < 4 then
       -- the rule's value is computed when the rule is due; until then, the latest sample
       local v = inst.value
@@ -43,14 +58,14 @@ local function rule_line(eng, rule)
       shown = shown + 1
     end
   end
-  if #x.instances > shown then vals[#vals + 1] = ("+%d more"):format(#x.instances - shown) end
+  if #insts > shown then vals[#vals + 1] = ("+%d more"):format(#insts - shown) end
   return ("%-18s %-24s %s"):format(rule.name, #parts > 0 and table.concat(parts, ", ") or "ok",
     table.concat(vals, " "))
 end
 
 --- The whole screen as text.
 -- @param eng the engine
--- @tparam table info `{ t0 =, seq =, interval =, path =, recent = {lines...} }`
+-- @tparam table info `{ seq =, interval =, path =, recent = {lines...}, frame = the latest frame }`
 function V.render(eng, info)
   local out = {}
   out[#out + 1] = ("perflua monitor · %s · sample %d · every %g s · %s · Ctrl-C stops, HUP reloads")
@@ -58,7 +73,7 @@ function V.render(eng, info)
   out[#out + 1] = ""
   out[#out + 1] = ("%-18s %-24s %s"):format("rule", "alerts", "values")
   for _, rule in ipairs(eng.rules or {}) do
-    local line = rule_line(eng, rule)
+    local line = rule_line(eng, rule, info.frame)
     if line then out[#out + 1] = line end
   end
   out[#out + 1] = ""
