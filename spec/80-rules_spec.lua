@@ -393,3 +393,43 @@ describe("perflib.rules state across reload", function()
     assert.same({ "raw:y+raw", "x" }, keys)
   end)
 end)
+
+describe("on_transition hooks", function()
+  local R = require "perflib.rules"
+  local E = require "perflib.rules.engine"
+  local function frame(v)
+    return { ["\\X(*)\\Y"] = { instances = { "a" }, value = { a = v }, status = { a = "valid" } } }
+  end
+
+  it("see every event, sandboxed, and a failing hook is reported and dropped", function()
+    local set = R.new()
+    set:rule "Hot" { source = "\\X(*)\\Y", when = R.above(10), every = 1 }
+    local seen = {}
+    set:on_transition(function(ev) seen[#seen + 1] = ev.kind .. ":" .. tostring(ev.to) end)
+    set:on_transition(function(ev)
+      if ev.to == "firing" then return io.open("/tmp/x") end   -- io is not in the sandbox
+    end)
+    local eng = E.new(set)
+    eng:feed(0, frame(1))
+    local evs = eng:feed(1, frame(20))
+    assert.same({ "transition:firing" }, seen)
+    local last = evs[#evs]
+    assert.equals("rule_error", last.kind)
+    assert.matches("on_transition hook disabled", last.message)
+    -- the rules go on, and the bad hook is not called again
+    evs = eng:feed(2, frame(1))
+    for _, ev in ipairs(evs) do assert.are_not.equal("rule_error", ev.kind) end
+    assert.equals(2, #seen)
+    assert.has_error(function() set:on_transition(42) end)
+  end)
+
+  it("are available in rules files", function()
+    local set, errors = R.load [[
+      local R = require "perflib.rules"
+      R.rule "Hot" { source = "\\X(*)\\Y", when = R.above(10), every = 1 }
+      R.on_transition(function(ev) end)
+    ]]
+    assert.is_nil(errors)
+    assert.equals(1, #set.hooks)
+  end)
+end)

@@ -592,6 +592,20 @@ function Set:silence(t)
   return r
 end
 
+--- A function called with every event the engine produces (transitions,
+-- flap start and end, rule errors), after the rules of a sample are
+-- evaluated: custom side effects that rules as data cannot express.  It runs
+-- sandboxed and instruction-limited; an error is reported as an event and
+-- disables that hook, never the rules.
+function Set:on_transition(fn)
+  if type(fn) ~= "function" then
+    error("on_transition: a function expected, got " .. type(fn), 2)
+  end
+  self.hooks = self.hooks or {}
+  self.hooks[#self.hooks + 1] = fn
+  return fn
+end
+
 --- Rules in definition order.
 function Set:list()
   local out = {}
@@ -623,6 +637,7 @@ local function bound_dsl(set)
   function B.inhibit(t) return set:inhibit(t) end
   function B.silence(t) return set:silence(t) end
   function B.defaults(t) return set:defaults(t) end
+  function B.on_transition(fn) return set:on_transition(fn) end
   return B
 end
 

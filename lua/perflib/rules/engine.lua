@@ -45,7 +45,7 @@ end
 local function new_engine(set, opts)
   opts = opts or {}
   local self = setmetatable({ set = set, rules = set:list(), st = {}, limit = opts.limit or E.DEFAULT_LIMIT,
-                              t = nil, errors = {}, recs = {}, srcs = {}, stamp = 0 }, Engine)
+                              t = nil, errors = {}, recs = {}, srcs = {}, stamp = 0, hook_off = {} }, Engine)
   for i, rule in ipairs(self.rules) do
     -- the rule's state, with what eval_rule needs of its definition worked out once
     local rs = rule_info(rule)
@@ -666,19 +666,40 @@ function Engine:feed(t, frame)
   end
   local evs = self.events
   self.events, self.frame = nil, nil
+  -- on_transition hooks see every event; a failing hook is reported and dropped
+  local hooks = self.set.hooks
+  if hooks and #evs > 0 then
+    local n = #evs
+    for h = #hooks, 1, -1 do
+      local fn = hooks[h]
+      if not self.hook_off[fn] then
+        for k = 1, n do
+          local ok, err = call_limited(fn, evs[k], self.limit)
+          if not ok then
+            self.hook_off[fn] = true
+            evs[#evs + 1] = { kind = "rule_error", rule = "on_transition", t = t,
+                              labels = { alertname = "on_transition" },
+                              message = "on_transition hook disabled: " .. tostring(err) }
+            break
+          end
+        end
+      end
+    end
+  end
   return evs
 end
 
 -- Sandbox the function conditions once.
-local function prepare(rules)
+local function prepare(rules, hooks)
   for _, rule in ipairs(rules) do
     for _, lv in ipairs(rule.levels) do if lv.fn then sandbox(lv.fn) end end
   end
+  for _, fn in ipairs(hooks or {}) do sandbox(fn) end
 end
 --- A new engine for a rule set (as built by perflib.rules).
 function E.new(set, opts)
   local self = new_engine(set, opts)
-  prepare(self.rules)
+  prepare(self.rules, set.hooks)
   return self
 end
 
