@@ -395,8 +395,6 @@ describe("perflib.rules state across reload", function()
 end)
 
 describe("on_transition hooks", function()
-  local R = require "perflib.rules"
-  local E = require "perflib.rules.engine"
   local function frame(v)
     return { ["\\X(*)\\Y"] = { instances = { "a" }, value = { a = v }, status = { a = "valid" } } }
   end
