@@ -108,7 +108,7 @@ describe("perflua check", function()
     if not io.open(PERFLUA) then pending("build/perflua not built") return end
     local out, code = run(PERFLUA .. " check examples/rules/default.lua")
     assert.equals(0, code, out)
-    assert.matches("0 error%(s%), 0 source problem%(s%)", out)
+    assert.matches("0 error%(s%), 0 source problem%(s%), 0 lint%(s%)", out)
   end)
 
   it("names the rule and the key of a mistake, and unknown counters", function()
@@ -125,7 +125,25 @@ R.rule "Fine" { source = "\\Memory\\Available Bytes", when = R.below(1) }
     assert.equals(1, code, out)
     assert.matches('rule "Typo": key `pendng`: unknown key %(did you mean `pending`%?%)', out)
     assert.matches("unknown on this machine: \\Memory\\No Such Counter", out, 1, true)
-    assert.matches("2 rule%(s%) loaded, 1 error%(s%), 1 source problem%(s%)", out)
+    assert.matches("2 rule%(s%) loaded, 1 error%(s%), 1 source problem%(s%), 0 lint%(s%)", out)
+  end)
+
+  it("lints windows shorter than two evaluations and raw cumulative counters", function()
+    if not io.open(PERFLUA) then pending("build/perflua not built") return end
+    local path = os.tmpname()
+    write(path, [[
+local R = require "perflib.rules"
+R.rule "Short" { source = "\\Memory\\Available Bytes", every = "30s", value = R.avg "40s",
+  when = R.below(1) }
+R.rule "RawRate" { source = "\\System\\Context Switches/sec", value = R.raw(), when = R.above(1e12) }
+]])
+    local out, code = run(PERFLUA .. " check " .. path)
+    os.remove(path)
+    assert.equals(1, code, out)
+    assert.matches('rule "Short": window 40s holds fewer than 2 evaluations %(every 30s%)', out)
+    assert.matches('rule "RawRate": threshold on the raw value of the cumulative counter '
+      .. '"Context Switches/sec": use R.rate or R.increase', out)
+    assert.matches("2 lint%(s%)", out)
   end)
 
   it("prints usage for bad command lines", function()

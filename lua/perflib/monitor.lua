@@ -95,9 +95,46 @@ function M.check(path, out, err)
   local eng = E.new(set)
   local _, _, problems = build_query(eng)
   for _, p in ipairs(problems) do say(err, "perflua: %s: unknown on this machine: %s", path, p) end
+  local lints = M.lint(set)
+  for _, l in ipairs(lints) do say(err, "perflua: %s: %s", path, l) end
   local n = #set.order
-  say(out, "%s: %d rule(s) loaded, %d error(s), %d source problem(s)", path, n, #errors, #problems)
-  return (#errors == 0 and #problems == 0) and 0 or 1
+  say(out, "%s: %d rule(s) loaded, %d error(s), %d source problem(s), %d lint(s)", path, n, #errors,
+    #problems, #lints)
+  return (#errors == 0 and #problems == 0 and #lints == 0) and 0 or 1
+end
+
+-- Counter types whose raw values are cumulative counts: a threshold on them
+-- needs a rate or an increase (perflib's cooked value is already a rate).
+local CUMULATIVE = {
+  PERF_COUNTER_COUNTER = true, PERF_COUNTER_BULK_COUNT = true, PERF_COUNTER_DELTA = true,
+  PERF_COUNTER_LARGE_DELTA = true, PERF_SAMPLE_COUNTER = true,
+}
+
+--- Lints that need the catalog: windows shorter than two evaluations, and
+-- thresholds on the raw value of a cumulative counter.
+function M.lint(set, machine)
+  local out = {}
+  local q = perflib.query(machine)
+  for _, name in ipairs(set.order) do
+    local rule = set.rules[name]
+    local win, every = rule.value and rule.value.window, rule.every
+    if win and win > 0 and every and win < 2 * every then
+      out[#out + 1] = ('rule "%s": window %gs holds fewer than 2 evaluations (every %gs)'):format(name, win,
+        every)
+    end
+    if rule.source and rule.value and rule.value.fn == "raw" then
+      local i = q:add(rule.source)
+      local spec = i and q:specs()[i]
+      local cs = spec and perflib.counterset(spec.counterset, machine)
+      local c = cs and spec.counters[1] and cs:counter(spec.counters[1])
+      if c and CUMULATIVE[c.type_name] then
+        out[#out + 1] = ('rule "%s": threshold on the raw value of the cumulative counter "%s": '
+          .. "use R.rate or R.increase"):format(name, c.name)
+      end
+    end
+  end
+  q:close()
+  return out
 end
 
 --- perflua monitor rules.lua [--interval S] [--seconds N] [--view]
