@@ -43,6 +43,7 @@ build = {
     ["perflib.pretty"] = "lua/perflib/pretty.lua",
     ["perflib.monitor"] = "lua/perflib/monitor.lua",
     ["perflib.view"] = "lua/perflib/view.lua",
+    ["perflib.frame"] = "lua/perflib/frame.lua",
     ["perflib.rules"] = "lua/perflib/rules.lua",
     ["perflib.rules.engine"] = "lua/perflib/rules/engine.lua",
     ["perflib.rules.window"] = "lua/perflib/rules/window.lua",

@@ -48,32 +48,7 @@ end
 --- One frame for the engine from a sample pair: cooked values per source
 -- (column 1 of the result), raw integers for "raw:" sources.
 function M.frame_of(s1, s0, index)
-  local frame = {}
-  for key, src in pairs(index) do
-    local r = s1:results()[src.index]
-    if r.shape == "error" then
-      frame[key] = { instances = {}, value = {}, status = {}, error = r.error or r.status }
-    elseif src.raw then
-      local f = { instances = {}, value = {}, status = {} }
-      for n, name in ipairs(r.instances) do
-        f.instances[n] = name
-        local v, st = s1:value(src.index, name, 1 <= #r.counters and r.counters[1] or nil)
-        f.value[name] = v
-        f.status[name] = v and "valid" or st
-      end
-      frame[key] = f
-    else
-      local v = s1:evaluate(s0, src.index, { nocap = true })
-      local f = { instances = v.instances, value = {}, status = {} }
-      local col, st = v[1] or {}, v.status[1] or {}
-      for n, name in ipairs(v.instances) do
-        f.value[name] = col[n]
-        f.status[name] = st[n] or "valid"
-      end
-      frame[key] = f
-    end
-  end
-  return frame
+  return require("perflib.frame").of(s1, s0, index)
 end
 
 local build_query, frame_of = M.build_query, M.frame_of

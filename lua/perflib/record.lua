@@ -254,35 +254,9 @@ end
 -- `frame[path]` the cooked values of the result's first counter (as `perflua
 -- monitor` cooks them: `nocap`), `frame["raw:" .. path]` its raw integers.
 function record.frame(s1, s0, index)
-  local frame = {}
-  local results = s1:results()
-  for path, i in pairs(index) do
-    local r = results[i]
-    if r.shape == "error" then
-      local e = r.error or r.status
-      frame[path] = { instances = {}, value = {}, status = {}, error = e }
-      frame["raw:" .. path] = { instances = {}, value = {}, status = {}, error = e }
-    else
-      local v = s1:evaluate(s0, i, { nocap = true })
-      local f = { instances = v.instances, value = {}, status = {} }
-      local col, st = v[1] or {}, v.status[1] or {}
-      for n, name in ipairs(v.instances) do
-        f.value[name] = col[n]
-        f.status[name] = st[n] or "valid"
-      end
-      frame[path] = f
-      local raw = { instances = {}, value = {}, status = {} }
-      local counter = r.counters[1]
-      for n, name in ipairs(r.instances) do
-        raw.instances[n] = name
-        local x, rst = s1:value(i, name, counter)
-        raw.value[name] = x
-        raw.status[name] = x and "valid" or rst
-      end
-      frame["raw:" .. path] = raw
-    end
-  end
-  return frame
+  local src = {}
+  for path, i in pairs(index) do src[path] = { index = i } end
+  return require("perflib.frame").of(s1, s0, src, true)
 end
 
 local function same_list(a, b)

@@ -17,8 +17,7 @@ typedef struct lpl_counterset { const pl_counterset_def *cs; } lpl_counterset;
 typedef struct lpl_query { pl_query *q; } lpl_query;
 typedef struct lpl_sample {
     pl_sample *s;            /* NULL once released */
-    int owned;               /* 1: s was malloc'd; 0: s lives in this userdata */
-    size_t cap;              /* bytes for an inline sample (0 if owned) */
+    size_t cap;              /* bytes after the header for the sample, which lives inline */
 } lpl_sample;
 
 /* Creates a metatable with methods in __index (or an __index function). */
@@ -49,7 +48,6 @@ int lpl_new_query(lua_State *L, int mi);
 
 /* lsample.c */
 void lpl_open_sample(lua_State *L);
-void lpl_push_sample(lua_State *L, pl_sample *s, int mi);
 /* Allocator for pl_query_collect_with: pushes a userdata that holds the
  * sample inline, so the garbage collector sees its real size; or, when
  * reuse is an inline sample big enough, hands out its memory instead. */

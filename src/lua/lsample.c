@@ -23,18 +23,6 @@ static lpl_sample *check_sample(lua_State *L, int i)
     return s;
 }
 
-void lpl_push_sample(lua_State *L, pl_sample *s, int mi)
-{
-    mi = lua_absindex(L, mi);
-    lpl_sample *u = lua_newuserdatauv(L, sizeof *u, 1);
-    u->s = s;
-    u->owned = 1;
-    u->cap = 0;
-    luaL_setmetatable(L, LPL_SAMPLE);
-    lua_pushvalue(L, mi);    /* the machine owns the counterset definitions */
-    lua_setiuservalue(L, -2, 1);
-}
-
 #define INLINE_OFF ((sizeof(lpl_sample) + 15u) & ~(size_t)15u)
 
 void *lpl_sample_alloc(void *ud, size_t size)
@@ -42,14 +30,13 @@ void *lpl_sample_alloc(void *ud, size_t size)
     lpl_alloc *a = ud;
     char *b;
     lpl_sample *u;
-    if (a->reuse && !a->reuse->owned && a->reuse->cap >= size) {
+    if (a->reuse && a->reuse->cap >= size) {
         a->reused = 1;           /* refill in place: no allocation, no GC work */
         return (char *)(void *)a->reuse + INLINE_OFF;
     }
     b = lua_newuserdatauv(a->L, INLINE_OFF + size, 1);
     u = (lpl_sample *)(void *)b;
     u->s = NULL;
-    u->owned = 0;
     u->cap = size;
     return b + INLINE_OFF;
 }
@@ -569,9 +556,7 @@ static int s_index(lua_State *L)
 static int s_release(lua_State *L)
 {
     lpl_sample *s = luaL_checkudata(L, 1, LPL_SAMPLE);
-    if (s->owned)
-        free(s->s);          /* inline samples go with their userdata */
-    s->s = NULL;
+    s->s = NULL;             /* the sample lives in the userdata: the GC frees it */
     return 0;
 }
 
