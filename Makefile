@@ -89,11 +89,11 @@ build/perflua: $(HOST_SRC) build/gen/perflib_lua.c build/libperflib-core.a $(BIN
 
 # C tests of the core alone: no Lua anywhere on their link line, only the
 # library a C program would link.
-build/ctest/%: spec/c/%.c build/libperflib-core.a spec/c/ctest.h
+build/ctest/%: spec/c/%.c build/libperflib-core.a $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/providers -Ispec/c -o $@ $< build/libperflib-core.a -lm
 
-build/san/ctest/%: spec/c/%.c $(patsubst src/%.c,build/san/%.o,$(CORE_SRC)) spec/c/ctest.h
+build/san/ctest/%: spec/c/%.c $(patsubst src/%.c,build/san/%.o,$(CORE_SRC)) $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Isrc/providers -Ispec/c -o $@ $< \
 	  $(patsubst src/%.c,build/san/%.o,$(CORE_SRC)) -lm

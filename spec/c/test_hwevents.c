@@ -11,6 +11,7 @@
 #include "hwevents.c"
 #undef pl_hwevents_def
 #include "ctest.h"
+#include "ctest_snap.h"
 
 #include <ftw.h>
 #include <stdio.h>
@@ -230,15 +231,7 @@ static int hc_collect(hctx *h, const uint8_t *wanted)
     return hwev_copy_def.ops->collect(h->st, wanted, &h->snap);
 }
 
-static int inst_of(const pl_snapshot *s, const char *name)
-{
-    for (uint32_t i = 0; i < s->ninst; i++)
-        if (strcmp(pl_snap_name(s, i), name) == 0)
-            return (int)i;
-    return -1;
-}
-
-static void expect(int line, const pl_snapshot *s, const char *inst, int c, int have, uint64_t want)
+static void expect_c(int line, const pl_snapshot *s, const char *inst, int c, int have, uint64_t want)
 {
     int i = inst_of(s, inst);
     if (i < 0) {
@@ -254,8 +247,10 @@ static void expect(int line, const pl_snapshot *s, const char *inst, int c, int 
                 have ? "set" : "unset", (unsigned long long)want);
     }
 }
-#define EXPECT(s, inst, c, v) expect(__LINE__, s, inst, c, 1, v)
-#define UNSET(s, inst, c) expect(__LINE__, s, inst, c, 0, 0)
+#undef EXPECT
+#undef UNSET
+#define EXPECT(s, inst, c, v) expect_c(__LINE__, s, inst, c, 1, v)
+#define UNSET(s, inst, c) expect_c(__LINE__, s, inst, c, 0, 0)
 
 /* Every group of the fake: enabled = running = t (no multiplexing). */
 static void fake_times(uint64_t t)

@@ -5,6 +5,7 @@
  * comments.  kern-basic2 is kern-basic 10 s later. */
 #include "perflib.h"
 #include "ctest.h"
+#include "ctest_snap.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -52,16 +53,8 @@ static void px_close(pctx *p)
     memset(p, 0, sizeof *p);
 }
 
-static int inst_of(const pl_snapshot *s, const char *name)
-{
-    for (uint32_t i = 0; i < s->ninst; i++)
-        if (strcmp(pl_snap_name(s, i), name) == 0)
-            return (int)i;
-    return -1;
-}
-
 /* 1 and *v when set, 0 when unset, -1 when the instance or counter is unknown */
-static int get(const pl_snapshot *s, const char *inst, const char *ctr, uint64_t *v)
+static int get_r(const pl_snapshot *s, const char *inst, const char *ctr, uint64_t *v)
 {
     int i = inst_of(s, inst), c = pl_counter_index_by_name(s->cs, ctr);
     if (i < 0 || c < 0)
@@ -71,10 +64,10 @@ static int get(const pl_snapshot *s, const char *inst, const char *ctr, uint64_t
     return s->have[k];
 }
 
-static void expect(int line, const pl_snapshot *s, const char *inst, const char *ctr, uint64_t want)
+static void expect_r(int line, const pl_snapshot *s, const char *inst, const char *ctr, uint64_t want)
 {
     uint64_t v = 0;
-    int r = get(s, inst, ctr, &v);
+    int r = get_r(s, inst, ctr, &v);
     if (r != 1 || v != want) {
         ct_failed_checks++;
         fprintf(stderr, "  line %d: %s \"%s\": %s %llu, expected %llu\n", line, inst, ctr,
@@ -83,10 +76,10 @@ static void expect(int line, const pl_snapshot *s, const char *inst, const char 
     }
 }
 
-static void expect_unset(int line, const pl_snapshot *s, const char *inst, const char *ctr)
+static void expect_unset_r(int line, const pl_snapshot *s, const char *inst, const char *ctr)
 {
     uint64_t v = 0;
-    int r = get(s, inst, ctr, &v);
+    int r = get_r(s, inst, ctr, &v);
     if (r != 0) {
         ct_failed_checks++;
         fprintf(stderr, "  line %d: %s \"%s\": %s %llu, expected unset\n", line, inst, ctr,
@@ -94,8 +87,10 @@ static void expect_unset(int line, const pl_snapshot *s, const char *inst, const
     }
 }
 
-#define EXPECT(s, inst, ctr, want) expect(__LINE__, s, inst, ctr, want)
-#define UNSET(s, inst, ctr) expect_unset(__LINE__, s, inst, ctr)
+#undef EXPECT
+#undef UNSET
+#define EXPECT(s, inst, ctr, want) expect_r(__LINE__, s, inst, ctr, want)
+#define UNSET(s, inst, ctr) expect_unset_r(__LINE__, s, inst, ctr)
 
 static void expect_names(int line, const pl_snapshot *s, const char *const *names)
 {
@@ -126,7 +121,7 @@ static uint32_t fnv(const char *l)
     return h;
 }
 
-static int put(const char *dir, const char *rel, const char *text)
+static int put_flat(const char *dir, const char *rel, const char *text)
 {
     char path[512];
     FILE *f;
@@ -138,7 +133,7 @@ static int put(const char *dir, const char *rel, const char *text)
     return fclose(f) == 0;
 }
 
-static void mkdirs(const char *dir, const char *rel)
+static void mkdirs_all(const char *dir, const char *rel)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", dir, rel);
@@ -198,28 +193,28 @@ static void test_softirq_wrap(void)
     char dir[] = "/tmp/pl-kern-XXXXXX";
     pctx p;
     CHECK(mkdtemp(dir) != NULL);
-    mkdirs(dir, "proc");
-    CHECK(put(dir, "proc/softirqs", "          CPU0       CPU1\n"
+    mkdirs_all(dir, "proc");
+    CHECK(put_flat(dir, "proc/softirqs", "          CPU0       CPU1\n"
               "  TIMER: 4294967000        100\n     RCU:         10         20\n"));
     CHECK(px_open(&p, dir, "SoftIRQ") == 0);
     CHECK(px_collect(&p, NULL) == 0);
     EXPECT(&p.s, "TIMER", "Softirqs/sec", 4294967100ull);          /* 4294967000 + 100 */
     EXPECT(&p.s, "_Total", "Softirqs/sec", 4294967130ull);         /* + 10 + 20 */
     /* CPU0's cell wrapped: +296 to 2^32, +704 after = +1000; CPU1 +50 */
-    CHECK(put(dir, "proc/softirqs", "          CPU0       CPU1\n"
+    CHECK(put_flat(dir, "proc/softirqs", "          CPU0       CPU1\n"
               "  TIMER:        704        150\n     RCU:         10         20\n"));
     CHECK(p.cs->ops->instances(p.st, &p.s) == 0);                   /* no values, no update */
     CHECK_EQ_U64(p.s.ninst, 3);
     CHECK(px_collect(&p, NULL) == 0);
     EXPECT(&p.s, "TIMER", "Softirqs/sec", 4294967100ull + 1000 + 50);
     /* CPU1 offline: its column goes; TIMER keeps CPU1's 150, CPU0 +6 */
-    CHECK(put(dir, "proc/softirqs", "          CPU0\n  TIMER:        710\n     RCU:         11\n"));
+    CHECK(put_flat(dir, "proc/softirqs", "          CPU0\n  TIMER:        710\n     RCU:         11\n"));
     CHECK(px_collect(&p, NULL) == 0);
     EXPECT(&p.s, "TIMER", "Softirqs/sec", 4294967100ull + 1050 + 6);
     EXPECT(&p.s, "RCU", "Softirqs/sec", 31);
     EXPECT(&p.s, "_Total", "Softirqs/sec", 4294967100ull + 1056 + 31);
     /* an unknown vector gets a hashed id */
-    CHECK(put(dir, "proc/softirqs", "          CPU0\n  NEWVEC:        1\n"));
+    CHECK(put_flat(dir, "proc/softirqs", "          CPU0\n  NEWVEC:        1\n"));
     CHECK(px_collect(&p, NULL) == 0);
     CHECK_EQ_U64(p.s.inst[0].id, 0x80000000u | (fnv("NEWVEC") & 0x3FFFFFFFu));
     /* _Total keeps rows that left */
@@ -298,24 +293,24 @@ static void test_interrupts_traps(void)
     px_close(&p);
 
     CHECK(mkdtemp(dir) != NULL);
-    mkdirs(dir, "proc");
-    CHECK(put(dir, "proc/interrupts", "   CPU0  CPU1\n 24: 4294967295 5 IO-APIC x\n"
+    mkdirs_all(dir, "proc");
+    CHECK(put_flat(dir, "proc/interrupts", "   CPU0  CPU1\n 24: 4294967295 5 IO-APIC x\n"
               "ERR: 4294967290\n"));
     CHECK(px_open(&p, dir, "Interrupts") == 0);
     CHECK(px_collect(&p, NULL) == 0);
     EXPECT(&p.s, "24", "Interrupts/sec", 4294967300ull);
     EXPECT(&p.s, "ERR", "Interrupts/sec", 4294967290ull);
     /* both wrap: 24 +1 (to 0) +3, ERR +6 +4; IRQ 24 leaves, then comes back */
-    CHECK(put(dir, "proc/interrupts", "   CPU0  CPU1\n 24: 3 5 IO-APIC x\nERR: 4\n"));
+    CHECK(put_flat(dir, "proc/interrupts", "   CPU0  CPU1\n 24: 3 5 IO-APIC x\nERR: 4\n"));
     CHECK(px_collect(&p, NULL) == 0);
     EXPECT(&p.s, "24", "Interrupts/sec", 4294967304ull);
     EXPECT(&p.s, "ERR", "Interrupts/sec", 4294967300ull);
     EXPECT(&p.s, "_Total", "Interrupts/sec", 4294967304ull);
-    CHECK(put(dir, "proc/interrupts", "   CPU0  CPU1\nERR: 4\n"));
+    CHECK(put_flat(dir, "proc/interrupts", "   CPU0  CPU1\nERR: 4\n"));
     CHECK(px_collect(&p, NULL) == 0);
     NAMES(&p.s, "ERR", "_Total");
     EXPECT(&p.s, "_Total", "Interrupts/sec", 4294967304ull);     /* does not fall */
-    CHECK(put(dir, "proc/interrupts", "   CPU0  CPU1\n 24: 10 5 IO-APIC x\nERR: 4\n"));
+    CHECK(put_flat(dir, "proc/interrupts", "   CPU0  CPU1\n 24: 10 5 IO-APIC x\nERR: 4\n"));
     CHECK(px_collect(&p, NULL) == 0);
     EXPECT(&p.s, "24", "Interrupts/sec", 4294967311ull);         /* continues: +7 */
     px_close(&p);
@@ -330,8 +325,8 @@ static double avg_sec(const pl_snapshot *s0, const pl_snapshot *s1, const char *
     char base[96];
     double out = -1;
     snprintf(base, sizeof base, "%s Base", ctr);
-    CHECK(get(s0, inst, ctr, &v0) == 1 && get(s1, inst, ctr, &v1) == 1);
-    CHECK(get(s0, inst, base, &b0) == 1 && get(s1, inst, base, &b1) == 1);
+    CHECK(get_r(s0, inst, ctr, &v0) == 1 && get_r(s1, inst, ctr, &v1) == 1);
+    CHECK(get_r(s0, inst, base, &b0) == 1 && get_r(s1, inst, base, &b1) == 1);
     pl_raw r0 = { v0, b0, 0, 8 }, r1 = { v1, b1, 0, 8 };
     CHECK(pl_format_raw(PERF_AVERAGE_TIMER, &r1, &r0, 10000000, 0, 0, &out) == PL_VALID);
     return out;
@@ -568,15 +563,15 @@ static void test_cgroup_churn(void)
     pctx p;
     uint64_t key;
     CHECK(mkdtemp(dir) != NULL);
-    mkdirs(dir, "sys/fs/cgroup/a");
-    CHECK(put(dir, "sys/fs/cgroup/cgroup.controllers", "memory\n"));
-    CHECK(put(dir, "sys/fs/cgroup/a/memory.current", "100\n"));
+    mkdirs_all(dir, "sys/fs/cgroup/a");
+    CHECK(put_flat(dir, "sys/fs/cgroup/cgroup.controllers", "memory\n"));
+    CHECK(put_flat(dir, "sys/fs/cgroup/a/memory.current", "100\n"));
     CHECK(px_open(&p, dir, "Control Group") == 0);
     CHECK(px_collect(&p, NULL) == 0);
     NAMES(&p.s, "/", "/a");
     EXPECT(&p.s, "/a", "Memory Current Bytes", 100);
     key = p.s.inst[1].key;
-    CHECK(put(dir, "sys/fs/cgroup/a/memory.current", "200\n"));   /* same file re-read */
+    CHECK(put_flat(dir, "sys/fs/cgroup/a/memory.current", "200\n"));   /* same file re-read */
     CHECK(px_collect(&p, NULL) == 0);
     EXPECT(&p.s, "/a", "Memory Current Bytes", 200);
     CHECK_EQ_U64(p.s.inst[1].key, key);
@@ -586,8 +581,8 @@ static void test_cgroup_churn(void)
     char keep[640];
     snprintf(keep, sizeof keep, "%s/sys/fs/cgroup/old", dir);
     CHECK(rename(path, keep) == 0);
-    mkdirs(dir, "sys/fs/cgroup/a");
-    CHECK(put(dir, "sys/fs/cgroup/a/memory.current", "7\n"));
+    mkdirs_all(dir, "sys/fs/cgroup/a");
+    CHECK(put_flat(dir, "sys/fs/cgroup/a/memory.current", "7\n"));
     CHECK(px_collect(&p, NULL) == 0);
     NAMES(&p.s, "/", "/a", "/old");
     CHECK(p.s.inst[1].key != key);
@@ -600,7 +595,7 @@ static void test_cgroup_churn(void)
     /* 4100 groups: cut at 4096 per hierarchy, the root included */
     for (int i = 0; i < 4100; i++) {
         snprintf(path, sizeof path, "sys/fs/cgroup/g%04d", i);
-        mkdirs(dir, path);
+        mkdirs_all(dir, path);
     }
     CHECK(px_collect(&p, NULL) == 0);
     CHECK_EQ_U64(p.s.ninst, 4096);

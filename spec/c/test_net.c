@@ -9,6 +9,7 @@
 #include "pl_provider.h"
 #include "netsnmp.h"
 #include "ctest.h"
+#include "ctest_snap.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -72,16 +73,8 @@ static int collect_tree(const char *root, const char *set, const uint8_t *wanted
     return e;
 }
 
-static int inst_of(const pl_snapshot *s, const char *name)
-{
-    for (uint32_t i = 0; i < s->ninst; i++)
-        if (strcmp(pl_snap_name(s, i), name) == 0)
-            return (int)i;
-    return -1;
-}
-
 /* Value of counter c of instance `inst`: want U for unset. */
-static void expect(int line, const pl_snapshot *s, const char *inst, const char *ctr, uint64_t want)
+static void expect_u(int line, const pl_snapshot *s, const char *inst, const char *ctr, uint64_t want)
 {
     int i = inst_of(s, inst), c = s->cs ? pl_counter_index_by_name(s->cs, ctr) : -1;
     size_t k;
@@ -103,14 +96,16 @@ static void expect(int line, const pl_snapshot *s, const char *inst, const char 
     }
 }
 
-#define EXPECT(s, inst, ctr, want) expect(__LINE__, s, inst, ctr, want)
-#define UNSET(s, inst, ctr) expect(__LINE__, s, inst, ctr, U)
+#undef EXPECT
+#undef UNSET
+#define EXPECT(s, inst, ctr, want) expect_u(__LINE__, s, inst, ctr, want)
+#define UNSET(s, inst, ctr) expect_u(__LINE__, s, inst, ctr, U)
 
 /* Every counter of one instance, in table order (U = unset). */
 static void expect_row(int line, const pl_snapshot *s, const char *inst, const uint64_t *want)
 {
     for (uint32_t c = 0; c < s->cs->ncounters; c++)
-        expect(line, s, inst, s->cs->counters[c].name, want[c]);
+        expect_u(line, s, inst, s->cs->counters[c].name, want[c]);
 }
 
 /* A Network Interface row from the 16 /proc/net/dev fields f and the sysfs
@@ -139,7 +134,7 @@ static uint8_t *want_only(const pl_counterset_def *cs, const char *const *names)
 
 /* ---- temporary trees ---------------------------------------------------------- */
 
-static int mkdirs(const char *dir, const char *rel)
+static int mkdirs755(const char *dir, const char *rel)
 {
     char path[600];
     snprintf(path, sizeof path, "%s/%s", dir, rel);
@@ -155,11 +150,11 @@ static int mkdirs(const char *dir, const char *rel)
 }
 
 /* Rewrites a file in place (same inode: kept fds see the new text). */
-static int put(const char *dir, const char *rel, const char *text)
+static int put755(const char *dir, const char *rel, const char *text)
 {
     char path[600];
     FILE *f;
-    if (!mkdirs(dir, rel))
+    if (!mkdirs755(dir, rel))
         return 0;
     snprintf(path, sizeof path, "%s/%s", dir, rel);
     f = fopen(path, "w");
@@ -175,20 +170,7 @@ static int replace(const char *dir, const char *rel, const char *text)
     char path[600];
     snprintf(path, sizeof path, "%s/%s", dir, rel);
     unlink(path);
-    return put(dir, rel, text);
-}
-
-static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static void rm_tree(const char *dir)
-{
-    CHECK(nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS) == 0);
+    return put755(dir, rel, text);
 }
 
 /* ---- definitions ------------------------------------------------------------------ */
@@ -417,13 +399,13 @@ static void test_netif_wrap_reset(void)
     pl_snapshot s;
     memset(&s, 0, sizeof s);
     CHECK(mkdtemp(dir) != NULL);
-    CHECK(put(dir, "sys/class/net/lo/ifindex", "1\n") && put(dir, "sys/class/net/lo/type", "772\n"));
-    CHECK(put(dir, "sys/class/net/eth0/ifindex", "2\n") && put(dir, "sys/class/net/eth0/type", "1\n"));
-    CHECK(put(dir, "sys/class/net/wan0/ifindex", "3\n") && put(dir, "sys/class/net/wan0/type", "1\n"));
-    CHECK(put(dir, "sys/class/net/wan0/speed", "100\n"));
-    CHECK(put(dir, "sys/class/net/big0/ifindex", "4\n"));
-    CHECK(put(dir, "sys/class/net/tun0/ifindex", "6\n"));
-    CHECK(put(dir, "proc/net/dev", DEV_HDR
+    CHECK(put755(dir, "sys/class/net/lo/ifindex", "1\n") && put755(dir, "sys/class/net/lo/type", "772\n"));
+    CHECK(put755(dir, "sys/class/net/eth0/ifindex", "2\n") && put755(dir, "sys/class/net/eth0/type", "1\n"));
+    CHECK(put755(dir, "sys/class/net/wan0/ifindex", "3\n") && put755(dir, "sys/class/net/wan0/type", "1\n"));
+    CHECK(put755(dir, "sys/class/net/wan0/speed", "100\n"));
+    CHECK(put755(dir, "sys/class/net/big0/ifindex", "4\n"));
+    CHECK(put755(dir, "sys/class/net/tun0/ifindex", "6\n"));
+    CHECK(put755(dir, "proc/net/dev", DEV_HDR
               "    lo: 1000 10 0 0 0 0 0 0 1000 10 0 0 0 0 0 0\n"
               "  eth0: 4294967000 100 1 0 0 0 0 0 5000 50 0 0 0 0 0 0\n"
               "  wan0: 5000000000 7000 5 0 0 0 0 0 6000000000 8000 0 0 0 0 0 0\n"
@@ -448,7 +430,7 @@ static void test_netif_wrap_reset(void)
      * wrap can do that, a reset.  tun0 is new. */
     CHECK(replace(dir, "sys/class/net/wan0/ifindex", "5\n"));
     CHECK(replace(dir, "sys/class/net/wan0/speed", "1000\n"));
-    CHECK(put(dir, "proc/net/dev", DEV_HDR
+    CHECK(put755(dir, "proc/net/dev", DEV_HDR
               "    lo: 2000 20 0 0 0 0 0 0 2000 20 0 0 0 0 0 0\n"
               "  eth0: 1000 110 1 0 0 0 0 0 5100 55 0 0 0 0 0 0\n"
               "  wan0: 100 1 0 0 0 0 0 0 200 2 0 0 0 0 0 0\n"
@@ -469,7 +451,7 @@ static void test_netif_wrap_reset(void)
     EXPECT(&s, "_Total", "Packets Received Errors", 1);      /* the present ones: 1+0+0+0 */
 
     /* wan0 goes away; eth0 +1000: _Total never falls */
-    CHECK(put(dir, "proc/net/dev", DEV_HDR
+    CHECK(put755(dir, "proc/net/dev", DEV_HDR
               "    lo: 2000 20 0 0 0 0 0 0 2000 20 0 0 0 0 0 0\n"
               "  eth0: 2000 120 1 0 0 0 0 0 5200 60 0 0 0 0 0 0\n"
               "  big0: 4000000000 20 0 0 0 0 0 0 20 20 0 0 0 0 0 0\n"
@@ -480,7 +462,7 @@ static void test_netif_wrap_reset(void)
     EXPECT(&s, "eth0", "Bytes Received/sec", 4294969296ull);
     EXPECT(&s, "_Total", "Bytes Received/sec", 18294969696ull);   /* + 1000 */
     /* tx bytes fell by 100 on a counter below 2^32 while the rest rose: a wrap */
-    CHECK(put(dir, "proc/net/dev", DEV_HDR "  eth0: 3000 130 1 0 0 0 0 0 5100 70 0 0 0 0 0 0\n"));
+    CHECK(put755(dir, "proc/net/dev", DEV_HDR "  eth0: 3000 130 1 0 0 0 0 0 5100 70 0 0 0 0 0 0\n"));
     CHECK(pc_collect(&p, NULL, &s) == 0);
     EXPECT(&s, "eth0", "Bytes Sent/sec", 5200 + 4294967296ull - 100);
     pl_snap_free(&s);
@@ -737,8 +719,8 @@ static void test_snmp_wanted(void)
     uint8_t *w1, *w2;
     memset(&s, 0, sizeof s);
     CHECK(mkdtemp(dir) != NULL);
-    CHECK(put(dir, "proc/net/snmp", "Ip: InReceives OutRequests\nIp: 10 20\n"));
-    CHECK(put(dir, "proc/net/netstat", "IpExt: InOctets OutOctets\nIpExt: 1000 2000\n"));
+    CHECK(put755(dir, "proc/net/snmp", "Ip: InReceives OutRequests\nIp: 10 20\n"));
+    CHECK(put755(dir, "proc/net/netstat", "IpExt: InOctets OutOctets\nIpExt: 1000 2000\n"));
     CHECK(pc_open(&p, dir, "IPv4") == 0);
     if (p.st) {
         w1 = want_only(p.cs, ip);
@@ -748,7 +730,7 @@ static void test_snmp_wanted(void)
         UNSET(&s, "", "Bytes Sent/sec");          /* netstat not read */
         CHECK(pc_collect(&p, w2, &s) == 0);
         EXPECT(&s, "", "Bytes Sent/sec", 2000);
-        CHECK(put(dir, "proc/net/netstat", "IpExt: InOctets OutOctets\nIpExt: 1000 2500\n"));
+        CHECK(put755(dir, "proc/net/netstat", "IpExt: InOctets OutOctets\nIpExt: 1000 2500\n"));
         CHECK(pc_collect(&p, w2, &s) == 0);
         EXPECT(&s, "", "Bytes Sent/sec", 2500);   /* kept fd, re-read */
         free(w1);

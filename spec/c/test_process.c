@@ -7,6 +7,7 @@
 #include "pl_provider.h"
 #include "proctable.h"
 #include "ctest.h"
+#include "ctest_snap.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -60,14 +61,6 @@ static int cx_collect(ctx *c, const uint8_t *wanted, pl_snapshot *snap)
     return c->cs->ops->collect(c->st, wanted, snap);
 }
 
-static int inst_of(const pl_snapshot *s, const char *name)
-{
-    for (uint32_t i = 0; i < s->ninst; i++)
-        if (strcmp(pl_snap_name(s, i), name) == 0)
-            return (int)i;
-    return -1;
-}
-
 static int ctr(const pl_snapshot *s, const char *name)
 {
     int i = pl_counter_index_by_name(s->cs, name);
@@ -79,7 +72,7 @@ static int ctr(const pl_snapshot *s, const char *name)
 }
 
 /* want == U: the value must be unset */
-static void expect(int line, const pl_snapshot *s, const char *inst, const char *name, uint64_t want)
+static void expect_u(int line, const pl_snapshot *s, const char *inst, const char *name, uint64_t want)
 {
     int i = inst_of(s, inst), c = ctr(s, name);
     size_t k;
@@ -100,16 +93,17 @@ static void expect(int line, const pl_snapshot *s, const char *inst, const char 
                 (unsigned long long)want);
     }
 }
-#define EXPECT(s, inst, name, want) expect(__LINE__, s, inst, name, want)
+#undef EXPECT
+#define EXPECT(s, inst, name, want) expect_u(__LINE__, s, inst, name, want)
 
 /* Every counter of one instance, in counters[] order. */
 static void expect_row(int line, const pl_snapshot *s, const char *inst, const uint64_t *want)
 {
     for (uint32_t c = 0; c < s->cs->ncounters; c++)
-        expect(line, s, inst, s->cs->counters[c].name, want[c]);
+        expect_u(line, s, inst, s->cs->counters[c].name, want[c]);
 }
 
-static int put(const char *dir, const char *rel, const char *text)
+static int put_inplace(const char *dir, const char *rel, const char *text)
 {
     char path[512], *p;
     FILE *f;
@@ -144,18 +138,7 @@ static int put_stat(const char *dir, unsigned pid, const char *comm, unsigned lo
              "%u (%s) S 1 %u %u 0 -1 4194304 100 0 2 0 %llu %llu 0 0 20 0 1 0 %llu 4096000 100 "
              "18446744073709551615 1 1 1 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
              pid, comm, pid, pid, utime, stime, start);
-    return put(dir, rel, line);
-}
-
-static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb; (void)flag; (void)ftw;
-    return remove(p);
-}
-
-static void rm_tree(const char *dir)
-{
-    CHECK(nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS) == 0);
+    return put_inplace(dir, rel, line);
 }
 
 /* ======================================================================== */
@@ -500,7 +483,7 @@ static void test_reuse_exit(void)
     uint32_t st = 99, idx = 99;
     double v;
     CHECK(mkdtemp(dir) != NULL);
-    CHECK(put(dir, "proc/uptime", "100.00 50.00\n"));
+    CHECK(put_inplace(dir, "proc/uptime", "100.00 50.00\n"));
     CHECK(put_stat(dir, 100, "a", 10, 0, 1000));
     CHECK(put_stat(dir, 200, "b", 20, 0, 2000));
     CHECK(put_stat(dir, 300, "b", 30, 0, 3000));
@@ -561,7 +544,7 @@ static void eacces_body(void)
     pl_snapshot s = { 0 };
     CHECK(mkdtemp(dir) != NULL);
     CHECK(put_stat(dir, 100, "a", 10, 0, 1000));
-    CHECK(put(dir, "proc/100/io", "rchar: 1\nwchar: 2\nsyscr: 3\nsyscw: 4\nread_bytes: 5\n"
+    CHECK(put_inplace(dir, "proc/100/io", "rchar: 1\nwchar: 2\nsyscr: 3\nsyscw: 4\nread_bytes: 5\n"
               "write_bytes: 6\n"));
     snprintf(path, sizeof path, "%s/proc/100/io", dir);
     CHECK(chmod(path, 0) == 0);
@@ -611,7 +594,7 @@ static void test_fd_budget(void)
         snprintf(name, sizeof name, "p%u", p);
         CHECK(put_stat(dir, p, name, p, 1, 100 + p));
         snprintf(rel, sizeof rel, "proc/%u/status", p);
-        CHECK(put(dir, rel, "voluntary_ctxt_switches:\t7\nnonvoluntary_ctxt_switches:\t1\n"));
+        CHECK(put_inplace(dir, rel, "voluntary_ctxt_switches:\t7\nnonvoluntary_ctxt_switches:\t1\n"));
     }
     low = old;
     low.rlim_cur = 200;                /* budget 200 / 2 - 64 = 36 */

@@ -8,6 +8,7 @@
  * line: us ni sy id wa hi si st gu gn. */
 #include "perflib.h"
 #include "ctest.h"
+#include "ctest_snap.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -80,14 +81,6 @@ static int collect_tree(const char *root, long hz, const uint8_t *wanted, pl_sna
 
 /* ---- snapshot accessors ------------------------------------------------ */
 
-static int inst_of(const pl_snapshot *s, const char *name)
-{
-    for (uint32_t i = 0; i < s->ninst; i++)
-        if (strcmp(pl_snap_name(s, i), name) == 0)
-            return (int)i;
-    return -1;
-}
-
 static int ctr_of(const pl_snapshot *s, const char *name)
 {
     int c = pl_counter_index_by_name(s->cs, name);
@@ -97,49 +90,6 @@ static int ctr_of(const pl_snapshot *s, const char *name)
     }
     return c;
 }
-
-static int get(const pl_snapshot *s, const char *inst, const char *ctr, uint64_t *v)
-{
-    int i = inst_of(s, inst), c = ctr_of(s, ctr);
-    if (i < 0 || c < 0)
-        return 0;
-    size_t k = (size_t)i * s->cs->ncounters + (size_t)c;
-    *v = s->values[k];
-    return s->have[k];
-}
-
-static void expect(int line, const pl_snapshot *s, const char *inst, const char *ctr, uint64_t want)
-{
-    uint64_t v = 0;
-    if (inst_of(s, inst) < 0) {
-        ct_failed_checks++;
-        fprintf(stderr, "  line %d: no instance \"%s\"\n", line, inst);
-    } else if (!get(s, inst, ctr, &v)) {
-        ct_failed_checks++;
-        fprintf(stderr, "  line %d: %s \"%s\" unset, expected %llu\n", line, inst, ctr,
-                (unsigned long long)want);
-    } else if (v != want) {
-        ct_failed_checks++;
-        fprintf(stderr, "  line %d: %s \"%s\" == %llu, expected %llu\n", line, inst, ctr,
-                (unsigned long long)v, (unsigned long long)want);
-    }
-}
-
-static void expect_unset(int line, const pl_snapshot *s, const char *inst, const char *ctr)
-{
-    uint64_t v = 0;
-    if (inst_of(s, inst) < 0) {
-        ct_failed_checks++;
-        fprintf(stderr, "  line %d: no instance \"%s\"\n", line, inst);
-    } else if (get(s, inst, ctr, &v)) {
-        ct_failed_checks++;
-        fprintf(stderr, "  line %d: %s \"%s\" == %llu, expected unset\n", line, inst, ctr,
-                (unsigned long long)v);
-    }
-}
-
-#define EXPECT(s, inst, ctr, want) expect(__LINE__, s, inst, ctr, want)
-#define UNSET(s, inst, ctr) expect_unset(__LINE__, s, inst, ctr)
 
 /* Instance names and ids in order, against a NULL-terminated list. */
 static void expect_insts(int line, const pl_snapshot *s, const char *const *names, const uint32_t *ids)
@@ -220,51 +170,6 @@ static uint8_t *want_only(const pl_counterset_def *cs, const char *const *names)
 }
 
 /* ---- temporary trees --------------------------------------------------- */
-
-static int mkdirs(const char *dir, const char *rel)
-{
-    char path[600];
-    int n = snprintf(path, sizeof path, "%s/%s", dir, rel);
-    if (n < 0 || (size_t)n >= sizeof path)
-        return 0;
-    for (char *p = path + strlen(dir) + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(path, 0700) != 0 && errno != EEXIST)
-            return 0;
-        *p = '/';
-    }
-    return 1;
-}
-
-/* Writes text to dir/rel in place (same inode: kept-open fds see it). */
-static int put(const char *dir, const char *rel, const char *text)
-{
-    char path[600];
-    FILE *f;
-    if (!mkdirs(dir, rel))
-        return 0;
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
-    f = fopen(path, "w");
-    if (!f)
-        return 0;
-    fputs(text, f);
-    return fclose(f) == 0;
-}
-
-static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static void rm_tree(const char *dir)
-{
-    CHECK(nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS) == 0);
-}
 
 /* ======================================================================== */
 

@@ -7,6 +7,7 @@
  * the C paths: wanted masks, instances(), queries, mutations. */
 #include "perflib.h"
 #include "ctest.h"
+#include "ctest_snap.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -46,14 +47,6 @@ static void run_close(run *r)
     pl_env_unref(r->env);
 }
 
-static int inst_of(const pl_snapshot *s, const char *name)
-{
-    for (uint32_t i = 0; i < s->ninst; i++)
-        if (strcmp(pl_snap_name(s, i), name) == 0)
-            return (int)i;
-    return -1;
-}
-
 /* value of counter `name` of instance `inst`; 1 if set */
 static int val(const pl_snapshot *s, const char *inst, const char *name, uint64_t *v)
 {
@@ -66,7 +59,7 @@ static int val(const pl_snapshot *s, const char *inst, const char *name, uint64_
     return s->have[(size_t)i * s->cs->ncounters + (size_t)c];
 }
 
-static void expect(int line, const pl_snapshot *s, const char *inst, const char *name, uint64_t want)
+static void expect_s(int line, const pl_snapshot *s, const char *inst, const char *name, uint64_t want)
 {
     uint64_t v = 0;
     if (!val(s, inst, name, &v) || v != want) {
@@ -85,7 +78,9 @@ static void unset(int line, const pl_snapshot *s, const char *inst, const char *
     }
 }
 
-#define EXPECT(s, i, n, w) expect(__LINE__, s, i, n, w)
+#undef EXPECT
+#undef UNSET
+#define EXPECT(s, i, n, w) expect_s(__LINE__, s, i, n, w)
 #define UNSET(s, i, n) unset(__LINE__, s, i, n)
 
 static const char *const sets[] = {
@@ -247,7 +242,7 @@ static void test_query(void)
 
 static char tmp[64];
 
-static void put(const char *rel, const char *text)
+static void put_tmp(const char *rel, const char *text)
 {
     char p[512], d[512];
     FILE *f;
@@ -272,7 +267,7 @@ static void link_rel(const char *target, const char *rel)
     CHECK(symlink(target, p) == 0);
 }
 
-static void rm_tree(void)
+static void rm_tmp(void)
 {
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
@@ -285,12 +280,12 @@ static void test_symlinks_and_changes(void)
     run r;
     strcpy(tmp, "/tmp/pl-sensors-XXXXXX");
     CHECK(mkdtemp(tmp) != NULL);
-    put("sys/devices/platform/coretemp.0/hwmon/hwmon2/name", "coretemp\n");
-    put("sys/devices/platform/coretemp.0/hwmon/hwmon2/temp1_input", "45000\n");
-    put("sys/devices/platform/coretemp.0/hwmon/hwmon2/temp1_label", "Package id 0\n");
-    put("sys/devices/virtual/thermal/thermal_zone0/type", "acpitz\n");
-    put("sys/devices/virtual/thermal/thermal_zone0/temp", "27800\n");
-    put("sys/class/power_supply/.keep", "");
+    put_tmp("sys/devices/platform/coretemp.0/hwmon/hwmon2/name", "coretemp\n");
+    put_tmp("sys/devices/platform/coretemp.0/hwmon/hwmon2/temp1_input", "45000\n");
+    put_tmp("sys/devices/platform/coretemp.0/hwmon/hwmon2/temp1_label", "Package id 0\n");
+    put_tmp("sys/devices/virtual/thermal/thermal_zone0/type", "acpitz\n");
+    put_tmp("sys/devices/virtual/thermal/thermal_zone0/temp", "27800\n");
+    put_tmp("sys/class/power_supply/.keep", "");
     mkdir(strcat(strcpy((char[96]){0}, tmp), "/sys/class/hwmon"), 0755);
     mkdir(strcat(strcpy((char[96]){0}, tmp), "/sys/class/thermal"), 0755);
     link_rel("../../devices/platform/coretemp.0/hwmon/hwmon2", "sys/class/hwmon/hwmon2");
@@ -300,15 +295,15 @@ static void test_symlinks_and_changes(void)
     CHECK(r.cs->ops->collect(r.st, NULL, &r.snap) == 0);
     EXPECT(&r.snap, "coretemp/Package id 0", "Temperature (K)", 318150);
     /* a second chip appears; the first one's file changes */
-    put("sys/class/hwmon/hwmon3/name", "nvme\n");
-    put("sys/class/hwmon/hwmon3/temp1_input", "38850\n");
-    put("sys/devices/platform/coretemp.0/hwmon/hwmon2/temp1_input", "50000\n");
+    put_tmp("sys/class/hwmon/hwmon3/name", "nvme\n");
+    put_tmp("sys/class/hwmon/hwmon3/temp1_input", "38850\n");
+    put_tmp("sys/devices/platform/coretemp.0/hwmon/hwmon2/temp1_input", "50000\n");
     CHECK(r.cs->ops->collect(r.st, NULL, &r.snap) == 0);
     CHECK_EQ_U64(r.snap.ninst, 2);
     EXPECT(&r.snap, "coretemp/Package id 0", "Temperature (K)", 323150);
     EXPECT(&r.snap, "nvme/temp1", "Temperature (K)", 312000);
     /* a sensor added to a chip already scanned is not seen until the chip is rescanned */
-    put("sys/class/hwmon/hwmon3/temp2_input", "1000\n");
+    put_tmp("sys/class/hwmon/hwmon3/temp2_input", "1000\n");
     CHECK(r.cs->ops->collect(r.st, NULL, &r.snap) == 0);
     CHECK_EQ_U64(r.snap.ninst, 2);         /* hwmon3 was scanned before temp2 appeared */
     /* the chip goes away */
@@ -320,8 +315,8 @@ static void test_symlinks_and_changes(void)
     CHECK(run_open(&r, tmp, "Thermal Zone Information") == 0);
     CHECK(r.cs->ops->collect(r.st, NULL, &r.snap) == 0);
     EXPECT(&r.snap, "acpitz", "Temperature", 301);
-    put("sys/class/thermal/thermal_zone1/type", "acpitz\n");
-    put("sys/class/thermal/thermal_zone1/temp", "-40000\n");      /* 233150 mK */
+    put_tmp("sys/class/thermal/thermal_zone1/type", "acpitz\n");
+    put_tmp("sys/class/thermal/thermal_zone1/temp", "-40000\n");      /* 233150 mK */
     CHECK(r.cs->ops->collect(r.st, NULL, &r.snap) == 0);
     EXPECT(&r.snap, "acpitz#1", "Temperature", 233);
     EXPECT(&r.snap, "acpitz#1", "High Precision Temperature", 2332);   /* 2331.5 rounds up */
@@ -331,9 +326,9 @@ static void test_symlinks_and_changes(void)
     CHECK(run_open(&r, tmp, "Battery") == 0);
     CHECK(r.cs->ops->collect(r.st, NULL, &r.snap) == 0);
     CHECK_EQ_U64(r.snap.ninst, 0);
-    put("sys/class/power_supply/BAT1/type", "Battery\n");
-    put("sys/class/power_supply/BAT1/capacity", "64\n");
-    put("sys/class/power_supply/BAT1/status", "Full\n");
+    put_tmp("sys/class/power_supply/BAT1/type", "Battery\n");
+    put_tmp("sys/class/power_supply/BAT1/capacity", "64\n");
+    put_tmp("sys/class/power_supply/BAT1/status", "Full\n");
     CHECK(r.cs->ops->collect(r.st, NULL, &r.snap) == 0);
     CHECK_EQ_U64(r.snap.ninst, 1);
     EXPECT(&r.snap, "BAT1", "% Charge", 64);
@@ -342,15 +337,15 @@ static void test_symlinks_and_changes(void)
     run_close(&r);
 
     /* a node coming online */
-    put("sys/devices/system/node/online", "0\n");
-    put("sys/devices/system/node/node0/meminfo", "Node 0 MemTotal: 2048 kB\n");
-    put("sys/devices/system/node/node1/meminfo", "Node 1 MemTotal: 1024 kB\n");
+    put_tmp("sys/devices/system/node/online", "0\n");
+    put_tmp("sys/devices/system/node/node0/meminfo", "Node 0 MemTotal: 2048 kB\n");
+    put_tmp("sys/devices/system/node/node1/meminfo", "Node 1 MemTotal: 1024 kB\n");
     CHECK(run_open(&r, tmp, "NUMA Node Memory") == 0);
     CHECK(r.cs->ops->collect(r.st, NULL, &r.snap) == 0);
     CHECK_EQ_U64(r.snap.ninst, 2);
     EXPECT(&r.snap, "_Total", "Total MBytes", 2);
     UNSET(&r.snap, "0", "Available MBytes");                         /* no MemFree */
-    put("sys/devices/system/node/online", "0-1\n");
+    put_tmp("sys/devices/system/node/online", "0-1\n");
     CHECK(r.cs->ops->collect(r.st, NULL, &r.snap) == 0);
     CHECK_EQ_U64(r.snap.ninst, 3);
     EXPECT(&r.snap, "1", "Total MBytes", 1);
@@ -364,7 +359,7 @@ static void test_symlinks_and_changes(void)
     CHECK(r.cs->ops->instances(r.st, &r.snap) == 0);
     CHECK_EQ_U64(r.snap.ninst, 0);
     run_close(&r);
-    rm_tree();
+    rm_tmp();
 }
 
 /* every set on the machine without sources, and on the live machine */

@@ -17,6 +17,9 @@ typedef struct qset {
     uint8_t *wanted;         /* counters needed by the specs (with their bases) */
     uint32_t refs;
     int err;                 /* last collect error */
+    size_t mlen;             /* this collection: bytes of the names its specs matched */
+    size_t noff;             /* where the set's names start in the sample, when shared */
+    int share;               /* copy the set's names once for all its specs */
 } qset;
 
 typedef struct qspec {
@@ -417,6 +420,8 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
         q->match = m;
         q->matchcap = mtotal;
     }
+    for (uint32_t k = 0; k < q->nsets; k++)
+        q->sets[k]->mlen = 0;
     for (uint32_t k = 0; k < q->nspecs; k++) {
         qspec *s = q->specs[k];
         ncidx += s->pub.ncounters;
@@ -428,7 +433,15 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
         ninst += s->nmatch;
         nvals += (size_t)s->nmatch * s->pub.ncounters;
         for (uint32_t i = 0; i < s->nmatch; i++)
-            nnames += strlen(pl_snap_name(&s->set->snap, q->match[s->moff + i])) + 1;
+            s->set->mlen += strlen(pl_snap_name(&s->set->snap, q->match[s->moff + i])) + 1;
+    }
+    /* Names matched by several specs of one set (or by one wildcard) are
+     * copied once, the set's whole name pool; a few named instances out of
+     * many are copied one by one. */
+    for (uint32_t k = 0; k < q->nsets; k++) {
+        qset *t = q->sets[k];
+        t->share = !t->err && t->mlen > t->snap.names_len;
+        nnames += t->share ? t->snap.names_len : t->mlen;
     }
     o_blocks = ALIGN8(sizeof *smp);
     o_cidx = o_blocks + ALIGN8(q->nspecs * sizeof(pl_block));
@@ -456,6 +469,14 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
     smp->names = mem + o_names;
     smp->names[0] = '\0';
 
+    for (uint32_t k = 0; k < q->nsets; k++) {
+        qset *t = q->sets[k];
+        if (!t->share)
+            continue;
+        t->noff = ni;
+        memcpy(smp->names + ni, t->snap.names, t->snap.names_len);
+        ni += t->snap.names_len;
+    }
     for (uint32_t k = 0; k < q->nspecs; k++) {
         qspec *s = q->specs[k];
         pl_block *b = &smp->blocks[k];
@@ -492,15 +513,19 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
         b->obj_freq = snap->obj_freq;
         for (uint32_t i = 0; i < nm; i++) {
             uint32_t si = q->match[s->moff + i];
-            const char *name = pl_snap_name(snap, si);
-            size_t len = strlen(name) + 1;
             const uint64_t *row = snap->values + (size_t)si * snc;
             const uint8_t *hrow = snap->have + (size_t)si * snc;
             smp->inst[ii].id = snap->inst[si].id;
             smp->inst[ii].key = snap->inst[si].key;
-            smp->inst[ii].name_off = (uint32_t)ni;
-            memcpy(smp->names + ni, name, len);
-            ni += len;
+            if (s->set->share) {
+                smp->inst[ii].name_off = (uint32_t)(s->set->noff + snap->inst[si].name_off);
+            } else {
+                const char *name = pl_snap_name(snap, si);
+                size_t len = strlen(name) + 1;
+                smp->inst[ii].name_off = (uint32_t)ni;
+                memcpy(smp->names + ni, name, len);
+                ni += len;
+            }
             ii++;
             for (uint32_t c = 0; c < nc; c++) {
                 uint32_t x = s->pub.counters[c], bx = s->bases[c];

@@ -168,24 +168,27 @@ pl_status pl_sample_format(const pl_sample *s1, const pl_block *b1, uint32_t i, 
 }
 
 /* Do both blocks list the same instances in the same order?  Then every
- * instance pairs with its own position, without a name lookup each. */
+ * instance pairs with its own position, without a name lookup each.  A
+ * block's names lie in order in the sample (a set's names may be shared by
+ * its blocks, with other names between): the same ids, the same offsets from
+ * the first name and the same bytes over the span mean the same names. */
 static int same_layout(const pl_sample *s1, const pl_block *b1, const pl_sample *s0,
                        const pl_block *b0)
 {
+    const pl_inst *i1 = s1->inst + b1->inst_off, *i0 = s0->inst + b0->inst_off;
     const char *n1, *n0, *e1, *e0;
     if (b1->ninst != b0->ninst)
         return 0;
     if (b1->ninst == 0)
         return 1;
     for (uint32_t i = 0; i < b1->ninst; i++)
-        if (pl_sample_inst_id(s1, b1, i) != pl_sample_inst_id(s0, b0, i) ||
-            pl_sample_inst_key(s1, b1, i) != pl_sample_inst_key(s0, b0, i))
+        if (i1[i].id != i0[i].id || i1[i].key != i0[i].key ||
+            i1[i].name_off - i1[0].name_off != i0[i].name_off - i0[0].name_off)
             return 0;
-    /* the names of a block are stored one after another: compare them at once */
-    n1 = pl_sample_inst_name(s1, b1, 0);
-    n0 = pl_sample_inst_name(s0, b0, 0);
-    e1 = pl_sample_inst_name(s1, b1, b1->ninst - 1);
-    e0 = pl_sample_inst_name(s0, b0, b0->ninst - 1);
+    n1 = s1->names + i1[0].name_off;
+    n0 = s0->names + i0[0].name_off;
+    e1 = s1->names + i1[b1->ninst - 1].name_off;
+    e0 = s0->names + i0[b0->ninst - 1].name_off;
     e1 += strlen(e1);
     e0 += strlen(e0);
     return e1 - n1 == e0 - n0 && memcmp(n1, n0, (size_t)(e1 - n1)) == 0;
