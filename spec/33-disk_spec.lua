@@ -36,11 +36,7 @@ local function tmpdir()
   return d
 end
 
-local function write(path, text)
-  local fh = assert(io.open(path, "w"))
-  fh:write(text)
-  fh:close()
-end
+local write = dofile("spec/support/files.lua").write
 
 describe("PhysicalDisk", function()
   local cs = assert(perflib.counterset("PhysicalDisk"))

@@ -3,28 +3,13 @@
 -- (TERM stops cleanly, HUP reloads keeping state), and the checker.
 local perflib = require "perflib"
 
+local files = dofile "spec/support/files.lua"
+local write, read, run = files.write, files.read, files.run
+
 local PERFLUA = "build/perflua"
 
-local function write(path, text)
-  local f = assert(io.open(path, "w"))
-  f:write(text)
-  f:close()
-end
 
-local function read(path)
-  local f = io.open(path)
-  if not f then return "" end
-  local s = f:read "a"
-  f:close()
-  return s
-end
 
-local function run(cmd)
-  local p = assert(io.popen(cmd .. " 2>&1"))
-  local out = p:read "a"
-  local ok, _, code = p:close()
-  return out, ok and 0 or code
-end
 
 local RULES = [[
 local R = require "perflib.rules"
@@ -41,13 +26,9 @@ R.route { actions = { R.jsonl "OUTFILE" } }
 ]]
 
 describe("perflua monitor", function()
-  local dir
-  before_each(function()
-    dir = os.tmpname()
-    os.remove(dir)
-    assert(os.execute("mkdir -p " .. dir))
-  end)
-  after_each(function() os.execute("rm -rf " .. dir) end)
+  local dir, remove
+  before_each(function() dir, remove = files.tempdir() end)
+  after_each(function() remove() end)
 
   it("fires a rule that must fire and not one that must not", function()
     if not io.open(PERFLUA) then pending("build/perflua not built") return end

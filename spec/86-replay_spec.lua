@@ -8,14 +8,12 @@ local record = require "perflib.record"
 local replay = require "perflib.replay"
 local R = require "perflib.rules"
 
+local files = dofile "spec/support/files.lua"
+local write, run = files.write, files.run
+
 local PERFLUA = "build/perflua"
 local CPU = "\\Processor Information(_Total)\\% Processor Time"
 
-local function write(path, text)
-  local f = assert(io.open(path, "w"))
-  f:write(text)
-  f:close()
-end
 
 local function exists(path)
   local f = io.open(path)
@@ -23,12 +21,6 @@ local function exists(path)
   return f ~= nil
 end
 
-local function run(cmd)
-  local p = assert(io.popen(cmd .. " 2>&1"))
-  local out = p:read "a"
-  local ok, _, code = p:close()
-  return out, ok and 0 or code
-end
 
 -- Deep equality that also tells integers from floats.
 local function same(a, b, where)
@@ -68,13 +60,9 @@ end
 local HEADER = [[{"format":"perflib-recording","version":1,"sources":[{"path":"\\Memory\\Available Bytes"}]}]]
 
 describe("perflib.record", function()
-  local dir
-  before_each(function()
-    dir = os.tmpname()
-    os.remove(dir)
-    assert(os.execute("mkdir -p " .. dir))
-  end)
-  after_each(function() os.execute("rm -rf " .. dir) end)
+  local dir, remove
+  before_each(function() dir, remove = files.tempdir() end)
+  after_each(function() remove() end)
 
   it("reads back live samples of this machine as identical frames", function()
     local path = dir .. "/live.rec"
@@ -249,13 +237,9 @@ describe("perflib.record", function()
 end)
 
 describe("perflib.replay", function()
-  local dir
-  before_each(function()
-    dir = os.tmpname()
-    os.remove(dir)
-    assert(os.execute("mkdir -p " .. dir))
-  end)
-  after_each(function() os.execute("rm -rf " .. dir) end)
+  local dir, remove
+  before_each(function() dir, remove = files.tempdir() end)
+  after_each(function() remove() end)
 
   local function ramp_set(marker, called)
     local set = R.new()
@@ -342,13 +326,9 @@ describe("perflib.replay", function()
 end)
 
 describe("perflua record and replay", function()
-  local dir
-  before_each(function()
-    dir = os.tmpname()
-    os.remove(dir)
-    assert(os.execute("mkdir -p " .. dir))
-  end)
-  after_each(function() os.execute("rm -rf " .. dir) end)
+  local dir, remove
+  before_each(function() dir, remove = files.tempdir() end)
+  after_each(function() remove() end)
 
   it("records counter paths and the sources of a rules file", function()
     if not io.open(PERFLUA) then pending("build/perflua not built") return end

@@ -1,0 +1,36 @@
+-- Small file and process helpers shared by the specs that drive perflua or
+-- write temporary trees: local files = dofile "spec/support/files.lua".
+local M = {}
+
+function M.write(path, text)
+  local f = assert(io.open(path, "w"))
+  f:write(text)
+  f:close()
+end
+
+--- The file's contents, or "" when it does not exist.
+function M.read(path)
+  local f = io.open(path)
+  if not f then return "" end
+  local s = f:read "a"
+  f:close()
+  return s
+end
+
+--- Runs a shell command line; its output (stderr included) and exit code.
+function M.run(cmd)
+  local p = assert(io.popen(cmd .. " 2>&1"))
+  local out = p:read "a"
+  local ok, _, code = p:close()
+  return out, ok and 0 or code
+end
+
+--- A new empty directory, and the function that removes it.
+function M.tempdir()
+  local dir = os.tmpname()
+  os.remove(dir)
+  assert(os.execute("mkdir -p " .. dir))
+  return dir, function() os.execute("rm -rf " .. dir) end
+end
+
+return M
