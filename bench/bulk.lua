@@ -18,6 +18,8 @@
 -- Benchmarks report, tests assert: the exit status is 0 even on a MISS.
 
 local perflib = require "perflib"
+local common = dofile((arg[0]:match("^(.*)/") or ".") .. "/common.lua")
+local median = common.median
 
 local CMD = "LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' "
   .. "lua5.4 bench/bulk.lua"
@@ -28,15 +30,6 @@ local ROUNDS = math.tointeger(tonumber(os.getenv("BENCH_ROUNDS") or "")) or 7
 local SECONDS = tonumber(os.getenv("BENCH_SECONDS") or "") or 0.15
 local NCPU = math.tointeger(tonumber(os.getenv("BENCH_CPUS") or "")) or 1000
 local clock = perflib.clock
-
-local function median(t)
-  local s = {}
-  for i, v in ipairs(t) do s[i] = v end
-  table.sort(s)
-  local n = #s
-  if n % 2 == 1 then return s[(n + 1) // 2] end
-  return (s[n // 2] + s[n // 2 + 1]) / 2
-end
 
 -- ---- the synthetic machine ------------------------------------------------------
 

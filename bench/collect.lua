@@ -8,6 +8,8 @@
 -- (default 0.15), BENCH_FLOOR (default build/bench/floor).
 
 local perflib = require "perflib"
+local common = dofile((arg[0]:match("^(.*)/") or ".") .. "/common.lua")
+local median = common.median
 
 local CMD = "LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' "
   .. "lua5.4 bench/collect.lua"
@@ -62,23 +64,8 @@ do
   end
 end
 
-local function median(t)
-  local s = {}
-  for i, v in ipairs(t) do s[i] = v end
-  table.sort(s)
-  local n = #s
-  if n % 2 == 1 then return s[(n + 1) // 2] end
-  return (s[n // 2] + s[n // 2 + 1]) / 2
-end
-
 local function new_query(set)
-  local q = perflib.query()
-  for _, path in ipairs(set.paths) do
-    local index, status, message = q:add(path)
-    if not index then
-      error(("add %s: %s (%s)"):format(path, tostring(status), tostring(message)))
-    end
-  end
+  local q = common.new_query(perflib, set.paths)
   local s, err = q:collect()
   if not s then error(("collect %s: %s"):format(set.id, tostring(err))) end
   return q

@@ -22,29 +22,9 @@
 
 #define FLOOR_NAME "floor"
 #define FLOOR_USAGE "[proc_all|proc_time|memory|system|all ...]"
-#include "floor_common.h"    /* die, xmalloc, rfile (rf_open, rf_read, rf_close), timing */
+#include "floor_common.h"    /* die, xmalloc, rfile (rf_open, rf_read, rf_close), next_line, num, timing */
 
 /* ---- parsing helpers ----------------------------------------------------------------- */
-
-static const char *next_line(const char *p)
-{
-    const char *nl = strchr(p, '\n');
-    return nl ? nl + 1 : NULL;
-}
-
-/* strtoull that stays on the current line: blanks only, never '\n'. */
-static int num(const char **p, uint64_t *v)
-{
-    const char *s = *p;
-    char *end;
-    while (*s == ' ' || *s == '\t')
-        s++;
-    if (*s < '0' || *s > '9')
-        return 0;
-    *v = strtoull(s, &end, 10);
-    *p = end;
-    return 1;
-}
 
 /* "123.45" -> 123 and 45 (the provider scales them; the floor only parses). */
 static int fixed(const char **p, uint64_t *v)

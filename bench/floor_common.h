@@ -1,7 +1,8 @@
 /* What the C floors in bench/ share: the kept-open file reader, the timing
  * harness and the command line.  Static functions only and no perflib code:
  * each floor stays one standalone .c file built on its own (see the
- * Makefile's build/bench/floor_% rule), with its own parsing.
+ * Makefile's build/bench/floor_% rule), with its own parsing on top of the
+ * two line scanners below.
  *
  * A floor defines, before including this header:
  *
@@ -150,6 +151,28 @@ static FLOOR_UNUSED void rf_close(rfile *f)
     free(f->buf);
     f->fd = -1;
     f->buf = NULL;
+}
+
+/* ---- line scanners ------------------------------------------------------------------- */
+
+static FLOOR_UNUSED const char *next_line(const char *p)
+{
+    const char *nl = strchr(p, '\n');
+    return nl ? nl + 1 : NULL;
+}
+
+/* strtoull that stays on the current line: blanks only, never '\n'. */
+static FLOOR_UNUSED int num(const char **p, uint64_t *v)
+{
+    const char *s = *p;
+    char *end;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s < '0' || *s > '9')
+        return 0;
+    *v = strtoull(s, &end, 10);
+    *p = end;
+    return 1;
 }
 
 /* ---- timing ------------------------------------------------------------------------ */

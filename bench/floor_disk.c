@@ -23,26 +23,7 @@
 
 #define FLOOR_NAME "floor_disk"
 #define FLOOR_USAGE "[PhysicalDisk|LogicalDisk|'Paging File' ...]"
-#include "floor_common.h"    /* die, rfile (rf_open, rf_read, rf_close), timing */
-
-static const char *next_line(const char *p)
-{
-    const char *nl = strchr(p, '\n');
-    return nl ? nl + 1 : NULL;
-}
-
-static int num(const char **p, uint64_t *v)
-{
-    const char *s = *p;
-    char *end;
-    while (*s == ' ' || *s == '\t')
-        s++;
-    if (*s < '0' || *s > '9')
-        return 0;
-    *v = strtoull(s, &end, 10);
-    *p = end;
-    return 1;
-}
+#include "floor_common.h"    /* die, rfile (rf_open, rf_read, rf_close), next_line, num, timing */
 
 /* ---- /proc/diskstats ------------------------------------------------------------ */
 

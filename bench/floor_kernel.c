@@ -26,20 +26,7 @@
 
 #define FLOOR_NAME "floor_kernel"
 #define FLOOR_USAGE "[softirq|interrupts|nfs|cgroup ...]"
-#include "floor_common.h"    /* die, rfile (rf_open, rf_read_or_drop, rf_close), timing */
-
-static int num(const char **p, uint64_t *v)
-{
-    const char *s = *p;
-    char *end;
-    while (*s == ' ' || *s == '\t')
-        s++;
-    if (*s < '0' || *s > '9')
-        return 0;
-    *v = strtoull(s, &end, 10);
-    *p = end;
-    return 1;
-}
+#include "floor_common.h"    /* die, rfile (rf_open, rf_read_or_drop, rf_close), next_line, num, timing */
 
 /* every number of the file, summed: the least parse of a small value file */
 static void all_numbers(rfile *f)

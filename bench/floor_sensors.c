@@ -26,7 +26,7 @@
 
 #define FLOOR_NAME "floor_sensors"
 #define FLOOR_USAGE "[thermal|hwmon|battery|numa|psi ...]"
-#include "floor_common.h"    /* die, rfile (rf_open, rf_read, rf_close), timing */
+#include "floor_common.h"    /* die, rfile (rf_open, rf_read, rf_close), next_line, num, timing */
 
 /* ---- files --------------------------------------------------------------------------- */
 
@@ -39,12 +39,6 @@ static int64_t once(int fd)
         return 0;
     buf[r] = '\0';
     return strtoll(buf, NULL, 10);
-}
-
-static const char *next_line(const char *p)
-{
-    const char *nl = strchr(p, '\n');
-    return nl ? nl + 1 : NULL;
 }
 
 /* ---- a listed class: entries with kept-open value files ------------------------------- */

@@ -13,6 +13,8 @@
 -- drift hits both; medians are reported.  Exit status 0 even on a MISS.
 
 local perflib = require "perflib"
+local common = dofile((arg[0]:match("^(.*)/") or ".") .. "/common.lua")
+local median = common.median
 
 local TARGET = 1.3
 local NPROCS = math.tointeger(tonumber(os.getenv("BENCH_PROCS") or "")) or 1000
@@ -93,24 +95,6 @@ local function stop_sleepers(pgid, tmp, before)
   end
 end
 
-local function median(t)
-  local s = {}
-  for i, v in ipairs(t) do s[i] = v end
-  table.sort(s)
-  local n = #s
-  if n % 2 == 1 then return s[(n + 1) // 2] end
-  return (s[n // 2] + s[n // 2 + 1]) / 2
-end
-
-local function new_query(case)
-  local q = perflib.query()
-  for _, path in ipairs(case.paths) do
-    local index, status, message = q:add(path)
-    if not index then error(("add %s: %s (%s)"):format(path, tostring(status), tostring(message))) end
-  end
-  return q
-end
-
 --- Mean ns per collect over about SECONDS; samples are dropped at once and
 -- the GC runs at its own pace.  A collect takes milliseconds here, so the
 -- clock is read after each one.
@@ -151,7 +135,7 @@ local function bench()
   end
   local queries, pl_ns, fl_ns = {}, {}, {}
   for i, c in ipairs(CASES) do
-    queries[i] = new_query(c)
+    queries[i] = common.new_query(perflib, c.paths)
     pl_ns[i], fl_ns[i] = {}, {}
     for _ = 1, 5 do queries[i]:collect() end        -- warm-up: fds opened, buffers grown
   end

@@ -18,6 +18,8 @@
 -- BENCH_FEEDS (default 31 timed feeds for (b)).
 
 local perflib = require "perflib"
+local common = dofile((arg[0]:match("^(.*)/") or ".") .. "/common.lua")
+local median = common.median
 local R = require "perflib.rules"
 local E = require "perflib.rules.engine"
 local N = require "perflib.rules.notify"
@@ -31,15 +33,6 @@ local ROUNDS = math.tointeger(tonumber(os.getenv("BENCH_ROUNDS") or "")) or 15
 local PER_ROUND = 20          -- intervals per round: two evaluations of `every = "10s"` rules
 local FEEDS = math.tointeger(tonumber(os.getenv("BENCH_FEEDS") or "")) or 31
 local cpu, clock = os.clock, perflib.clock
-
-local function median(t)
-  local s = {}
-  for i, v in ipairs(t) do s[i] = v end
-  table.sort(s)
-  local n = #s
-  if n % 2 == 1 then return s[(n + 1) // 2] end
-  return (s[n // 2] + s[n // 2 + 1]) / 2
-end
 
 local function verdict(ok) return ok and "PASS" or "MISS" end
 
