@@ -1,5 +1,6 @@
 /* Snapshot assertions and temporary trees shared by the providers' C tests:
  * instance lookup, EXPECT/UNSET of one counter of one instance (by name),
+ * INSTS/NAMES (instances in order),
  * put (write dir/rel, creating parents) and rm_tree.  All static inline, so a
  * test that uses only some of them gets no unused-function warnings. */
 #ifndef CTEST_SNAP_H
@@ -71,6 +72,34 @@ static inline void expect_unset(int line, const pl_snapshot *s, const char *inst
                 (unsigned long long)v);
     }
 }
+
+/* Instance names and ids in order, against a NULL-terminated list (ids
+ * NULL: names only); on a count mismatch the instances found are listed. */
+static inline void expect_insts(int line, const pl_snapshot *s, const char *const *names, const uint32_t *ids)
+{
+    uint32_t n = 0;
+    while (names[n])
+        n++;
+    if (s->ninst != n) {
+        ct_failed_checks++;
+        fprintf(stderr, "  line %d: %u instances, expected %u\n", line, (unsigned)s->ninst, (unsigned)n);
+        for (uint32_t i = 0; i < s->ninst; i++)
+            fprintf(stderr, "    \"%s\" %#x\n", pl_snap_name(s, i), (unsigned)s->inst[i].id);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (strcmp(pl_snap_name(s, i), names[i]) != 0 || (ids && s->inst[i].id != ids[i])) {
+            ct_failed_checks++;
+            fprintf(stderr, "  line %d: instance %u is \"%s\" id %#x, expected \"%s\" id %#x\n", line,
+                    (unsigned)i, pl_snap_name(s, i), (unsigned)s->inst[i].id, names[i],
+                    ids ? (unsigned)ids[i] : (unsigned)s->inst[i].id);
+        }
+    }
+}
+
+#define INSTS(s, ids, ...) do { const char *const ct_n[] = { __VA_ARGS__, NULL }; \
+    expect_insts(__LINE__, s, ct_n, ids); } while (0)
+#define NAMES(s, ...) INSTS(s, NULL, __VA_ARGS__)
 
 /* A test with assertions of its own #undefs these and defines its own. */
 #define EXPECT(s, inst, ctr, want) expect(__LINE__, s, inst, ctr, want)

@@ -71,30 +71,6 @@ static inline int collect_tree(const char *root, const char *set, const uint8_t 
 
 /* ---- snapshot accessors ------------------------------------------------ */
 
-static inline void expect_insts(int line, const pl_snapshot *s, const char *const *names, const uint32_t *ids)
-{
-    uint32_t n = 0;
-    while (names[n])
-        n++;
-    if (s->ninst != n) {
-        ct_failed_checks++;
-        fprintf(stderr, "  line %d: %u instances, expected %u\n", line, (unsigned)s->ninst, (unsigned)n);
-        for (uint32_t i = 0; i < s->ninst; i++)
-            fprintf(stderr, "    \"%s\" %#x\n", pl_snap_name(s, i), (unsigned)s->inst[i].id);
-        return;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        if (strcmp(pl_snap_name(s, i), names[i]) != 0 || s->inst[i].id != ids[i]) {
-            ct_failed_checks++;
-            fprintf(stderr, "  line %d: instance %u is \"%s\" id %#x, expected \"%s\" id %#x\n", line,
-                    (unsigned)i, pl_snap_name(s, i), (unsigned)s->inst[i].id, names[i], (unsigned)ids[i]);
-        }
-    }
-}
-
-#define INSTS(s, ids, ...) do { static const char *const ct_n[] = { __VA_ARGS__, NULL }; \
-    expect_insts(__LINE__, s, ct_n, ids); } while (0)
-
 /* Formatted value between two snapshots 10 s apart (1 GHz clock), the base
  * counter paired as the query layer does; s0 == s1 for one-sample types. */
 static inline pl_status fmt2(const pl_snapshot *s0, const pl_snapshot *s1, const char *inst,

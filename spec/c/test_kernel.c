@@ -92,27 +92,6 @@ static void expect_unset_r(int line, const pl_snapshot *s, const char *inst, con
 #define EXPECT(s, inst, ctr, want) expect_r(__LINE__, s, inst, ctr, want)
 #define UNSET(s, inst, ctr) expect_unset_r(__LINE__, s, inst, ctr)
 
-static void expect_names(int line, const pl_snapshot *s, const char *const *names)
-{
-    uint32_t n = 0;
-    while (names[n])
-        n++;
-    if (s->ninst != n) {
-        ct_failed_checks++;
-        fprintf(stderr, "  line %d: %u instances, expected %u\n", line, (unsigned)s->ninst, (unsigned)n);
-        return;
-    }
-    for (uint32_t i = 0; i < n; i++)
-        if (strcmp(pl_snap_name(s, i), names[i]) != 0) {
-            ct_failed_checks++;
-            fprintf(stderr, "  line %d: instance %u is \"%s\", expected \"%s\"\n", line, (unsigned)i,
-                    pl_snap_name(s, i), names[i]);
-        }
-}
-
-#define NAMES(s, ...) do { const char *const ct_n[] = { __VA_ARGS__, NULL }; \
-    expect_names(__LINE__, s, ct_n); } while (0)
-
 static uint32_t fnv(const char *l)
 {
     uint32_t h = 2166136261u;

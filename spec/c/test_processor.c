@@ -91,29 +91,6 @@ static int ctr_of(const pl_snapshot *s, const char *name)
     return c;
 }
 
-/* Instance names and ids in order, against a NULL-terminated list. */
-static void expect_insts(int line, const pl_snapshot *s, const char *const *names, const uint32_t *ids)
-{
-    uint32_t n = 0;
-    while (names[n])
-        n++;
-    if (s->ninst != n) {
-        ct_failed_checks++;
-        fprintf(stderr, "  line %d: %u instances, expected %u\n", line, (unsigned)s->ninst, (unsigned)n);
-        return;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        if (strcmp(pl_snap_name(s, i), names[i]) != 0 || s->inst[i].id != ids[i]) {
-            ct_failed_checks++;
-            fprintf(stderr, "  line %d: instance %u is \"%s\" id %#x, expected \"%s\" id %#x\n", line,
-                    (unsigned)i, pl_snap_name(s, i), (unsigned)s->inst[i].id, names[i], (unsigned)ids[i]);
-        }
-    }
-}
-
-#define INSTS(s, ids, ...) do { static const char *const ct_n[] = { __VA_ARGS__, NULL }; \
-    expect_insts(__LINE__, s, ct_n, ids); } while (0)
-
 /* Formatted value of a counter between two snapshots, as the query layer
  * would pair them: base counter for fractions, a 1 GHz clock 10 s apart for
  * rates.  Returns the status. */
