@@ -24,7 +24,8 @@ build = {
       sources = {
         "src/core/env.c", "src/core/formula.c", "src/core/path.c", "src/core/pl_file.c",
         "src/core/pl_sysfs.c",
-        "src/core/query.c", "src/core/registry.c", "src/core/sample.c", "src/providers/battery.c",
+        "src/core/query.c", "src/core/registry.c", "src/core/sample.c", "src/core/window.c", "src/core/flap.c",
+        "src/providers/battery.c",
         "src/providers/builtin.c", "src/providers/cgroup.c", "src/providers/cputable.c",
         "src/providers/disk.c", "src/providers/hwevents.c", "src/providers/hwmon.c",
         "src/providers/irq.c", "src/providers/logicaldisk.c", "src/providers/memory.c",
@@ -34,7 +35,7 @@ build = {
         "src/providers/psi.c", "src/providers/sockets.c", "src/providers/system.c",
         "src/providers/thermal.c", "src/providers/thread.c", "src/lua/lcounterset.c",
         "src/lua/lmachine.c", "src/lua/lperflib.c", "src/lua/lproc.c", "src/lua/lquery.c", "src/lua/lsample.c",
-        "src/lua/lsignal.c",
+        "src/lua/lsignal.c", "src/lua/lwindow.c", "src/lua/lrulebank.c", "src/lua/lflap.c",
       },
       incdirs = { "src/core", "src/providers" },
       defines = { "_GNU_SOURCE" },

@@ -85,6 +85,71 @@ describe("perflib.rules.test results", function()
   end)
 end)
 
+describe("perflib.rules.test through notification routes", function()
+  -- three disks over 20 minutes at 1 sample a minute: b and c fill up, a has a blip
+  local RULES = [[
+R.rule "Full" { source = "disk/free", when = R.below(10):clears_above(20), severity = "crit",
+                labels = { team = "storage" }, message = "{instance} {value}% free" }
+R.rule "Low" { source = "disk/free", when = R.below(30):clears_above(40), labels = { team = "storage" } }
+R.route { match = { severity = "crit" }, group_by = { "alertname" }, repeat_interval = "5m",
+          actions = { R.exec { "/bin/notify-pager" }, R.print() } }
+R.route { match = { team = "storage" }, group_by = { "alertname", "instance" }, throttle = { rate = 1 / 600 },
+          actions = { R.jsonl "/tmp/never-written.jsonl" } }
+R.inhibit { source = { alertname = "Full" }, target = { alertname = "Low" }, equal = { "instance" } }
+]]
+  local input = {
+    ["disk/free{instance=a}"] = "50*5 25 50*14",
+    ["disk/free{instance=b}"] = "50*3 25*3 5*10 50*4",
+    ["disk/free{instance=c}"] = "50*8 5*8 50*4",
+  }
+
+  it("counts what the routes sent, with repeats, grouping, throttling and inhibition", function()
+    local res = T.run { rules = RULES, every = "1m", input = input }
+    -- Full goes to the crit route only (the first match wins), grouped by alertname: b fires at
+    -- 6m, c joins the group at 8m (sent again, two alerts), a repeat 5m later at 13m, both
+    -- resolve at 16m; two actions each, captured and never run
+    assert.equal(4, (res:sent_by { alert = "Full", route = 1, action = "exec" }))
+    assert.equal(0, (res:sent_by { alert = "Full", route = 2 }))
+    assert.equal(1, (res:sent_by { alert = "Full", action = "exec", is_repeat = true }))
+    local _, pages = res:sent_by { alert = "Full", action = "exec", state = "firing" }
+    assert.same({ "/bin/notify-pager" }, pages[1].detail.argv)
+    assert.equal("b 5% free", pages[1].message)
+    assert.equal(2, pages[2].count)
+    -- the storage route, one group per instance: Low{b} fires at 3m and resolves at 16m;
+    -- Low{a} fires at 5m inside the throttle's 10 minutes: held back; Low{c} fires with
+    -- Full{c}, which inhibits it
+    local ok, fails = T.check(res, {
+      T.sent { alert = "Low", labels = { instance = "b" }, count = 2 },
+      T.sent { alert = "Low", labels = { instance = "b" }, state = "firing", count = 1 },
+      T.sent { alert = "Low", labels = { instance = "a" }, count = 0 },
+      T.sent { alert = "Low", labels = { instance = "c" }, count = 0 },
+      T.sent { action = "print", count = 4 },
+    })
+    assert.is_true(ok, table.concat(fails or {}, "\n"))
+    assert.equal(1, res.notifier.stats.throttled)
+    assert.equal("firing", res:at("5m", "Low", { instance = "a" }))
+    assert.equal("firing", res:at("8m", "Low", { instance = "c" }))
+    -- nothing ran: no file was written
+    assert.is_nil(io.open("/tmp/never-written.jsonl"))
+  end)
+
+  it("raises on a rule file with errors unless a partial load is asked for", function()
+    local bad = RULES .. "\nR.route { match = { team = 'x' }, throtle = {} }\n"
+    assert.has_error(function() T.run { rules = bad, every = "1m", input = input } end,
+      "rules did not load: route 3: key `throtle`: unknown key (did you mean `throttle`?)")
+    local res = T.run { rules = bad, every = "1m", input = input, partial = true }
+    assert.equal(1, #res.load_errors)
+    assert.equal(4, (res:sent_by { alert = "Full", action = "exec" }))
+  end)
+
+  it("reports a failed expectation on what was sent", function()
+    local res = T.run { rules = RULES, every = "1m", input = input }
+    local ok, fails = T.check(res, { T.sent { alert = "Full", action = "exec", count = 7 } })
+    assert.is_false(ok)
+    assert.equal("sent: expected 7, got 4", fails[1])
+  end)
+end)
+
 describe("examples/rules/default.lua", function()
   it("loads without errors and names counters this machine has", function()
     local R = require "perflib.rules"

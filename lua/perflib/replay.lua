@@ -148,12 +148,9 @@ function replay.run(rules, recording_path, opts)
         local before = #notifier.captured
         notifier:tick(t)
         for k = before + 1, #notifier.captured do
-          local c = notifier.captured[k]
-          local note = c.alert
-          report.notifications[#report.notifications + 1] = { t = t, offset = t - report.t0, ts = ts,
-            action = c.action.kind, route = note.route, alertname = note.name, state = note.state,
-            kind = note.kind, labels = copy(note.labels), value = note.value, message = note.message,
-            count = note.count, is_repeat = note.is_repeat, detail = c.detail }
+          local rec = N.record_of(notifier.captured[k])
+          rec.t, rec.offset, rec.ts = t, t - report.t0, ts
+          report.notifications[#report.notifications + 1] = rec
         end
       end
     end

@@ -355,8 +355,12 @@ R.RULE_KEYS = SCHEMA_KEYS
 local DEFAULTABLE = { every = true, pending = true, keep = true, nodata = true, vanish = true, reset = true,
   flap = true, labels = true, sustain = true, severity = true, value = true, limit = true }
 
+-- Errors name the rule, or the part of the file that is not a rule: part("route", 2).
+local function part(kind, n) return { part = n and ("%s %d"):format(kind, n) or kind } end
+
 local function err_obj(rule, key, msg)
-  local where = rule and ("rule %q"):format(rule) or "rules"
+  local where = type(rule) == "table" and rule.part or rule and ("rule %q"):format(rule) or "rules"
+  if type(rule) == "table" then rule = nil end
   return { rule = rule, key = key,
            message = key and ("%s: key `%s`: %s"):format(where, key, msg) or ("%s: %s"):format(where, msg) }
 end
@@ -501,10 +505,10 @@ function Set:defaults(t)
   local keys = sorted_keys(DEFAULTABLE)
   for k, v in pairs(t) do
     if not DEFAULTABLE[k] then
-      add_errs(self, { unknown_key("defaults", k, keys) })
+      add_errs(self, { unknown_key(part("defaults"), k, keys) })
     else
       local nv, e = SCHEMA[k](v)
-      if nv == nil then add_errs(self, { err_obj("defaults", k, e) }) else self.defaults_[k] = nv end
+      if nv == nil then add_errs(self, { err_obj(part("defaults"), k, e) }) else self.defaults_[k] = nv end
     end
   end
 end
@@ -520,28 +524,29 @@ end
 
 local ROUTE_KEYS = { "match", "actions", "group_by", "group_wait", "repeat_interval", "throttle", "continue" }
 function Set:route(t)
+  local where = part("route", #self.routes + 1)
   local r = {}
   for k, v in pairs(t) do
     if k == "match" then
       local m, e = match_table("match", v)
-      if not m then add_errs(self, { err_obj("route", k, e) }); return end
+      if not m then add_errs(self, { err_obj(where, k, e) }); return end
       r.match = m
     elseif k == "group_wait" or k == "repeat_interval" then
       local s, e = R.duration(v)
-      if not s then add_errs(self, { err_obj("route", k, e) }); return end
+      if not s then add_errs(self, { err_obj(where, k, e) }); return end
       r[k] = s
     elseif k == "actions" or k == "group_by" then
-      if type(v) ~= "table" then add_errs(self, { err_obj("route", k, "must be a list") }); return end
+      if type(v) ~= "table" then add_errs(self, { err_obj(where, k, "must be a list") }); return end
       r[k] = v
     elseif k == "throttle" then
       if type(v) ~= "table" or type(v.rate) ~= "number" then
-        add_errs(self, { err_obj("route", k, "must be { rate = per_second, burst = n }") }); return
+        add_errs(self, { err_obj(where, k, "must be { rate = per_second, burst = n }") }); return
       end
       r[k] = v
     elseif k == "continue" then
       r[k] = not not v
     else
-      add_errs(self, { unknown_key("route", k, ROUTE_KEYS) }); return
+      add_errs(self, { unknown_key(where, k, ROUTE_KEYS) }); return
     end
   end
   r.match = r.match or {}
@@ -551,17 +556,18 @@ function Set:route(t)
 end
 
 function Set:inhibit(t)
+  local where = part("inhibit", #self.inhibits + 1)
   local r = {}
   for k, v in pairs(t) do
     if k == "source" or k == "target" then
       local m, e = match_table(k, v)
-      if not m then add_errs(self, { err_obj("inhibit", k, e) }); return end
+      if not m then add_errs(self, { err_obj(where, k, e) }); return end
       r[k] = m
     elseif k == "equal" then
-      if type(v) ~= "table" then add_errs(self, { err_obj("inhibit", k, "must be a list of label names") }); return end
+      if type(v) ~= "table" then add_errs(self, { err_obj(where, k, "must be a list of label names") }); return end
       r[k] = v
     else
-      add_errs(self, { unknown_key("inhibit", k, { "source", "target", "equal" }) }); return
+      add_errs(self, { unknown_key(where, k, { "source", "target", "equal" }) }); return
     end
   end
   r.source, r.target, r.equal = r.source or {}, r.target or {}, r.equal or {}
@@ -570,21 +576,22 @@ function Set:inhibit(t)
 end
 
 function Set:silence(t)
+  local where = part("silence", #self.silences + 1)
   local r = {}
   for k, v in pairs(t) do
     if k == "match" then
       local m, e = match_table(k, v)
-      if not m then add_errs(self, { err_obj("silence", k, e) }); return end
+      if not m then add_errs(self, { err_obj(where, k, e) }); return end
       r.match = m
     elseif k == "expires" then
       if type(v) ~= "number" then
-        add_errs(self, { err_obj("silence", k, "must be a sample time (seconds)") }); return
+        add_errs(self, { err_obj(where, k, "must be a sample time (seconds)") }); return
       end
       r.expires = v
     elseif k == "why" then
       r.why = tostring(v)
     else
-      add_errs(self, { unknown_key("silence", k, { "match", "expires", "why" }) }); return
+      add_errs(self, { unknown_key(where, k, { "match", "expires", "why" }) }); return
     end
   end
   r.match = r.match or {}

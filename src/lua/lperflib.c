@@ -601,6 +601,9 @@ static const luaL_Reg funcs[] = {
     { "spawn", lpl_spawn },
     { "wait", lpl_wait },
     { "syslog", lpl_syslog },
+    { "window", lpl_new_window },
+    { "rulebank", lpl_new_rulebank },
+    { "flap", lpl_new_flap },
     { "calculate", NULL },
     { "statistics", NULL },
     { NULL, NULL }
@@ -613,6 +616,9 @@ LPL_EXPORT int luaopen_perflib_core(lua_State *L)
     lpl_open_counterset(L);
     lpl_open_query(L);
     lpl_open_sample(L);
+    lpl_open_window(L);
+    lpl_open_rulebank(L);
+    lpl_open_flap(L);
     luaL_newlib(L, funcs);
     push_types(L);
     lua_pushvalue(L, -1);

@@ -11,6 +11,9 @@
 #define LPL_COUNTERSET "perflib.CounterSet"
 #define LPL_QUERY      "perflib.Query"
 #define LPL_SAMPLE     "perflib.Sample"
+#define LPL_WINDOW     "perflib.Window"
+#define LPL_RULEBANK   "perflib.RuleBank"
+#define LPL_FLAP       "perflib.Flap"
 
 typedef struct lpl_machine { pl_env *env; } lpl_machine;
 typedef struct lpl_counterset { const pl_counterset_def *cs; } lpl_counterset;
@@ -74,6 +77,24 @@ unsigned lpl_fmt_flags(lua_State *L, int i);
 void lpl_check_fmt(lua_State *L, int i, const char *const *keys, const char *fname, pl_fmt *fmt);
 /* Raises for unknown keys in an options table. */
 void lpl_check_keys(lua_State *L, int t, const char *const *keys, const char *fname);
+
+/* lwindow.c: rule windows */
+#include "pl_window.h"
+void lpl_open_window(lua_State *L);
+int lpl_new_window(lua_State *L);
+pl_window *lpl_check_window(lua_State *L, int i);
+/* "reset", "first_sample", "no_data" for a pl_why, NULL for none. */
+const char *lpl_why_name(int why);
+pl_wstatus lpl_wstatus_of(const char *status);
+
+/* lflap.c: flap histories */
+void lpl_open_flap(lua_State *L);
+int lpl_new_flap(lua_State *L);
+pl_flap *lpl_test_flap(lua_State *L, int i);
+
+/* lrulebank.c: the rule engine's fast path */
+void lpl_open_rulebank(lua_State *L);
+int lpl_new_rulebank(lua_State *L);
 
 /* lsignal.c */
 int lpl_trap(lua_State *L);

@@ -5,8 +5,9 @@
 -- R.rate, R.increase and R.raw()).
 local R = require "perflib.rules"
 local W = require "perflib.rules.window"
+local core = require "perflib.core"
 
-local wpush, wprune, wreduce = W.push, W.prune, W.reduce_by
+local wcook = W.cook
 
 local E = {}
 local Engine = {}
@@ -24,20 +25,37 @@ local function literal_of(pat)
   if body and not body:find("[%^%$%*%+%?%.%(%)%[%]%%%-]") then return body end
 end
 
+-- The levels as the rule bank takes them, or nil when a level is a function (or too many).
+local function bank_levels(rule)
+  local levels = rule.levels
+  if #levels > 16 then return nil end
+  local out = {}
+  for i, lv in ipairs(levels) do
+    local c = lv.cond
+    if lv.fn or not c then return nil end
+    out[i] = { up = c.op == ">", x = c.x, clear = c.clear, rank = lv.rank or 0 }
+  end
+  return out
+end
+
 -- What eval_rule needs of a rule, worked out once.
 local function rule_info(rule)
   local value, levels = rule.value, rule.levels
   local lv1 = levels[1]
   local c1 = lv1.cond
   local single = #levels == 1 and c1 ~= nil and lv1.fn == nil
+  local key = rule.source and source_key(rule, rule.source)
   return {
-    key = rule.source and source_key(rule, rule.source),
+    -- the rule bank (C) takes per-instance rules with threshold levels while their list is steady
+    blevels = key and rule.per == "instance" and bank_levels(rule) or nil, fast = false,
+    key = key,
     raw = value.raw or false, window = value.window, fn = value.fn, p = value.p,
     filtered = rule.instances ~= nil or rule.exclude ~= nil,
     per_instance = rule.per == "instance",
     up = c1 == nil or c1.op == ">",
     single = single, op = single and c1.op, x = single and c1.x, clear = single and c1.clear or nil,
     sev = single and lv1.severity, every = rule.every, fwin = rule.flap and rule.flap.window or nil,
+    fhigh = rule.flap and rule.flap.high, flow = rule.flap and rule.flap.low, keep = rule.keep,
     ver = nil, names = nil, literal = literal_of(rule.instances),    -- the instance list cache (names_of)
   }
 end
@@ -45,7 +63,10 @@ end
 local function new_engine(set, opts)
   opts = opts or {}
   local self = setmetatable({ set = set, rules = set:list(), st = {}, limit = opts.limit or E.DEFAULT_LIMIT,
-                              t = nil, errors = {}, recs = {}, srcs = {}, stamp = 0, hook_off = {} }, Engine)
+                              t = nil, errors = {}, recs = {}, srcs = {}, stamp = 0, hook_off = {},
+                              todo = {}, vers = {}, bkeys = {}, flagbuf = {} }, Engine)
+  -- opts.bank = false: every rule through the Lua path (the specs compare both)
+  if opts.bank ~= false then self.bank = core.rulebank(#self.rules) end
   for i, rule in ipairs(self.rules) do
     -- the rule's state, with what eval_rule needs of its definition worked out once
     local rs = rule_info(rule)
@@ -139,7 +160,8 @@ local function new_alert(rule, inst)
   local labels = { alertname = rule.name }
   for k, v in pairs(rule.labels) do labels[k] = v end
   if inst and inst ~= "" then labels.instance = inst end
-  return { labels = labels, state = "inactive", miss = 0, flaps = {}, flapping = false, hist = {} }
+  return { labels = labels, state = "inactive", miss = 0, flapping = false, hist = {},
+           flap = rule.flap and core.flap(rule.flap.window) or nil }
 end
 
 local function event(self, rule, a, t, from, to, extra)
@@ -164,59 +186,17 @@ local function set_state(self, rule, a, t, to, extra)
   event(self, rule, a, t, from, to, extra)
 end
 
--- Nagios-style flap detection on the alert's condition bit.
--- a.flapn counts the changes in a.flaps, so that a steady history costs no pass.
+-- Nagios-style flap detection on the alert's condition bit; the history is a perflib.Flap
+-- (C), which the rule bank steps too.
 local function flap_step(self, rule, a, t, bit)
   local f = rule.flap
   if not f then return end
-  local h = a.flaps
-  local n = #h
-  local cnt = a.flapn
-  if cnt == 0 and n == f.window and h[n] == bit then
-    -- a full history without a change stays the same: pushing the bit and dropping the oldest
-    -- gives the same list
-    a.flap_pct = 0.0
-    if a.flapping and 0.0 < f.low then
-      a.flapping = false
-      local ev = event(self, rule, a, t, a.state, a.state)
-      ev.kind, ev.from, ev.to, ev.state, ev.pct = "flap_end", nil, nil, a.state, 0.0
-    end
-    return
-  end
-  if not cnt then
-    cnt = 0
-    for i = 2, n do if h[i] ~= h[i - 1] then cnt = cnt + 1 end end
-  end
-  if n > 0 and h[n] ~= bit then cnt = cnt + 1 end
-  n = n + 1
-  h[n] = bit
-  while n > f.window do
-    if h[1] ~= h[2] then cnt = cnt - 1 end
-    table.remove(h, 1)
-    n = n - 1
-  end
-  a.flapn, a.flapsz, a.flapbit = cnt, n, bit
-  if n < 2 then return end
-  local changes, denom = 0.0, f.window - 1
-  if cnt > 0 then
-    for i = 2, n do
-      if h[i] ~= h[i - 1] then
-        -- weights from 0.8 (oldest transition) to 1.2 (newest), as Nagios
-        local pos = (i - 2) + (denom - (n - 1))
-        changes = changes + 0.8 + 0.4 * (pos / math.max(denom - 1, 1))
-      end
-    end
-  end
-  local pct = changes / denom
-  a.flap_pct = pct
-  if not a.flapping and pct >= f.high then
-    a.flapping = true
+  local pct, change = a.flap:step(bit, f.high, f.low, a.flapping)
+  if pct then a.flap_pct = pct end
+  if change then
+    a.flapping = change == "start"
     local ev = event(self, rule, a, t, a.state, a.state)
-    ev.kind, ev.from, ev.to, ev.state, ev.pct = "flap_start", nil, nil, a.state, pct
-  elseif a.flapping and pct < f.low then
-    a.flapping = false
-    local ev = event(self, rule, a, t, a.state, a.state)
-    ev.kind, ev.from, ev.to, ev.state, ev.pct = "flap_end", nil, nil, a.state, pct
+    ev.kind, ev.from, ev.to, ev.state, ev.pct = "flap_" .. change, nil, nil, a.state, pct
   end
 end
 
@@ -231,7 +211,7 @@ local function force_resolve(self, rule, a, t, why)
     a.reason = why
     set_state(self, rule, a, t, "resolved", { why = why })
   end
-  a.active_since, a.hist = nil, {}
+  a.active_since, a.hist = nil, nil
 end
 
 local function enter_unknown(self, rule, a, t, why)
@@ -257,7 +237,8 @@ local function step(self, rule, a, t, c, dt)
   end
   if s == "inactive" then
     if c then
-      a.active_since, a.hist, a.fired_at = t, { { t, true } }, nil
+      -- the pending history: times and conditions at lo..hi, with their counts
+      a.active_since, a.hist, a.fired_at = t, { ts = { t }, cs = { true }, lo = 1, hi = 1, trues = 1, falses = 0 }, nil
       if rule.pending <= 0 then
         a.fired_at = t
         set_state(self, rule, a, t, "firing", { why = "condition met" })
@@ -266,13 +247,20 @@ local function step(self, rule, a, t, c, dt)
       end
     end
   elseif s == "pending" then
-    local hist = a.hist
-    hist[#hist + 1] = { t, c }
-    while #hist > 0 and hist[1][1] <= t - rule.pending - 1e-9 and t - a.active_since > rule.pending do
-      table.remove(hist, 1)
+    local h = a.hist
+    local ts, cs, lo, hi = h.ts, h.cs, h.lo, h.hi + 1
+    local trues, falses = h.trues, h.falses
+    ts[hi], cs[hi] = t, c
+    if c then trues = trues + 1 else falses = falses + 1 end
+    if t - a.active_since > rule.pending then
+      local edge = t - rule.pending - 1e-9
+      while lo <= hi and ts[lo] <= edge do
+        if cs[lo] then trues = trues - 1 else falses = falses - 1 end
+        ts[lo], cs[lo] = nil, nil
+        lo = lo + 1
+      end
     end
-    local trues, falses = 0, 0
-    for _, e in ipairs(hist) do if e[2] then trues = trues + 1 else falses = falses + 1 end end
+    h.lo, h.hi, h.trues, h.falses = lo, hi, trues, falses
     local expected = (dt and dt > 0) and math.max(rule.pending / dt, 1) or (trues + falses)
     if not c and falses > (1 - rule.sustain) * expected + 1e-9 then
       a.active_since = nil
@@ -354,40 +342,15 @@ local function level_on(cond, v, latched)
   end
 end
 
-local RESET_STATUS = { negative_delta = true, reset = true }
-
--- Push the sample into the series and cook the rule's value: returns value or nil, why.
+-- Push the sample into the series and cook the rule's value (in C, as the rule bank does):
+-- returns value or nil, why.  A value that is not a number counts as none.
 local function cook(ri, ser, name, fs, t)
   local vt, st = fs.value, fs.status
   local v, status = vt and vt[name], st and st[name]
+  if type(v) ~= "number" then v = nil end
   status = status or (v ~= nil and "valid" or "no_data")
-  local why
-  local win = ser.win
-  if ri.raw then
-    if v ~= nil and (status == "valid" or RESET_STATUS[status]) then
-      local was_reset = wpush(win, t, v, RESET_STATUS[status] and win.hi >= win.lo)
-      if was_reset then why = "reset" end
-    else
-      why = "no_data"
-    end
-  else
-    if v ~= nil and status == "valid" then wpush(win, t, v)      -- push prunes
-    else
-      if RESET_STATUS[status] then why = "reset"
-      elseif status == "first_sample" then why = "first_sample"
-      else why = "no_data" end
-      wprune(win, t)
-    end
-  end
   ser.status = status
-  local value
-  if not why then
-    value = wreduce(win, ri.fn, ri.window, ri.p, t)
-    if value == nil then
-      why = (ri.raw and win.hi == win.lo) and "first_sample" or "no_data"
-    end
-  end
-  return value, why
+  return wcook(ser.win, t, v, status, ri.fn, ri.window, ri.p)
 end
 
 -- Evaluate one instance: returns cond (true/false/nil), why, value, severity; updates its series.
@@ -533,7 +496,109 @@ local function names_of(rule, ri, sc)
   return names
 end
 
-local function eval_rule(self, rule, rs, t, frame)
+-- ---------------------------------------------------------------- the rule bank (fast path in C)
+
+-- What the bank may do on its own for an alert, given its last condition c and level lvl:
+-- 1 while inactive and the condition stays false, 2 while firing and it stays true at the
+-- same level, 3 while recovering and it stays false within `keep`, 0 nothing (the Lua
+-- path steps it).  The bank also steps the flap history,
+-- and hands the alert back when a push would start or end flapping.
+local function quiet_mode(a, c, lvl)
+  if a.reason ~= nil or a.miss ~= 0 then return 0, -1 end
+  if c == false and a.state == "inactive" then return 1, -1 end
+  if c == true and lvl and a.state == "firing" and a.severity == a.last_severity then return 2, lvl - 1 end
+  if c == false and a.state == "recovering" then return 3, -1, a.clear_since end
+  return 0, -1
+end
+
+-- Hand rule i to the bank: its instances `names` (none twice), windows, latches.
+local function register(self, i, rs, names)
+  local series, alerts, fwin = rs.series, rs.alerts, rs.fwin
+  local seen, wins, latch, mode, flaps, flapping = {}, {}, {}, {}, {}, {}
+  for k = 1, #names do
+    local name = names[k]
+    if seen[name] then return end        -- one series for two entries: the Lua path keeps it
+    seen[name] = true
+    local ser, a = series[name], alerts[name]
+    wins[k] = ser.win
+    local l = 0
+    if ser.latch then
+      for j, on in pairs(ser.latch) do if on then l = l | (1 << (j - 1)) end end
+    elseif ser.l1 then
+      l = 1
+    end
+    latch[k], mode[k] = l, a.state == "inactive" and quiet_mode(a, ser.lastc) or 0
+    flaps[k], flapping[k] = a.flap or false, a.flapping
+  end
+  local sid = rs.sid
+  if not sid then
+    sid = self.bank:source(rs.key)
+    rs.sid, self.bkeys[sid] = sid, rs.key
+  end
+  self.bank:set(i, { sid = sid, ver = rs.ver, every = rs.every or 0, last = rs.last_eval, fn = rs.fn,
+                     window = rs.window or 0, p = rs.p or 0, levels = rs.blevels, names = names, wins = wins,
+                     latch = latch, mode = mode, flaps = flaps, flapping = flapping, keep = rs.keep,
+                     high = fwin and rs.fhigh, low = fwin and rs.flow })
+  rs.fast, rs.fnames = true, names
+end
+
+-- Bring rule i's series and alerts up to date with the bank (values, statuses, latches).
+local function sync_rule(self, i, rs)
+  local last, _, stepped = self.bank:rule(i)
+  rs.last_eval = last
+  if not stepped then return end
+  local series, alerts, single, result = rs.series, rs.alerts, rs.single, self.bank.result
+  for k, name in ipairs(rs.fnames) do
+    local c, why, value, _, status, latch = result(self.bank, i, k)
+    local ser = series[name]
+    ser.value, ser.why, ser.status, ser.lastc = value, why, status, c
+    if single then
+      ser.l1 = latch & 1 ~= 0
+    else
+      local l = {}
+      for j = 1, #rs.blevels do l[j] = latch & (1 << (j - 1)) ~= 0 end
+      ser.latch = l
+    end
+    local a = alerts[name]
+    a.value = value
+    if a.flap then a.flap_pct = a.flap:pct() end
+  end
+end
+
+-- Rule i left the fast path (its list changed): the Lua path takes over with its state.
+local function leave_fast(self, i, rs)
+  sync_rule(self, i, rs)
+  rs.fast = false
+end
+
+-- A fast rule with flagged alerts: the state machine for those, with the values the bank cooked
+-- (their series learn them at the next sync).
+local function finish_fast(self, rule, rs, t, _, i)
+  local bank, buf = self.bank, self.flagbuf
+  local cnt, dt = bank:flagged(i, buf)
+  local alerts, names, levels = rs.alerts, rs.fnames, rule.levels
+  for j = 0, 5 * (cnt - 1), 5 do
+    local k, c, why, value, lvl = buf[j + 1], buf[j + 2], buf[j + 3], buf[j + 4], buf[j + 5]
+    local a = alerts[names[k]]
+    a.value = value
+    if lvl then a.severity = levels[lvl].severity end
+    outcome(self, rule, a, t, c, why, dt)
+    local m, l, since = quiet_mode(a, c, lvl)
+    bank:quiet(i, k, m, l, a.flapping, since)
+  end
+end
+
+-- The keys of t (not in `except`), sorted.
+local function sorted_names(t, except)
+  local out = {}
+  for name in pairs(t) do
+    if not (except and except[name]) then out[#out + 1] = name end
+  end
+  table.sort(out)
+  return out
+end
+
+local function eval_rule(self, rule, rs, t, frame, i)
   local ri = rs
   local last = rs.last_eval
   local dt = last and (t - last) or nil
@@ -554,13 +619,14 @@ local function eval_rule(self, rule, rs, t, frame)
   local clean = names ~= nil and rs.clean == names
   if clean and per_instance then
     local fwin, n1 = rs.fwin, rs.n1
-    for i = 1, n1 and 1 or #names do
+    for k = 1, n1 and 1 or #names do
       local name, ser, a = n1, rs.ser1, rs.a1
-      if not n1 then name = names[i]; ser, a = series[name], alerts[name] end
+      if not n1 then name = names[k]; ser, a = series[name], alerts[name] end
       local c, why, value, s = eval_instance(self, rule, ri, ser, name, fs, t)
+      ser.lastc = c
       a.value, a.severity = value, s or a.severity
       if c == false and a.state == "inactive" and not a.flapping
-         and (not fwin or (a.flapn == 0 and a.flapsz == fwin and a.flapbit == false)) then
+         and (not fwin or a.flap:steady(false)) then
         -- what outcome() does for a quiet alert that stays quiet, flap history steady
         a.miss, a.miss_since, a.reason = 0, nil, nil
         if fwin then a.flap_pct = 0.0 end
@@ -587,6 +653,7 @@ local function eval_rule(self, rule, rs, t, frame)
       ser = series[name]
     end
     local c, why, value, s = eval_instance(self, rule, ri, ser, name, fs, t)
+    ser.lastc = c
     if per_instance then
       local a = alerts[name]
       if not a then a = new_alert(rule, name); alerts[name] = a end
@@ -606,10 +673,11 @@ local function eval_rule(self, rule, rs, t, frame)
   local tidy = names ~= nil
   if present then
     if not names then
-      -- the whole source is missing: no data for every known instance
+      -- the whole source is missing: no data for every known instance (in name order, so
+      -- that the events come in the same order whatever the hash tables did)
       for name in pairs(series) do present[name] = true end
       if per_instance then
-        for _, a in pairs(alerts) do outcome(self, rule, a, t, nil, "no_data", dt) end
+        for _, name in ipairs(sorted_names(alerts)) do outcome(self, rule, alerts[name], t, nil, "no_data", dt) end
       end
     end
     -- vanished instances: their window goes, their alert follows the `vanish` policy
@@ -617,12 +685,11 @@ local function eval_rule(self, rule, rs, t, frame)
       if not present[name] then series[name] = nil end
     end
     if per_instance then
-      for name, a in pairs(alerts) do
-        if not present[name] then
-          a.value = nil
-          outcome(self, rule, a, t, nil, "vanished", dt)
-          if rule.vanish == "resolve" then alerts[name] = nil else tidy = false end
-        end
+      for _, name in ipairs(sorted_names(alerts, present)) do
+        local a = alerts[name]
+        a.value = nil
+        outcome(self, rule, a, t, nil, "vanished", dt)
+        if rule.vanish == "resolve" then alerts[name] = nil else tidy = false end
       end
     end
   end
@@ -632,6 +699,7 @@ local function eval_rule(self, rule, rs, t, frame)
       local n1 = names[1]
       rs.n1, rs.ser1, rs.a1 = n1, series[n1], alerts[n1]
     end
+    if per_instance and rs.blevels and self.bank then register(self, i, rs, names) end
   end
   if not per_instance then
     local a = alerts[""]
@@ -644,24 +712,49 @@ local function eval_rule(self, rule, rs, t, frame)
 end
 
 --- Evaluate every rule at sample time t on `frame`; returns the list of events.
+-- Run fn (eval_rule or finish_fast) for rule i; a rule that raises is reported and disabled.
+local function run(self, fn, rule, rs, t, frame, i)
+  local ok, err = pcall(fn, self, rule, rs, t, frame, i)
+  if ok then return end
+  local msg = type(err) == "table" and err.rule_error or tostring(err)
+  if rs.fast then leave_fast(self, i, rs) end
+  if self.bank then self.bank:off(i) end
+  rs.disabled, rs.error = true, msg
+  local e = { rule = rule.name, t = t, message = ("rule %q disabled: %s"):format(rule.name, msg) }
+  self.errors[#self.errors + 1] = e
+  self.events[#self.events + 1] = { kind = "rule_error", rule = rule.name, t = t, message = e.message,
+                                    labels = { alertname = rule.name } }
+  for _, name in ipairs(sorted_names(rs.alerts)) do enter_unknown(self, rule, rs.alerts[name], t, "rule_error") end
+end
+
+--- Evaluate every rule at sample time t on `frame`; returns the list of events.
 function Engine:feed(t, frame)
   if self.t and t < self.t then error(("feed: time went backwards (%g < %g)"):format(t, self.t), 2) end
   self.t, self.frame, self.events = t, frame, {}
   self.stamp = self.stamp + 1
-  local recs = self.recs
-  for i, rule in ipairs(self.rules) do
-    local rs = recs[i]
-    if not rs.disabled then
-      local ok, err = pcall(eval_rule, self, rule, rs, t, frame)
-      if not ok then
-        local msg = type(err) == "table" and err.rule_error or tostring(err)
-        rs.disabled, rs.error = true, msg
-        local e = { rule = rule.name, t = t, message = ("rule %q disabled: %s"):format(rule.name, msg) }
-        self.errors[#self.errors + 1] = e
-        self.events[#self.events + 1] = { kind = "rule_error", rule = rule.name, t = t, message = e.message,
-                                          labels = { alertname = rule.name } }
-        for _, a in pairs(rs.alerts) do enter_unknown(self, rule, a, t, "rule_error") end
+  local recs, rules, bank = self.recs, self.rules, self.bank
+  if bank then
+    -- the bank cooks the fast rules and lists, in rule order, what the Lua path must do
+    local vers, bkeys, todo = self.vers, self.bkeys, self.todo
+    for sid = 1, #bkeys do
+      local key = bkeys[sid]
+      local fs = frame[key]
+      vers[sid] = type(fs) == "table" and not fs.error and source_list(self, key, fs).ver or -1
+    end
+    for k = 1, bank:step(t, frame, vers, todo) do
+      local i = todo[k]
+      if i > 0 then
+        local rs = recs[i]
+        if rs.fast then leave_fast(self, i, rs) end
+        run(self, eval_rule, rules[i], rs, t, frame, i)
+      else
+        run(self, finish_fast, rules[-i], recs[-i], t, frame, -i)
       end
+    end
+  else
+    for i, rule in ipairs(rules) do
+      local rs = recs[i]
+      if not rs.disabled then run(self, eval_rule, rule, rs, t, frame, i) end
     end
   end
   local evs = self.events
@@ -722,8 +815,18 @@ local function find_alert(self, rule_name, labels)
   return nil, rs
 end
 
+--- Bring the engine's tables (values, statuses, latches of the alerts and series) up to date
+-- with the rule bank.  state, explain and export_state do it themselves.
+function Engine:sync()
+  if not self.bank then return end
+  for i, rs in ipairs(self.recs) do
+    if rs.fast then sync_rule(self, i, rs) end
+  end
+end
+
 --- State of one alert instance: state string and an info table (nil when never seen).
 function Engine:state(rule_name, labels)
+  self:sync()
   local a, rs = find_alert(self, rule_name, labels)
   if not rs then return nil, "no rule " .. tostring(rule_name) end
   if rs.disabled and not a then return "disabled", { error = rs.error } end
@@ -735,6 +838,7 @@ end
 
 --- Why each alert instance of a rule is in its state: window, cooked value, threshold side.
 function Engine:explain(rule_name)
+  self:sync()
   local rs = self.st[rule_name]
   if not rs then return nil, "no rule " .. tostring(rule_name) end
   local rule = self.set.rules[rule_name]
@@ -748,7 +852,7 @@ function Engine:explain(rule_name)
       sides[#sides + 1] = { severity = lv.severity, on = latch and latch[i] or false,
         threshold = c and c.x, clear = c and (c.clear or c.x), op = c and c.op or "function" }
     end
-    out.instances[#out.instances + 1] = { instance = name, window = ser.win:entries(), value = ser.value,
+    out.instances[#out.instances + 1] = { instance = name, window = W.entries(ser.win), value = ser.value,
       status = ser.status, unknown = ser.why, levels = sides }
   end
   table.sort(out.instances, function(a, b) return a.instance < b.instance end)
@@ -762,6 +866,7 @@ end
 
 --- Plain data of every rule's state (windows and alerts), keyed by rule name with its hash.
 function Engine:export_state()
+  self:sync()
   local out = { version = 1, t = self.t, rules = {} }
   for _, rule in ipairs(self.rules) do
     local rs = self.st[rule.name]
@@ -769,7 +874,16 @@ function Engine:export_state()
     for name, ser in pairs(rs.series) do
       series[name] = { win = ser.win:export(), latch = latch_of(ser) }
     end
-    out.rules[rule.name] = { hash = rule.hash, series = series, alerts = copy(rs.alerts),
+    local alerts = {}
+    for name, a in pairs(rs.alerts) do
+      -- plain data: the flap history as its bits
+      local h = a.flap
+      a.flap = nil
+      alerts[name] = copy(a)
+      a.flap = h
+      if h then alerts[name].flaps = h:bits() end
+    end
+    out.rules[rule.name] = { hash = rule.hash, series = series, alerts = alerts,
                              last_eval = rs.last_eval }
   end
   return out
@@ -779,16 +893,21 @@ end
 function Engine:import_state(st)
   local kept = {}
   if type(st) ~= "table" or st.version ~= 1 then return kept end
-  for _, rule in ipairs(self.rules) do
+  for i, rule in ipairs(self.rules) do
     local r = st.rules[rule.name]
     if r and r.hash == rule.hash then
       local rs = self.st[rule.name]
+      if rs.fast then self.bank:drop(i); rs.fast = false end
       for name, s in pairs(r.series) do
         local ser = { win = W.from(s.win, rule.value.fn), latch = copy(s.latch) }
         if rs.single then ser.l1, ser.latch = s.latch and s.latch[1], nil end
         rs.series[name] = ser
       end
       rs.alerts = copy(r.alerts)
+      for _, a in pairs(rs.alerts) do
+        if rule.flap then a.flap = core.flap(rule.flap.window, a.flaps) end
+        a.flaps = nil
+      end
       rs.clean, rs.n1, rs.ser1, rs.a1 = nil, nil, nil, nil
       rs.last_eval = r.last_eval
       kept[#kept + 1] = rule.name

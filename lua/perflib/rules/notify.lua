@@ -648,6 +648,16 @@ local function detail_of(action, note)
 end
 
 -- Runs one attempt; returns true, "running" (exec started), or nil, message.
+--- A captured action as a flat record: `action` (its kind), `route`, `alertname`, `state`,
+-- `kind` ("alert" or "flap_start"/"flap_end"), `labels` (a copy), `value`, `message`, `count`
+-- (alerts in the group), `is_repeat`, `detail` (what the action would have done), `t`.
+function N.record_of(c)
+  local note = c.alert
+  return { t = c.t, action = c.action.kind, route = note.route, alertname = note.name, state = note.state,
+           kind = note.kind, labels = copy(note.labels), value = note.value, message = note.message,
+           count = note.count, is_repeat = note.is_repeat, detail = c.detail }
+end
+
 function Notifier:_execute(job)
   local action, note = job.action, job.note
   local d = detail_of(action, note)
