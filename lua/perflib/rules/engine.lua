@@ -805,7 +805,8 @@ end
 local function find_alert(self, rule_name, labels)
   local rs = self.st[rule_name]
   if not rs then return nil end
-  for _, a in pairs(rs.alerts) do
+  for _, name in ipairs(sorted_names(rs.alerts)) do       -- the first in instance order
+    local a = rs.alerts[name]
     local ok = true
     for k, v in pairs(labels or {}) do
       if k ~= "severity" and a.labels[k] ~= v then ok = false; break end
@@ -857,7 +858,8 @@ function Engine:explain(rule_name)
   end
   table.sort(out.instances, function(a, b) return a.instance < b.instance end)
   out.alerts = {}
-  for _, a in pairs(rs.alerts) do
+  for _, name in ipairs(sorted_names(rs.alerts)) do       -- in instance order, like the series
+    local a = rs.alerts[name]
     out.alerts[#out.alerts + 1] = { labels = copy(a.labels), state = a.state, why = a.why, value = a.value,
       severity = a.severity, flapping = a.flapping, flap_pct = a.flap_pct, active_since = a.active_since }
   end
@@ -919,4 +921,5 @@ function Engine:import_state(st)
 end
 
 E.ACTIVE = ACTIVE
+E.sorted_names = sorted_names
 return E

@@ -144,7 +144,8 @@ function T.run(opts)
     local snap = {}
     for _, rule in ipairs(eng.rules) do
       local rs, alerts = eng.st[rule.name], {}
-      for _, a in pairs(rs.alerts) do
+      for _, name in ipairs(E.sorted_names(rs.alerts)) do      -- in instance order
+        local a = rs.alerts[name]
         alerts[#alerts + 1] = { labels = a.labels, state = a.state, value = a.value, severity = a.severity,
                                 flapping = a.flapping }
       end
