@@ -10,7 +10,7 @@ local FX = "spec/fixtures/"
 local T = 100000                                  -- 100 ns units per tick
 local PT100 = "PERF_PRECISION_100NS_TIMER"
 
-local PCT = { "% Processor Time", "% User Time", "% Privileged Time", "% DPC Time", "% Interrupt Time",
+local PCT = { "% Busy Time", "% User Time", "% Privileged Time", "% DPC Time", "% Interrupt Time",
               "% Idle Time", "% Nice Time", "% IO Wait Time", "% Steal Time", "% Guest Time" }
 
 -- One sample of \Processor Information(*)\* below a fixture root.
@@ -54,13 +54,15 @@ describe("Processor Information", function()
 
     it("keeps the Windows counter ids", function()
       assert.equal("% Processor Time", cs:counter(0).name)
+      assert.equal("PERF_100NSEC_TIMER_INV", cs:counter(0).type_name)   -- as in seed 000
+      assert.equal("% Busy Time", cs:counter(38).name)
       assert.equal("% User Time", cs:counter(1).name)
       assert.equal("% Privileged Time", cs:counter(2).name)
       assert.equal("% Idle Time", cs:counter(8).name)
       assert.equal("Interrupts/sec", cs:counter(3).name)
       assert.equal("DPCs Queued/sec", cs:counter(6).name)
       assert.is_nil(cs:counter(7))                 -- no Linux counterpart
-      assert.equal(22, #cs.counters)
+      assert.equal(23, #cs.counters)
     end)
 
     it("puts the % counters on the hidden tick base", function()
@@ -84,27 +86,27 @@ describe("Processor Information", function()
       local r = s:results()[idx]
       assert.same({ "0,0", "0,1", "0,_Total", "_Total" }, r.instances)
       assert.same({ 0, 1, 0xFFFF0000, 0xFFFFFFFE }, r.ids)
-      assert.equal(20, #r.counters)               -- 22 less the two hidden bases
+      assert.equal(21, #r.counters)               -- 23 less the two hidden bases
     end)
 
     -- instance -> counter -> ticks
     local expected = {
       -- cpu0 4556 0 5246 59211 101 0 68 7 0 0: base 69189, idle 59312
-      ["0,0"] = { ["% Processor Time"] = 9877, ["% User Time"] = 4556, ["% Privileged Time"] = 5314,
+      ["0,0"] = { ["% Busy Time"] = 9877, ["% User Time"] = 4556, ["% Privileged Time"] = 5314,
                   ["% Idle Time"] = 59312, ["% Nice Time"] = 0, ["% IO Wait Time"] = 101,
                   ["% Interrupt Time"] = 0, ["% DPC Time"] = 68, ["% Steal Time"] = 7, ["% Guest Time"] = 0,
                   base = 69189 },
       -- cpu1 9217 1 5112 54375 472 0 103 9 0 0: base 69289, idle 54847
-      ["0,1"] = { ["% Processor Time"] = 14442, ["% User Time"] = 9218, ["% Privileged Time"] = 5215,
+      ["0,1"] = { ["% Busy Time"] = 14442, ["% User Time"] = 9218, ["% Privileged Time"] = 5215,
                   ["% Idle Time"] = 54847, ["% Nice Time"] = 1, ["% IO Wait Time"] = 472,
                   ["% Interrupt Time"] = 0, ["% DPC Time"] = 103, ["% Steal Time"] = 9, ["% Guest Time"] = 0,
                   base = 69289 },
       -- node 0 = cpu0 + cpu1: softirq 68 + 103 = 171
-      ["0,_Total"] = { ["% Processor Time"] = 24319, ["% User Time"] = 13774, ["% Privileged Time"] = 10529,
+      ["0,_Total"] = { ["% Busy Time"] = 24319, ["% User Time"] = 13774, ["% Privileged Time"] = 10529,
                        ["% Idle Time"] = 114159, ["% DPC Time"] = 171, ["% Steal Time"] = 16,
                        base = 138478 },
       -- the aggregate line 13773 1 10358 113586 573 0 172 16 0 0 says softirq 172
-      ["_Total"] = { ["% Processor Time"] = 24320, ["% User Time"] = 13774, ["% Privileged Time"] = 10530,
+      ["_Total"] = { ["% Busy Time"] = 24320, ["% User Time"] = 13774, ["% Privileged Time"] = 10530,
                      ["% Idle Time"] = 114159, ["% DPC Time"] = 172, ["% IO Wait Time"] = 573,
                      base = 138479 },
     }
@@ -126,9 +128,9 @@ describe("Processor Information", function()
     end)
 
     it("looks instances up by id as well as by name", function()
-      assert.equal(14442 * T, (s:value(idx, 1, "% Processor Time")))
-      assert.equal(24319 * T, (s:value(idx, 0xFFFF0000, "% Processor Time")))
-      assert.equal(24320 * T, (s:value(idx, 0xFFFFFFFE, "% Processor Time")))
+      assert.equal(14442 * T, (s:value(idx, 1, "% Busy Time")))
+      assert.equal(24319 * T, (s:value(idx, 0xFFFF0000, "% Busy Time")))
+      assert.equal(24320 * T, (s:value(idx, 0xFFFFFFFE, "% Busy Time")))
     end)
 
     it("has no per-CPU interrupt counts without /proc/interrupts", function()
@@ -159,15 +161,15 @@ describe("Processor Information", function()
     --   cpu1  us 400 ni 10 sy 200 id 350 wa 10 hi 0 si 20 st 10   base 1000
     --   node and _Total: 700 10 350 850 30 0 30 30                 base 2000
     local expected = {
-      ["0,0"] = { ["% Processor Time"] = 48.0, ["% User Time"] = 30.0, ["% Privileged Time"] = 16.0,
+      ["0,0"] = { ["% Busy Time"] = 48.0, ["% User Time"] = 30.0, ["% Privileged Time"] = 16.0,
                   ["% Idle Time"] = 52.0, ["% Nice Time"] = 0.0, ["% IO Wait Time"] = 2.0,
                   ["% Interrupt Time"] = 0.0, ["% DPC Time"] = 1.0, ["% Steal Time"] = 2.0,
                   ["% Guest Time"] = 0.0 },
-      ["0,1"] = { ["% Processor Time"] = 64.0, ["% User Time"] = 41.0, ["% Privileged Time"] = 22.0,
+      ["0,1"] = { ["% Busy Time"] = 64.0, ["% User Time"] = 41.0, ["% Privileged Time"] = 22.0,
                   ["% Idle Time"] = 36.0, ["% Nice Time"] = 1.0, ["% IO Wait Time"] = 1.0,
                   ["% Interrupt Time"] = 0.0, ["% DPC Time"] = 2.0, ["% Steal Time"] = 1.0,
                   ["% Guest Time"] = 0.0 },
-      ["0,_Total"] = { ["% Processor Time"] = 56.0, ["% User Time"] = 35.5, ["% Privileged Time"] = 19.0,
+      ["0,_Total"] = { ["% Busy Time"] = 56.0, ["% User Time"] = 35.5, ["% Privileged Time"] = 19.0,
                        ["% Idle Time"] = 44.0, ["% Nice Time"] = 0.5, ["% IO Wait Time"] = 1.5,
                        ["% Interrupt Time"] = 0.0, ["% DPC Time"] = 1.5, ["% Steal Time"] = 1.5,
                        ["% Guest Time"] = 0.0 },
@@ -183,13 +185,13 @@ describe("Processor Information", function()
           assert.is.near(p, v, 1e-9)
         end
       end
-      -- cpu0 % Processor Time: 100 * (1000 - 500 - 20) / 1000
-      assert.equal(48.0, (pct(s0, s1, idx, "0,0", "% Processor Time")))
+      -- cpu0 % Busy Time: 100 * (1000 - 500 - 20) / 1000
+      assert.equal(48.0, (pct(s0, s1, idx, "0,0", "% Busy Time")))
     end)
 
-    it("adds % Processor Time and % Idle Time up to exactly 100", function()
+    it("adds % Busy Time and % Idle Time up to exactly 100", function()
       for inst in pairs(expected) do
-        local p = pct(s0, s1, idx, inst, "% Processor Time")
+        local p = pct(s0, s1, idx, inst, "% Busy Time")
         local i = pct(s0, s1, idx, inst, "% Idle Time")
         assert.equal(100, p + i, inst)
       end
@@ -266,7 +268,7 @@ describe("Processor Information", function()
 
     it("converts ticks with the machine's user_hz", function()
       local s4, i4 = processor("cpu-full", 250)
-      local v, b = s4:value(i4, "0,0", "% Processor Time")
+      local v, b = s4:value(i4, "0,0", "% Busy Time")
       assert.equal(1350 * 40000, v)                -- 10^7 / 250 per tick
       assert.equal(6390 * 40000, b)
       assert.equal(2400, (s4:value(i4, "0,0", "Processor Frequency")))   -- not a tick count
@@ -280,21 +282,21 @@ describe("Processor Information", function()
       assert.same({ "0,0", "0,1", "0,_Total", "1,2", "1,3", "1,_Total", "_Total" }, r.instances)
       assert.same({ 0, 1, 0xFFFF0000, 2, 3, 0xFFFF0001, 0xFFFFFFFE }, r.ids)
       -- node 1 = cpu2 + cpu3: 700 10 150 1100 70 3 35 0, base 2068, processor 898
-      local v, b = s:value(idx, "1,_Total", "% Processor Time")
+      local v, b = s:value(idx, "1,_Total", "% Busy Time")
       assert.equal(898 * T, v)
       assert.equal(2068 * T, b)
       assert.equal(3300 + 4400, (s:value(idx, "1,_Total", "Interrupts/sec")))
       assert.equal(33 + 44, (s:value(idx, "1,_Total", "DPCs Queued/sec")))
       -- a filter on a node's instances
       local q = perflib.query { root = FX .. "cpu-numa", user_hz = 100 }
-      local i = assert(q:add("\\Processor Information(1,*)\\% Processor Time"))
+      local i = assert(q:add("\\Processor Information(1,*)\\% Busy Time"))
       assert.same({ "1,2", "1,3", "1,_Total" }, assert(q:collect()):results()[i].instances)
     end)
 
     it("copes with node numbers above the CPU count", function()
       local s, idx = processor("cpu-node-sparse")
       assert.same({ "1,0", "1,_Total", "3,1", "3,_Total", "_Total" }, s:results()[idx].instances)
-      assert.equal(240 * T, select(2, s:value(idx, "3,_Total", "% Processor Time")))
+      assert.equal(240 * T, select(2, s:value(idx, "3,_Total", "% Busy Time")))
     end)
 
     it("falls back to /proc/cpuinfo for the frequency", function()
@@ -309,7 +311,7 @@ describe("Processor Information", function()
       local r = s:results()[idx]
       assert.equal("error", r.shape)
       assert.matches("cpu%-bad%-short/proc/stat: Invalid argument", r.error)
-      assert.equal("no_data", select(2, s:value(idx, "0,0", "% Processor Time")))
+      assert.equal("no_data", select(2, s:value(idx, "0,0", "% Busy Time")))
       s, idx = processor("cpu-huge")
       assert.matches("cpu%-huge/proc/stat: Invalid argument", s:results()[idx].error)
       s, idx = processor("no-such-tree")
@@ -330,7 +332,7 @@ describe("Processor Information", function()
       local s1 = assert(q:collect())
       local seen = {}
       for inst, v, st, counter in s1:formatted(s0, { index = idx }) do
-        if counter == "% Processor Time" then
+        if counter == "% Busy Time" then
           assert.equal("valid", st, inst)
           assert.equal("float", math.type(v))
           assert.is_true(v >= 0 and v <= 100, inst .. " " .. v)
@@ -341,8 +343,8 @@ describe("Processor Information", function()
       end
       assert.equal("_Total", seen[#seen])
       assert.is_true(#seen >= 3)                   -- a CPU, its node and the machine
-      for inst in pairs(s1:values(s0, idx)["% Processor Time"]) do
-        local p = s1:format(s0, idx, inst, "% Processor Time", { nocap = true })
+      for inst in pairs(s1:values(s0, idx)["% Busy Time"]) do
+        local p = s1:format(s0, idx, inst, "% Busy Time", { nocap = true })
         local i = s1:format(s0, idx, inst, "% Idle Time", { nocap = true })
         assert.is.near(100, p + i, 1e-9)
       end
@@ -351,11 +353,11 @@ describe("Processor Information", function()
     it("agrees with the aggregate line of /proc/stat", function()
       local hz = perflib.machine().user_hz
       local q = perflib.query()
-      local idx = assert(q:add("\\Processor Information(_Total)\\% Processor Time"))
+      local idx = assert(q:add("\\Processor Information(_Total)\\% Busy Time"))
       local before = stat_ticks()
       local s = assert(q:collect())
       local after = stat_ticks()
-      local _, base = s:value(idx, "_Total", "% Processor Time")
+      local _, base = s:value(idx, "_Total", "% Busy Time")
       assert.equal("integer", math.type(base))
       local ticks = base // (10000000 // hz)
       -- read between two reads of the file: within their range, give or take

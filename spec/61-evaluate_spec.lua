@@ -20,12 +20,12 @@ end
 
 describe("Sample:evaluate", function()
   it("formats a whole result in one call, by counter and instance", function()
-    local s1, s0 = pair "\\Processor Information(*)\\% Processor Time"
+    local s1, s0 = pair "\\Processor Information(*)\\% Busy Time"
     local v = s1:evaluate(s0)
     assert.same({ "0,0", "0,1", "0,_Total", "_Total" }, v.instances)
     assert.same({ 0, 1, 0xFFFF0000, 0xFFFFFFFE }, v.ids)
-    assert.same({ "% Processor Time" }, v.counters)
-    assert.equals(v[1], v["% Processor Time"])
+    assert.same({ "% Busy Time" }, v.counters)
+    assert.equals(v[1], v["% Busy Time"])
     -- basic -> basic2, cpu0: 1000 ticks, idle +500, iowait +20: 100*(1000-520)/1000
     assert.near(48.0, v[1][1], 1e-9)
     -- cpu1: idle +350, iowait +10: 100*(1000-360)/1000
@@ -60,7 +60,7 @@ describe("Sample:evaluate", function()
 
   it("puts statuses where values are missing", function()
     local q <close> = perflib.query { root = FIX .. "basic" }
-    q:add "\\Processor Information(*)\\% Processor Time"
+    q:add "\\Processor Information(*)\\% Busy Time"
     local v = q:collect():evaluate()
     assert.equals(0, v.valid)
     assert.is_nil(v[1][1])
@@ -70,14 +70,14 @@ describe("Sample:evaluate", function()
 
   it("reports a failed result", function()
     local q <close> = perflib.query { root = FIX .. "basic" }
-    q:add "\\Processor Information(7,7)\\% Processor Time"
+    q:add "\\Processor Information(7,7)\\% Busy Time"
     local v = q:collect():evaluate()
     assert.equals("no_instance", v.error)
     assert.same({}, v.instances)
   end)
 
   it("rejects bad arguments", function()
-    local s1, s0 = pair "\\Processor Information(*)\\% Processor Time"
+    local s1, s0 = pair "\\Processor Information(*)\\% Busy Time"
     assert.has_error(function() s1:evaluate(s0, 2) end, "bad argument #2 to 'evaluate' (no such result index)")
     assert.has_error(function() s0:evaluate(s1) end)
     assert.has_error(function() s1:evaluate(s0, 1, { scale = 11 }) end)
@@ -143,7 +143,7 @@ end)
 
 describe("Sample:evaluate into", function()
   it("refills the same tables when instances and counters are unchanged", function()
-    local s1, s0, q = pair "\\Processor Information(*)\\% Processor Time"
+    local s1, s0, q = pair "\\Processor Information(*)\\% Busy Time"
     local v = s1:evaluate(s0)
     local col = v[1]
     local s2 = q:collect()

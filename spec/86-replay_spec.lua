@@ -12,7 +12,7 @@ local files = dofile "spec/support/files.lua"
 local write, run = files.write, files.run
 
 local PERFLUA = "build/perflua"
-local CPU = "\\Processor Information(_Total)\\% Processor Time"
+local CPU = "\\Processor Information(_Total)\\% Busy Time"
 
 
 local function exists(path)
@@ -49,7 +49,7 @@ local RAMP_VALUES = { 10, 30, 50, 70, 90, 95, 95, 95, 90, 70, 50, 30 }
 local function ramp_text()
   local lines = {
     [[{"format":"perflib-recording","version":1,"host":"test","interval":10,]] ..
-    [["sources":[{"path":"\\Processor Information(_Total)\\% Processor Time"}]}]] }
+    [["sources":[{"path":"\\Processor Information(_Total)\\% Busy Time"}]}]] }
   for k, v in ipairs(RAMP_VALUES) do
     local t = (k - 1) * 10
     lines[#lines + 1] = ('{"t":%d,"ts":%d,"d":[{"i":["_Total"],"v":[%d]}]}'):format(t, 1700000000 + t, v)
@@ -66,7 +66,7 @@ describe("perflib.record", function()
 
   it("reads back live samples of this machine as identical frames", function()
     local path = dir .. "/live.rec"
-    local paths = { "\\Processor Information(*)\\% Processor Time", "\\Memory\\Available Bytes",
+    local paths = { "\\Processor Information(*)\\% Busy Time", "\\Memory\\Available Bytes",
                     "\\System\\Context Switches/sec", "\\Process(no such process)\\% Processor Time" }
     local rec = assert(record.open(path, paths, { interval = 0.1 }))
     assert.same({}, rec.problems)
@@ -345,7 +345,7 @@ describe("perflua record and replay", function()
     local rules = dir .. "/rules.lua"
     write(rules, [[
 local R = require "perflib.rules"
-R.rule "Busy" { source = "\\Processor Information(_Total)\\% Processor Time", when = R.above(1000) }
+R.rule "Busy" { source = "\\Processor Information(_Total)\\% Busy Time", when = R.above(1000) }
 R.rule "Forks" { source = "\\System\\Processes", value = R.rate "10s", when = R.above(1e9) }
 ]])
     out, code = run(("%s record %s --interval 0.25 --seconds 0.25 --rules %s"):format(PERFLUA, rec, rules))
@@ -365,7 +365,7 @@ R.rule "Forks" { source = "\\System\\Processes", value = R.rate "10s", when = R.
     write(rules, ([[
 local R = require "perflib.rules"
 R.rule "CpuHigh" {
-  source = "\\Processor Information(_Total)\\% Processor Time",
+  source = "\\Processor Information(_Total)\\% Busy Time",
   value = R.last(), when = R.above(80):clears_below(60), pending = "20s", keep = "0s", severity = "crit",
 }
 R.route { actions = { R.exec { "/usr/bin/touch", "MARKER" } } }

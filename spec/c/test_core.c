@@ -303,8 +303,8 @@ static void test_collect(void)
     uint32_t st, idx;
     double v;
     pl_env_unref(env);
-    pl_query_add_path(q, "\\Processor Information(0,?)\\% Processor Time", &st, &idx);
-    pl_query_add_path(q, "\\Processor Information(0,7)\\% Processor Time", &st, &idx);
+    pl_query_add_path(q, "\\Processor Information(0,?)\\% Busy Time", &st, &idx);
+    pl_query_add_path(q, "\\Processor Information(0,7)\\% Busy Time", &st, &idx);
     pl_query_add_path(q, "\\System\\System Up Time", &st, &idx);
     pl_query_add_path(q, "\\Memory\\% Committed Bytes In Use", &st, &idx);
     CHECK(pl_query_collect(q, &s1) == 0 && s1);

@@ -24,7 +24,7 @@
 #define TOTAL_ID 0xFFFFFFFEu
 
 static const char *const PCT[] = {     /* the PT100 counters against the base */
-    "% Processor Time", "% User Time", "% Privileged Time", "% DPC Time", "% Interrupt Time",
+    "% Busy Time", "% User Time", "% Privileged Time", "% DPC Time", "% Interrupt Time",
     "% Idle Time", "% Nice Time", "% IO Wait Time", "% Steal Time", "% Guest Time", NULL
 };
 
@@ -153,7 +153,7 @@ static uint8_t *want_only(const pl_counterset_def *cs, const char *const *names)
 static void test_def(void)
 {
     static const struct { uint32_t id; const char *name; uint32_t type; uint32_t base; } want[] = {
-        { 0, "% Processor Time", PERF_PRECISION_100NS_TIMER, 32 },
+        { 0, "% Processor Time", PERF_100NSEC_TIMER_INV, PL_NO_ID },
         { 1, "% User Time", PERF_PRECISION_100NS_TIMER, 32 },
         { 2, "% Privileged Time", PERF_PRECISION_100NS_TIMER, 32 },
         { 3, "Interrupts/sec", PERF_COUNTER_BULK_COUNT, PL_NO_ID },
@@ -175,6 +175,7 @@ static void test_def(void)
         { 35, "% Steal Time", PERF_PRECISION_100NS_TIMER, 32 },
         { 36, "% Guest Time", PERF_PRECISION_100NS_TIMER, 32 },
         { 37, "Maximum Frequency", PERF_LARGE_RAW_BASE, PL_NO_ID },
+        { 38, "% Busy Time", PERF_PRECISION_100NS_TIMER, 32 },
     };
     pl_env *env = pl_env_new(FX "basic");
     const pl_counterset_def *cs = env ? pl_env_find(env, "processor information") : NULL;
@@ -247,7 +248,7 @@ static void test_full_values(void)
      *   user (us-gu)+(ni-gn) = 900+15 = 915, nice 15, privileged sy+hi+si = 320
      *   guest gu+gn = 105 */
     EXPECT(&s, "0,0", "Processor Time Base", 6390 * T100);   /* 639000000 */
-    EXPECT(&s, "0,0", "% Processor Time", 1350 * T100);
+    EXPECT(&s, "0,0", "% Busy Time", 1350 * T100);
     EXPECT(&s, "0,0", "% User Time", 915 * T100);
     EXPECT(&s, "0,0", "% Privileged Time", 320 * T100);
     EXPECT(&s, "0,0", "% DPC Time", 14 * T100);
@@ -280,7 +281,7 @@ static void test_full_values(void)
      *   base 2000+30+400+4000+60+4+16+20 = 6530, idle 4060, processor 2470
      *   user 1950+20 = 1970, nice 20, privileged 420, guest 60 */
     EXPECT(&s, "0,1", "Processor Time Base", 6530 * T100);
-    EXPECT(&s, "0,1", "% Processor Time", 2470 * T100);
+    EXPECT(&s, "0,1", "% Busy Time", 2470 * T100);
     EXPECT(&s, "0,1", "% User Time", 1970 * T100);
     EXPECT(&s, "0,1", "% Privileged Time", 420 * T100);
     EXPECT(&s, "0,1", "% DPC Time", 16 * T100);
@@ -307,7 +308,7 @@ static void test_full_values(void)
      *   3000 50 700 9000 100 10 30 30 150 15: base 12920, idle 9100,
      *   processor 3820, user 2850+35 = 2885, nice 35, privileged 740, guest 165 */
     EXPECT(&s, "0,_Total", "Processor Time Base", 12920 * T100);
-    EXPECT(&s, "0,_Total", "% Processor Time", 3820 * T100);
+    EXPECT(&s, "0,_Total", "% Busy Time", 3820 * T100);
     EXPECT(&s, "0,_Total", "% User Time", 2885 * T100);
     EXPECT(&s, "0,_Total", "% Privileged Time", 740 * T100);
     EXPECT(&s, "0,_Total", "% DPC Time", 30 * T100);
@@ -331,7 +332,7 @@ static void test_full_values(void)
      *   base 3100+50+720+9500+100+10+30+30 = 13540, idle 9600, processor 3940
      *   user 2950+35 = 2985, privileged 720+10+30 = 760 */
     EXPECT(&s, "_Total", "Processor Time Base", 13540 * T100);
-    EXPECT(&s, "_Total", "% Processor Time", 3940 * T100);
+    EXPECT(&s, "_Total", "% Busy Time", 3940 * T100);
     EXPECT(&s, "_Total", "% User Time", 2985 * T100);
     EXPECT(&s, "_Total", "% Privileged Time", 760 * T100);
     EXPECT(&s, "_Total", "% DPC Time", 30 * T100);
@@ -367,7 +368,7 @@ static void test_full_wanted(void)
 {
     pl_env *env = pl_env_new(FX "cpu-full");
     const pl_counterset_def *cs = env ? pl_env_find(env, "Processor Information") : NULL;
-    const char *proc[] = { "% Processor Time", NULL };
+    const char *proc[] = { "% Busy Time", NULL };
     const char *intr[] = { "Interrupts/sec", NULL };
     const char *freq[] = { "% of Maximum Frequency", "Maximum Frequency", NULL };
     uint8_t *w1, *w2, *w3;
@@ -380,7 +381,7 @@ static void test_full_wanted(void)
     w2 = want_only(cs, intr);
     w3 = want_only(cs, freq);
     CHECK(collect_tree(FX "cpu-full", 100, w1, &s) == 0);
-    EXPECT(&s, "0,0", "% Processor Time", 1350 * T100);
+    EXPECT(&s, "0,0", "% Busy Time", 1350 * T100);
     EXPECT(&s, "0,0", "Processor Time Base", 6390 * T100);   /* times come together */
     UNSET(&s, "0,0", "Interrupts/sec");
     UNSET(&s, "_Total", "Interrupts/sec");
@@ -425,7 +426,7 @@ static void test_full_query(void)
     if (smp && smp->nblocks == 2) {
         const pl_block *b = &smp->blocks[i0], *b1 = &smp->blocks[i1];
         CHECK_EQ_U64(b->ninst, 4);
-        CHECK_EQ_U64(b->ncounters, 20);          /* 22 less the two hidden bases */
+        CHECK_EQ_U64(b->ncounters, 21);          /* 23 less the two hidden bases */
         CHECK_STR(pl_sample_inst_name(smp, b, 2), "0,_Total");
         CHECK_EQ_U64(pl_sample_inst_id(smp, b, 2), NODE_ID(0));
         for (uint32_t c = 0; c < b->ncounters; c++) {
@@ -434,7 +435,7 @@ static void test_full_query(void)
             double v;
             CHECK(!pl_counter_hidden(d));
             CHECK(smp->have[b->vals_off + 1 * b->ncounters + c]);
-            if (strcmp(d->name, "% Processor Time") == 0) {
+            if (strcmp(d->name, "% Busy Time") == 0) {
                 CHECK_EQ_U64(p->v, 2470 * T100);
                 CHECK_EQ_U64(p->b, 6530 * T100);      /* the base rides along */
             } else if (strcmp(d->name, "% of Maximum Frequency") == 0) {
@@ -470,7 +471,7 @@ static void test_basic_rates(void)
     CHECK(collect_tree(FX "basic2", 100, NULL, &s1) == 0);
     /* raw, cpu0: base 4556+0+5246+59211+101+0+68+7 = 69189, idle 59312 */
     EXPECT(&s0, "0,0", "Processor Time Base", 69189 * T100);
-    EXPECT(&s0, "0,0", "% Processor Time", 9877 * T100);
+    EXPECT(&s0, "0,0", "% Busy Time", 9877 * T100);
     EXPECT(&s0, "0,0", "% Idle Time", 59312 * T100);
     /* node 0 is the sum of the CPU lines: softirq 68+103 = 171, while the
      * aggregate line says 172, so the bases differ by one tick */
@@ -479,7 +480,7 @@ static void test_basic_rates(void)
     EXPECT(&s0, "0,_Total", "% DPC Time", 171 * T100);
     EXPECT(&s0, "_Total", "% DPC Time", 172 * T100);
 
-    CHECK_NEAR(pct2(&s0, &s1, "0,0", "% Processor Time"), 48.0, 1e-9);  /* (1000-500-20)/1000 */
+    CHECK_NEAR(pct2(&s0, &s1, "0,0", "% Busy Time"), 48.0, 1e-9);  /* (1000-500-20)/1000 */
     CHECK_NEAR(pct2(&s0, &s1, "0,0", "% Idle Time"), 52.0, 1e-9);       /* 520/1000 */
     CHECK_NEAR(pct2(&s0, &s1, "0,0", "% User Time"), 30.0, 1e-9);
     CHECK_NEAR(pct2(&s0, &s1, "0,0", "% Privileged Time"), 16.0, 1e-9); /* 150+0+10 */
@@ -487,22 +488,22 @@ static void test_basic_rates(void)
     CHECK_NEAR(pct2(&s0, &s1, "0,0", "% Steal Time"), 2.0, 1e-9);
     CHECK_NEAR(pct2(&s0, &s1, "0,0", "% DPC Time"), 1.0, 1e-9);
     CHECK_NEAR(pct2(&s0, &s1, "0,0", "% Interrupt Time"), 0.0, 0);
-    CHECK_NEAR(pct2(&s0, &s1, "0,1", "% Processor Time"), 64.0, 1e-9);  /* (1000-350-10)/1000 */
+    CHECK_NEAR(pct2(&s0, &s1, "0,1", "% Busy Time"), 64.0, 1e-9);  /* (1000-350-10)/1000 */
     CHECK_NEAR(pct2(&s0, &s1, "0,1", "% User Time"), 41.0, 1e-9);       /* 400+10 */
     CHECK_NEAR(pct2(&s0, &s1, "0,1", "% Nice Time"), 1.0, 1e-9);
     CHECK_NEAR(pct2(&s0, &s1, "0,1", "% Privileged Time"), 22.0, 1e-9); /* 200+0+20 */
-    CHECK_NEAR(pct2(&s0, &s1, "_Total", "% Processor Time"), 56.0, 1e-9); /* (2000-880)/2000 */
+    CHECK_NEAR(pct2(&s0, &s1, "_Total", "% Busy Time"), 56.0, 1e-9); /* (2000-880)/2000 */
     CHECK_NEAR(pct2(&s0, &s1, "_Total", "% User Time"), 35.5, 1e-9);      /* 710/2000 */
-    CHECK_NEAR(pct2(&s0, &s1, "0,_Total", "% Processor Time"), 56.0, 1e-9);
+    CHECK_NEAR(pct2(&s0, &s1, "0,_Total", "% Busy Time"), 56.0, 1e-9);
     CHECK_NEAR(pct2(&s0, &s1, "0,_Total", "% Idle Time"), 44.0, 1e-9);
     CHECK_NEAR(pct2(&s0, &s1, "_Total", "% Guest Time"), 0.0, 0);
     /* the % counters add up: processor + idle = 100, user + privileged +
      * steal = processor */
     for (uint32_t i = 0; i < s1.ninst; i++) {
         const char *n = pl_snap_name(&s1, i);
-        CHECK_NEAR(pct2(&s0, &s1, n, "% Processor Time") + pct2(&s0, &s1, n, "% Idle Time"), 100.0, 1e-9);
+        CHECK_NEAR(pct2(&s0, &s1, n, "% Busy Time") + pct2(&s0, &s1, n, "% Idle Time"), 100.0, 1e-9);
         CHECK_NEAR(pct2(&s0, &s1, n, "% User Time") + pct2(&s0, &s1, n, "% Privileged Time") +
-                   pct2(&s0, &s1, n, "% Steal Time"), pct2(&s0, &s1, n, "% Processor Time"), 1e-9);
+                   pct2(&s0, &s1, n, "% Steal Time"), pct2(&s0, &s1, n, "% Busy Time"), 1e-9);
     }
     /* no /proc/interrupts or /proc/softirqs in basic: per-CPU counts absent,
      * machine totals from /proc/stat */
@@ -531,21 +532,21 @@ static void test_numa(void)
     INSTS(&s, ids, "0,0", "0,1", "0,_Total", "1,2", "1,3", "1,_Total", "_Total");
     /* cpu2 300 5 70 600 30 1 15: base 1021, processor 391 */
     EXPECT(&s, "1,2", "Processor Time Base", 1021 * T100);
-    EXPECT(&s, "1,2", "% Processor Time", 391 * T100);
+    EXPECT(&s, "1,2", "% Busy Time", 391 * T100);
     /* node 0: 300 0 110 1500 30 0 15 0: base 1955, idle 1530, processor 425 */
     EXPECT(&s, "0,_Total", "Processor Time Base", 1955 * T100);
-    EXPECT(&s, "0,_Total", "% Processor Time", 425 * T100);
+    EXPECT(&s, "0,_Total", "% Busy Time", 425 * T100);
     EXPECT(&s, "0,_Total", "% Idle Time", 1530 * T100);
     EXPECT(&s, "0,_Total", "% User Time", 300 * T100);
     /* node 1: 700 10 150 1100 70 3 35 0: base 2068, idle 1170, processor 898 */
     EXPECT(&s, "1,_Total", "Processor Time Base", 2068 * T100);
-    EXPECT(&s, "1,_Total", "% Processor Time", 898 * T100);
+    EXPECT(&s, "1,_Total", "% Busy Time", 898 * T100);
     EXPECT(&s, "1,_Total", "% Idle Time", 1170 * T100);
     EXPECT(&s, "1,_Total", "% Privileged Time", (150 + 3 + 35) * T100);
     EXPECT(&s, "1,_Total", "% Nice Time", 10 * T100);
     /* _Total: aggregate 1000 10 260 2600 100 3 50 0: base 4023 = 1955 + 2068 */
     EXPECT(&s, "_Total", "Processor Time Base", 4023 * T100);
-    EXPECT(&s, "_Total", "% Processor Time", 1323 * T100);
+    EXPECT(&s, "_Total", "% Busy Time", 1323 * T100);
     /* interrupts by column: 1111 2200 3300 4400; softirqs 11 22 33 44 */
     EXPECT(&s, "0,0", "Interrupts/sec", 11 + 100 + 1000);
     EXPECT(&s, "0,1", "Interrupts/sec", 200 + 2000);
@@ -571,7 +572,7 @@ static void test_node_sparse(void)
     EXPECT(&s, "1,0", "Processor Time Base", 120 * T100);
     EXPECT(&s, "1,_Total", "Processor Time Base", 120 * T100);
     EXPECT(&s, "3,_Total", "Processor Time Base", 240 * T100);
-    EXPECT(&s, "3,_Total", "% Processor Time", 40 * T100);
+    EXPECT(&s, "3,_Total", "% Busy Time", 40 * T100);
     EXPECT(&s, "_Total", "Processor Time Base", 360 * T100);
     pl_snap_free(&s);
 }
@@ -599,7 +600,7 @@ static void test_user_hz(void)
     /* USER_HZ 250: 10^7/250 = 40000 hns a tick */
     CHECK(collect_tree(FX "cpu-full", 250, NULL, &s) == 0);
     EXPECT(&s, "0,0", "Processor Time Base", 6390 * 40000ull);   /* 255600000 */
-    EXPECT(&s, "0,0", "% Processor Time", 1350 * 40000ull);
+    EXPECT(&s, "0,0", "% Busy Time", 1350 * 40000ull);
     EXPECT(&s, "0,0", "% User Time", 915 * 40000ull);
     EXPECT(&s, "_Total", "% Idle Time", 9600 * 40000ull);
     /* sources in other units do not move */
@@ -658,7 +659,7 @@ static void test_errors(void)
         pl_sample *smp = NULL;
         CHECK(q != NULL);
         if (q) {
-            CHECK(pl_query_add_path(q, "\\Processor Information(*)\\% Processor Time", &st, &i) == 0);
+            CHECK(pl_query_add_path(q, "\\Processor Information(*)\\% Busy Time", &st, &i) == 0);
             CHECK_EQ_U64(st, PL_ERROR_SUCCESS);
             CHECK(pl_query_collect(q, &smp) == 0);
             if (smp) {
@@ -704,7 +705,7 @@ static void test_hold_and_replug(void)
         EXPECT(&s[1], n, "% IO Wait Time", 40 * T100);
         EXPECT(&s[1], n, "% Idle Time", 1140 * T100);
         EXPECT(&s[1], n, "Processor Time Base", 1305 * T100);
-        EXPECT(&s[1], n, "% Processor Time", 165 * T100);
+        EXPECT(&s[1], n, "% Busy Time", 165 * T100);
     }
     CHECK(fmt2(&s[0], &s[1], "0,0", "% IO Wait Time", &v) == PL_VALID);
     CHECK_NEAR(v, 0.0, 0);                          /* no spike, no negative value */
@@ -730,11 +731,11 @@ static void test_hold_and_replug(void)
     CHECK(pc_collect(&p, NULL, &s[4]) == 0);
     EXPECT(&s[4], "0,0", "% Idle Time", (900 + 45) * T100);
     EXPECT(&s[4], "0,0", "Processor Time Base", (140 + 70 + 900 + 45) * T100);
-    EXPECT(&s[4], "0,0", "% Processor Time", 210 * T100);
+    EXPECT(&s[4], "0,0", "% Busy Time", 210 * T100);
     /* idle went backwards: the interval is not reported.  % Processor Time
      * rose but its base fell, which the formula calls a negative interval */
     CHECK(fmt2(&s[3], &s[4], "0,0", "% Idle Time", &v) == PL_NEGATIVE_DELTA);
-    CHECK(fmt2(&s[3], &s[4], "0,0", "% Processor Time", &v) == PL_NEGATIVE_INTERVAL);
+    CHECK(fmt2(&s[3], &s[4], "0,0", "% Busy Time", &v) == PL_NEGATIVE_INTERVAL);
     CHECK(fmt2(&s[3], &s[4], "_Total", "% Idle Time", &v) == PL_NEGATIVE_DELTA);
 
     /* after the reset the new baseline holds: idle 900 -> 1000, user +10 */
@@ -833,13 +834,13 @@ static void test_hotplug(void)
     EXPECT(&s[1], "0,0", "Interrupts/sec", 110);
     EXPECT(&s[1], "0,2", "% User Time", 3200 * T100);
     /* cpu2: us +200, sy +20, id +200 */
-    CHECK_NEAR(pct2(&s[0], &s[1], "0,2", "% Processor Time"), 100.0 * 220 / 420, 1e-9);
+    CHECK_NEAR(pct2(&s[0], &s[1], "0,2", "% Busy Time"), 100.0 * 220 / 420, 1e-9);
     /* node 0 keeps offline cpu1 at its last values, as the aggregate line
      * does: idle 10100 + 10000 + 10200, and the interval is valid */
     EXPECT(&s[1], "0,_Total", "% Idle Time", 30300 * T100);
     EXPECT(&s[1], "0,_Total", "Interrupts/sec", 110 + 200 + 330);
-    CHECK_NEAR(pct2(&s[0], &s[1], "0,_Total", "% Processor Time"), 100.0 * 330 / 630, 1e-9);
-    CHECK_NEAR(pct2(&s[0], &s[1], "_Total", "% Processor Time"), 100.0 * 330 / 630, 1e-9);
+    CHECK_NEAR(pct2(&s[0], &s[1], "0,_Total", "% Busy Time"), 100.0 * 330 / 630, 1e-9);
+    CHECK_NEAR(pct2(&s[0], &s[1], "_Total", "% Busy Time"), 100.0 * 330 / 630, 1e-9);
     CHECK_NEAR(pct2(&s[0], &s[1], "0,_Total", "Interrupts/sec"), 4.0, 1e-12);   /* 40 / 10 s */
 
     /* cpu1 back: user and system resume, idle restarts from 0 (sysstat's
@@ -867,12 +868,12 @@ static void test_hotplug(void)
     CHECK(fmt2(&s[1], &s[2], "0,_Total", "% Idle Time", &v) == PL_NEGATIVE_DELTA);
     EXPECT(&s[2], "0,_Total", "Interrupts/sec", 120 + 210 + 360);
     /* cpu2: us +200, sy +20, id +100 */
-    CHECK_NEAR(pct2(&s[1], &s[2], "0,2", "% Processor Time"), 100.0 * 220 / 320, 1e-9);
+    CHECK_NEAR(pct2(&s[1], &s[2], "0,2", "% Busy Time"), 100.0 * 220 / 320, 1e-9);
     if (smp[0] && smp[1] && smp[2]) {
         const pl_block *b1 = &smp[1]->blocks[idx], *b2 = &smp[2]->blocks[idx];
         int c = -1, i1;
         for (uint32_t k = 0; k < b2->ncounters; k++)
-            if (strcmp(pl_sample_counter(smp[2], b2, k)->name, "% Processor Time") == 0)
+            if (strcmp(pl_sample_counter(smp[2], b2, k)->name, "% Busy Time") == 0)
                 c = (int)k;
         CHECK(c >= 0);
         i1 = pl_sample_find_inst(smp[2], b2, 1, "0,1", 0, 0);
@@ -900,6 +901,51 @@ out:
     rm_tree(dir);
 }
 
+/* % Processor Time is Windows' counter 0: PERF_100NSEC_TIMER_INV over idle
+ * time.  A CPU's raw value is its idle + iowait time; a total's is the mean
+ * over its online CPUs, grown by the summed growth, so that a CPU going
+ * offline is neither a jump nor a reset. */
+static void test_processor_time_inv(void)
+{
+    char dir[] = "/tmp/pl-proc-XXXXXX";
+    pctx p;
+    pl_snapshot s;
+    CHECK(mkdtemp(dir) != NULL);
+    /* cpu0 idle 100 + iowait 10, cpu1 idle 300 + iowait 30: mean 220 ticks */
+    CHECK(put(dir, "proc/stat", "cpu  20 0 20 400 40 0 0 0 0 0\n"
+                                "cpu0 10 0 10 100 10 0 0 0 0 0\ncpu1 10 0 10 300 30 0 0 0 0 0\n"));
+    CHECK(put(dir, "sys/devices/system/cpu/online", "0-1\n"));
+    CHECK(pc_open(&p, dir, 100) == 0);
+    pl_snap_init(&s, p.cs);
+    CHECK(pc_collect(&p, NULL, &s) == 0);
+    EXPECT(&s, "0,0", "% Processor Time", 110 * T100);
+    EXPECT(&s, "0,1", "% Processor Time", 330 * T100);
+    EXPECT(&s, "0,_Total", "% Processor Time", 220 * T100);
+    EXPECT(&s, "_Total", "% Processor Time", 220 * T100);
+    /* 10 s later: cpu0 idled 6 s, cpu1 4 s: the totals grow by (600 + 400) / 2 */
+    CHECK(put(dir, "proc/stat", "cpu  420 0 420 1400 40 0 0 0 0 0\n"
+                                "cpu0 210 0 210 700 10 0 0 0 0 0\ncpu1 210 0 210 700 30 0 0 0 0 0\n"));
+    CHECK(pc_collect(&p, NULL, &s) == 0);
+    EXPECT(&s, "0,0", "% Processor Time", 710 * T100);
+    EXPECT(&s, "0,_Total", "% Processor Time", 720 * T100);
+    EXPECT(&s, "_Total", "% Processor Time", 720 * T100);
+    /* over the 10 s the formula gives 100 - 500 / 1000 % = 50 % busy for the machine */
+    pl_raw n1 = { 720 * T100, 10 * 10000000ull, 0, 8 }, n0 = { 220 * T100, 0, 0, 8 };
+    double v;
+    CHECK(pl_format_raw(PERF_100NSEC_TIMER_INV, &n1, &n0, 10000000, 0, 0, &v) == PL_VALID);
+    CHECK_NEAR(v, 50.0, 1e-9);
+    /* cpu1 goes offline: the mean follows cpu0 alone from now on, without a jump */
+    CHECK(put(dir, "proc/stat", "cpu  620 0 620 1500 40 0 0 0 0 0\n"
+                                "cpu0 410 0 410 800 10 0 0 0 0 0\n"));
+    CHECK(put(dir, "sys/devices/system/cpu/online", "0\n"));
+    CHECK(pc_collect(&p, NULL, &s) == 0);
+    EXPECT(&s, "0,0", "% Processor Time", 810 * T100);
+    EXPECT(&s, "_Total", "% Processor Time", 820 * T100);   /* + 100 / 1 CPU */
+    pl_snap_free(&s);
+    pc_close(&p);
+    rm_tree(dir);
+}
+
 /* Guest time larger than user time (they are sampled separately). */
 static void test_guest_clamp(void)
 {
@@ -913,7 +959,7 @@ static void test_guest_clamp(void)
     EXPECT(&s, "0,0", "% Nice Time", 0);
     EXPECT(&s, "0,0", "% Guest Time", 10 * T100);
     EXPECT(&s, "0,0", "Processor Time Base", 116 * T100);   /* guest not added */
-    EXPECT(&s, "0,0", "% Processor Time", 16 * T100);
+    EXPECT(&s, "0,0", "% Busy Time", 16 * T100);
     pl_snap_free(&s);
     /* an old kernel's 4-field line: what it lacks is absent, not 0 */
     CHECK(put(dir, "proc/stat", "cpu  5 1 10 100\ncpu0 5 1 10 100\n"));
@@ -921,7 +967,7 @@ static void test_guest_clamp(void)
     EXPECT(&s, "0,0", "Processor Time Base", 116 * T100);
     EXPECT(&s, "0,0", "% Idle Time", 100 * T100);
     EXPECT(&s, "0,0", "% User Time", 6 * T100);
-    EXPECT(&s, "0,_Total", "% Processor Time", 16 * T100);
+    EXPECT(&s, "0,_Total", "% Busy Time", 16 * T100);
     UNSET(&s, "0,0", "% IO Wait Time");
     UNSET(&s, "0,0", "% Interrupt Time");
     UNSET(&s, "0,0", "% DPC Time");
@@ -1026,7 +1072,7 @@ static void test_live(void)
     CHECK(s.ninst >= 3);
     CHECK_EQ_U64(s.inst[s.ninst - 1].id, TOTAL_ID);
     CHECK(get(&s, "_Total", "Processor Time Base", &base) && base > 0);
-    CHECK(get(&s, "_Total", "% Processor Time", &proc));
+    CHECK(get(&s, "_Total", "% Busy Time", &proc));
     CHECK(get(&s, "_Total", "% Idle Time", &idle));
     CHECK_EQ_U64(proc + idle, base);
     for (const char *const *n = PCT; *n; n++) {
@@ -1053,6 +1099,7 @@ int main(void)
     RUN(test_hold_and_replug);
     RUN(test_replug_hz);
     RUN(test_hotplug);
+    RUN(test_processor_time_inv);
     RUN(test_guest_clamp);
     RUN(test_intr_wrap);
     RUN(test_sparse_cpu);

@@ -26,16 +26,19 @@ enum {
     C_PROC = 0, C_USER = 1, C_PRIV = 2, C_INTR = 3, C_DPC = 4, C_IRQT = 5, C_DPCQ = 6,
     C_IDLE = 8, C_C1 = 9, C_C2 = 10, C_C3 = 11, C_C1T = 12, C_C2T = 13, C_C3T = 14,
     C_FREQ = 17, C_PMAX = 18, C_BASE = 32, C_NICE = 33, C_IOW = 34, C_STEAL = 35,
-    C_GUEST = 36, C_MAXF = 37
+    C_GUEST = 36, C_MAXF = 37, C_BUSY = 38
 };
 
 #define PT100(id, name, help) \
     { id, name, help, PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, 8 }
 
 static const pl_counter_def counters[] = {
-    PT100(C_PROC, "% Processor Time",
-          "Share of the CPU's time spent not idle: user, nice, system, irq, softirq and steal "
-          "ticks of /proc/stat over all its ticks (100 - % Idle Time)."),
+    /* Windows' counter 0 exactly (PERF_100NSEC_TIMER_INV on idle time), so that
+     * programs written against its GUID and ids compute what they expect */
+    { C_PROC, "% Processor Time",
+      "Share of wall-clock time the CPU was not idle: 100 - idle and iowait time (/proc/stat) "
+      "over elapsed time.  The raw value is the idle time in 100 ns; for node and machine "
+      "totals the mean over their CPUs.", PERF_100NSEC_TIMER_INV, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
     PT100(C_USER, "% User Time",
           "Share of time in user mode, nice included, guest time excluded (/proc/stat user - guest "
           "+ nice - guest_nice)."),
@@ -83,16 +86,20 @@ static const pl_counter_def counters[] = {
           "guest_nice); it is also counted in % User Time's source fields."),
     { C_MAXF, "Maximum Frequency", "cpuinfo_max_freq in MHz: the base of % of Maximum Frequency.",
       PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8 },
+    PT100(C_BUSY, "% Busy Time",
+          "Share of the CPU's ticks spent not idle: user, nice, system, irq, softirq and steal "
+          "ticks of /proc/stat over all its ticks (100 - % Idle Time), as mpstat and top count; "
+          "% Processor Time is the same over wall-clock time."),
 };
 
 #define NC (sizeof counters / sizeof counters[0])
 
 /* Snapshot values are indexed by position in counters[], not by id. */
-static const uint8_t id_ix[C_MAXF + 1] = {
+static const uint8_t id_ix[C_BUSY + 1] = {
     [C_PROC] = 0, [C_USER] = 1, [C_PRIV] = 2, [C_INTR] = 3, [C_DPC] = 4, [C_IRQT] = 5,
     [C_DPCQ] = 6, [C_IDLE] = 7, [C_C1] = 8, [C_C2] = 9, [C_C3] = 10, [C_C1T] = 11,
     [C_C2T] = 12, [C_C3T] = 13, [C_FREQ] = 14, [C_PMAX] = 15, [C_BASE] = 16, [C_NICE] = 17,
-    [C_IOW] = 18, [C_STEAL] = 19, [C_GUEST] = 20, [C_MAXF] = 21,
+    [C_IOW] = 18, [C_STEAL] = 19, [C_GUEST] = 20, [C_MAXF] = 21, [C_BUSY] = 22,
 };
 
 static void set(pl_snapshot *snap, int inst, int id, uint64_t v)
@@ -113,6 +120,8 @@ typedef struct cpustate {
     int nf;                  /* fields the kernel gave */
     int seen;
     int reset;               /* the last publish was a re-plug */
+    uint64_t idle_acc;       /* totals: idle time per online CPU, accumulated (100 ns) */
+    uint64_t idle_prev;      /* totals: the summed idle time at the last collect */
 } cpustate;
 
 
@@ -333,7 +342,11 @@ static uint64_t to_hns_slow(uint64_t ticks, long hz)
 /* USER_HZ is 100 nearly everywhere: one multiplication, no division */
 #define to_hns(ticks, hz) (s->hns_per_tick ? (ticks) * s->hns_per_tick : to_hns_slow((ticks), (hz)))
 
-static void set_times(const pstate *s, pl_snapshot *snap, int inst, cpustate *c, long hz)
+/* online: for a total, the CPUs online that it sums up (0 for a CPU).  A total's
+ * % Processor Time is the mean over its CPUs: its idle time grows by the
+ * growth of the summed idle time over the CPUs online, so that a CPU going
+ * offline or coming back is neither a jump nor a reset. */
+static void set_times(const pstate *s, pl_snapshot *snap, int inst, cpustate *c, long hz, uint32_t online)
 {
     const uint64_t *f = c->f;
     uint64_t gu = c->nf > F_GU ? f[F_GU] : 0, gn = c->nf > F_GN ? f[F_GN] : 0;
@@ -355,7 +368,18 @@ static void set_times(const pstate *s, pl_snapshot *snap, int inst, cpustate *c,
     uint64_t base = f[F_US] + f[F_NI] + f[F_SY] + f[F_ID] + wa + hi + si + st;
     uint64_t idle = f[F_ID] + wa;
     set(snap, inst, C_BASE, to_hns(base, hz));
-    set(snap, inst, C_PROC, to_hns(base - idle, hz));
+    set(snap, inst, C_BUSY, to_hns(base - idle, hz));
+    if (!online) {
+        set(snap, inst, C_PROC, to_hns(idle, hz));
+    } else {
+        uint64_t sum = to_hns(idle, hz);
+        if (c->reset || sum < c->idle_prev)
+            c->idle_acc = sum / online;          /* first collect, or a re-plug */
+        else
+            c->idle_acc += (sum - c->idle_prev) / online;
+        c->idle_prev = sum;
+        set(snap, inst, C_PROC, c->idle_acc);
+    }
     set(snap, inst, C_USER, to_hns(user + nice, hz));
     set(snap, inst, C_NICE, to_hns(nice, hz));
     set(snap, inst, C_PRIV, to_hns(f[F_SY] + hi + si, hz));
@@ -601,6 +625,7 @@ static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
     ti = (int)snap->ninst - 1;
 
     /* times: per CPU, per node (sum of its CPUs), _Total (the aggregate line) */
+    uint32_t nonline = 0;
     for (uint32_t n = 0; n < nnodes; n++) {
         uint64_t sum[NF] = { 0 };
         int nf = NF, any = 0;
@@ -608,8 +633,8 @@ static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
             if (!s->online[c] || s->node[c] != (int)n)
                 continue;
             publish(&s->cpu[c], s->raw[c], s->rawnf[c], s->hz);
-            set_times(s, snap, inst_of_cpu[c], &s->cpu[c], s->hz);
-            any = 1;
+            set_times(s, snap, inst_of_cpu[c], &s->cpu[c], s->hz, 0);
+            any++;
         }
         if (!any)
             continue;
@@ -626,10 +651,11 @@ static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
                 nf = s->cpu[c].nf;
         }
         publish(&s->nodes[n], sum, nf, s->hz);
-        set_times(s, snap, inst_of_node[n], &s->nodes[n], s->hz);
+        set_times(s, snap, inst_of_node[n], &s->nodes[n], s->hz, (uint32_t)any);
+        nonline += (uint32_t)any;
     }
     publish(&s->total, s->tot_raw, s->tot_nf, s->hz);
-    set_times(s, snap, ti, &s->total, s->hz);
+    set_times(s, snap, ti, &s->total, s->hz, nonline);
 
     /* interrupts and softirqs: per-CPU columns, totals from /proc/stat */
     if (w[C_INTR] || w[C_DPCQ]) {
