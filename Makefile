@@ -13,7 +13,8 @@ SECONDS_  := $(if $(SECONDS),$(SECONDS),0)
 
 # Debian 12 packages everything below needs (make test, make run, make bench).
 DEB_PKGS  := gcc make pkg-config lua5.4 liblua5.4-dev lua-busted lua-check \
-             luarocks libedit-dev valgrind tmux lua-ldoc lua-markdown cppcheck
+             luarocks libedit-dev valgrind tmux lua-ldoc lua-markdown cppcheck \
+             clang libclang-rt-14-dev
 
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null)
@@ -23,23 +24,28 @@ CWARNS  := -Wall -Wextra -pedantic -Wshadow -Wcast-qual -Wmissing-prototypes \
            -Wstrict-prototypes -Wwrite-strings -Wundef -Werror=implicit-function-declaration
 CSTD    := -std=c11 -D_GNU_SOURCE
 OPT     ?= -O2 -g
-CFLAGS_ := $(CSTD) $(OPT) $(CWARNS) -fPIC -fvisibility=hidden -Isrc/core $(CFLAGS)
+CFLAGS_ := $(CSTD) $(OPT) $(CWARNS) -fPIC -fvisibility=hidden -Isrc/core -Isrc/capi $(CFLAGS)
 SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 CORE_SRC := $(wildcard src/core/*.c) $(wildcard src/providers/*.c)
+CAPI_SRC := $(wildcard src/capi/*.c)
 BIND_SRC := $(wildcard src/lua/*.c)
 HOST_SRC := $(wildcard src/host/*.c)
 LUA_SRC  := $(wildcard lua/perflib/*.lua) $(wildcard lua/perflib/rules/*.lua)
 HDRS     := $(wildcard src/*/*.h)
 CTESTS   := $(patsubst spec/c/%.c,build/ctest/%,$(wildcard spec/c/test_*.c))
+EXAMPLES := $(patsubst examples/%.c,build/examples/%,$(wildcard examples/*.c))
 
 CORE_OBJ := $(patsubst src/%.c,build/obj/%.o,$(CORE_SRC))
 BIND_OBJ := $(patsubst src/%.c,build/obj/%.o,$(BIND_SRC))
+CAPI_OBJ := $(patsubst src/%.c,build/obj/%.o,$(CAPI_SRC))
+SAN_CAPI := $(patsubst src/%.c,build/san/%.o,$(CORE_SRC) $(CAPI_SRC))
 SAN_OBJ  := $(patsubst src/%.c,build/san/%.o,$(CORE_SRC) $(BIND_SRC))
 
-.PHONY: all deps run test lint bench clean rock doc crosscheck
+.PHONY: all deps run test lint bench clean rock doc crosscheck install
 
-all: build/libperflib-core.a build/perflib/core.so build/perflua $(CTESTS)
+all: build/libperflib-core.a build/libperflib.a build/libperflib.so build/perflib.pc \
+     build/perflib/core.so build/perflua $(CTESTS) $(EXAMPLES)
 
 # ---- dependencies -------------------------------------------------------------
 deps:
@@ -63,11 +69,48 @@ build/obj/%.o: src/%.c $(HDRS)
 
 build/san/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(SAN) $(CWARNS) -fPIC -Isrc/core $(LUA_CFLAGS) -c $< -o $@
+	$(CC) $(CSTD) $(SAN) $(CWARNS) -fPIC -Isrc/core -Isrc/capi $(LUA_CFLAGS) -c $< -o $@
 
 build/libperflib-core.a: $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+
+# The C library: the core, the providers and the PerfLib V2 API (src/capi).
+build/libperflib.a: $(CORE_OBJ) $(CAPI_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+build/libperflib.so: $(CORE_OBJ) $(CAPI_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libperflib.so.0 -o $@ $^ -lm -lpthread
+
+PREFIX  ?= /usr/local
+LIBDIR  ?= $(PREFIX)/lib
+build/perflib.pc: Makefile
+	@mkdir -p $(dir $@)
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$${prefix}/include' '' \
+	  'Name: perflib' 'Description: Linux performance counters: the PerfLib V2 consumer API' \
+	  'Version: 0.1.0' 'Libs: -L$${libdir} -lperflib' 'Libs.private: -lm -lpthread' \
+	  'Cflags: -I$${includedir}/perflib' > $@
+
+# the seed's CpuPerfCounters consumer and other C examples, against the C library
+build/examples/%: examples/%.c build/libperflib.a src/capi/perflib_v2.h src/capi/perflib_wintypes.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/capi -o $@ $< build/libperflib.a -lm -lpthread
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/include/perflib $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/bin \
+	  $(DESTDIR)$(LIBDIR)/lua/5.4/perflib $(DESTDIR)$(PREFIX)/share/lua/5.4/perflib/rules
+	install -m 644 src/capi/perflib_v2.h src/capi/perflib_wintypes.h $(DESTDIR)$(PREFIX)/include/perflib/
+	install -m 644 build/libperflib.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 build/libperflib.so $(DESTDIR)$(LIBDIR)/libperflib.so.0
+	ln -sf libperflib.so.0 $(DESTDIR)$(LIBDIR)/libperflib.so
+	$(MAKE) --no-print-directory -B build/perflib.pc PREFIX=$(PREFIX) LIBDIR=$(LIBDIR)
+	install -m 644 build/perflib.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	install -m 755 build/perflua $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 build/perflib/core.so $(DESTDIR)$(LIBDIR)/lua/5.4/perflib/
+	install -m 644 $(wildcard lua/perflib/*.lua) $(DESTDIR)$(PREFIX)/share/lua/5.4/perflib/
+	install -m 644 $(wildcard lua/perflib/rules/*.lua) $(DESTDIR)$(PREFIX)/share/lua/5.4/perflib/rules/
 
 build/perflib/core.so: $(CORE_OBJ) $(BIND_OBJ)
 	@mkdir -p $(dir $@)
@@ -98,6 +141,16 @@ build/san/ctest/%: spec/c/%.c $(patsubst src/%.c,build/san/%.o,$(CORE_SRC)) $(wi
 	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Isrc/providers -Ispec/c -o $@ $< \
 	  $(patsubst src/%.c,build/san/%.o,$(CORE_SRC)) -lm
 
+# the C API's tests link the whole C library (static patterns: they win over the ones above)
+CAPI_TESTS := $(filter build/ctest/test_capi%,$(CTESTS))
+$(CAPI_TESTS): build/ctest/%: spec/c/%.c build/libperflib.a $(wildcard spec/c/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/capi -Ispec/c -o $@ $< build/libperflib.a -lm -lpthread
+
+$(patsubst build/%,build/san/%,$(CAPI_TESTS)): build/san/ctest/%: spec/c/%.c $(SAN_CAPI) $(wildcard spec/c/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Isrc/capi -Ispec/c -o $@ $< $(SAN_CAPI) -lm -lpthread
+
 # ---- main job -------------------------------------------------------------------
 # the main job: the monitor with the default rules, its live status view and
 # alert transitions (SECONDS=n for a bounded run); examples/top.lua is the
@@ -113,7 +166,7 @@ test: deps
 	@bash spec/support/run-all.sh
 
 lint:
-	cppcheck --enable=warning,portability --error-exitcode=1 -q -Isrc/core -D_GNU_SOURCE \
+	cppcheck --enable=warning,portability --error-exitcode=1 -q -Isrc/core -Isrc/capi -D_GNU_SOURCE \
 	  --suppress=missingIncludeSystem src
 	luacheck -q .
 	for f in $(LUA_SRC) spec/*.lua examples/*.lua; do luac5.4 -p $$f || exit 1; done
@@ -164,6 +217,8 @@ rock:
 	rm -rf build/rock-src build/rocktree && mkdir -p build/rock-src
 	tar cf - perflib-scm-1.rockspec src lua | tar xf - -C build/rock-src
 	cd build/rock-src && luarocks --lua-version=5.4 make --tree=../rocktree perflib-scm-1.rockspec
+
+include fuzz/fuzz.mk
 
 clean:
 	rm -rf build perflib src/*/*.o

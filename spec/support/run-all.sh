@@ -39,6 +39,27 @@ PERFLIB_CORE=build/san/perflib/core.so PERFLIB_COUNTS=$counts LD_PRELOAD="$asan:
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   busted --cpath=./build/san/?.so || status=1
 
+echo "== fuzz smoke (libFuzzer, ASan+UBSan)"
+# one test per fuzz target: passed when its line says 0 crashes
+if command -v "${FUZZ_CC:-clang}" >/dev/null; then
+  out=$(make -s --no-print-directory fuzz-smoke 2>&1); rc=$?
+  printf '%s\n' "$out"
+  lines=$(printf '%s\n' "$out" | grep -E '^fuzz [^ ]+: [0-9]+ executions, [0-9]+ crashes$')
+  if [ -z "$lines" ]; then
+    echo "fuzz smoke: no target ran (exit $rc)"; echo "0 1 0" >> "$counts"; status=1
+  else
+    bad=0
+    while read -r _ _ _ _ n _; do
+      if [ "$n" = 0 ]; then echo "1 0 0" >> "$counts"; else echo "0 1 0" >> "$counts"; bad=1; fi
+    done <<< "$lines"
+    # a failure after the summaries (a target that did not build) is one more
+    if [ "$rc" != 0 ] && [ "$bad" = 0 ]; then echo "0 1 0" >> "$counts"; fi
+    [ "$rc" = 0 ] && [ "$bad" = 0 ] || status=1
+  fi
+else
+  echo "fuzz smoke: ${FUZZ_CC:-clang} not found, skipped"; echo "0 0 1" >> "$counts"
+fi
+
 echo "== lint"
 if command -v luacheck >/dev/null; then
   luacheck -q . || status=1

@@ -351,7 +351,8 @@ static void match_instances(pl_query *q, qspec *s)
     const char *pat = s->pub.instance;
     int single = s->pub.cs->instance_type == PERF_COUNTERSET_SINGLE_INSTANCE;
     int wild = pl_has_wildcard(pat), all = single || (pat[0] == '*' && pat[1] == '\0');
-    uint32_t *m = q->match + s->moff, n = 0;
+    /* no instances anywhere: match is still NULL, and NULL + 0 is undefined */
+    uint32_t *m = q->match ? q->match + s->moff : NULL, n = 0;
     for (uint32_t i = 0; i < snap->ninst; i++) {
         if (s->pub.instance_id != PL_NO_ID && snap->inst[i].id != s->pub.instance_id)
             continue;

@@ -604,6 +604,8 @@ static const luaL_Reg funcs[] = {
     { "window", lpl_new_window },
     { "rulebank", lpl_new_rulebank },
     { "flap", lpl_new_flap },
+    { "sample_from_block", lpl_sample_from_block },
+    { "check_block", lpl_check_block },
     { "calculate", NULL },
     { "statistics", NULL },
     { NULL, NULL }

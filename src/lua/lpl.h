@@ -61,6 +61,8 @@ typedef struct lpl_alloc {
 } lpl_alloc;
 void *lpl_sample_alloc(void *a, size_t size);
 lpl_sample *lpl_test_sample(lua_State *L, int i);
+/* The sample at i, raising for a released one. */
+lpl_sample *lpl_check_sample(lua_State *L, int i);
 /* Finishes the userdata pushed by lpl_sample_alloc (now at the top). */
 void lpl_sample_finish(lua_State *L, pl_sample *s, int mi);
 
@@ -95,6 +97,11 @@ pl_flap *lpl_test_flap(lua_State *L, int i);
 /* lrulebank.c: the rule engine's fast path */
 void lpl_open_rulebank(lua_State *L);
 int lpl_new_rulebank(lua_State *L);
+
+/* lblock.c: samples as data blocks */
+int lpl_sample_block(lua_State *L);
+int lpl_sample_from_block(lua_State *L);
+int lpl_check_block(lua_State *L);
 
 /* lsignal.c */
 int lpl_trap(lua_State *L);

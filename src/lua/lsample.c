@@ -23,6 +23,11 @@ static lpl_sample *check_sample(lua_State *L, int i)
     return s;
 }
 
+lpl_sample *lpl_check_sample(lua_State *L, int i)
+{
+    return check_sample(L, i);
+}
+
 #define INLINE_OFF ((sizeof(lpl_sample) + 15u) & ~(size_t)15u)
 
 void *lpl_sample_alloc(void *ud, size_t size)
@@ -585,7 +590,7 @@ void lpl_open_sample(lua_State *L)
     static const luaL_Reg methods[] = {
         { "value", s_value }, { "format", s_format }, { "formatted", s_formatted },
         { "raw", s_raw }, { "results", s_results }, { "evaluate", s_evaluate },
-        { "release", s_release }, { NULL, NULL }
+        { "block", lpl_sample_block }, { "release", s_release }, { NULL, NULL }
     };
     lpl_newclass(L, LPL_SAMPLE, meta, NULL);
     luaL_getmetatable(L, LPL_SAMPLE);

@@ -1,0 +1,583 @@
+/* The PerfLib V2 consumer API (perflib_v2.h) on perflib's counter core.
+ *
+ * Everything the caller hands in is untrusted: identifier blocks are walked
+ * with every Size checked against cbCounters before use, names must end
+ * inside their block and be valid UTF-16, and handles are looked up in a
+ * table (slot and generation), so a stale or made-up handle is
+ * ERROR_INVALID_HANDLE.  One mutex serializes the calls. */
+#include "perflib_v2.h"
+#include "perflib.h"
+#include "pl_datablock.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define API __attribute__((visibility("default")))
+#define ALIGN8(n) (((n) + 7u) & ~(size_t)7u)
+#define MAX_HANDLES 4096u
+#define NO_ID 0xFFFFFFFFu
+
+/* The provider GUID every counterset reports (PERF_REG_PROVIDER_GUID):
+ * {7e5ea1b2-2f0c-5d4e-9a61-70657266c16b}, perflib's own. */
+static const pl_guid provider_guid = { 0x7e5ea1b2u, 0x2f0c, 0x5d4e,
+                                       { 0x9a, 0x61, 0x70, 0x65, 0x72, 0x66, 0xc1, 0x6b } };
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pl_env *local_env;                 /* this machine, made once */
+
+typedef struct qhandle {
+    pl_query *q;                          /* NULL: the slot is free */
+    uint32_t gen;
+} qhandle;
+static qhandle handles[MAX_HANDLES];
+
+/* ---------------------------------------------------------------- little-endian access */
+
+static uint32_t r32(const void *p)
+{
+    const uint8_t *b = p;
+    return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
+}
+static void w32(void *p, uint32_t v)
+{
+    uint8_t *b = p;
+    for (int i = 0; i < 4; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+}
+static void w64(void *p, uint64_t v)
+{
+    uint8_t *b = p;
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void guid_in(const void *p, pl_guid *g)
+{
+    const uint8_t *b = p;
+    g->d1 = r32(b);
+    g->d2 = (uint16_t)(b[4] | (b[5] << 8));
+    g->d3 = (uint16_t)(b[6] | (b[7] << 8));
+    memcpy(g->d4, b + 8, 8);
+}
+static void guid_out(void *p, const pl_guid *g)
+{
+    uint8_t *b = p;
+    w32(b, g->d1);
+    b[4] = (uint8_t)g->d2;
+    b[5] = (uint8_t)(g->d2 >> 8);
+    b[6] = (uint8_t)g->d3;
+    b[7] = (uint8_t)(g->d3 >> 8);
+    memcpy(b + 8, g->d4, 8);
+}
+
+static ULONG win_error(int e)
+{
+    switch (e) {
+    case 0: return ERROR_SUCCESS;
+    case ENOMEM: return ERROR_OUTOFMEMORY;
+    case ENOENT: return ERROR_FILE_NOT_FOUND;
+    case EACCES: case EPERM: return ERROR_ACCESS_DENIED;
+    default: return ERROR_INVALID_DATA;
+    }
+}
+
+/* ---------------------------------------------------------------- machines */
+
+/* A UTF-16 string of at most max units with its NUL, as UTF-8 in out; 0 when it
+ * is not terminated within max or is not valid UTF-16. */
+static int utf16_arg(const WCHAR *s, size_t max, char *out, size_t cap)
+{
+    size_t n = 0;
+    while (n < max && s[n])
+        n++;
+    if (n == max)
+        return 0;
+    long len = pl_utf16_to_utf8((const uint16_t *)s, n, out, cap);
+    return len >= 0 && (size_t)len < cap;
+}
+
+/* The machine view szMachine names (a new reference), or NULL with *err. */
+static pl_env *machine(LPCWSTR szMachine, ULONG *err)
+{
+    char root[4096];
+    if (szMachine && !utf16_arg(szMachine, 4096, root, sizeof root)) {
+        *err = ERROR_INVALID_PARAMETER;
+        return NULL;
+    }
+    if (!szMachine || !root[0] || strcmp(root, ".") == 0 || strcmp(root, "localhost") == 0) {
+        if (!local_env && !(local_env = pl_env_new(NULL))) {
+            *err = win_error(errno);
+            return NULL;
+        }
+        return pl_env_ref(local_env);
+    }
+    if (root[0] != '/') {
+        *err = ERROR_BAD_NETPATH;          /* no remote machines */
+        return NULL;
+    }
+    pl_env *env = pl_env_new(root);
+    if (!env)
+        *err = errno == ENOMEM ? ERROR_OUTOFMEMORY : ERROR_BAD_NETPATH;
+    return env;
+}
+
+static const pl_counterset_def *find_set(pl_env *env, LPCGUID id)
+{
+    pl_guid g;
+    guid_in(id, &g);
+    return pl_env_find_guid(env, &g);
+}
+
+/* ---------------------------------------------------------------- handles */
+
+static HANDLE handle_of(uint32_t slot)
+{
+    return (HANDLE)(uintptr_t)(((uintptr_t)handles[slot].gen << 16) | (slot + 1));
+}
+
+static qhandle *lookup(HANDLE h)
+{
+    uintptr_t v = (uintptr_t)h;
+    uint32_t slot = (uint32_t)(v & 0xFFFFu), gen = (uint32_t)(v >> 16);
+    if (slot == 0 || slot > MAX_HANDLES || (v >> 16) > 0xFFFFFFFFu)
+        return NULL;
+    qhandle *q = &handles[slot - 1];
+    return q->q && q->gen == gen ? q : NULL;
+}
+
+API ULONG PerfOpenQueryHandle(LPCWSTR szMachine, HANDLE *phQuery)
+{
+    ULONG err = ERROR_SUCCESS;
+    if (!phQuery)
+        return ERROR_INVALID_PARAMETER;
+    pthread_mutex_lock(&lock);
+    pl_env *env = machine(szMachine, &err);
+    if (env) {
+        uint32_t slot = 0;
+        while (slot < MAX_HANDLES && handles[slot].q)
+            slot++;
+        if (slot == MAX_HANDLES) {
+            err = ERROR_NO_SYSTEM_RESOURCES;
+        } else if (!(handles[slot].q = pl_query_new(env))) {
+            err = ERROR_OUTOFMEMORY;
+        } else {
+            handles[slot].gen = (handles[slot].gen + 1) & 0x7FFFu;   /* a reused slot is a new handle */
+            *phQuery = handle_of(slot);
+        }
+        pl_env_unref(env);                 /* the query holds its own reference */
+    }
+    pthread_mutex_unlock(&lock);
+    return err;
+}
+
+API ULONG PerfCloseQueryHandle(HANDLE hQuery)
+{
+    pthread_mutex_lock(&lock);
+    qhandle *q = lookup(hQuery);
+    if (q) {
+        pl_query_free(q->q);
+        q->q = NULL;
+    }
+    pthread_mutex_unlock(&lock);
+    return q ? ERROR_SUCCESS : ERROR_INVALID_HANDLE;
+}
+
+/* ---------------------------------------------------------------- identifier blocks */
+
+/* Checks the sequence of identifier blocks: sizes only (the names per block). */
+static ULONG check_identifiers(const uint8_t *p, DWORD cb)
+{
+    if (!p || cb < PL_DB_IDENTIFIER)
+        return ERROR_INVALID_PARAMETER;
+    size_t o = 0;
+    while (o < cb) {
+        if (cb - o < PL_DB_IDENTIFIER)
+            return ERROR_INVALID_PARAMETER;
+        uint32_t size = r32(p + o + 20);
+        if (size < PL_DB_IDENTIFIER || size % 8 || size > cb - o)
+            return ERROR_INVALID_PARAMETER;
+        o += size;
+    }
+    return ERROR_SUCCESS;
+}
+
+/* The spec one identifier block asks for; name receives its instance filter
+ * (UTF-8).  ERROR_SUCCESS or the block's Status. */
+static ULONG identifier_spec(const uint8_t *p, pl_env *env, char *name, size_t cap, char *guid,
+                             pl_spec_in *in)
+{
+    uint32_t size = r32(p + 20);
+    size_t units = (size - PL_DB_IDENTIFIER) / 2, n = 0;
+    pl_guid g;
+    name[0] = '\0';
+    if (units) {
+        uint16_t tmp[PL_DB_MAX_INSTANCE_NAME];
+        while (n < units && n < PL_DB_MAX_INSTANCE_NAME && (p[PL_DB_IDENTIFIER + 2 * n] | p[PL_DB_IDENTIFIER + 2 * n + 1]))
+            n++;
+        if (n == units || n == PL_DB_MAX_INSTANCE_NAME)
+            return ERROR_INVALID_PARAMETER;       /* not terminated inside the block, or too long */
+        for (size_t k = 0; k < n; k++)
+            tmp[k] = (uint16_t)(p[PL_DB_IDENTIFIER + 2 * k] | (p[PL_DB_IDENTIFIER + 2 * k + 1] << 8));
+        if (pl_utf16_to_utf8(tmp, n, name, cap) < 0)
+            return ERROR_INVALID_PARAMETER;       /* an unpaired surrogate */
+    }
+    guid_in(p, &g);
+    const pl_counterset_def *cs = pl_env_find_guid(env, &g);
+    if (!cs)
+        return ERROR_WMI_GUID_NOT_FOUND;
+    pl_guid_format(&cs->guid, guid);
+    memset(in, 0, sizeof *in);
+    in->counterset = guid;
+    in->instance = name;
+    in->instance_id = r32(p + 28);
+    in->counter = NULL;
+    in->counter_id = r32(p + 24);
+    in->detail = PERF_DETAIL_WIZARD;              /* a wildcard means every counter, as on Windows */
+    if (cs->instance_type == PERF_COUNTERSET_SINGLE_INSTANCE ? name[0] != '\0' : name[0] == '\0')
+        return ERROR_INVALID_PARAMETER;           /* single sets take no name, multi sets need one */
+    if (in->counter_id != PERF_WILDCARD_COUNTER && pl_counter_index(cs, in->counter_id) < 0)
+        return ERROR_WMI_ITEMID_NOT_FOUND;
+    return ERROR_SUCCESS;
+}
+
+/* What PerfAddCounters and PerfDeleteCounters do with one valid identifier: its Status. */
+typedef ULONG (*ident_fn)(pl_query *q, const pl_spec_in *in, uint32_t *index);
+
+static ULONG add_one(pl_query *q, const pl_spec_in *in, uint32_t *index)
+{
+    uint32_t status;
+    if (pl_query_add(q, in, &status, index) == ENOMEM)
+        return ERROR_OUTOFMEMORY;
+    return status;
+}
+
+/* The result index of the spec an identifier names, or -1. */
+static long find_spec(pl_query *q, const pl_spec_in *in)
+{
+    pl_guid g;
+    pl_guid_parse(in->counterset, &g);
+    for (uint32_t k = 0; k < pl_query_count(q); k++) {
+        const pl_spec *s = pl_query_spec(q, k);
+        if (pl_guid_equal(&s->cs->guid, &g) && s->instance_id == in->instance_id
+            && s->counter_id == in->counter_id && !s->counter && strcmp(s->instance, in->instance) == 0)
+            return (long)k;
+    }
+    return -1;
+}
+
+static ULONG delete_one(pl_query *q, const pl_spec_in *in, uint32_t *index)
+{
+    long k = find_spec(q, in);
+    *index = 0;
+    if (k < 0)
+        return ERROR_INVALID_PARAMETER;           /* not in the query */
+    pl_query_delete(q, (uint32_t)k);
+    return ERROR_SUCCESS;
+}
+
+/* Checks the whole sequence, then does fn for each block and writes its Status
+ * (and, for adds, its Index). */
+static ULONG each_identifier(HANDLE hQuery, PPERF_COUNTER_IDENTIFIER pCounters, DWORD cbCounters, ident_fn fn)
+{
+    uint8_t *p = (uint8_t *)pCounters;
+    ULONG err;
+    pthread_mutex_lock(&lock);
+    qhandle *q = lookup(hQuery);
+    if (!q) {
+        err = ERROR_INVALID_HANDLE;
+    } else if ((err = check_identifiers(p, cbCounters)) == ERROR_SUCCESS) {
+        for (size_t o = 0; o < cbCounters; o += r32(p + o + 20)) {
+            char name[4 * PL_DB_MAX_INSTANCE_NAME], guid[PL_GUID_STRLEN + 1];
+            pl_spec_in in;
+            uint32_t index = 0;
+            ULONG status = identifier_spec(p + o, pl_query_env(q->q), name, sizeof name, guid, &in);
+            if (status == ERROR_SUCCESS)
+                status = fn(q->q, &in, &index);
+            w32(p + o + 16, status);
+            if (fn == add_one)
+                w32(p + o + 32, status == ERROR_SUCCESS ? index : 0);
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return err;
+}
+
+API ULONG PerfAddCounters(HANDLE hQuery, PPERF_COUNTER_IDENTIFIER pCounters, DWORD cbCounters)
+{
+    return each_identifier(hQuery, pCounters, cbCounters, add_one);
+}
+
+API ULONG PerfDeleteCounters(HANDLE hQuery, PPERF_COUNTER_IDENTIFIER pCounters, DWORD cbCounters)
+{
+    return each_identifier(hQuery, pCounters, cbCounters, delete_one);
+}
+
+API ULONG PerfQueryCounterInfo(HANDLE hQuery, PPERF_COUNTER_IDENTIFIER pCounters, DWORD cbCounters,
+                               LPDWORD pcbCountersActual)
+{
+    uint8_t *p = (uint8_t *)pCounters;
+    ULONG err = ERROR_SUCCESS;
+    if (!pcbCountersActual)
+        return ERROR_INVALID_PARAMETER;
+    pthread_mutex_lock(&lock);
+    qhandle *q = lookup(hQuery);
+    if (!q) {
+        err = ERROR_INVALID_HANDLE;
+        goto done;
+    }
+    size_t need = 0;
+    uint32_t n = pl_query_count(q->q);
+    for (uint32_t k = 0; k < n; k++) {
+        const pl_spec *s = pl_query_spec(q->q, k);
+        need += s->instance[0] ? ALIGN8(PL_DB_IDENTIFIER + pl_db_put_utf16(NULL, s->instance)) : PL_DB_IDENTIFIER;
+    }
+    *pcbCountersActual = (DWORD)need;
+    if (cbCounters < need) {
+        err = ERROR_NOT_ENOUGH_MEMORY;
+        goto done;
+    }
+    if (need && !p) {
+        err = ERROR_INVALID_PARAMETER;
+        goto done;
+    }
+    size_t o = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        const pl_spec *s = pl_query_spec(q->q, k);
+        size_t size = s->instance[0] ? ALIGN8(PL_DB_IDENTIFIER + pl_db_put_utf16(NULL, s->instance)) : PL_DB_IDENTIFIER;
+        memset(p + o, 0, size);
+        guid_out(p + o, &s->cs->guid);
+        w32(p + o + 20, (uint32_t)size);
+        w32(p + o + 24, s->counter_id);
+        w32(p + o + 28, s->instance_id);
+        w32(p + o + 32, k);
+        if (s->instance[0])
+            pl_db_put_utf16(p + o + PL_DB_IDENTIFIER, s->instance);
+        o += size;
+    }
+done:
+    pthread_mutex_unlock(&lock);
+    return err;
+}
+
+API ULONG PerfQueryCounterData(HANDLE hQuery, PPERF_DATA_HEADER pCounterBlock, DWORD cbCounterBlock,
+                               LPDWORD pcbCounterBlockActual)
+{
+    ULONG err = ERROR_SUCCESS;
+    pl_sample *s = NULL;
+    if (!pcbCounterBlockActual)
+        return ERROR_INVALID_PARAMETER;
+    pthread_mutex_lock(&lock);
+    qhandle *q = lookup(hQuery);
+    if (!q) {
+        err = ERROR_INVALID_HANDLE;
+    } else if (pl_query_collect(q->q, &s)) {
+        err = ERROR_OUTOFMEMORY;
+    } else {
+        size_t need = pl_db_size(s, 0);
+        if (need > UINT32_MAX) {
+            err = ERROR_OUTOFMEMORY;
+        } else {
+            *pcbCounterBlockActual = (DWORD)need;
+            if (cbCounterBlock < need)
+                err = ERROR_NOT_ENOUGH_MEMORY;
+            else if (!pCounterBlock)
+                err = ERROR_INVALID_PARAMETER;
+            else
+                pl_db_write(s, 0, pCounterBlock, cbCounterBlock);
+        }
+    }
+    free(s);
+    pthread_mutex_unlock(&lock);
+    return err;
+}
+
+/* ---------------------------------------------------------------- enumeration and registration */
+
+API ULONG PerfEnumerateCounterSet(LPCWSTR szMachine, LPGUID pCounterSetIds, DWORD cCounterSetIds,
+                                  LPDWORD pcCounterSetIdsActual)
+{
+    ULONG err = ERROR_SUCCESS;
+    if (!pcCounterSetIdsActual)
+        return ERROR_INVALID_PARAMETER;
+    pthread_mutex_lock(&lock);
+    pl_env *env = machine(szMachine, &err);
+    if (env) {
+        uint32_t n = pl_env_counterset_count(env);
+        *pcCounterSetIdsActual = n;
+        if (cCounterSetIds < n)
+            err = ERROR_NOT_ENOUGH_MEMORY;
+        else if (n && !pCounterSetIds)
+            err = ERROR_INVALID_PARAMETER;
+        else
+            for (uint32_t k = 0; k < n; k++)
+                guid_out(&pCounterSetIds[k], &pl_env_counterset(env, k)->guid);
+        pl_env_unref(env);
+    }
+    pthread_mutex_unlock(&lock);
+    return err;
+}
+
+API ULONG PerfEnumerateCounterSetInstances(LPCWSTR szMachine, LPCGUID pCounterSetId,
+                                           PPERF_INSTANCE_HEADER pInstances, DWORD cbInstances,
+                                           LPDWORD pcbInstancesActual)
+{
+    ULONG err = ERROR_SUCCESS;
+    if (!pCounterSetId || !pcbInstancesActual)
+        return ERROR_INVALID_PARAMETER;
+    pthread_mutex_lock(&lock);
+    pl_env *env = machine(szMachine, &err);
+    if (env) {
+        const pl_counterset_def *cs = find_set(env, pCounterSetId);
+        pl_snapshot snap;
+        if (!cs) {
+            err = ERROR_WMI_GUID_NOT_FOUND;
+        } else {
+            pl_snap_init(&snap, cs);
+            int e = pl_enum_instances(env, cs, &snap);
+            if (e) {
+                err = win_error(e);
+            } else if (snap.ninst == 0) {
+                err = ERROR_WMI_INSTANCE_NOT_FOUND;
+            } else {
+                size_t need = 0;
+                for (uint32_t i = 0; i < snap.ninst; i++)
+                    need += pl_db_put_instance(NULL, snap.inst[i].id, pl_snap_name(&snap, i));
+                *pcbInstancesActual = (DWORD)need;
+                if (cbInstances < need) {
+                    err = ERROR_NOT_ENOUGH_MEMORY;
+                } else if (!pInstances) {
+                    err = ERROR_INVALID_PARAMETER;
+                } else {
+                    uint8_t *p = (uint8_t *)pInstances;
+                    for (uint32_t i = 0; i < snap.ninst; i++)
+                        p += pl_db_put_instance(p, snap.inst[i].id, pl_snap_name(&snap, i));
+                }
+            }
+            pl_snap_free(&snap);
+        }
+        pl_env_unref(env);
+    }
+    pthread_mutex_unlock(&lock);
+    return err;
+}
+
+static void counter_reg_info(uint8_t *p, const pl_counter_def *c)
+{
+    memset(p, 0, 48);
+    w32(p, c->id);
+    w32(p + 4, c->type);
+    w64(p + 8, pl_counter_hidden(c) ? PERF_ATTRIB_NO_DISPLAYABLE : 0);
+    w32(p + 16, c->detail);
+    w32(p + 20, (uint32_t)c->scale);
+    w32(p + 24, c->base_id == PL_NO_ID ? NO_ID : c->base_id);
+    w32(p + 28, NO_ID);                   /* PerfTimeId, PerfFreqId, MultiId: none */
+    w32(p + 32, NO_ID);
+    w32(p + 36, NO_ID);
+}
+
+/* PERF_REG_COUNTER_NAME_STRINGS / _HELP_STRINGS into p (NULL: size only). */
+static size_t string_block(uint8_t *p, const pl_counterset_def *cs, int help)
+{
+    size_t o = ALIGN8(8 + 8 * (size_t)cs->ncounters);
+    for (uint32_t k = 0; k < cs->ncounters; k++) {
+        const char *s = help ? cs->counters[k].help : cs->counters[k].name;
+        if (p) {
+            w32(p + 8 + 8 * k, cs->counters[k].id);
+            w32(p + 12 + 8 * k, s ? (uint32_t)o : NO_ID);
+        }
+        if (s)
+            o += pl_db_put_utf16(p ? p + o : NULL, s);
+    }
+    o = ALIGN8(o);
+    if (p) {
+        w32(p, (uint32_t)o);
+        w32(p + 4, cs->ncounters);
+    }
+    return o;
+}
+
+/* The answer to one request into p (NULL: size only), or 0 with *err. */
+static size_t reg_info(uint8_t *p, const pl_counterset_def *cs, ULONG code, DWORD lang, ULONG *err)
+{
+    switch (code) {
+    case PERF_REG_COUNTERSET_STRUCT: {
+        if (p) {
+            uint32_t detail = PERF_DETAIL_WIZARD;
+            for (uint32_t k = 0; k < cs->ncounters; k++)
+                if (cs->counters[k].detail < detail)
+                    detail = cs->counters[k].detail;
+            memset(p, 0, 32);
+            guid_out(p, &cs->guid);
+            w32(p + 20, detail);
+            w32(p + 24, cs->ncounters);
+            w32(p + 28, cs->instance_type);
+            for (uint32_t k = 0; k < cs->ncounters; k++)
+                counter_reg_info(p + 32 + 48 * k, &cs->counters[k]);
+        }
+        return 32 + 48 * (size_t)cs->ncounters;
+    }
+    case PERF_REG_COUNTER_STRUCT: {
+        int k = pl_counter_index(cs, lang);        /* requestLangId is the counter id here */
+        if (k < 0) {
+            *err = ERROR_WMI_ITEMID_NOT_FOUND;
+            return 0;
+        }
+        if (p)
+            counter_reg_info(p, &cs->counters[k]);
+        return 48;
+    }
+    case PERF_REG_COUNTERSET_NAME_STRING:
+    case PERF_REG_COUNTERSET_ENGLISH_NAME:
+        return pl_db_put_utf16(p, cs->name);
+    case PERF_REG_COUNTERSET_HELP_STRING:
+        return pl_db_put_utf16(p, cs->help ? cs->help : "");
+    case PERF_REG_COUNTER_NAME_STRINGS:
+    case PERF_REG_COUNTER_ENGLISH_NAMES:
+        return string_block(p, cs, 0);
+    case PERF_REG_COUNTER_HELP_STRINGS:
+        return string_block(p, cs, 1);
+    case PERF_REG_PROVIDER_NAME:
+        return pl_db_put_utf16(p, "perflib");
+    case PERF_REG_PROVIDER_GUID:
+        if (p)
+            guid_out(p, &provider_guid);
+        return 16;
+    default:
+        *err = ERROR_INVALID_PARAMETER;
+        return 0;
+    }
+}
+
+API ULONG PerfQueryCounterSetRegistrationInfo(LPCWSTR szMachine, LPCGUID pCounterSetId, ULONG requestCode,
+                                              DWORD requestLangId, LPBYTE pbRegInfo, DWORD cbRegInfo,
+                                              LPDWORD pcbRegInfoActual)
+{
+    ULONG err = ERROR_SUCCESS;
+    if (!pCounterSetId || !pcbRegInfoActual)
+        return ERROR_INVALID_PARAMETER;
+    pthread_mutex_lock(&lock);
+    pl_env *env = machine(szMachine, &err);
+    if (env) {
+        const pl_counterset_def *cs = find_set(env, pCounterSetId);
+        if (!cs) {
+            err = ERROR_WMI_GUID_NOT_FOUND;
+        } else {
+            /* every language is English: perflib has one set of strings */
+            size_t need = reg_info(NULL, cs, requestCode, requestLangId, &err);
+            if (err == ERROR_SUCCESS) {
+                *pcbRegInfoActual = (DWORD)need;
+                if (cbRegInfo < need)
+                    err = ERROR_NOT_ENOUGH_MEMORY;
+                else if (!pbRegInfo)
+                    err = ERROR_INVALID_PARAMETER;
+                else
+                    reg_info(pbRegInfo, cs, requestCode, requestLangId, &err);
+            }
+        }
+        pl_env_unref(env);
+    }
+    pthread_mutex_unlock(&lock);
+    return err;
+}
