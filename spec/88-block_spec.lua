@@ -180,6 +180,20 @@ describe("perflib.sample_from_block on untrusted blocks", function()
     assert.equal(("block: offset %d: unknown counterset GUID"):format(t), msg)
   end)
 
+  it("holds the trailer to the block's own shape and counts", function()
+    -- the second block (\\Memory\\Available Bytes) is a single counter: its trailer says so too
+    local o = 48 + u32(b, 56)
+    local size = u32(b, o + 8)
+    local t = o + size - u32(b, o + size - 8)
+    assert.equal(1, u32(b, t + 24))
+    local s, msg = perflib.sample_from_block(put32(b, t + 24, 2))        -- "multiple counters"
+    assert.is_nil(s)
+    assert.equal(("block: offset %d: trailer shape does not go with the block's dwType"):format(t + 24), msg)
+    s, msg = perflib.sample_from_block(put32(b, t + 36, 2))             -- two counters
+    assert.is_nil(s)
+    assert.matches("^block: offset %d+: ", msg)
+  end)
+
   it("never reads out of bounds: every truncation and 3000 random corruptions are errors or samples", function()
     for n = 0, #b - 1, 7 do
       local s, msg = perflib.sample_from_block(b:sub(1, n))

@@ -253,6 +253,10 @@ static void test_add_query_delete(void)
         CHECK_EQ_U64(u32(seq, o + 16), want[k]);
         o += blocks[k].id.Size;
     }
+    /* a name with an unpaired surrogate is not a name */
+    ident sur = spec(&PROC, "*", PERF_WILDCARD_COUNTER, 0xFFFFFFFF);
+    sur.name[0] = 0xD800;
+    CHECK(PerfAddCounters(h, &sur.id, sur.id.Size) == ERROR_SUCCESS && sur.id.Status == ERROR_INVALID_PARAMETER);
     /* one more: Memory's counters, and one CPU by instance id */
     ident m = spec(&memory_guid, NULL, PERF_WILDCARD_COUNTER, 0xFFFFFFFF);
     ident one = spec(&PROC, "*", 1, 1);
@@ -278,6 +282,19 @@ static void test_add_query_delete(void)
     CHECK(got == sz && u32(data, 0) == sz && u32(data, 4) == 3);
     pl_db_error err;
     CHECK(pl_db_validate(data, got, &err) == 0);
+    /* the same check through the API, then a lying size */
+    DWORD off = 0;
+    const char *rule = NULL;
+    CHECK(PerflibCheckDataBlock(data, got, &off, &rule) == ERROR_SUCCESS);
+    CHECK(PerflibCheckDataBlock(data, got - 8, &off, &rule) == ERROR_INVALID_DATA);
+    CHECK(off == 0 && rule && strcmp(rule, "dwTotalSize larger than the buffer") == 0);
+    uint32_t keep = u32(data, 48 + 8);
+    data[48 + 8] = (uint8_t)(keep + 4);                  /* dwSize of the first block: not a multiple of 8 */
+    CHECK(PerflibCheckDataBlock(data, got, &off, &rule) == ERROR_INVALID_DATA);
+    CHECK(off == 56 && strcmp(rule, "PERF_COUNTER_HEADER dwSize below 16 or not a multiple of 8") == 0);
+    data[48 + 8] = (uint8_t)keep;
+    CHECK(PerflibCheckDataBlock(NULL, 8, NULL, NULL) == ERROR_INVALID_PARAMETER);
+    CHECK(PerflibCheckDataBlock(NULL, 0, NULL, NULL) == ERROR_INVALID_DATA);
     /* block 1: PERF_COUNTERSET over 4 instances; the first instance is "0,0" */
     size_t b = 48;
     CHECK(u32(data, b) == 0 && u32(data, b + 4) == PERF_COUNTERSET && u32(data, b + 12) == 0);

@@ -178,6 +178,15 @@ ULONG PerfQueryCounterInfo(HANDLE hQuery, PPERF_COUNTER_IDENTIFIER pCounters, DW
 ULONG PerfQueryCounterData(HANDLE hQuery, PPERF_DATA_HEADER pCounterBlock, DWORD cbCounterBlock,
                            LPDWORD pcbCounterBlockActual);
 
+/* perflib's extension (not in Windows): checks a data block from outside
+ * (a file, another process) against every rule of the layout before a
+ * program walks it: sizes, offsets and counts within cbBlock, multiples of 8,
+ * instance names terminated inside their block, counter data sizes.
+ * ERROR_SUCCESS, or ERROR_INVALID_DATA with the offset of the first broken
+ * rule in *pOffset and its description in *pRule (a static string); either
+ * may be NULL.  ERROR_INVALID_PARAMETER for a NULL block with cbBlock > 0. */
+ULONG PerflibCheckDataBlock(const void *pBlock, DWORD cbBlock, LPDWORD pOffset, const char **pRule);
+
 #ifdef __cplusplus
 }
 #endif

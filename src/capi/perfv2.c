@@ -581,3 +581,17 @@ API ULONG PerfQueryCounterSetRegistrationInfo(LPCWSTR szMachine, LPCGUID pCounte
     pthread_mutex_unlock(&lock);
     return err;
 }
+
+API ULONG PerflibCheckDataBlock(const void *pBlock, DWORD cbBlock, LPDWORD pOffset, const char **pRule)
+{
+    pl_db_error e = { 0, NULL };
+    if (!pBlock && cbBlock)
+        return ERROR_INVALID_PARAMETER;
+    if (pl_db_validate(pBlock, cbBlock, &e) == 0)
+        return ERROR_SUCCESS;
+    if (pOffset)
+        *pOffset = (DWORD)e.offset;
+    if (pRule)
+        *pRule = e.rule;
+    return ERROR_INVALID_DATA;
+}

@@ -45,16 +45,21 @@ static void rguid(const uint8_t *p, pl_guid *g)
 
 /* ---------------------------------------------------------------- writing */
 
-/* The shape a block has on the wire: single-instance shapes need exactly one instance. */
+/* The shape a result has on the wire: single-instance shapes need exactly one instance. */
+static uint32_t shape_on_wire(uint32_t shape, uint32_t ninst)
+{
+    if (shape == PERF_SINGLE_COUNTER || shape == PERF_MULTIPLE_COUNTERS) {
+        if (ninst == 0)
+            return PERF_ERROR_RETURN;
+        if (ninst > 1)
+            return shape == PERF_SINGLE_COUNTER ? PERF_MULTIPLE_INSTANCES : PERF_COUNTERSET;
+    }
+    return shape;
+}
+
 static uint32_t wire_shape(const pl_block *b)
 {
-    if (b->shape == PERF_SINGLE_COUNTER || b->shape == PERF_MULTIPLE_COUNTERS) {
-        if (b->ninst == 0)
-            return PERF_ERROR_RETURN;
-        if (b->ninst > 1)
-            return b->shape == PERF_SINGLE_COUNTER ? PERF_MULTIPLE_INSTANCES : PERF_COUNTERSET;
-    }
-    return b->shape;
+    return shape_on_wire(b->shape, b->ninst);
 }
 
 static uint32_t wire_status(const pl_block *b, uint32_t shape)
@@ -447,6 +452,11 @@ static int check_trailer(rd *r, size_t start, size_t size, view *v)
         return e;
     if (v->shape == PERF_ERROR_RETURN && ni != 0)
         return fail(r, t + 40, "trailer has instances for a PERF_ERROR_RETURN block");
+    /* the trailer's shape must be the one that goes on the wire as this block's */
+    if (shape_on_wire(shape, ni) != v->shape)
+        return fail(r, t + 24, "trailer shape does not go with the block's dwType");
+    if ((shape == PERF_SINGLE_COUNTER || shape == PERF_MULTIPLE_INSTANCES) && nc != 1)
+        return fail(r, t + 36, "a one-counter shape with more than one counter");
     if (v->shape != PERF_ERROR_RETURN) {
         if (ni != v->ninst || (v->ids && nc != v->ncounters) || (!v->ids && nc != 1))
             return fail(r, t + 36, "trailer counts differ from the block's");
