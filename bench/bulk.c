@@ -8,7 +8,8 @@
  * (default 1000) and no sys/ tree, so every CPU lands on node 0 and the
  * instances are "0,0" .. "0,999", "0,_Total" and "_Total".  The query is
  * `\Processor Information(*)\% ???* Time`: the ten PERF_PRECISION_100NS_TIMER
- * counters (the three "% Cn Time" ones have two-character names).  proc/stat
+ * counters and Windows' % Processor Time, PERF_100NSEC_TIMER_INV (the three
+ * "% Cn Time" ones have two-character names).  proc/stat
  * is collected, rewritten in place with ticks advanced by different amounts
  * per CPU, and collected again, so every value is valid and they differ.
  *
@@ -35,7 +36,7 @@
 
 #define TARGET_NS 2.0
 #define PATH "\\Processor Information(*)\\% ???* Time"
-#define NCOUNTERS 10u
+#define NCOUNTERS 11u
 #define HZ 100
 
 static double now(void)
@@ -152,7 +153,9 @@ static size_t pass_single(const pl_sample *s1, const pl_block *b1, const pl_samp
 
 /* The same formula by hand: 100 * dv / db, capped to [0, 100], with the
  * statuses of pl_format_raw, instances assumed at the same positions (true
- * here, checked in main).  No lookup, no type dispatch. */
+ * here, checked in main).  No lookup, no type dispatch beyond the one
+ * column that is Windows' % Processor Time (100 * (1 - dv / dt) on the
+ * sample clock, which is in 100 ns here). */
 static size_t pass_hand(const pl_sample *s1, const pl_block *b1, const pl_sample *s0,
                         double *out, uint8_t *st)
 {
@@ -160,8 +163,14 @@ static size_t pass_hand(const pl_sample *s1, const pl_block *b1, const pl_sample
     const pl_pair *p1 = s1->vals + b1->vals_off, *p0 = s0->vals + b0->vals_off;
     const uint8_t *h1 = s1->have + b1->vals_off, *h0 = s0->have + b0->vals_off;
     size_t n = (size_t)b1->ninst * b1->ncounters, valid = 0;
+    uint32_t nc = b1->ncounters, inv = nc;
+    for (uint32_t c = 0; c < nc; c++)
+        if (pl_sample_counter(s1, b1, c)->type == PERF_100NSEC_TIMER_INV)
+            inv = c;
+    int64_t dt = s1->perf_time - s0->perf_time;
     for (size_t k = 0; k < n; k++) {
-        int64_t db = (int64_t)p1[k].b - (int64_t)p0[k].b;
+        int inverse = k % nc == inv;
+        int64_t db = inverse ? dt : (int64_t)p1[k].b - (int64_t)p0[k].b;
         double v;
         out[k] = 0;
         if (h1[k] != 1 || h0[k] != 1) {
@@ -176,7 +185,8 @@ static size_t pass_hand(const pl_sample *s1, const pl_block *b1, const pl_sample
             st[k] = db == 0 ? PL_ZERO_INTERVAL : PL_NEGATIVE_INTERVAL;
             continue;
         }
-        v = 100.0 * (double)(p1[k].v - p0[k].v) / (double)db;
+        v = inverse ? 100.0 * (1.0 - (double)(p1[k].v - p0[k].v) / (double)db)
+                    : 100.0 * (double)(p1[k].v - p0[k].v) / (double)db;
         out[k] = v > 100.0 ? 100.0 : v < 0.0 ? 0.0 : v;
         st[k] = PL_VALID;
         valid++;

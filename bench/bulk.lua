@@ -1,4 +1,4 @@
---- make bench: formatted values of a 1,000-instance x 10-counter sample pair
+--- make bench: formatted values of a 1,000-instance x 11-counter sample pair
 -- reaching Lua, through `s1:evaluate(s0, 1)` (one C call) against the same
 -- formulas written in pure Lua over the raw values of `s:raw(1)`.  Target:
 -- evaluate at least 10x faster.
@@ -7,8 +7,9 @@
 -- (removed at the end): proc/stat with BENCH_CPUS cpuN lines (default 1000)
 -- and no sys/ tree, so the instances are "0,0" .. "0,999", "0,_Total" and
 -- "_Total".  The query is `\Processor Information(*)\% ???* Time`, the ten
--- PERF_PRECISION_100NS_TIMER counters ("% C1 Time" .. "% C3 Time" have
--- two-character names and stay out).  proc/stat is collected, rewritten in
+-- PERF_PRECISION_100NS_TIMER counters and Windows' % Processor Time
+-- (PERF_100NSEC_TIMER_INV) ("% C1 Time" .. "% C3 Time" have two-character
+-- names and stay out).  proc/stat is collected, rewritten in
 -- place with ticks advanced by different amounts per CPU, and collected again.
 --
 -- Both paths must agree on every cell (values within 1e-9, statuses equal)
@@ -25,7 +26,7 @@ local CMD = "LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./buil
   .. "lua5.4 bench/bulk.lua"
 local TARGET = 10
 local PATH = "\\Processor Information(*)\\% ???* Time"
-local NCOUNTERS = 10
+local NCOUNTERS = 11
 local ROUNDS = math.tointeger(tonumber(os.getenv("BENCH_ROUNDS") or "")) or 7
 local SECONDS = tonumber(os.getenv("BENCH_SECONDS") or "") or 0.15
 local NCPU = math.tointeger(tonumber(os.getenv("BENCH_CPUS") or "")) or 1000
@@ -99,7 +100,7 @@ local function extract(s)
     bases[k] = b
     if ni == 1 then counters[k] = ctr end
   end
-  return { names = names, vals = vals, bases = bases, counters = counters, ninst = ni }
+  return { names = names, vals = vals, bases = bases, counters = counters, ninst = ni, time = s.time }
 end
 
 --- PERF_PRECISION_100NS_TIMER in Lua: 100 * (v1 - v0) / (b1 - b0), with the
@@ -121,8 +122,11 @@ local function lua_eval(r1, r0)
   local status = {}
   local res = { instances = names, counters = counters, index = index, status = status }
   local valid = 0
+  local dt = r1.time - r0.time      -- the sample clock, in 100 ns here
   for c = 1, nc do
     local col, bad = {}, nil
+    -- Windows' % Processor Time: 100 * (1 - dv / dt) on the sample clock
+    local inverse = counters[c] == "% Processor Time"
     for i = 1, ni do
       local o, st = off0[i], nil
       if not o then
@@ -135,13 +139,13 @@ local function lua_eval(r1, r0)
         elseif x1 < x0 then
           st = "negative_delta"
         else
-          local db = b1[k1] - b0[k0]
+          local db = inverse and dt or b1[k1] - b0[k0]
           if db == 0 then
             st = "zero_interval"
           elseif db < 0 then
             st = "negative_interval"
           else
-            local x = 100.0 * (x1 - x0) / db
+            local x = inverse and 100.0 * (1.0 - (x1 - x0) / db) or 100.0 * (x1 - x0) / db
             if x > 100.0 then x = 100.0 elseif x < 0.0 then x = 0.0 end
             col[i] = x
             valid = valid + 1
