@@ -565,9 +565,11 @@ local function sync_rule(self, i, rs)
   end
 end
 
--- Rule i left the fast path (its list changed): the Lua path takes over with its state.
+-- Rule i left the fast path (its list changed): the Lua path takes over with its state, and
+-- the bank lets go of the old windows and flap histories.
 local function leave_fast(self, i, rs)
   sync_rule(self, i, rs)
+  self.bank:drop(i)
   rs.fast = false
 end
 
