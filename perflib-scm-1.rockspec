@@ -49,6 +49,7 @@ build = {
     ["perflib.rules"] = "lua/perflib/rules.lua",
     ["perflib.rules.engine"] = "lua/perflib/rules/engine.lua",
     ["perflib.rules.window"] = "lua/perflib/rules/window.lua",
+    ["perflib.rules.alert"] = "lua/perflib/rules/alert.lua",
     ["perflib.rules.notify"] = "lua/perflib/rules/notify.lua",
     ["perflib.rules.test"] = "lua/perflib/rules/test.lua",
     ["perflib.record"] = "lua/perflib/record.lua",
