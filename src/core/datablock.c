@@ -534,12 +534,12 @@ static int check_all(rd *r, view *views, int *all_ext, int *has_sample)
     }
     *has_sample = 0;
     if (o != total) {
-        if (!ext || n == 0 || total - o != SAMPLE_TRAILER || r32(r->p + o) != PL_DB_SAMPLE
+        if (!ext || total - o != SAMPLE_TRAILER || r32(r->p + o) != PL_DB_SAMPLE
             || r32(r->p + o + 4) != SAMPLE_TRAILER)
             return fail(r, o, "bytes after the last counter block that are not a PLS1 sample trailer");
         *has_sample = 1;
     }
-    *all_ext = ext && n > 0;
+    *all_ext = ext && (n > 0 || *has_sample);   /* an empty query's block: its sample trailer */
     return 0;
 }
 
