@@ -331,6 +331,39 @@ static void test_add_query_delete(void)
     CHECK(PerfCloseQueryHandle(h) == ERROR_SUCCESS);
 }
 
+/* UTF-8 <-> UTF-16 by hand: é U+00E9, 😀 U+1F600 (D83D DE00), a stray byte (U+FFFD). */
+static void test_utf16(void)
+{
+    uint16_t u[8];
+    CHECK(pl_utf8_to_utf16("\xc3\xa9\xf0\x9f\x98\x80\xff", u, 8) == 4);
+    CHECK(u[0] == 0xE9 && u[1] == 0xD83D && u[2] == 0xDE00 && u[3] == 0xFFFD && u[4] == 0);
+    /* too small for the pair: it is left out whole, never cut */
+    CHECK(pl_utf8_to_utf16("a\xf0\x9f\x98\x80", u, 3) == 3);
+    CHECK(u[0] == 'a' && u[1] == 0);
+    char s[16];
+    CHECK(pl_utf16_to_utf8(u, 1, s, sizeof s) == 1 && strcmp(s, "a") == 0);
+    const uint16_t emoji[2] = { 0xD83D, 0xDE00 }, lone[1] = { 0xDE00 };
+    CHECK(pl_utf16_to_utf8(emoji, 2, s, sizeof s) == 4 && strcmp(s, "\xf0\x9f\x98\x80") == 0);
+    CHECK(pl_utf16_to_utf8(emoji, 1, s, sizeof s) == -1);               /* a high surrogate alone */
+    CHECK(pl_utf16_to_utf8(lone, 1, s, sizeof s) == -1);
+    /* the little-endian form with its NUL, as the API writes strings */
+    uint8_t le[16];
+    CHECK(pl_db_put_utf16(NULL, "\xc3\xa9!") == 6);
+    CHECK(pl_db_put_utf16(le, "\xc3\xa9!") == 6);
+    CHECK(le[0] == 0xE9 && le[1] == 0 && le[2] == '!' && le[3] == 0 && le[4] == 0 && le[5] == 0);
+    /* instance names stop at PERF_MAX_INSTANCE_NAME (1024 units with the NUL), pairs whole:
+     * 1022 'a' and an emoji need 1024 + NUL; the emoji goes, 1022 units + NUL stay */
+    char name[1100];
+    memset(name, 'a', 1022);
+    memcpy(name + 1022, "\xf0\x9f\x98\x80", 5);
+    CHECK(pl_db_put_instance(NULL, 7, name) == 8 + 2048);               /* 8 + 2 x 1023 padded to 8 */
+    uint8_t *ih = malloc(8 + 2048);
+    CHECK(pl_db_put_instance(ih, 7, name) == 8 + 2048);
+    CHECK(u32(ih, 0) == 8 + 2048 && u32(ih, 4) == 7);
+    CHECK(ih[8 + 2 * 1021] == 'a' && ih[8 + 2 * 1022] == 0 && ih[8 + 2 * 1022 + 1] == 0);
+    free(ih);
+}
+
 int main(void)
 {
     /* the fixture root, absolute, as UTF-16 */
@@ -343,6 +376,7 @@ int main(void)
         root[k] = (WCHAR)cwd[k];
     root[k] = 0;
     RUN(test_layouts);
+    RUN(test_utf16);
     RUN(test_handles);
     RUN(test_enumerate_sets);
     RUN(test_registration);

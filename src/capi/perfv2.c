@@ -8,6 +8,7 @@
 #include "perflib_v2.h"
 #include "perflib.h"
 #include "pl_datablock.h"
+#include "pl_le.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -32,45 +33,6 @@ typedef struct qhandle {
     uint32_t gen;
 } qhandle;
 static qhandle handles[MAX_HANDLES];
-
-/* ---------------------------------------------------------------- little-endian access */
-
-static uint32_t r32(const void *p)
-{
-    const uint8_t *b = p;
-    return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
-}
-static void w32(void *p, uint32_t v)
-{
-    uint8_t *b = p;
-    for (int i = 0; i < 4; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-}
-static void w64(void *p, uint64_t v)
-{
-    uint8_t *b = p;
-    for (int i = 0; i < 8; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void guid_in(const void *p, pl_guid *g)
-{
-    const uint8_t *b = p;
-    g->d1 = r32(b);
-    g->d2 = (uint16_t)(b[4] | (b[5] << 8));
-    g->d3 = (uint16_t)(b[6] | (b[7] << 8));
-    memcpy(g->d4, b + 8, 8);
-}
-static void guid_out(void *p, const pl_guid *g)
-{
-    uint8_t *b = p;
-    w32(b, g->d1);
-    b[4] = (uint8_t)g->d2;
-    b[5] = (uint8_t)(g->d2 >> 8);
-    b[6] = (uint8_t)g->d3;
-    b[7] = (uint8_t)(g->d3 >> 8);
-    memcpy(b + 8, g->d4, 8);
-}
 
 static ULONG win_error(int e)
 {
@@ -126,7 +88,7 @@ static pl_env *machine(LPCWSTR szMachine, ULONG *err)
 static const pl_counterset_def *find_set(pl_env *env, LPCGUID id)
 {
     pl_guid g;
-    guid_in(id, &g);
+    pl_guid_get(id, &g);
     return pl_env_find_guid(env, &g);
 }
 
@@ -195,7 +157,7 @@ static ULONG check_identifiers(const uint8_t *p, DWORD cb)
     while (o < cb) {
         if (cb - o < PL_DB_IDENTIFIER)
             return ERROR_INVALID_PARAMETER;
-        uint32_t size = r32(p + o + 20);
+        uint32_t size = pl_r32(p + o + 20);
         if (size < PL_DB_IDENTIFIER || size % 8 || size > cb - o)
             return ERROR_INVALID_PARAMETER;
         o += size;
@@ -208,7 +170,7 @@ static ULONG check_identifiers(const uint8_t *p, DWORD cb)
 static ULONG identifier_spec(const uint8_t *p, pl_env *env, char *name, size_t cap, char *guid,
                              pl_spec_in *in)
 {
-    uint32_t size = r32(p + 20);
+    uint32_t size = pl_r32(p + 20);
     size_t units = (size - PL_DB_IDENTIFIER) / 2, n = 0;
     pl_guid g;
     name[0] = '\0';
@@ -223,7 +185,7 @@ static ULONG identifier_spec(const uint8_t *p, pl_env *env, char *name, size_t c
         if (pl_utf16_to_utf8(tmp, n, name, cap) < 0)
             return ERROR_INVALID_PARAMETER;       /* an unpaired surrogate */
     }
-    guid_in(p, &g);
+    pl_guid_get(p, &g);
     const pl_counterset_def *cs = pl_env_find_guid(env, &g);
     if (!cs)
         return ERROR_WMI_GUID_NOT_FOUND;
@@ -231,9 +193,9 @@ static ULONG identifier_spec(const uint8_t *p, pl_env *env, char *name, size_t c
     memset(in, 0, sizeof *in);
     in->counterset = guid;
     in->instance = name;
-    in->instance_id = r32(p + 28);
+    in->instance_id = pl_r32(p + 28);
     in->counter = NULL;
-    in->counter_id = r32(p + 24);
+    in->counter_id = pl_r32(p + 24);
     in->detail = PERF_DETAIL_WIZARD;              /* a wildcard means every counter, as on Windows */
     if (cs->instance_type == PERF_COUNTERSET_SINGLE_INSTANCE ? name[0] != '\0' : name[0] == '\0')
         return ERROR_INVALID_PARAMETER;           /* single sets take no name, multi sets need one */
@@ -288,16 +250,16 @@ static ULONG each_identifier(HANDLE hQuery, PPERF_COUNTER_IDENTIFIER pCounters, 
     if (!q) {
         err = ERROR_INVALID_HANDLE;
     } else if ((err = check_identifiers(p, cbCounters)) == ERROR_SUCCESS) {
-        for (size_t o = 0; o < cbCounters; o += r32(p + o + 20)) {
+        for (size_t o = 0; o < cbCounters; o += pl_r32(p + o + 20)) {
             char name[4 * PL_DB_MAX_INSTANCE_NAME], guid[PL_GUID_STRLEN + 1];
             pl_spec_in in;
             uint32_t index = 0;
             ULONG status = identifier_spec(p + o, pl_query_env(q->q), name, sizeof name, guid, &in);
             if (status == ERROR_SUCCESS)
                 status = fn(q->q, &in, &index);
-            w32(p + o + 16, status);
+            pl_w32(p + o + 16, status);
             if (fn == add_one)
-                w32(p + o + 32, status == ERROR_SUCCESS ? index : 0);
+                pl_w32(p + o + 32, status == ERROR_SUCCESS ? index : 0);
         }
     }
     pthread_mutex_unlock(&lock);
@@ -347,11 +309,11 @@ API ULONG PerfQueryCounterInfo(HANDLE hQuery, PPERF_COUNTER_IDENTIFIER pCounters
         const pl_spec *s = pl_query_spec(q->q, k);
         size_t size = s->instance[0] ? ALIGN8(PL_DB_IDENTIFIER + pl_db_put_utf16(NULL, s->instance)) : PL_DB_IDENTIFIER;
         memset(p + o, 0, size);
-        guid_out(p + o, &s->cs->guid);
-        w32(p + o + 20, (uint32_t)size);
-        w32(p + o + 24, s->counter_id);
-        w32(p + o + 28, s->instance_id);
-        w32(p + o + 32, k);
+        pl_guid_put(p + o, &s->cs->guid);
+        pl_w32(p + o + 20, (uint32_t)size);
+        pl_w32(p + o + 24, s->counter_id);
+        pl_w32(p + o + 28, s->instance_id);
+        pl_w32(p + o + 32, k);
         if (s->instance[0])
             pl_db_put_utf16(p + o + PL_DB_IDENTIFIER, s->instance);
         o += size;
@@ -412,7 +374,7 @@ API ULONG PerfEnumerateCounterSet(LPCWSTR szMachine, LPGUID pCounterSetIds, DWOR
             err = ERROR_INVALID_PARAMETER;
         else
             for (uint32_t k = 0; k < n; k++)
-                guid_out(&pCounterSetIds[k], &pl_env_counterset(env, k)->guid);
+                pl_guid_put(&pCounterSetIds[k], &pl_env_counterset(env, k)->guid);
         pl_env_unref(env);
     }
     pthread_mutex_unlock(&lock);
@@ -466,15 +428,15 @@ API ULONG PerfEnumerateCounterSetInstances(LPCWSTR szMachine, LPCGUID pCounterSe
 static void counter_reg_info(uint8_t *p, const pl_counter_def *c)
 {
     memset(p, 0, 48);
-    w32(p, c->id);
-    w32(p + 4, c->type);
-    w64(p + 8, pl_counter_hidden(c) ? PERF_ATTRIB_NO_DISPLAYABLE : 0);
-    w32(p + 16, c->detail);
-    w32(p + 20, (uint32_t)c->scale);
-    w32(p + 24, c->base_id == PL_NO_ID ? NO_ID : c->base_id);
-    w32(p + 28, NO_ID);                   /* PerfTimeId, PerfFreqId, MultiId: none */
-    w32(p + 32, NO_ID);
-    w32(p + 36, NO_ID);
+    pl_w32(p, c->id);
+    pl_w32(p + 4, c->type);
+    pl_w64(p + 8, pl_counter_hidden(c) ? PERF_ATTRIB_NO_DISPLAYABLE : 0);
+    pl_w32(p + 16, c->detail);
+    pl_w32(p + 20, (uint32_t)c->scale);
+    pl_w32(p + 24, c->base_id == PL_NO_ID ? NO_ID : c->base_id);
+    pl_w32(p + 28, NO_ID);                   /* PerfTimeId, PerfFreqId, MultiId: none */
+    pl_w32(p + 32, NO_ID);
+    pl_w32(p + 36, NO_ID);
 }
 
 /* PERF_REG_COUNTER_NAME_STRINGS / _HELP_STRINGS into p (NULL: size only). */
@@ -484,16 +446,16 @@ static size_t string_block(uint8_t *p, const pl_counterset_def *cs, int help)
     for (uint32_t k = 0; k < cs->ncounters; k++) {
         const char *s = help ? cs->counters[k].help : cs->counters[k].name;
         if (p) {
-            w32(p + 8 + 8 * k, cs->counters[k].id);
-            w32(p + 12 + 8 * k, s ? (uint32_t)o : NO_ID);
+            pl_w32(p + 8 + 8 * k, cs->counters[k].id);
+            pl_w32(p + 12 + 8 * k, s ? (uint32_t)o : NO_ID);
         }
         if (s)
             o += pl_db_put_utf16(p ? p + o : NULL, s);
     }
     o = ALIGN8(o);
     if (p) {
-        w32(p, (uint32_t)o);
-        w32(p + 4, cs->ncounters);
+        pl_w32(p, (uint32_t)o);
+        pl_w32(p + 4, cs->ncounters);
     }
     return o;
 }
@@ -509,10 +471,10 @@ static size_t reg_info(uint8_t *p, const pl_counterset_def *cs, ULONG code, DWOR
                 if (cs->counters[k].detail < detail)
                     detail = cs->counters[k].detail;
             memset(p, 0, 32);
-            guid_out(p, &cs->guid);
-            w32(p + 20, detail);
-            w32(p + 24, cs->ncounters);
-            w32(p + 28, cs->instance_type);
+            pl_guid_put(p, &cs->guid);
+            pl_w32(p + 20, detail);
+            pl_w32(p + 24, cs->ncounters);
+            pl_w32(p + 28, cs->instance_type);
             for (uint32_t k = 0; k < cs->ncounters; k++)
                 counter_reg_info(p + 32 + 48 * k, &cs->counters[k]);
         }
@@ -542,7 +504,7 @@ static size_t reg_info(uint8_t *p, const pl_counterset_def *cs, ULONG code, DWOR
         return pl_db_put_utf16(p, "perflib");
     case PERF_REG_PROVIDER_GUID:
         if (p)
-            guid_out(p, &provider_guid);
+            pl_guid_put(p, &provider_guid);
         return 16;
     default:
         *err = ERROR_INVALID_PARAMETER;

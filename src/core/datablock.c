@@ -2,6 +2,7 @@
  * writes and sizes a block; one walk validates, and the reader only trusts
  * what the validator passed. */
 #include "pl_datablock.h"
+#include "pl_le.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -14,34 +15,6 @@
 #define SAMPLE_TRAILER 24u
 #define MAX_COUNTERS 65536u             /* per block: far more than any counterset has */
 #define MAX_INSTANCES (1u << 24)
-
-/* ---------------------------------------------------------------- little-endian access */
-
-static void w16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static void w32(uint8_t *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
-static void w64(uint8_t *p, uint64_t v) { for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i)); }
-static uint16_t r16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
-static uint32_t r32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-static uint64_t r64(const uint8_t *p) { return (uint64_t)r32(p) | ((uint64_t)r32(p + 4) << 32); }
-
-static void wguid(uint8_t *p, const pl_guid *g)
-{
-    w32(p, g->d1);
-    w16(p + 4, g->d2);
-    w16(p + 6, g->d3);
-    memcpy(p + 8, g->d4, 8);
-}
-
-static void rguid(const uint8_t *p, pl_guid *g)
-{
-    g->d1 = r32(p);
-    g->d2 = r16(p + 4);
-    g->d3 = r16(p + 6);
-    memcpy(g->d4, p + 8, 8);
-}
 
 /* ---------------------------------------------------------------- writing */
 
@@ -82,8 +55,8 @@ typedef struct wr {
     size_t off;
 } wr;
 
-static void put32(wr *w, uint32_t v) { if (w->buf) w32(w->buf + w->off, v); w->off += 4; }
-static void put64(wr *w, uint64_t v) { if (w->buf) w64(w->buf + w->off, v); w->off += 8; }
+static void put32(wr *w, uint32_t v) { if (w->buf) pl_w32(w->buf + w->off, v); w->off += 4; }
+static void put64(wr *w, uint64_t v) { if (w->buf) pl_w64(w->buf + w->off, v); w->off += 8; }
 static void pad8(wr *w)
 {
     size_t n = ALIGN8(w->off) - w->off;
@@ -117,17 +90,15 @@ static void instance_header_of(wr *w, uint32_t id, const char *utf8)
 {
     uint16_t name[PL_DB_MAX_INSTANCE_NAME];
     size_t n = pl_utf8_to_utf16(utf8, name, PL_DB_MAX_INSTANCE_NAME);
-    if (n >= PL_DB_MAX_INSTANCE_NAME)
-        n = PL_DB_MAX_INSTANCE_NAME - 1;     /* the name as far as PERF_MAX_INSTANCE_NAME goes */
-    if (n > 0 && name[n - 1] >= 0xD800 && name[n - 1] <= 0xDBFF)
-        n--;                                 /* never cut a surrogate pair in two */
-    name[n] = 0;
+    if (n >= PL_DB_MAX_INSTANCE_NAME)          /* cut at PERF_MAX_INSTANCE_NAME: as far as it went */
+        for (n = 0; name[n]; n++)
+            ;
     uint32_t size = (uint32_t)ALIGN8(PL_DB_INSTANCE_HEADER + 2 * (n + 1));
     put32(w, size);
     put32(w, id);
     for (size_t k = 0; k <= n; k++) {
         if (w->buf)
-            w16(w->buf + w->off, name[k]);
+            pl_w16(w->buf + w->off, name[k]);
         w->off += 2;
     }
     pad8(w);
@@ -154,7 +125,7 @@ static void trailer(wr *w, const pl_sample *s, const pl_block *b)
     for (uint32_t i = 0; i < b->ninst; i++)
         names_len += strlen(pl_sample_inst_name(s, b, i)) + 1;
     if (w->buf)
-        wguid(w->buf + w->off, &b->cs->guid);
+        pl_guid_put(w->buf + w->off, &b->cs->guid);
     w->off += 16;
     put32(w, b->uid);
     put32(w, b->index);
@@ -216,12 +187,12 @@ static void counter_block(wr *w, const pl_sample *s, const pl_block *b, int ext)
                 counter_data(w, s, b, i, c);
         }
         if (w->buf)
-            w32(w->buf + mi, (uint32_t)(w->off - mi));
+            pl_w32(w->buf + mi, (uint32_t)(w->off - mi));
     }
     if (ext)
         trailer(w, s, b);
     if (w->buf)
-        w32(w->buf + start + 8, (uint32_t)(w->off - start));
+        pl_w32(w->buf + start + 8, (uint32_t)(w->off - start));
 }
 
 static void system_time(uint8_t *p, int64_t t100)
@@ -238,7 +209,7 @@ static void system_time(uint8_t *p, int64_t t100)
                       (uint16_t)tm.tm_mday, (uint16_t)tm.tm_hour, (uint16_t)tm.tm_min, (uint16_t)tm.tm_sec,
                       (uint16_t)((unix100 % 10000000) / 10000) };
     for (int k = 0; k < 8; k++)
-        w16(p + 2 * k, f[k]);
+        pl_w16(p + 2 * k, f[k]);
 }
 
 static size_t emit(const pl_sample *s, int ext, uint8_t *buf)
@@ -253,11 +224,11 @@ static size_t emit(const pl_sample *s, int ext, uint8_t *buf)
         put64(&w, s->seq);
     }
     if (buf) {
-        w32(buf, (uint32_t)w.off);
-        w32(buf + 4, s->nblocks);
-        w64(buf + 8, (uint64_t)s->perf_time);
-        w64(buf + 16, (uint64_t)s->time100ns);
-        w64(buf + 24, (uint64_t)s->perf_freq);
+        pl_w32(buf, (uint32_t)w.off);
+        pl_w32(buf + 4, s->nblocks);
+        pl_w64(buf + 8, (uint64_t)s->perf_time);
+        pl_w64(buf + 16, (uint64_t)s->time100ns);
+        pl_w64(buf + 24, (uint64_t)s->perf_freq);
         system_time(buf + 32, s->time100ns);
     }
     return w.off;
@@ -298,7 +269,7 @@ static int check_counter_data(rd *r, size_t *o, size_t end)
 {
     if (end - *o < PL_DB_COUNTER_DATA)
         return fail(r, *o, "PERF_COUNTER_DATA does not fit in its block");
-    uint32_t data = r32(r->p + *o), size = r32(r->p + *o + 4);
+    uint32_t data = pl_r32(r->p + *o), size = pl_r32(r->p + *o + 4);
     if (size < PL_DB_COUNTER_DATA + 8 || size % 8)
         return fail(r, *o + 4, "PERF_COUNTER_DATA dwSize below 16 or not a multiple of 8");
     if (size > end - *o)
@@ -315,8 +286,8 @@ static int check_multi_counters(rd *r, size_t *o, size_t end, uint32_t *n)
 {
     if (end - *o < PL_DB_MULTI)
         return fail(r, *o, "PERF_MULTI_COUNTERS does not fit in its block");
-    uint32_t size = r32(r->p + *o);
-    *n = r32(r->p + *o + 4);
+    uint32_t size = pl_r32(r->p + *o);
+    *n = pl_r32(r->p + *o + 4);
     if (size < PL_DB_MULTI || size % 8 || size > end - *o)
         return fail(r, *o, "PERF_MULTI_COUNTERS dwSize below 8, not a multiple of 8 or past its block");
     if (*n == 0 || *n > MAX_COUNTERS || (size - PL_DB_MULTI) / 4 < *n)
@@ -329,12 +300,12 @@ static int check_instance_header(rd *r, size_t *o, size_t end)
 {
     if (end - *o < PL_DB_INSTANCE_HEADER)
         return fail(r, *o, "PERF_INSTANCE_HEADER does not fit in its block");
-    uint32_t size = r32(r->p + *o);
+    uint32_t size = pl_r32(r->p + *o);
     if (size < PL_DB_INSTANCE_HEADER + 8 || size % 8 || size > end - *o)
         return fail(r, *o, "PERF_INSTANCE_HEADER Size below 16, not a multiple of 8 or past its block");
     size_t units = (size - PL_DB_INSTANCE_HEADER) / 2, k;
     for (k = 0; k < units; k++)
-        if (r16(r->p + *o + PL_DB_INSTANCE_HEADER + 2 * k) == 0)
+        if (pl_r16(r->p + *o + PL_DB_INSTANCE_HEADER + 2 * k) == 0)
             break;
     if (k == units)
         return fail(r, *o + PL_DB_INSTANCE_HEADER, "instance name not terminated inside its block");
@@ -387,8 +358,8 @@ static int check_body(rd *r, view *v)
         }
         if (end - o < PL_DB_MULTI)
             return fail(r, o, "PERF_MULTI_INSTANCES does not fit in its block");
-        uint32_t total = r32(r->p + o);
-        v->ninst = r32(r->p + o + 4);
+        uint32_t total = pl_r32(r->p + o);
+        v->ninst = pl_r32(r->p + o + 4);
         if (total < PL_DB_MULTI || total % 8 || total > end - o)
             return fail(r, o, "PERF_MULTI_INSTANCES dwTotalSize below 8, not a multiple of 8 or past its block");
         size_t mend = o + total;
@@ -420,15 +391,15 @@ static int check_trailer(rd *r, size_t start, size_t size, view *v)
     size_t end = start + size;
     if (size - PL_DB_COUNTER_HEADER < TRAILER_HEAD + TRAILER_TAIL)
         return fail(r, start + 12, "PLX1 block too small for its trailer");
-    uint32_t ts = r32(r->p + end - 8);
-    if (r32(r->p + end - 4) != PL_DB_EXT)
+    uint32_t ts = pl_r32(r->p + end - 8);
+    if (pl_r32(r->p + end - 4) != PL_DB_EXT)
         return fail(r, end - 4, "PLX1 block does not end in the PLX1 mark");
     if (ts < TRAILER_HEAD + TRAILER_TAIL || ts % 8 || ts > size - PL_DB_COUNTER_HEADER)
         return fail(r, end - 8, "PLX1 trailer size below its head, not a multiple of 8 or past its block");
     size_t t = end - ts;
-    uint32_t shape = r32(r->p + t + 24), status = r32(r->p + t + 28);
-    uint32_t nc = r32(r->p + t + 36), ni = r32(r->p + t + 40), flen = r32(r->p + t + 44);
-    uint32_t elen = r32(r->p + t + 64), nlen = r32(r->p + t + 68);
+    uint32_t shape = pl_r32(r->p + t + 24), status = pl_r32(r->p + t + 28);
+    uint32_t nc = pl_r32(r->p + t + 36), ni = pl_r32(r->p + t + 40), flen = pl_r32(r->p + t + 44);
+    uint32_t elen = pl_r32(r->p + t + 64), nlen = pl_r32(r->p + t + 68);
     if (shape != PERF_ERROR_RETURN && shape != PERF_SINGLE_COUNTER && shape != PERF_MULTIPLE_COUNTERS
         && shape != PERF_MULTIPLE_INSTANCES && shape != PERF_COUNTERSET)
         return fail(r, t + 24, "trailer shape is not a result shape");
@@ -462,18 +433,18 @@ static int check_trailer(rd *r, size_t start, size_t size, view *v)
             return fail(r, t + 36, "trailer counts differ from the block's");
         if (v->ids)
             for (uint32_t c = 0; c < nc; c++)
-                if (r32(r->p + v->ids + 4 * c) != r32(r->p + t + TRAILER_HEAD + 4 * c))
+                if (pl_r32(r->p + v->ids + 4 * c) != pl_r32(r->p + t + TRAILER_HEAD + 4 * c))
                     return fail(r, v->ids + 4 * c, "counter id differs from the trailer's");
         if (v->shape == PERF_MULTIPLE_INSTANCES || v->shape == PERF_COUNTERSET) {
             /* the instance ids of the headers are the trailer's */
-            size_t o = v->body + (v->ids ? r32(r->p + v->body) : 0) + PL_DB_MULTI;
+            size_t o = v->body + (v->ids ? pl_r32(r->p + v->body) : 0) + PL_DB_MULTI;
             const uint8_t *ip = r->p + t + TRAILER_HEAD + ALIGN8(4ull * nc);
             for (uint32_t i = 0; i < ni; i++) {
-                if (r32(r->p + o + 4) != r32(ip + 16u * i))
+                if (pl_r32(r->p + o + 4) != pl_r32(ip + 16u * i))
                     return fail(r, o + 4, "instance id differs from the trailer's");
-                o += r32(r->p + o);
+                o += pl_r32(r->p + o);
                 for (uint32_t c = 0; c < v->ncounters; c++)
-                    o += r32(r->p + o + 4);
+                    o += pl_r32(r->p + o + 4);
             }
         }
     }
@@ -497,7 +468,7 @@ static int check_all(rd *r, view *views, int *all_ext, int *has_sample)
         return fail(r, 0, "NULL buffer");
     if (r->len < PL_DB_DATA_HEADER)
         return fail(r, 0, "buffer smaller than PERF_DATA_HEADER");
-    uint32_t total = r32(r->p), n = r32(r->p + 4);
+    uint32_t total = pl_r32(r->p), n = pl_r32(r->p + 4);
     if (total < PL_DB_DATA_HEADER || total % 8)
         return fail(r, 0, "dwTotalSize below 48 or not a multiple of 8");
     if (total > r->len)
@@ -511,14 +482,14 @@ static int check_all(rd *r, view *views, int *all_ext, int *has_sample)
         memset(&v, 0, sizeof v);
         if (total - o < PL_DB_COUNTER_HEADER)
             return fail(r, o, "PERF_COUNTER_HEADER does not fit in dwTotalSize");
-        uint32_t size = r32(r->p + o + 8);
+        uint32_t size = pl_r32(r->p + o + 8);
         if (size < PL_DB_COUNTER_HEADER || size % 8)
             return fail(r, o + 8, "PERF_COUNTER_HEADER dwSize below 16 or not a multiple of 8");
         if (size > total - o)
             return fail(r, o + 8, "PERF_COUNTER_HEADER dwSize runs past dwTotalSize");
-        v.shape = r32(r->p + o + 4);
+        v.shape = pl_r32(r->p + o + 4);
         int e;
-        if (r32(r->p + o + 12) == PL_DB_EXT) {
+        if (pl_r32(r->p + o + 12) == PL_DB_EXT) {
             e = check_trailer(r, o, size, &v);
         } else {
             ext = 0;
@@ -534,8 +505,8 @@ static int check_all(rd *r, view *views, int *all_ext, int *has_sample)
     }
     *has_sample = 0;
     if (o != total) {
-        if (!ext || total - o != SAMPLE_TRAILER || r32(r->p + o) != PL_DB_SAMPLE
-            || r32(r->p + o + 4) != SAMPLE_TRAILER)
+        if (!ext || total - o != SAMPLE_TRAILER || pl_r32(r->p + o) != PL_DB_SAMPLE
+            || pl_r32(r->p + o + 4) != SAMPLE_TRAILER)
             return fail(r, o, "bytes after the last counter block that are not a PLS1 sample trailer");
         *has_sample = 1;
     }
@@ -561,9 +532,9 @@ static void *std_alloc(void *ud, size_t size)
 /* The raw value of the PERF_COUNTER_DATA at o (validated), and the offset after it. */
 static uint64_t take_data(const rd *r, size_t *o)
 {
-    uint32_t data = r32(r->p + *o);
-    uint64_t v = data == 8 ? r64(r->p + *o + 8) : data == 4 ? r32(r->p + *o + 8) : 0;
-    *o += r32(r->p + *o + 4);
+    uint32_t data = pl_r32(r->p + *o);
+    uint64_t v = data == 8 ? pl_r64(r->p + *o + 8) : data == 4 ? pl_r32(r->p + *o + 8) : 0;
+    *o += pl_r32(r->p + *o + 4);
     return v;
 }
 
@@ -576,7 +547,7 @@ int pl_db_read(pl_env *env, const void *buf, size_t len, pl_alloc_fn alloc, void
     /* validate first, so that the counts below are the buffer's own */
     if ((e = check_all(&r, NULL, &ext, &smp)))
         return e;
-    uint32_t n = r32(r.p + 4);
+    uint32_t n = pl_r32(r.p + 4);
     view *views = calloc(n ? n : 1, sizeof *views);
     const pl_counterset_def **sets = calloc(n ? n : 1, sizeof *sets);
     if (!views || !sets) {
@@ -593,24 +564,24 @@ int pl_db_read(pl_env *env, const void *buf, size_t len, pl_alloc_fn alloc, void
         const view *v = &views[k];
         size_t t = v->trailer;
         pl_guid g;
-        rguid(r.p + t, &g);
+        pl_guid_get(r.p + t, &g);
         sets[k] = pl_env_find_guid(env, &g);
         if (!sets[k]) {
             e = fail(&r, t, "unknown counterset GUID");
             break;
         }
-        uint32_t nc = r32(r.p + t + 36), ni = r32(r.p + t + 40);
+        uint32_t nc = pl_r32(r.p + t + 36), ni = pl_r32(r.p + t + 40);
         for (uint32_t c = 0; c < nc; c++)
-            if (pl_counter_index(sets[k], r32(r.p + t + TRAILER_HEAD + 4 * c)) < 0) {
+            if (pl_counter_index(sets[k], pl_r32(r.p + t + TRAILER_HEAD + 4 * c)) < 0) {
                 e = fail(&r, t + TRAILER_HEAD + 4 * c, "unknown counter id for its counterset");
                 break;
             }
-        if (r32(r.p + t + 24) == PERF_ERROR_RETURN && ni != 0)
+        if (pl_r32(r.p + t + 24) == PERF_ERROR_RETURN && ni != 0)
             e = fail(&r, t + 40, "an error block with instances");
         ncidx += nc;
         ninst += ni;
         nvals += (size_t)nc * ni;
-        nnames += (size_t)r32(r.p + t + 44) + 1 + r32(r.p + t + 64) + 1 + r32(r.p + t + 68);
+        nnames += (size_t)pl_r32(r.p + t + 44) + 1 + pl_r32(r.p + t + 64) + 1 + pl_r32(r.p + t + 68);
     }
     if (e) {
         free(views);
@@ -631,12 +602,12 @@ int pl_db_read(pl_env *env, const void *buf, size_t len, pl_alloc_fn alloc, void
     }
     pl_sample *s = (pl_sample *)(void *)mem;
     memset(s, 0, sizeof *s);
-    size_t st = r32(r.p) - SAMPLE_TRAILER;
-    s->query_id = r64(r.p + st + 8);
-    s->seq = r64(r.p + st + 16);
-    s->perf_time = (int64_t)r64(r.p + 8);
-    s->time100ns = (int64_t)r64(r.p + 16);
-    s->perf_freq = (int64_t)r64(r.p + 24);
+    size_t st = pl_r32(r.p) - SAMPLE_TRAILER;
+    s->query_id = pl_r64(r.p + st + 8);
+    s->seq = pl_r64(r.p + st + 16);
+    s->perf_time = (int64_t)pl_r64(r.p + 8);
+    s->time100ns = (int64_t)pl_r64(r.p + 16);
+    s->perf_freq = (int64_t)pl_r64(r.p + 24);
     s->nblocks = n;
     s->blocks = (pl_block *)(void *)(mem + o_blocks);
     s->cidx = (uint32_t *)(void *)(mem + o_cidx);
@@ -650,23 +621,23 @@ int pl_db_read(pl_env *env, const void *buf, size_t len, pl_alloc_fn alloc, void
         const view *v = &views[k];
         const uint8_t *t = r.p + v->trailer;
         pl_block *b = &s->blocks[k];
-        uint32_t nc = r32(t + 36), nins = r32(t + 40), flen = r32(t + 44), elen = r32(t + 64);
+        uint32_t nc = pl_r32(t + 36), nins = pl_r32(t + 40), flen = pl_r32(t + 44), elen = pl_r32(t + 64);
         memset(b, 0, sizeof *b);
-        b->uid = r32(t + 16);
-        b->index = r32(t + 20);
-        b->shape = r32(t + 24);
-        b->status = (pl_status)r32(t + 28);
-        b->err = (int)r32(t + 32);
+        b->uid = pl_r32(t + 16);
+        b->index = pl_r32(t + 20);
+        b->shape = pl_r32(t + 24);
+        b->status = (pl_status)pl_r32(t + 28);
+        b->err = (int)pl_r32(t + 32);
         b->cs = sets[k];
         b->ncounters = nc;
         b->counters_off = (uint32_t)ci;
         b->ninst = nins;
         b->inst_off = (uint32_t)ii;
         b->vals_off = vi;
-        b->obj_time = (int64_t)r64(t + 48);
-        b->obj_freq = (int64_t)r64(t + 56);
+        b->obj_time = (int64_t)pl_r64(t + 48);
+        b->obj_freq = (int64_t)pl_r64(t + 56);
         for (uint32_t c = 0; c < nc; c++)
-            s->cidx[ci++] = (uint32_t)pl_counter_index(sets[k], r32(t + TRAILER_HEAD + 4 * c));
+            s->cidx[ci++] = (uint32_t)pl_counter_index(sets[k], pl_r32(t + TRAILER_HEAD + 4 * c));
         const uint8_t *ip = t + TRAILER_HEAD + ALIGN8(4u * nc);
         const uint8_t *bp = ip + 16u * nins;
         const uint8_t *hp = bp + 8u * nc * nins;
@@ -685,8 +656,8 @@ int pl_db_read(pl_env *env, const void *buf, size_t len, pl_alloc_fn alloc, void
         const char *np = sp + flen + elen;
         for (uint32_t i = 0; i < nins; i++) {
             size_t l = strlen(np);               /* terminated: the validator counted the NULs */
-            s->inst[ii].id = r32(ip + 16u * i);
-            s->inst[ii].key = r64(ip + 16u * i + 8);
+            s->inst[ii].id = pl_r32(ip + 16u * i);
+            s->inst[ii].key = pl_r64(ip + 16u * i + 8);
             s->inst[ii].name_off = (uint32_t)ni;
             memcpy(s->names + ni, np, l + 1);
             ni += l + 1;
@@ -695,14 +666,14 @@ int pl_db_read(pl_env *env, const void *buf, size_t len, pl_alloc_fn alloc, void
         }
         /* the values from the standard part, in one walk: instance by instance, counter by counter */
         int multi = v->shape == PERF_MULTIPLE_INSTANCES || v->shape == PERF_COUNTERSET;
-        size_t o = v->body + (v->ids ? r32(r.p + v->body) : 0) + (multi ? PL_DB_MULTI : 0);
+        size_t o = v->body + (v->ids ? pl_r32(r.p + v->body) : 0) + (multi ? PL_DB_MULTI : 0);
         for (uint32_t i = 0; i < nins; i++) {
             if (multi)
-                o += r32(r.p + o);                   /* the instance header */
+                o += pl_r32(r.p + o);                   /* the instance header */
             for (uint32_t c = 0; c < nc; c++, vi++) {
                 size_t q = (size_t)i * nc + c;
                 s->have[vi] = hp[q];
-                s->vals[vi].b = r64(bp + 8 * q);
+                s->vals[vi].b = pl_r64(bp + 8 * q);
                 s->vals[vi].v = take_data(&r, &o);
             }
         }

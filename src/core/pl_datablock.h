@@ -70,9 +70,9 @@ size_t pl_db_put_instance(void *buf, uint32_t id, const char *name);
  * sizes.  Returns its size in bytes. */
 size_t pl_db_put_utf16(void *buf, const char *s);
 
-/* UTF-8 -> UTF-16LE: units written (the NUL not counted) into out (cap units,
- * NUL-terminated when it fits); invalid UTF-8 becomes U+FFFD.  Returns the
- * units needed without the NUL. */
+/* UTF-8 -> UTF-16 (native units) into out: as many whole units as fit in cap
+ * with a NUL after them (a surrogate pair is never cut); invalid UTF-8 becomes
+ * U+FFFD.  Returns the units s needs, without the NUL. */
 size_t pl_utf8_to_utf16(const char *s, uint16_t *out, size_t cap);
 /* UTF-16 (n units, no NUL needed) -> UTF-8 into out (cap bytes, always
  * NUL-terminated when cap > 0); -1 for an unpaired surrogate, else the bytes

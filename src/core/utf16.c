@@ -2,14 +2,9 @@
  * layouts (pl_datablock.h): invalid UTF-8 becomes U+FFFD on the way out, an
  * unpaired surrogate is an error on the way in. */
 #include "pl_datablock.h"
+#include "pl_le.h"
 
 #include <string.h>
-
-static void w16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
 
 /* Next code point of UTF-8 s (advancing *i), U+FFFD for a malformed sequence. */
 static uint32_t next_cp(const unsigned char *s, size_t *i)
@@ -35,27 +30,43 @@ static uint32_t next_cp(const unsigned char *s, size_t *i)
     return cp;
 }
 
-size_t pl_utf8_to_utf16(const char *s, uint16_t *out, size_t cap)
+/* Unit k of the output: native units in out, or little-endian bytes at le. */
+static void put_unit(uint16_t *out, uint8_t *le, size_t k, uint16_t v)
+{
+    if (out)
+        out[k] = v;
+    else
+        pl_w16(le + 2 * k, v);
+}
+
+/* UTF-8 s as UTF-16 into out or le: as many whole units as fit in cap with
+ * the NUL after them (a pair is never cut); returns all the units s has. */
+static size_t to_utf16(const char *s, uint16_t *out, uint8_t *le, size_t cap)
 {
     const unsigned char *u = (const unsigned char *)s;
-    size_t i = 0, n = 0;
+    size_t i = 0, n = 0, w = 0;          /* w: units written, the first n that fitted */
     while (u[i]) {
         uint32_t cp = next_cp(u, &i);
-        if (cp >= 0x10000) {
-            if (n + 2 < cap) {
-                out[n] = (uint16_t)(0xD800 + ((cp - 0x10000) >> 10));
-                out[n + 1] = (uint16_t)(0xDC00 + ((cp - 0x10000) & 0x3FF));
+        size_t k = cp >= 0x10000 ? 2 : 1;
+        if (w == n && n + k < cap) {
+            if (k == 2) {
+                put_unit(out, le, n, (uint16_t)(0xD800 + ((cp - 0x10000) >> 10)));
+                put_unit(out, le, n + 1, (uint16_t)(0xDC00 + ((cp - 0x10000) & 0x3FF)));
+            } else {
+                put_unit(out, le, n, (uint16_t)cp);
             }
-            n += 2;
-        } else {
-            if (n + 1 < cap)
-                out[n] = (uint16_t)cp;
-            n++;
+            w += k;
         }
+        n += k;
     }
     if (cap)
-        out[n < cap ? n : cap - 1] = 0;
+        put_unit(out, le, w, 0);
     return n;
+}
+
+size_t pl_utf8_to_utf16(const char *s, uint16_t *out, size_t cap)
+{
+    return to_utf16(s, out, NULL, out ? cap : 0);
 }
 
 long pl_utf16_to_utf8(const uint16_t *s, size_t n, char *out, size_t cap)
@@ -93,24 +104,5 @@ long pl_utf16_to_utf8(const uint16_t *s, size_t n, char *out, size_t cap)
 
 size_t pl_db_put_utf16(void *buf, const char *s)
 {
-    size_t n = pl_utf8_to_utf16(s, NULL, 0);
-    uint8_t *p = buf;
-    if (p) {
-        const unsigned char *u = (const unsigned char *)s;
-        size_t i = 0, o = 0;
-        while (u[i]) {
-            uint32_t cp = next_cp(u, &i);
-            if (cp >= 0x10000) {
-                w16(p + o, (uint16_t)(0xD800 + ((cp - 0x10000) >> 10)));
-                w16(p + o + 2, (uint16_t)(0xDC00 + ((cp - 0x10000) & 0x3FF)));
-                o += 4;
-            } else {
-                w16(p + o, (uint16_t)cp);
-                o += 2;
-            }
-        }
-        w16(p + o, 0);
-    }
-    return 2 * (n + 1);
+    return 2 * (to_utf16(s, NULL, buf, buf ? SIZE_MAX : 0) + 1);
 }
-
