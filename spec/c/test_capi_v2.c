@@ -276,6 +276,15 @@ static void test_add_query_delete(void)
 
     /* PerfQueryCounterData: the size, then the blocks */
     CHECK(PerfQueryCounterData(h, &hdr, sizeof hdr, &sz) == ERROR_NOT_ENOUGH_MEMORY);
+    /* a buffer 8 bytes short: the size again, and not a byte written past it */
+    uint8_t *shortbuf = malloc(sz + 8);
+    memset(shortbuf, 0xAB, sz + 8);
+    DWORD need = 0;
+    CHECK(PerfQueryCounterData(h, (PPERF_DATA_HEADER)(void *)shortbuf, sz - 8, &need) == ERROR_NOT_ENOUGH_MEMORY);
+    CHECK(need == sz);
+    for (DWORD k = sz - 8; k < sz + 8; k++)
+        CHECK(shortbuf[k] == 0xAB);
+    free(shortbuf);
     uint8_t *data = malloc(sz);
     DWORD got = 0;
     CHECK(PerfQueryCounterData(h, (PPERF_DATA_HEADER)(void *)data, sz, &got) == ERROR_SUCCESS);

@@ -31,6 +31,8 @@ static pl_env *local_env;                 /* this machine, made once */
 typedef struct qhandle {
     pl_query *q;                          /* NULL: the slot is free */
     uint32_t gen;
+    void *mem;                            /* the sample memory, kept from one collect to the next */
+    size_t cap;
 } qhandle;
 static qhandle handles[MAX_HANDLES];
 
@@ -140,7 +142,10 @@ API ULONG PerfCloseQueryHandle(HANDLE hQuery)
     qhandle *q = lookup(hQuery);
     if (q) {
         pl_query_free(q->q);
+        free(q->mem);
         q->q = NULL;
+        q->mem = NULL;
+        q->cap = 0;
     }
     pthread_mutex_unlock(&lock);
     return q ? ERROR_SUCCESS : ERROR_INVALID_HANDLE;
@@ -323,21 +328,37 @@ done:
     return err;
 }
 
+/* The handle's sample memory for a collect: grown when too small, never
+ * allocated per call. */
+static void *sample_mem(void *ud, size_t size)
+{
+    qhandle *q = ud;
+    if (size > q->cap) {
+        void *m = realloc(q->mem, size);
+        if (!m)
+            return NULL;
+        q->mem = m;
+        q->cap = size;
+    }
+    return q->mem;
+}
+
 API ULONG PerfQueryCounterData(HANDLE hQuery, PPERF_DATA_HEADER pCounterBlock, DWORD cbCounterBlock,
                                LPDWORD pcbCounterBlockActual)
 {
     ULONG err = ERROR_SUCCESS;
-    pl_sample *s = NULL;
+    pl_sample *s;
     if (!pcbCounterBlockActual)
         return ERROR_INVALID_PARAMETER;
     pthread_mutex_lock(&lock);
     qhandle *q = lookup(hQuery);
     if (!q) {
         err = ERROR_INVALID_HANDLE;
-    } else if (pl_query_collect(q->q, &s)) {
+    } else if (pl_query_collect_with(q->q, sample_mem, q, &s)) {
         err = ERROR_OUTOFMEMORY;
     } else {
-        size_t need = pl_db_size(s, 0);
+        /* one walk writes what fits and says what it takes */
+        size_t need = pl_db_write(s, 0, pCounterBlock, cbCounterBlock);
         if (need > UINT32_MAX) {
             err = ERROR_OUTOFMEMORY;
         } else {
@@ -346,11 +367,8 @@ API ULONG PerfQueryCounterData(HANDLE hQuery, PPERF_DATA_HEADER pCounterBlock, D
                 err = ERROR_NOT_ENOUGH_MEMORY;
             else if (!pCounterBlock)
                 err = ERROR_INVALID_PARAMETER;
-            else
-                pl_db_write(s, 0, pCounterBlock, cbCounterBlock);
         }
     }
-    free(s);
     pthread_mutex_unlock(&lock);
     return err;
 }

@@ -49,22 +49,52 @@ static uint32_t wire_status(const pl_block *b, uint32_t shape)
     }
 }
 
-/* Writer state: buf NULL only sizes. */
+/* Writer state: one walk sizes and writes; nothing goes past cap (buf NULL
+ * only sizes). */
 typedef struct wr {
     uint8_t *buf;
-    size_t off;
+    size_t off, cap;
 } wr;
 
-static void put32(wr *w, uint32_t v) { if (w->buf) pl_w32(w->buf + w->off, v); w->off += 4; }
-static void put64(wr *w, uint64_t v) { if (w->buf) pl_w64(w->buf + w->off, v); w->off += 8; }
-static void pad8(wr *w)
+/* Where n bytes at off go, or NULL when they do not fit (or only sizing). */
+static uint8_t *at(const wr *w, size_t off, size_t n)
 {
-    size_t n = ALIGN8(w->off) - w->off;
-    if (w->buf)
-        memset(w->buf + w->off, 0, n);
+    return w->buf && off <= w->cap && n <= w->cap - off ? w->buf + off : NULL;
+}
+
+static void put32(wr *w, uint32_t v)
+{
+    uint8_t *p = at(w, w->off, 4);
+    if (p)
+        pl_w32(p, v);
+    w->off += 4;
+}
+static void put64(wr *w, uint64_t v)
+{
+    uint8_t *p = at(w, w->off, 8);
+    if (p)
+        pl_w64(p, v);
+    w->off += 8;
+}
+static void put_bytes(wr *w, const void *src, size_t n)
+{
+    uint8_t *p = at(w, w->off, n);
+    if (p && n)
+        memcpy(p, src, n);
     w->off += n;
 }
-static void put_bytes(wr *w, const void *p, size_t n) { if (w->buf && n) memcpy(w->buf + w->off, p, n); w->off += n; }
+static void pad8(wr *w)
+{
+    static const uint8_t zero[8];
+    put_bytes(w, zero, ALIGN8(w->off) - w->off);
+}
+/* A size that is known only after what it counts: written back at off. */
+static void patch32(wr *w, size_t off, uint32_t v)
+{
+    uint8_t *p = at(w, off, 4);
+    if (p)
+        pl_w32(p, v);
+}
 
 static void counter_data(wr *w, const pl_sample *s, const pl_block *b, uint32_t i, uint32_t c)
 {
@@ -97,8 +127,9 @@ static void instance_header_of(wr *w, uint32_t id, const char *utf8)
     put32(w, size);
     put32(w, id);
     for (size_t k = 0; k <= n; k++) {
-        if (w->buf)
-            pl_w16(w->buf + w->off, name[k]);
+        uint8_t *p = at(w, w->off, 2);
+        if (p)
+            pl_w16(p, name[k]);
         w->off += 2;
     }
     pad8(w);
@@ -111,7 +142,7 @@ static void instance_header(wr *w, const pl_sample *s, const pl_block *b, uint32
 
 size_t pl_db_put_instance(void *buf, uint32_t id, const char *name)
 {
-    wr w = { buf, 0 };
+    wr w = { buf, 0, buf ? SIZE_MAX : 0 };     /* the caller sized it */
     instance_header_of(&w, id, name);
     return w.off;
 }
@@ -124,8 +155,9 @@ static void trailer(wr *w, const pl_sample *s, const pl_block *b)
     size_t names_len = 0;
     for (uint32_t i = 0; i < b->ninst; i++)
         names_len += strlen(pl_sample_inst_name(s, b, i)) + 1;
-    if (w->buf)
-        pl_guid_put(w->buf + w->off, &b->cs->guid);
+    uint8_t *g = at(w, w->off, 16);
+    if (g)
+        pl_guid_put(g, &b->cs->guid);
     w->off += 16;
     put32(w, b->uid);
     put32(w, b->index);
@@ -186,13 +218,11 @@ static void counter_block(wr *w, const pl_sample *s, const pl_block *b, int ext)
             for (uint32_t c = 0; c < (shape == PERF_COUNTERSET ? b->ncounters : 1u); c++)
                 counter_data(w, s, b, i, c);
         }
-        if (w->buf)
-            pl_w32(w->buf + mi, (uint32_t)(w->off - mi));
+        patch32(w, mi, (uint32_t)(w->off - mi));
     }
     if (ext)
         trailer(w, s, b);
-    if (w->buf)
-        pl_w32(w->buf + start + 8, (uint32_t)(w->off - start));
+    patch32(w, start + 8, (uint32_t)(w->off - start));
 }
 
 static void system_time(uint8_t *p, int64_t t100)
@@ -212,9 +242,9 @@ static void system_time(uint8_t *p, int64_t t100)
         pl_w16(p + 2 * k, f[k]);
 }
 
-static size_t emit(const pl_sample *s, int ext, uint8_t *buf)
+static size_t emit(const pl_sample *s, int ext, uint8_t *buf, size_t cap)
 {
-    wr w = { buf, PL_DB_DATA_HEADER };
+    wr w = { buf, PL_DB_DATA_HEADER, cap };
     for (uint32_t k = 0; k < s->nblocks; k++)
         counter_block(&w, s, &s->blocks[k], ext);
     if (ext) {
@@ -223,7 +253,7 @@ static size_t emit(const pl_sample *s, int ext, uint8_t *buf)
         put64(&w, s->query_id);
         put64(&w, s->seq);
     }
-    if (buf) {
+    if (at(&w, 0, PL_DB_DATA_HEADER)) {
         pl_w32(buf, (uint32_t)w.off);
         pl_w32(buf + 4, s->nblocks);
         pl_w64(buf + 8, (uint64_t)s->perf_time);
@@ -236,15 +266,12 @@ static size_t emit(const pl_sample *s, int ext, uint8_t *buf)
 
 size_t pl_db_size(const pl_sample *s, int ext)
 {
-    return emit(s, ext, NULL);
+    return emit(s, ext, NULL, 0);
 }
 
 size_t pl_db_write(const pl_sample *s, int ext, void *buf, size_t cap)
 {
-    size_t n = emit(s, ext, NULL);
-    if (n > cap || n > UINT32_MAX)
-        return 0;
-    return emit(s, ext, buf);
+    return emit(s, ext, buf, cap);
 }
 
 /* ---------------------------------------------------------------- validating */
@@ -462,7 +489,8 @@ static int check_trailer(rd *r, size_t start, size_t size, view *v)
 }
 
 /* Validates the whole buffer; views (may be NULL) receives one view per block. */
-static int check_all(rd *r, view *views, int *all_ext, int *has_sample)
+/* PERF_DATA_HEADER: its total size and block count, checked against the buffer. */
+static int check_header(rd *r, uint32_t *total_, uint32_t *n_)
 {
     if (!r->p && r->len)
         return fail(r, 0, "NULL buffer");
@@ -475,6 +503,17 @@ static int check_all(rd *r, view *views, int *all_ext, int *has_sample)
         return fail(r, 0, "dwTotalSize larger than the buffer");
     if (n > (total - PL_DB_DATA_HEADER) / PL_DB_COUNTER_HEADER)
         return fail(r, 4, "dwNumCounters more than dwTotalSize holds");
+    *total_ = total;
+    *n_ = n;
+    return 0;
+}
+
+static int check_all(rd *r, view *views, int *all_ext, int *has_sample)
+{
+    uint32_t total, n;
+    int e = check_header(r, &total, &n);
+    if (e)
+        return e;
     size_t o = PL_DB_DATA_HEADER;
     int ext = 1;
     for (uint32_t k = 0; k < n; k++) {
@@ -488,7 +527,6 @@ static int check_all(rd *r, view *views, int *all_ext, int *has_sample)
         if (size > total - o)
             return fail(r, o + 8, "PERF_COUNTER_HEADER dwSize runs past dwTotalSize");
         v.shape = pl_r32(r->p + o + 4);
-        int e;
         if (pl_r32(r->p + o + 12) == PL_DB_EXT) {
             e = check_trailer(r, o, size, &v);
         } else {
@@ -544,10 +582,10 @@ int pl_db_read(pl_env *env, const void *buf, size_t len, pl_alloc_fn alloc, void
     rd r = { buf, len, err };
     int ext, smp, e;
     *out = NULL;
-    /* validate first, so that the counts below are the buffer's own */
-    if ((e = check_all(&r, NULL, &ext, &smp)))
+    /* the header first, so that the count below is the buffer's own */
+    uint32_t total, n;
+    if ((e = check_header(&r, &total, &n)))
         return e;
-    uint32_t n = pl_r32(r.p + 4);
     view *views = calloc(n ? n : 1, sizeof *views);
     const pl_counterset_def **sets = calloc(n ? n : 1, sizeof *sets);
     if (!views || !sets) {

@@ -47,8 +47,8 @@ typedef struct pl_db_error {
 
 /* Bytes the block of sample s takes (with or without the extension). */
 size_t pl_db_size(const pl_sample *s, int ext);
-/* Writes it into buf (cap bytes); returns the size written, or 0 when cap is
- * too small (nothing written then). */
+/* Writes it into buf (cap bytes) in the same walk that sizes it; returns the
+ * size it takes.  When that is more than cap, buf holds a part of it only. */
 size_t pl_db_write(const pl_sample *s, int ext, void *buf, size_t cap);
 
 /* Checks a block against every rule of the layout without needing the

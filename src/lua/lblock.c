@@ -33,10 +33,11 @@ int lpl_sample_block(lua_State *L)
         lua_pop(L, 1);
     }
     size_t n = pl_db_size(s, ext);
+    if (n > UINT32_MAX)                  /* dwTotalSize is 32 bits */
+        return luaL_error(L, "block: the sample does not fit in a data block (%f bytes)", (double)n);
     luaL_Buffer b;
     char *p = luaL_buffinitsize(L, &b, n);
-    if (pl_db_write(s, ext, p, n) != n)
-        return luaL_error(L, "block: the sample does not fit in a data block (%d bytes)", (int)n);
+    pl_db_write(s, ext, p, n);
     luaL_pushresultsize(&b, n);
     return 1;
 }
