@@ -84,7 +84,6 @@ void lpl_check_keys(lua_State *L, int t, const char *const *keys, const char *fn
 #include "pl_window.h"
 void lpl_open_window(lua_State *L);
 int lpl_new_window(lua_State *L);
-pl_window *lpl_check_window(lua_State *L, int i);
 /* "reset", "first_sample", "no_data" for a pl_why, NULL for none. */
 const char *lpl_why_name(int why);
 pl_wstatus lpl_wstatus_of(const char *status);

@@ -668,11 +668,10 @@ static int b_quiet(lua_State *L)
 }
 
 /***
- * Rule `i`'s last evaluation time, whether it is on the fast path, and
- * whether the bank has cooked its values since it was registered.
+ * Rule `i`'s last evaluation time, and whether the bank has cooked its
+ * values since it was registered.
  * @function RuleBank:rule
  * @treturn number|nil last evaluation
- * @treturn boolean fast
  * @treturn boolean stepped
  */
 static int b_rule(lua_State *L)
@@ -683,9 +682,8 @@ static int b_rule(lua_State *L)
         lua_pushnumber(L, r->last);
     else
         lua_pushnil(L);
-    lua_pushboolean(L, r->state == R_FAST);
     lua_pushboolean(L, r->stepped);
-    return 3;
+    return 2;
 }
 
 static int b_len(lua_State *L)
@@ -714,7 +712,7 @@ void lpl_open_rulebank(lua_State *L)
     static const luaL_Reg methods[] = {
         { "source", b_source }, { "set", b_set }, { "drop", b_drop }, { "off", b_off }, { "step", b_step },
         { "flagged", b_flagged }, { "result", b_result }, { "quiet", b_quiet }, { "rule", b_rule },
-        { "release", bank_release }, { NULL, NULL }
+        { NULL, NULL }
     };
     lpl_newclass(L, LPL_RULEBANK, meta, methods);
 }

@@ -15,11 +15,6 @@ static pl_window *check_window(lua_State *L, int i)
     return luaL_checkudata(L, i, LPL_WINDOW);
 }
 
-pl_window *lpl_check_window(lua_State *L, int i)
-{
-    return check_window(L, i);
-}
-
 static pl_wfn check_fn(lua_State *L, int i)
 {
     const char *name = luaL_checkstring(L, i);
@@ -99,16 +94,6 @@ static int w_push(lua_State *L) { return push_or_append(L, 0); }
  * @function Window:append
  */
 static int w_append(lua_State *L) { return push_or_append(L, 1); }
-
-/***
- * Drops what is older than the span at time `now`.
- * @function Window:prune
- */
-static int w_prune(lua_State *L)
-{
-    pl_window_prune(check_window(L, 1), luaL_checknumber(L, 2));
-    return 0;
-}
 
 /***
  * Reduces the samples after `now - window`.
@@ -192,25 +177,6 @@ static int w_cook(lua_State *L)
 }
 
 /***
- * The latest value and its time, or nothing.
- * @function Window:latest
- */
-static int w_latest(lua_State *L)
-{
-    pl_window *w = check_window(L, 1);
-    size_t n = pl_window_count(w);
-    if (n == 0)
-        return 0;
-    double t;
-    pl_wval v;
-    int r;
-    pl_window_at(w, n - 1, &t, &v, &r);
-    push_val(L, v);
-    lua_pushnumber(L, t);
-    return 2;
-}
-
-/***
  * Plain data of the window: `{span =, raw =, t = {...}, v = {...}, r = {...}}`.
  * @function Window:export
  */
@@ -271,8 +237,8 @@ void lpl_open_window(lua_State *L)
         { "__gc", w_gc }, { "__close", w_gc }, { "__len", w_len }, { "__tostring", w_tostring }, { NULL, NULL }
     };
     static const luaL_Reg methods[] = {
-        { "push", w_push }, { "append", w_append }, { "prune", w_prune }, { "reduce", w_reduce },
-        { "cook", w_cook }, { "latest", w_latest }, { "export", w_export },
+        { "push", w_push }, { "append", w_append }, { "reduce", w_reduce },
+        { "cook", w_cook }, { "export", w_export },
         { NULL, NULL }
     };
     lpl_newclass(L, LPL_WINDOW, meta, methods);

@@ -347,7 +347,7 @@ end
 
 -- Bring rule i's series and alerts up to date with the bank (values, statuses, latches).
 local function sync_rule(self, i, rs)
-  local last, _, stepped = self.bank:rule(i)
+  local last, stepped = self.bank:rule(i)
   rs.last_eval = last
   if not stepped then return end
   local series, alerts, single, result = rs.series, rs.alerts, rs.single, self.bank.result

@@ -8,7 +8,6 @@ local core = require "perflib.core"
 
 local W = {}
 
-local mtype, ult = math.type, math.ult
 local new = core.window
 local methods = getmetatable(new(0)).__index
 
@@ -32,14 +31,7 @@ function W.entries(w)
   return out
 end
 
---- Is `v` below `prev` (a counter reset)? Integers compare unsigned (values >= 2^63 read negative).
-function W.decreased(v, prev)
-  if mtype(v) == "integer" and mtype(prev) == "integer" then return ult(v, prev) end
-  return v < prev
-end
-
---- The methods as functions: push(w, t, v, reset), prune(w, t), reduce_by(w, fn, window, p, now),
--- cook(w, t, v, status, fn, window, p).
-W.push, W.prune, W.reduce_by, W.cook = methods.push, methods.prune, methods.reduce, methods.cook
+--- cook(w, t, v, status, fn, window, p) as a function: what the engine calls per instance.
+W.cook = methods.cook
 
 return W
