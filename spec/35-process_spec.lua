@@ -44,12 +44,7 @@ local function check_row(s, idx, inst, want)
   end
 end
 
-local function read(path)
-  local f = assert(io.open(path))
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local read = dofile("spec/support/files.lua").read
 
 describe("Process", function()
   describe("metadata", function()

@@ -1,20 +1,8 @@
 -- perflib.spawn / perflib.wait / perflib.syslog: child processes without a shell.
 local perflib = require "perflib"
 
-local function tmpdir()
-  local d = os.tmpname()
-  os.remove(d)
-  assert(os.execute("mkdir -p '" .. d .. "'"))
-  return d
-end
-
-local function slurp(path)
-  local f = io.open(path)
-  if not f then return nil end
-  local s = f:read "a"
-  f:close()
-  return s
-end
+local files = dofile "spec/support/files.lua"
+local slurp = files.slurp
 
 local function run(argv, env, opts)
   local pid, msg = perflib.spawn(argv, env, opts)
@@ -24,8 +12,9 @@ end
 
 describe("perflib.spawn", function()
   local dir
-  before_each(function() dir = tmpdir() end)
-  after_each(function() os.execute("rm -rf '" .. dir .. "'") end)
+  local remove
+  before_each(function() dir, remove = files.tempdir() end)
+  after_each(function() remove() end)
 
   it("passes arguments literally: spaces and shell metacharacters mean nothing", function()
     local out = dir .. "/out"

@@ -92,20 +92,8 @@ local function capture(set, opts)
   return N.new(set, opts)
 end
 
-local function tmpdir()
-  local d = os.tmpname()
-  os.remove(d)
-  assert(os.execute("mkdir -p '" .. d .. "'"))
-  return d
-end
-
-local function slurp(path)
-  local f = io.open(path)
-  if not f then return nil end
-  local s = f:read "a"
-  f:close()
-  return s
-end
+local files = dofile "spec/support/files.lua"
+local slurp = files.slurp
 
 local function names(notes)
   local out = {}
@@ -371,8 +359,9 @@ end)
 
 describe("notify: actions for real", function()
   local dir
-  before_each(function() dir = tmpdir() end)
-  after_each(function() os.execute("rm -rf '" .. dir .. "'") end)
+  local remove
+  before_each(function() dir, remove = files.tempdir() end)
+  after_each(function() remove() end)
 
   it("print writes one line per notification", function()
     local lines = {}

@@ -8,13 +8,18 @@ function M.write(path, text)
   f:close()
 end
 
---- The file's contents, or "" when it does not exist.
-function M.read(path)
+--- The file's contents, or nil when it does not exist.
+function M.slurp(path)
   local f = io.open(path)
-  if not f then return "" end
+  if not f then return nil end
   local s = f:read "a"
   f:close()
   return s
+end
+
+--- The file's contents, or "" when it does not exist.
+function M.read(path)
+  return M.slurp(path) or ""
 end
 
 --- Runs a shell command line; its output (stderr included) and exit code.
