@@ -149,6 +149,32 @@ describe("perflib.rules rule bank", function()
   end)
 end)
 
+describe("perflib.RuleBank misuse", function()
+  it("raises for out-of-range rules and malformed registrations", function()
+    local bank = core.rulebank(2)
+    assert.has_error(function() core.rulebank(-1) end, "bad argument #1 to 'rulebank' (rule count out of range)")
+    assert.has_error(function() bank:drop(3) end, "bad argument #1 to 'drop' (rule index out of range)")
+    assert.has_error(function() bank:set(1, { sid = 1 }) end, "rulebank: bad source id")
+    local sid = bank:source "k"
+    assert.equal(sid, bank:source "k")                    -- one id per key
+    local ok = { sid = sid, fn = "last", levels = { { up = true, x = 1 } }, names = { "a" },
+                 wins = { core.window(0) }, latch = { 0 }, mode = { 0 }, flaps = { false }, flapping = { false } }
+    bank:set(1, ok)
+    local bad = {}
+    for k, v in pairs(ok) do bad[k] = v end
+    bad.fn = "median"
+    assert.has_error(function() bank:set(1, bad) end, "rulebank: bad value function")
+    bad.fn, bad.levels = "last", {}
+    assert.has_error(function() bank:set(1, bad) end, "rulebank: 1 to 16 levels")
+    bad.levels, bad.wins = ok.levels, { "not a window" }
+    assert.has_error(function() bank:set(1, bad) end, "rulebank: entry 1 needs a name and a perflib.Window")
+    bad.wins, bad.latch = ok.wins, {}
+    assert.has_error(function() bank:set(1, bad) end, "rulebank: field 'latch' must be a list of 1")
+    assert.has_error(function() bank:quiet(1, 2, 0) end, "bad argument #2 to 'quiet' (entry index out of range)")
+    assert.has_error(function() bank:quiet(1, 1, 5) end, "bad argument #3 to 'quiet' (mode must be 0 to 3)")
+  end)
+end)
+
 describe("perflib.Window", function()
   it("reduces as the formulas say", function()
     local w = core.window(30, false, "avg")

@@ -373,6 +373,54 @@ static void test_utf16(void)
     free(ih);
 }
 
+/* The error paths the other cases do not take: NULL buffers with sizes that say they are
+ * large enough, a set without instances, a full handle table, this machine by name. */
+static void test_error_paths(void)
+{
+    DWORD n = 0, sz = 0;
+    CHECK(PerfEnumerateCounterSet(NULL, NULL, 0, &n) == ERROR_NOT_ENOUGH_MEMORY);
+    CHECK(PerfEnumerateCounterSet(NULL, NULL, n, &n) == ERROR_INVALID_PARAMETER);
+    CHECK(PerfEnumerateCounterSet(u".", NULL, 0, &sz) == ERROR_NOT_ENOUGH_MEMORY && sz == n);
+    CHECK(PerfEnumerateCounterSet(u"localhost", NULL, 0, &sz) == ERROR_NOT_ENOUGH_MEMORY && sz == n);
+    CHECK(PerfEnumerateCounterSet(u"relative/dir", NULL, 0, &sz) == ERROR_BAD_NETPATH);
+    CHECK(PerfQueryCounterSetRegistrationInfo(NULL, &PROC, PERF_REG_PROVIDER_GUID, 0, NULL, 16, &sz)
+          == ERROR_INVALID_PARAMETER);
+    CHECK(PerfEnumerateCounterSetInstances(root, &PROC, NULL, 4096, &sz) == ERROR_INVALID_PARAMETER);
+    /* the fixture machine has no battery: a set without instances */
+    GUID ids[64];
+    DWORD got = 0;
+    CHECK(PerfEnumerateCounterSet(root, ids, 64, &got) == ERROR_SUCCESS);
+    int none = 0;
+    for (DWORD k = 0; k < got; k++) {
+        WCHAR name[64];
+        if (PerfQueryCounterSetRegistrationInfo(root, &ids[k], PERF_REG_COUNTERSET_NAME_STRING, 0, (LPBYTE)name,
+                                                sizeof name, &sz) == ERROR_SUCCESS && wcmp(name, "Battery")) {
+            CHECK(PerfEnumerateCounterSetInstances(root, &ids[k], NULL, 0, &sz) == ERROR_WMI_INSTANCE_NOT_FOUND);
+            none = 1;
+        }
+    }
+    CHECK(none);
+    /* NULL buffers with room enough by their sizes */
+    HANDLE h;
+    CHECK(PerfOpenQueryHandle(root, &h) == ERROR_SUCCESS);
+    ident x = spec(&PROC, "*", 1, 0xFFFFFFFF);
+    CHECK(PerfAddCounters(h, &x.id, x.id.Size) == ERROR_SUCCESS && x.id.Status == 0);
+    CHECK(PerfQueryCounterInfo(h, NULL, 4096, &sz) == ERROR_INVALID_PARAMETER);
+    CHECK(PerfQueryCounterData(h, NULL, 1 << 20, &sz) == ERROR_INVALID_PARAMETER);
+    CHECK(PerfCloseQueryHandle(h) == ERROR_SUCCESS);
+    /* every handle taken: the next open says so, and one closed makes room */
+    static HANDLE all[4096];
+    DWORD opened = 0;
+    while (opened < 4096 && PerfOpenQueryHandle(NULL, &all[opened]) == ERROR_SUCCESS)
+        opened++;
+    CHECK(opened == 4096);
+    CHECK(PerfOpenQueryHandle(NULL, &h) == ERROR_NO_SYSTEM_RESOURCES);
+    CHECK(PerfCloseQueryHandle(all[100]) == ERROR_SUCCESS);
+    CHECK(PerfOpenQueryHandle(NULL, &all[100]) == ERROR_SUCCESS);
+    for (DWORD k = 0; k < opened; k++)
+        CHECK(PerfCloseQueryHandle(all[k]) == ERROR_SUCCESS);
+}
+
 int main(void)
 {
     /* the fixture root, absolute, as UTF-16 */
@@ -391,5 +439,6 @@ int main(void)
     RUN(test_registration);
     RUN(test_enumerate_instances);
     RUN(test_add_query_delete);
+    RUN(test_error_paths);
     return CT_END();
 }
