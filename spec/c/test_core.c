@@ -286,6 +286,19 @@ static void test_query_specs(void)
     const pl_spec *all = pl_query_spec(q, 4);
     for (uint32_t c = 0; c < all->ncounters; c++)
         CHECK(!pl_counter_hidden(&all->cs->counters[all->counters[c]]));
+    /* find: the spec add would take, by the same rules (the instance case-blind) */
+    uint32_t at = 99;
+    pl_spec_in same = { "b4fc721a-0378-476f-89ba-a5a79f810b36", "_total", PL_NO_ID, NULL, 8, 0 };
+    CHECK(pl_query_find(q, &same, &st, &at) == 0 && st == 0 && at == 2);
+    CHECK(pl_query_find(q, &in, &st, &at) == 0 && st == 0 && at == 0);
+    pl_spec_in other = { "Processor Information", "0,0", PL_NO_ID, "% Processor Time", 0, 0 };
+    CHECK(pl_query_find(q, &other, &st, &at) == 0 && st == PL_ERROR_INVALID_PARAMETER);   /* not there */
+    pl_spec_in noset = { "Nope", "*", PL_NO_ID, "x", 0, 0 };
+    CHECK(pl_query_find(q, &noset, &st, &at) == 0 && st == PL_ERROR_WMI_GUID_NOT_FOUND);
+    pl_spec_in noctr = { "Memory", "", PL_NO_ID, "Nope", 0, 0 };
+    CHECK(pl_query_find(q, &noctr, &st, &at) == 0 && st == PL_ERROR_WMI_ITEMID_NOT_FOUND);
+    pl_spec_in named = { "Memory", "x", PL_NO_ID, "Available Bytes", 0, 0 };
+    CHECK(pl_query_find(q, &named, &st, &at) == 0 && st == PL_ERROR_INVALID_PARAMETER);
     /* delete: later indexes move down */
     CHECK(pl_query_delete(q, 9) == ENOENT);
     CHECK(pl_query_delete(q, 0) == 0);

@@ -170,42 +170,30 @@ static ULONG check_identifiers(const uint8_t *p, DWORD cb)
     return ERROR_SUCCESS;
 }
 
-/* The spec one identifier block asks for; name receives its instance filter
- * (UTF-8).  ERROR_SUCCESS or the block's Status. */
-static ULONG identifier_spec(const uint8_t *p, pl_env *env, char *name, size_t cap, char *guid,
-                             pl_spec_in *in)
+/* The spec one identifier block asks for, as the core takes it: name receives
+ * its instance filter (UTF-8), guid its counterset.  The core checks the
+ * rest (the set, the instance rules, the counter) as it adds or finds it.
+ * ERROR_SUCCESS, or ERROR_INVALID_PARAMETER for a name that does not end
+ * inside the block, is too long or is not UTF-16. */
+static ULONG identifier_spec(const uint8_t *p, char *name, size_t cap, char *guid, pl_spec_in *in)
 {
-    uint32_t size = pl_r32(p + 20);
-    size_t units = (size - PL_DB_IDENTIFIER) / 2, n = 0;
+    size_t units = (pl_r32(p + 20) - PL_DB_IDENTIFIER) / 2, n = 0;
+    uint16_t tmp[PL_DB_MAX_INSTANCE_NAME];
     pl_guid g;
-    name[0] = '\0';
-    if (units) {
-        uint16_t tmp[PL_DB_MAX_INSTANCE_NAME];
-        while (n < units && n < PL_DB_MAX_INSTANCE_NAME && (p[PL_DB_IDENTIFIER + 2 * n] | p[PL_DB_IDENTIFIER + 2 * n + 1]))
-            n++;
-        if (n == units || n == PL_DB_MAX_INSTANCE_NAME)
-            return ERROR_INVALID_PARAMETER;       /* not terminated inside the block, or too long */
-        for (size_t k = 0; k < n; k++)
-            tmp[k] = (uint16_t)(p[PL_DB_IDENTIFIER + 2 * k] | (p[PL_DB_IDENTIFIER + 2 * k + 1] << 8));
-        if (pl_utf16_to_utf8(tmp, n, name, cap) < 0)
-            return ERROR_INVALID_PARAMETER;       /* an unpaired surrogate */
-    }
+    while (n < units && n < PL_DB_MAX_INSTANCE_NAME && (tmp[n] = pl_r16(p + PL_DB_IDENTIFIER + 2 * n)) != 0)
+        n++;
+    if (units && (n == units || n == PL_DB_MAX_INSTANCE_NAME))
+        return ERROR_INVALID_PARAMETER;           /* not terminated inside the block, or too long */
+    if (pl_utf16_to_utf8(tmp, n, name, cap) < 0)
+        return ERROR_INVALID_PARAMETER;           /* an unpaired surrogate */
     pl_guid_get(p, &g);
-    const pl_counterset_def *cs = pl_env_find_guid(env, &g);
-    if (!cs)
-        return ERROR_WMI_GUID_NOT_FOUND;
-    pl_guid_format(&cs->guid, guid);
+    pl_guid_format(&g, guid);
     memset(in, 0, sizeof *in);
     in->counterset = guid;
     in->instance = name;
     in->instance_id = pl_r32(p + 28);
-    in->counter = NULL;
     in->counter_id = pl_r32(p + 24);
     in->detail = PERF_DETAIL_WIZARD;              /* a wildcard means every counter, as on Windows */
-    if (cs->instance_type == PERF_COUNTERSET_SINGLE_INSTANCE ? name[0] != '\0' : name[0] == '\0')
-        return ERROR_INVALID_PARAMETER;           /* single sets take no name, multi sets need one */
-    if (in->counter_id != PERF_WILDCARD_COUNTER && pl_counter_index(cs, in->counter_id) < 0)
-        return ERROR_WMI_ITEMID_NOT_FOUND;
     return ERROR_SUCCESS;
 }
 
@@ -220,28 +208,15 @@ static ULONG add_one(pl_query *q, const pl_spec_in *in, uint32_t *index)
     return status;
 }
 
-/* The result index of the spec an identifier names, or -1. */
-static long find_spec(pl_query *q, const pl_spec_in *in)
-{
-    pl_guid g;
-    pl_guid_parse(in->counterset, &g);
-    for (uint32_t k = 0; k < pl_query_count(q); k++) {
-        const pl_spec *s = pl_query_spec(q, k);
-        if (pl_guid_equal(&s->cs->guid, &g) && s->instance_id == in->instance_id
-            && s->counter_id == in->counter_id && !s->counter && strcmp(s->instance, in->instance) == 0)
-            return (long)k;
-    }
-    return -1;
-}
-
 static ULONG delete_one(pl_query *q, const pl_spec_in *in, uint32_t *index)
 {
-    long k = find_spec(q, in);
+    uint32_t status, k = 0;
     *index = 0;
-    if (k < 0)
-        return ERROR_INVALID_PARAMETER;           /* not in the query */
-    pl_query_delete(q, (uint32_t)k);
-    return ERROR_SUCCESS;
+    if (pl_query_find(q, in, &status, &k) == ENOMEM)
+        return ERROR_OUTOFMEMORY;
+    if (status == ERROR_SUCCESS)
+        pl_query_delete(q, k);
+    return status;
 }
 
 /* Checks the whole sequence, then does fn for each block and writes its Status
@@ -259,7 +234,7 @@ static ULONG each_identifier(HANDLE hQuery, PPERF_COUNTER_IDENTIFIER pCounters, 
             char name[4 * PL_DB_MAX_INSTANCE_NAME], guid[PL_GUID_STRLEN + 1];
             pl_spec_in in;
             uint32_t index = 0;
-            ULONG status = identifier_spec(p + o, pl_query_env(q->q), name, sizeof name, guid, &in);
+            ULONG status = identifier_spec(p + o, name, sizeof name, guid, &in);
             if (status == ERROR_SUCCESS)
                 status = fn(q->q, &in, &index);
             pl_w32(p + o + 16, status);

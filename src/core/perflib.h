@@ -216,6 +216,11 @@ uint64_t pl_query_id(const pl_query *q);
 int pl_query_add(pl_query *q, const pl_spec_in *in, uint32_t *status, uint32_t *index);
 /* \Counterset(instance)\Counter or \Counterset\Counter, wildcards allowed. */
 int pl_query_add_path(pl_query *q, const char *path, uint32_t *status, uint32_t *index);
+/* The result index of the spec already in the query that in names, as
+ * pl_query_add would check it: *status PL_ERROR_SUCCESS and *index, or the
+ * code add would give, or PL_ERROR_INVALID_PARAMETER when it is not there.
+ * 0 or ENOMEM. */
+int pl_query_find(pl_query *q, const pl_spec_in *in, uint32_t *status, uint32_t *index);
 int pl_query_delete(pl_query *q, uint32_t index);     /* 0 or ENOENT */
 uint32_t pl_query_count(const pl_query *q);
 const pl_spec *pl_query_spec(const pl_query *q, uint32_t index);

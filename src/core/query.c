@@ -220,24 +220,54 @@ static char *make_path(const pl_counterset_def *cs, const char *inst, const char
     return p;
 }
 
+/* The set a spec names and whether its instance part fits it: a PL_ERROR_* code. */
+static uint32_t spec_set(const pl_query *q, const pl_spec_in *in, const pl_counterset_def **cs, const char **inst)
+{
+    *cs = pl_env_find(q->env, in->counterset);
+    *inst = in->instance ? in->instance : "";
+    if (!*cs)
+        return PL_ERROR_WMI_GUID_NOT_FOUND;
+    /* single-instance sets take no instance name; multi-instance sets need one */
+    if (((*cs)->instance_type == PERF_COUNTERSET_SINGLE_INSTANCE) != (**inst == '\0') ||
+        strlen(*inst) >= PERF_MAX_INSTANCE_NAME)
+        return PL_ERROR_INVALID_PARAMETER;
+    return PL_ERROR_SUCCESS;
+}
+
+int pl_query_find(pl_query *q, const pl_spec_in *in, uint32_t *status, uint32_t *index)
+{
+    const pl_counterset_def *cs;
+    const char *inst;
+    uint32_t n;
+    int wild;
+    if ((*status = spec_set(q, in, &cs, &inst)) != PL_ERROR_SUCCESS)
+        return 0;
+    uint32_t *ctr = malloc((cs->ncounters ? cs->ncounters : 1) * sizeof *ctr);
+    if (!ctr)
+        return ENOMEM;
+    *status = resolve_counters(cs, in, ctr, &n, &wild);
+    if (*status == PL_ERROR_SUCCESS) {
+        *status = PL_ERROR_INVALID_PARAMETER;           /* not in the query */
+        for (uint32_t i = 0; i < q->nspecs; i++)
+            if (same_spec(q->specs[i], cs, inst, in->instance_id, ctr, n)) {
+                *status = PL_ERROR_SUCCESS;
+                *index = i;
+                break;
+            }
+    }
+    free(ctr);
+    return 0;
+}
+
 int pl_query_add(pl_query *q, const pl_spec_in *in, uint32_t *status, uint32_t *index)
 {
-    const pl_counterset_def *cs = pl_env_find(q->env, in->counterset);
-    const char *inst = in->instance ? in->instance : "";
+    const pl_counterset_def *cs;
+    const char *inst;
     uint32_t n = 0, st;
     int wild_ctr, wild_inst;
     qspec *s;
-    *status = PL_ERROR_SUCCESS;
-    if (!cs) {
-        *status = PL_ERROR_WMI_GUID_NOT_FOUND;
+    if ((*status = spec_set(q, in, &cs, &inst)) != PL_ERROR_SUCCESS)
         return 0;
-    }
-    /* single-instance sets take no instance name; multi-instance sets need one */
-    if ((cs->instance_type == PERF_COUNTERSET_SINGLE_INSTANCE) != (*inst == '\0') ||
-        strlen(inst) >= PERF_MAX_INSTANCE_NAME) {
-        *status = PL_ERROR_INVALID_PARAMETER;
-        return 0;
-    }
     s = calloc(1, sizeof *s);
     if (!s)
         return ENOMEM;
