@@ -1,6 +1,6 @@
 /* Helpers shared by the disk family's C tests (test_disk.c, test_logicaldisk.c):
- * provider states kept across collections, snapshot accessors, formatted
- * values between two snapshots 10 s apart, temporary trees. */
+ * one collection of a tree, formatted values as numbers, the disk family's
+ * ids (provider states and fmt2 are ctest_snap.h's). */
 #ifndef DISK_HELPERS_H
 #define DISK_HELPERS_H
 
@@ -23,37 +23,9 @@
 
 /* ---- a provider state kept across collections -------------------------- */
 
-typedef struct pctx {
-    pl_env *env;
-    const pl_counterset_def *cs;
-    void *st;
-} pctx;
-
 static inline int pc_open(pctx *p, const char *root, const char *set)
 {
-    memset(p, 0, sizeof *p);
-    p->env = pl_env_new(root);
-    if (!p->env)
-        return errno ? errno : ENOMEM;
-    p->cs = pl_env_find(p->env, set);
-    if (!p->cs)
-        return ENOENT;
-    return p->cs->ops->open(p->env, &p->st);
-}
-
-static inline void pc_close(pctx *p)
-{
-    if (p->cs && p->st)
-        p->cs->ops->close(p->st);
-    pl_env_unref(p->env);
-    memset(p, 0, sizeof *p);
-}
-
-static inline int pc_collect(pctx *p, const uint8_t *wanted, pl_snapshot *s)
-{
-    if (!s->cs)
-        pl_snap_init(s, p->cs);
-    return p->cs->ops->collect(p->st, wanted, s);
+    return pc_open_set(p, root, set, 0, 0);
 }
 
 static inline int collect_tree(const char *root, const char *set, const uint8_t *wanted, pl_snapshot *s)
@@ -70,40 +42,6 @@ static inline int collect_tree(const char *root, const char *set, const uint8_t 
 }
 
 /* ---- snapshot accessors ------------------------------------------------ */
-
-/* Formatted value between two snapshots 10 s apart (1 GHz clock), the base
- * counter paired as the query layer does; s0 == s1 for one-sample types. */
-static inline pl_status fmt2(const pl_snapshot *s0, const pl_snapshot *s1, const char *inst,
-                      const char *ctr, double *out)
-{
-    int c = pl_counter_index_by_name(s1->cs, ctr), i0 = inst_of(s0, inst), i1 = inst_of(s1, inst);
-    pl_raw r0 = {0, 1000000000ull, 0, 8}, r1 = {0, 11000000000ull, 0, 8};
-    int64_t freq = 1000000000;
-    *out = -1;
-    if (c < 0 || i0 < 0 || i1 < 0)
-        return PL_NO_INSTANCE;
-    const pl_counter_def *d = &s1->cs->counters[c];
-    size_t nc = s1->cs->ncounters, k0 = (size_t)i0 * nc + (size_t)c, k1 = (size_t)i1 * nc + (size_t)c;
-    if (!s0->have[k0] || !s1->have[k1])
-        return PL_NO_DATA;
-    r0.first = s0->values[k0];
-    r1.first = s1->values[k1];
-    if (d->base_id != PL_NO_ID) {
-        size_t b = (size_t)pl_counter_index(s1->cs, d->base_id);
-        r0.second = s0->values[(size_t)i0 * nc + b];
-        r1.second = s1->values[(size_t)i1 * nc + b];
-    }
-    /* 100 ns timer types count their time in 100 ns: 10 s = 10^8 */
-    if (d->type == PERF_100NSEC_TIMER || d->type == PERF_100NSEC_TIMER_INV ||
-        d->type == PERF_COUNTER_100NS_QUEUELEN_TYPE) {
-        r0.second = 10000000ull;
-        r1.second = 110000000ull;
-    }
-    if (d->type == PERF_AVERAGE_TIMER)
-        freq = 10000000;
-    return pl_format_raw(d->type, &r1, pl_type_needs_two(d->type) ? &r0 : NULL, freq,
-                         PL_FMT_NOCAP100, 0, out);
-}
 
 static inline double val2(const pl_snapshot *s0, const pl_snapshot *s1, const char *inst, const char *ctr)
 {

@@ -17,40 +17,31 @@
 #define FX "spec/fixtures/"
 #define TOTAL_ID 0xFFFFFFFEu
 
-typedef struct pctx {
-    pl_env *env;
-    const pl_counterset_def *cs;
-    void *st;
+/* A provider state with its own snapshot. */
+typedef struct kctx {
+    pctx p;
     pl_snapshot s;
-} pctx;
+} kctx;
 
-static int px_open(pctx *p, const char *root, const char *set)
+static int px_open(kctx *k, const char *root, const char *set)
 {
-    memset(p, 0, sizeof *p);
-    p->env = pl_env_new(root);
-    if (!p->env)
-        return errno ? errno : ENOMEM;
-    pl_env_set_user_hz(p->env, 100);
-    p->cs = pl_env_find(p->env, set);
-    if (!p->cs)
-        return ENOENT;
-    pl_snap_init(&p->s, p->cs);
-    return p->cs->ops->open(p->env, &p->st);
+    memset(&k->s, 0, sizeof k->s);
+    int e = pc_open_set(&k->p, root, set, 100, 0);
+    if (k->p.cs)
+        pl_snap_init(&k->s, k->p.cs);
+    return e;
 }
 
-static int px_collect(pctx *p, const uint8_t *wanted)
+static int px_collect(kctx *k, const uint8_t *wanted)
 {
-    return p->cs->ops->collect(p->st, wanted, &p->s);
+    return pc_collect(&k->p, wanted, &k->s);
 }
 
-static void px_close(pctx *p)
+static void px_close(kctx *k)
 {
-    if (p->cs && p->st)
-        p->cs->ops->close(p->st);
-    if (p->cs)
-        pl_snap_free(&p->s);
-    pl_env_unref(p->env);
-    memset(p, 0, sizeof *p);
+    if (k->p.cs)
+        pl_snap_free(&k->s);
+    pc_close(&k->p);
 }
 
 /* 1 and *v when set, 0 when unset, -1 when the instance or counter is unknown */
@@ -142,7 +133,7 @@ static uint64_t ino_of(const char *path)
 
 static void test_softirq_basic(void)
 {
-    pctx p;
+    kctx p;
     CHECK(px_open(&p, FX "kern-basic", "SoftIRQ") == 0);
     CHECK(px_collect(&p, NULL) == 0);
     NAMES(&p.s, "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED",
@@ -160,8 +151,8 @@ static void test_softirq_basic(void)
     EXPECT(&p.s, "RCU", "Softirqs/sec", 39848 + 41626);            /* 81474 */
     /* 32357 + 4 + 131496 + 79686 + 2 + 78497 + 81474 */
     EXPECT(&p.s, "_Total", "Softirqs/sec", 403516);
-    CHECK(p.cs->costly == 0);
-    CHECK_EQ_U64(p.cs->index, 23000);
+    CHECK(p.p.cs->costly == 0);
+    CHECK_EQ_U64(p.p.cs->index, 23000);
     px_close(&p);
 }
 
@@ -170,7 +161,7 @@ static void test_softirq_basic(void)
 static void test_softirq_wrap(void)
 {
     char dir[] = "/tmp/pl-kern-XXXXXX";
-    pctx p;
+    kctx p;
     CHECK(mkdtemp(dir) != NULL);
     mkdirs_all(dir, "proc");
     CHECK(put_flat(dir, "proc/softirqs", "          CPU0       CPU1\n"
@@ -182,7 +173,7 @@ static void test_softirq_wrap(void)
     /* CPU0's cell wrapped: +296 to 2^32, +704 after = +1000; CPU1 +50 */
     CHECK(put_flat(dir, "proc/softirqs", "          CPU0       CPU1\n"
               "  TIMER:        704        150\n     RCU:         10         20\n"));
-    CHECK(p.cs->ops->instances(p.st, &p.s) == 0);                   /* no values, no update */
+    CHECK(p.p.cs->ops->instances(p.p.st, &p.s) == 0);                   /* no values, no update */
     CHECK_EQ_U64(p.s.ninst, 3);
     CHECK(px_collect(&p, NULL) == 0);
     EXPECT(&p.s, "TIMER", "Softirqs/sec", 4294967100ull + 1000 + 50);
@@ -204,7 +195,7 @@ static void test_softirq_wrap(void)
 
 static void test_softirq_broken(void)
 {
-    pctx p;
+    kctx p;
     CHECK(px_open(&p, FX "kern-broken", "SoftIRQ") == 0);
     CHECK(px_collect(&p, NULL) == 0);
     /* RCU's line has no newline: cut off, not listed */
@@ -229,7 +220,7 @@ static void test_softirq_broken(void)
 
 static void test_interrupts_basic(void)
 {
-    pctx p;
+    kctx p;
     CHECK(px_open(&p, FX "kern-basic", "Interrupts") == 0);
     CHECK(px_collect(&p, NULL) == 0);
     NAMES(&p.s, "24", "25", "26", "28", "36", "LOC", "RES", "CAL", "TLB", "HYP", "ERR", "MIS",
@@ -252,14 +243,14 @@ static void test_interrupts_basic(void)
     EXPECT(&p.s, "MIS", "Interrupts/sec", 0);
     /* 1+1+20+0+42144+762120+83118+730136+17745+112; ERR and MIS left out */
     EXPECT(&p.s, "_Total", "Interrupts/sec", 1635397);
-    CHECK_EQ_U64(p.cs->index, 24000);
+    CHECK_EQ_U64(p.p.cs->index, 24000);
     px_close(&p);
 }
 
 static void test_interrupts_traps(void)
 {
     char dir[] = "/tmp/pl-kern-XXXXXX";
-    pctx p;
+    kctx p;
     CHECK(px_open(&p, FX "kern-broken", "Interrupts") == 0);
     CHECK(px_collect(&p, NULL) == 0);
     NAMES(&p.s, "24", "25", "LOC", "ERR", "MIS", "_Total");     /* RES is cut off */
@@ -313,7 +304,7 @@ static double avg_sec(const pl_snapshot *s0, const pl_snapshot *s1, const char *
 
 static void test_nfs(void)
 {
-    pctx p, p2;
+    kctx p, p2;
     CHECK(px_open(&p, FX "kern-basic", "NFS Client") == 0);
     CHECK(px_collect(&p, NULL) == 0);
     /* proc, sysfs, ext4, nfsd and tmpfs are not NFS; \040 is a blank */
@@ -375,11 +366,11 @@ static void test_nfs(void)
 
 static void test_cgroup_v2(void)
 {
-    pctx p;
+    kctx p;
     const char *s = "/system.slice", *ssh = "/system.slice/ssh.service";
     CHECK(px_open(&p, FX "kern-basic", "Control Group") == 0);
-    CHECK(p.cs->costly == 1);
-    CHECK_EQ_U64(p.cs->index, 20000);
+    CHECK(p.p.cs->costly == 1);
+    CHECK_EQ_U64(p.p.cs->index, 20000);
     CHECK(px_collect(&p, NULL) == 0);
     NAMES(&p.s, "/", s, ssh, "/user.slice");
     uint64_t ino = ino_of(FX "kern-basic/sys/fs/cgroup/system.slice/ssh.service");
@@ -438,7 +429,7 @@ static void test_cgroup_v2(void)
 
 static void test_cgroup_v1(void)
 {
-    pctx p;
+    kctx p;
     const char *pa = "/process_api", *grp = "/process_api/5ccae4f13c3a5291751ac578f36973f3";
     CHECK(px_open(&p, FX "kern-cg-hybrid", "Control Group") == 0);
     CHECK(px_collect(&p, NULL) == 0);
@@ -493,7 +484,7 @@ static void test_cgroup_v1(void)
 
 static void test_cgroup_traps(void)
 {
-    pctx p;
+    kctx p;
     uint8_t w[64] = { 0 };
     CHECK(px_open(&p, FX "kern-cg-deep", "Control Group") == 0);
     CHECK(px_collect(&p, NULL) == 0);
@@ -527,7 +518,7 @@ static void test_cgroup_traps(void)
 
     /* only the wanted counters' files are read: Tasks alone leaves CPU unset */
     CHECK(px_open(&p, FX "kern-basic", "Control Group") == 0);
-    w[pl_counter_index_by_name(p.cs, "Tasks")] = 1;
+    w[pl_counter_index_by_name(p.p.cs, "Tasks")] = 1;
     CHECK(px_collect(&p, w) == 0);
     EXPECT(&p.s, "/system.slice", "Tasks", 42);
     UNSET(&p.s, "/system.slice", "% CPU Usage");
@@ -539,7 +530,7 @@ static void test_cgroup_traps(void)
 static void test_cgroup_churn(void)
 {
     char dir[] = "/tmp/pl-kern-XXXXXX", path[600];
-    pctx p;
+    kctx p;
     uint64_t key;
     CHECK(mkdtemp(dir) != NULL);
     mkdirs_all(dir, "sys/fs/cgroup/a");

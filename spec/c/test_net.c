@@ -23,40 +23,10 @@
 #define TOTAL_ID 0xFFFFFFFEu
 #define U UINT64_MAX                     /* "unset" in expected rows */
 
-/* ---- a provider state kept across collections ------------------------------- */
-
-typedef struct pctx {
-    pl_env *env;
-    const pl_counterset_def *cs;
-    void *st;
-} pctx;
-
+/* net files carry page counts: 4096-byte pages whatever this machine has */
 static int pc_open(pctx *p, const char *root, const char *set)
 {
-    memset(p, 0, sizeof *p);
-    p->env = pl_env_new(root);
-    if (!p->env)
-        return errno ? errno : ENOMEM;
-    pl_env_set_page_size(p->env, 4096);
-    p->cs = pl_env_find(p->env, set);
-    if (!p->cs)
-        return ENOENT;
-    return p->cs->ops->open(p->env, &p->st);
-}
-
-static void pc_close(pctx *p)
-{
-    if (p->cs && p->st)
-        p->cs->ops->close(p->st);
-    pl_env_unref(p->env);
-    memset(p, 0, sizeof *p);
-}
-
-static int pc_collect(pctx *p, const uint8_t *wanted, pl_snapshot *s)
-{
-    if (!s->cs)
-        pl_snap_init(s, p->cs);
-    return p->cs->ops->collect(p->st, wanted, s);
+    return pc_open_set(p, root, set, 0, 4096);
 }
 
 /* One collection of a whole set below root into s. */

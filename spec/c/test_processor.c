@@ -30,39 +30,9 @@ static const char *const PCT[] = {     /* the PT100 counters against the base */
 
 /* ---- a provider state kept across collections -------------------------- */
 
-typedef struct pctx {
-    pl_env *env;
-    const pl_counterset_def *cs;
-    void *st;
-} pctx;
-
 static int pc_open(pctx *p, const char *root, long hz)
 {
-    memset(p, 0, sizeof *p);
-    p->env = pl_env_new(root);
-    if (!p->env)
-        return errno ? errno : ENOMEM;
-    pl_env_set_user_hz(p->env, hz);
-    p->cs = pl_env_find(p->env, "Processor Information");
-    if (!p->cs)
-        return ENOENT;
-    return p->cs->ops->open(p->env, &p->st);
-}
-
-static void pc_close(pctx *p)
-{
-    if (p->cs && p->st)
-        p->cs->ops->close(p->st);
-    pl_env_unref(p->env);
-    memset(p, 0, sizeof *p);
-}
-
-/* Collects into s (initialised here on first use: s->cs == NULL). */
-static int pc_collect(pctx *p, const uint8_t *wanted, pl_snapshot *s)
-{
-    if (!s->cs)
-        pl_snap_init(s, p->cs);
-    return p->cs->ops->collect(p->st, wanted, s);
+    return pc_open_set(p, root, "Processor Information", hz, 0);
 }
 
 /* One collection of a whole tree. */
@@ -80,42 +50,6 @@ static int collect_tree(const char *root, long hz, const uint8_t *wanted, pl_sna
 }
 
 /* ---- snapshot accessors ------------------------------------------------ */
-
-static int ctr_of(const pl_snapshot *s, const char *name)
-{
-    int c = pl_counter_index_by_name(s->cs, name);
-    if (c < 0) {
-        ct_failed_checks++;
-        fprintf(stderr, "  no counter \"%s\"\n", name);
-    }
-    return c;
-}
-
-/* Formatted value of a counter between two snapshots, as the query layer
- * would pair them: base counter for fractions, a 1 GHz clock 10 s apart for
- * rates.  Returns the status. */
-static pl_status fmt2(const pl_snapshot *s0, const pl_snapshot *s1, const char *inst,
-                      const char *ctr, double *out)
-{
-    int c = ctr_of(s1, ctr), i0 = inst_of(s0, inst), i1 = inst_of(s1, inst);
-    pl_raw r0 = {0, 1000000000ull, 0, 8}, r1 = {0, 11000000000ull, 0, 8};
-    *out = -1;
-    if (c < 0 || i0 < 0 || i1 < 0)
-        return PL_NO_INSTANCE;
-    const pl_counter_def *d = &s1->cs->counters[c];
-    size_t nc = s1->cs->ncounters, k0 = (size_t)i0 * nc + (size_t)c, k1 = (size_t)i1 * nc + (size_t)c;
-    if (!s0->have[k0] || !s1->have[k1])
-        return PL_NO_DATA;
-    r0.first = s0->values[k0];
-    r1.first = s1->values[k1];
-    if (d->base_id != PL_NO_ID) {
-        size_t b = (size_t)pl_counter_index(s1->cs, d->base_id);
-        r0.second = s0->values[(size_t)i0 * nc + b];
-        r1.second = s1->values[(size_t)i1 * nc + b];
-    }
-    return pl_format_raw(d->type, &r1, pl_type_needs_two(d->type) ? &r0 : NULL, 1000000000,
-                         PL_FMT_NOCAP100, 0, out);
-}
 
 static double pct2(const pl_snapshot *s0, const pl_snapshot *s1, const char *inst, const char *ctr)
 {
