@@ -14,6 +14,7 @@
 #include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -230,5 +231,45 @@ static inline pl_status fmt2(const pl_snapshot *s0, const pl_snapshot *s1, const
                          PL_FMT_NOCAP100, 0, out);
 }
 
+
+/* One collection of set below root into s (hz, page: as pc_open_set). */
+static inline int pc_collect_tree(const char *root, const char *set, long hz, long page, const uint8_t *wanted,
+                                  pl_snapshot *s)
+{
+    pctx p;
+    int e = pc_open_set(&p, root, set, hz, page);
+    memset(s, 0, sizeof *s);
+    if (e == 0)
+        e = pc_collect(&p, wanted, s);
+    else if (p.cs)
+        pl_snap_init(s, p.cs);
+    pc_close(&p);
+    return e;
+}
+
+/* fmt2 as a number, a failed check unless valid. */
+static inline double val2(const pl_snapshot *s0, const pl_snapshot *s1, const char *inst, const char *ctr)
+{
+    double v;
+    pl_status st = fmt2(s0, s1, inst, ctr, &v);
+    if (st != PL_VALID) {
+        ct_failed_checks++;
+        fprintf(stderr, "  %s \"%s\": status %s\n", inst, ctr, pl_status_name(st));
+    }
+    return v;
+}
+
+/* The wanted-counters mask of a collect: names, NULL-terminated (free it). */
+static inline uint8_t *want_only(const pl_counterset_def *cs, const char *const *names)
+{
+    uint8_t *w = calloc(cs->ncounters, 1);
+    for (; w && *names; names++) {
+        int i = pl_counter_index_by_name(cs, *names);
+        CHECK(i >= 0);
+        if (i >= 0)
+            w[i] = 1;
+    }
+    return w;
+}
 
 #endif

@@ -30,46 +30,15 @@ static inline int pc_open(pctx *p, const char *root, const char *set)
 
 static inline int collect_tree(const char *root, const char *set, const uint8_t *wanted, pl_snapshot *s)
 {
-    pctx p;
-    int e = pc_open(&p, root, set);
-    memset(s, 0, sizeof *s);
-    if (e == 0)
-        e = pc_collect(&p, wanted, s);
-    else if (p.cs)
-        pl_snap_init(s, p.cs);
-    pc_close(&p);
-    return e;
+    return pc_collect_tree(root, set, 0, 0, wanted, s);
 }
 
 /* ---- snapshot accessors ------------------------------------------------ */
-
-static inline double val2(const pl_snapshot *s0, const pl_snapshot *s1, const char *inst, const char *ctr)
-{
-    double v;
-    pl_status st = fmt2(s0, s1, inst, ctr, &v);
-    if (st != PL_VALID) {
-        ct_failed_checks++;
-        fprintf(stderr, "  %s \"%s\": status %s\n", inst, ctr, pl_status_name(st));
-    }
-    return v;
-}
 
 static inline pl_status status2(const pl_snapshot *s0, const pl_snapshot *s1, const char *inst, const char *ctr)
 {
     double v;
     return fmt2(s0, s1, inst, ctr, &v);
-}
-
-static inline uint8_t *want_only(const pl_counterset_def *cs, const char *const *names)
-{
-    uint8_t *w = calloc(cs->ncounters, 1);
-    for (; w && *names; names++) {
-        int i = pl_counter_index_by_name(cs, *names);
-        CHECK(i >= 0);
-        if (i >= 0)
-            w[i] = 1;
-    }
-    return w;
 }
 
 /* ---- temporary trees --------------------------------------------------- */

@@ -32,15 +32,7 @@ static int pc_open(pctx *p, const char *root, const char *set)
 /* One collection of a whole set below root into s. */
 static int collect_tree(const char *root, const char *set, const uint8_t *wanted, pl_snapshot *s)
 {
-    pctx p;
-    int e = pc_open(&p, root, set);
-    memset(s, 0, sizeof *s);
-    if (e == 0)
-        e = pc_collect(&p, wanted, s);
-    else if (p.cs)
-        pl_snap_init(s, p.cs);
-    pc_close(&p);
-    return e;
+    return pc_collect_tree(root, set, 0, 4096, wanted, s);
 }
 
 /* Value of counter c of instance `inst`: want U for unset. */
@@ -88,18 +80,6 @@ static void nic_row(uint64_t *r, const uint64_t *f, uint64_t bw, uint64_t nh, ui
         f[10], U, f[4], f[5], f[12], f[13], f[14], f[6], f[15], mtu, oper, cc,
     };
     memcpy(r, row, sizeof row);
-}
-
-static uint8_t *want_only(const pl_counterset_def *cs, const char *const *names)
-{
-    uint8_t *w = calloc(cs->ncounters, 1);
-    for (; w && *names; names++) {
-        int i = pl_counter_index_by_name(cs, *names);
-        CHECK(i >= 0);
-        if (i >= 0)
-            w[i] = 1;
-    }
-    return w;
 }
 
 /* ---- temporary trees ---------------------------------------------------------- */

@@ -38,46 +38,16 @@ static int pc_open(pctx *p, const char *root, long hz)
 /* One collection of a whole tree. */
 static int collect_tree(const char *root, long hz, const uint8_t *wanted, pl_snapshot *s)
 {
-    pctx p;
-    int e = pc_open(&p, root, hz);
-    memset(s, 0, sizeof *s);
-    if (e == 0)
-        e = pc_collect(&p, wanted, s);
-    else if (p.cs)
-        pl_snap_init(s, p.cs);
-    pc_close(&p);
-    return e;
+    return pc_collect_tree(root, "Processor Information", hz, 0, wanted, s);
 }
 
 /* ---- snapshot accessors ------------------------------------------------ */
 
-static double pct2(const pl_snapshot *s0, const pl_snapshot *s1, const char *inst, const char *ctr)
-{
-    double v;
-    pl_status st = fmt2(s0, s1, inst, ctr, &v);
-    if (st != PL_VALID) {
-        ct_failed_checks++;
-        fprintf(stderr, "  %s \"%s\": status %s\n", inst, ctr, pl_status_name(st));
-    }
-    return v;
-}
 
 /* One-sample value (frequency, % of maximum). */
 static double fmt1(const pl_snapshot *s, const char *inst, const char *ctr)
 {
-    return pct2(s, s, inst, ctr);
-}
-
-static uint8_t *want_only(const pl_counterset_def *cs, const char *const *names)
-{
-    uint8_t *w = calloc(cs->ncounters, 1);
-    for (; w && *names; names++) {
-        int i = pl_counter_index_by_name(cs, *names);
-        CHECK(i >= 0);
-        if (i >= 0)
-            w[i] = 1;
-    }
-    return w;
+    return val2(s, s, inst, ctr);
 }
 
 /* ---- temporary trees --------------------------------------------------- */
@@ -414,30 +384,30 @@ static void test_basic_rates(void)
     EXPECT(&s0, "0,_Total", "% DPC Time", 171 * T100);
     EXPECT(&s0, "_Total", "% DPC Time", 172 * T100);
 
-    CHECK_NEAR(pct2(&s0, &s1, "0,0", "% Busy Time"), 48.0, 1e-9);  /* (1000-500-20)/1000 */
-    CHECK_NEAR(pct2(&s0, &s1, "0,0", "% Idle Time"), 52.0, 1e-9);       /* 520/1000 */
-    CHECK_NEAR(pct2(&s0, &s1, "0,0", "% User Time"), 30.0, 1e-9);
-    CHECK_NEAR(pct2(&s0, &s1, "0,0", "% Privileged Time"), 16.0, 1e-9); /* 150+0+10 */
-    CHECK_NEAR(pct2(&s0, &s1, "0,0", "% IO Wait Time"), 2.0, 1e-9);
-    CHECK_NEAR(pct2(&s0, &s1, "0,0", "% Steal Time"), 2.0, 1e-9);
-    CHECK_NEAR(pct2(&s0, &s1, "0,0", "% DPC Time"), 1.0, 1e-9);
-    CHECK_NEAR(pct2(&s0, &s1, "0,0", "% Interrupt Time"), 0.0, 0);
-    CHECK_NEAR(pct2(&s0, &s1, "0,1", "% Busy Time"), 64.0, 1e-9);  /* (1000-350-10)/1000 */
-    CHECK_NEAR(pct2(&s0, &s1, "0,1", "% User Time"), 41.0, 1e-9);       /* 400+10 */
-    CHECK_NEAR(pct2(&s0, &s1, "0,1", "% Nice Time"), 1.0, 1e-9);
-    CHECK_NEAR(pct2(&s0, &s1, "0,1", "% Privileged Time"), 22.0, 1e-9); /* 200+0+20 */
-    CHECK_NEAR(pct2(&s0, &s1, "_Total", "% Busy Time"), 56.0, 1e-9); /* (2000-880)/2000 */
-    CHECK_NEAR(pct2(&s0, &s1, "_Total", "% User Time"), 35.5, 1e-9);      /* 710/2000 */
-    CHECK_NEAR(pct2(&s0, &s1, "0,_Total", "% Busy Time"), 56.0, 1e-9);
-    CHECK_NEAR(pct2(&s0, &s1, "0,_Total", "% Idle Time"), 44.0, 1e-9);
-    CHECK_NEAR(pct2(&s0, &s1, "_Total", "% Guest Time"), 0.0, 0);
+    CHECK_NEAR(val2(&s0, &s1, "0,0", "% Busy Time"), 48.0, 1e-9);  /* (1000-500-20)/1000 */
+    CHECK_NEAR(val2(&s0, &s1, "0,0", "% Idle Time"), 52.0, 1e-9);       /* 520/1000 */
+    CHECK_NEAR(val2(&s0, &s1, "0,0", "% User Time"), 30.0, 1e-9);
+    CHECK_NEAR(val2(&s0, &s1, "0,0", "% Privileged Time"), 16.0, 1e-9); /* 150+0+10 */
+    CHECK_NEAR(val2(&s0, &s1, "0,0", "% IO Wait Time"), 2.0, 1e-9);
+    CHECK_NEAR(val2(&s0, &s1, "0,0", "% Steal Time"), 2.0, 1e-9);
+    CHECK_NEAR(val2(&s0, &s1, "0,0", "% DPC Time"), 1.0, 1e-9);
+    CHECK_NEAR(val2(&s0, &s1, "0,0", "% Interrupt Time"), 0.0, 0);
+    CHECK_NEAR(val2(&s0, &s1, "0,1", "% Busy Time"), 64.0, 1e-9);  /* (1000-350-10)/1000 */
+    CHECK_NEAR(val2(&s0, &s1, "0,1", "% User Time"), 41.0, 1e-9);       /* 400+10 */
+    CHECK_NEAR(val2(&s0, &s1, "0,1", "% Nice Time"), 1.0, 1e-9);
+    CHECK_NEAR(val2(&s0, &s1, "0,1", "% Privileged Time"), 22.0, 1e-9); /* 200+0+20 */
+    CHECK_NEAR(val2(&s0, &s1, "_Total", "% Busy Time"), 56.0, 1e-9); /* (2000-880)/2000 */
+    CHECK_NEAR(val2(&s0, &s1, "_Total", "% User Time"), 35.5, 1e-9);      /* 710/2000 */
+    CHECK_NEAR(val2(&s0, &s1, "0,_Total", "% Busy Time"), 56.0, 1e-9);
+    CHECK_NEAR(val2(&s0, &s1, "0,_Total", "% Idle Time"), 44.0, 1e-9);
+    CHECK_NEAR(val2(&s0, &s1, "_Total", "% Guest Time"), 0.0, 0);
     /* the % counters add up: processor + idle = 100, user + privileged +
      * steal = processor */
     for (uint32_t i = 0; i < s1.ninst; i++) {
         const char *n = pl_snap_name(&s1, i);
-        CHECK_NEAR(pct2(&s0, &s1, n, "% Busy Time") + pct2(&s0, &s1, n, "% Idle Time"), 100.0, 1e-9);
-        CHECK_NEAR(pct2(&s0, &s1, n, "% User Time") + pct2(&s0, &s1, n, "% Privileged Time") +
-                   pct2(&s0, &s1, n, "% Steal Time"), pct2(&s0, &s1, n, "% Busy Time"), 1e-9);
+        CHECK_NEAR(val2(&s0, &s1, n, "% Busy Time") + val2(&s0, &s1, n, "% Idle Time"), 100.0, 1e-9);
+        CHECK_NEAR(val2(&s0, &s1, n, "% User Time") + val2(&s0, &s1, n, "% Privileged Time") +
+                   val2(&s0, &s1, n, "% Steal Time"), val2(&s0, &s1, n, "% Busy Time"), 1e-9);
     }
     /* no /proc/interrupts or /proc/softirqs in basic: per-CPU counts absent,
      * machine totals from /proc/stat */
@@ -446,8 +416,8 @@ static void test_basic_rates(void)
     UNSET(&s0, "0,1", "DPCs Queued/sec");
     EXPECT(&s0, "_Total", "Interrupts/sec", 773324);
     EXPECT(&s0, "_Total", "DPCs Queued/sec", 403483);
-    CHECK_NEAR(pct2(&s0, &s1, "_Total", "Interrupts/sec"), 1200.0, 1e-9);  /* 12000 / 10 s */
-    CHECK_NEAR(pct2(&s0, &s1, "_Total", "DPCs Queued/sec"), 600.0, 1e-9);  /* 6000 / 10 s */
+    CHECK_NEAR(val2(&s0, &s1, "_Total", "Interrupts/sec"), 1200.0, 1e-9);  /* 12000 / 10 s */
+    CHECK_NEAR(val2(&s0, &s1, "_Total", "DPCs Queued/sec"), 600.0, 1e-9);  /* 6000 / 10 s */
     /* no cpuidle, cpufreq or cpuinfo either */
     UNSET(&s0, "0,0", "% C1 Time");
     UNSET(&s0, "_Total", "% C1 Time");
@@ -675,8 +645,8 @@ static void test_hold_and_replug(void)
     /* after the reset the new baseline holds: idle 900 -> 1000, user +10 */
     CHECK(STAT("150 0 70 1000 45 0 0 0 0 0"));
     CHECK(pc_collect(&p, NULL, &s[5]) == 0);
-    CHECK_NEAR(pct2(&s[4], &s[5], "0,0", "% Idle Time"), 100.0 * 100 / 110, 1e-9);
-    CHECK_NEAR(pct2(&s[4], &s[5], "0,0", "% User Time"), 100.0 * 10 / 110, 1e-9);
+    CHECK_NEAR(val2(&s[4], &s[5], "0,0", "% Idle Time"), 100.0 * 100 / 110, 1e-9);
+    CHECK_NEAR(val2(&s[4], &s[5], "0,0", "% User Time"), 100.0 * 10 / 110, 1e-9);
 #undef STAT
     for (int k = 0; k < 6; k++)
         pl_snap_free(&s[k]);
@@ -768,14 +738,14 @@ static void test_hotplug(void)
     EXPECT(&s[1], "0,0", "Interrupts/sec", 110);
     EXPECT(&s[1], "0,2", "% User Time", 3200 * T100);
     /* cpu2: us +200, sy +20, id +200 */
-    CHECK_NEAR(pct2(&s[0], &s[1], "0,2", "% Busy Time"), 100.0 * 220 / 420, 1e-9);
+    CHECK_NEAR(val2(&s[0], &s[1], "0,2", "% Busy Time"), 100.0 * 220 / 420, 1e-9);
     /* node 0 keeps offline cpu1 at its last values, as the aggregate line
      * does: idle 10100 + 10000 + 10200, and the interval is valid */
     EXPECT(&s[1], "0,_Total", "% Idle Time", 30300 * T100);
     EXPECT(&s[1], "0,_Total", "Interrupts/sec", 110 + 200 + 330);
-    CHECK_NEAR(pct2(&s[0], &s[1], "0,_Total", "% Busy Time"), 100.0 * 330 / 630, 1e-9);
-    CHECK_NEAR(pct2(&s[0], &s[1], "_Total", "% Busy Time"), 100.0 * 330 / 630, 1e-9);
-    CHECK_NEAR(pct2(&s[0], &s[1], "0,_Total", "Interrupts/sec"), 4.0, 1e-12);   /* 40 / 10 s */
+    CHECK_NEAR(val2(&s[0], &s[1], "0,_Total", "% Busy Time"), 100.0 * 330 / 630, 1e-9);
+    CHECK_NEAR(val2(&s[0], &s[1], "_Total", "% Busy Time"), 100.0 * 330 / 630, 1e-9);
+    CHECK_NEAR(val2(&s[0], &s[1], "0,_Total", "Interrupts/sec"), 4.0, 1e-12);   /* 40 / 10 s */
 
     /* cpu1 back: user and system resume, idle restarts from 0 (sysstat's
      * observation); it is a new instance against the previous sample */
@@ -802,7 +772,7 @@ static void test_hotplug(void)
     CHECK(fmt2(&s[1], &s[2], "0,_Total", "% Idle Time", &v) == PL_NEGATIVE_DELTA);
     EXPECT(&s[2], "0,_Total", "Interrupts/sec", 120 + 210 + 360);
     /* cpu2: us +200, sy +20, id +100 */
-    CHECK_NEAR(pct2(&s[1], &s[2], "0,2", "% Busy Time"), 100.0 * 220 / 320, 1e-9);
+    CHECK_NEAR(val2(&s[1], &s[2], "0,2", "% Busy Time"), 100.0 * 220 / 320, 1e-9);
     if (smp[0] && smp[1] && smp[2]) {
         const pl_block *b1 = &smp[1]->blocks[idx], *b2 = &smp[2]->blocks[idx];
         int c = -1, i1;
@@ -955,8 +925,8 @@ static void test_intr_wrap(void)
     EXPECT(&s1, "0,1", "Interrupts/sec", 27 + 2 + 5);
     EXPECT(&s1, "0,0", "DPCs Queued/sec", 4294967295ull + 4);
     /* 15 interrupts over 10 s, not -4294967275 */
-    CHECK_NEAR(pct2(&s0, &s1, "0,0", "Interrupts/sec"), 1.5, 1e-12);
-    CHECK_NEAR(pct2(&s0, &s1, "0,0", "DPCs Queued/sec"), 0.4, 1e-12);
+    CHECK_NEAR(val2(&s0, &s1, "0,0", "Interrupts/sec"), 1.5, 1e-12);
+    CHECK_NEAR(val2(&s0, &s1, "0,0", "DPCs Queued/sec"), 0.4, 1e-12);
 
     /* the row disappears (IRQ freed): what was counted stays counted */
     CHECK(put(dir, "proc/interrupts",
