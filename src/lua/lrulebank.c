@@ -57,6 +57,7 @@ typedef struct lpl_rulebank {
     size_t nrules;                   /* 0 once released */
     brule *r;
     size_t nsrc;
+    lua_Integer *ver;                /* nsrc: each source's version in the step at hand */
     uint16_t ncodes;
     pl_wstatus kind[MAX_CODES + 1];
 } lpl_rulebank;
@@ -98,7 +99,9 @@ static int bank_release(lua_State *L)
         for (size_t i = 0; i < b->nrules; i++)
             clear_rule(&b->r[i]);
         free(b->r);
+        free(b->ver);
         b->r = NULL;
+        b->ver = NULL;
         b->nrules = 0;
     }
     return 0;
@@ -189,6 +192,11 @@ static int b_source(lua_State *L)
         }
         lua_pop(L, 1);
     }
+    /* the step's scratch grows with the sources, never per step */
+    lua_Integer *ver = realloc(b->ver, (b->nsrc + 1) * sizeof *ver);
+    if (!ver)
+        return luaL_error(L, "rulebank: %s", strerror(ENOMEM));
+    b->ver = ver;
     lua_pushvalue(L, 2);
     lua_rawseti(L, -2, (lua_Integer)++b->nsrc);
     lua_pushinteger(L, (lua_Integer)b->nsrc);
@@ -470,8 +478,7 @@ static int b_step(lua_State *L)
     size_t ns = b->nsrc;
     if (!lua_checkstack(L, (int)(2 * ns + 20)))
         return luaL_error(L, "rulebank: too many sources");
-    /* scratch on the stack, so that an error cannot leak it */
-    lua_Integer *ver = lua_newuserdatauv(L, (ns ? ns : 1) * sizeof *ver, 0);
+    lua_Integer *ver = b->ver;
     int base = lua_gettop(L);
     for (size_t k = 0; k < 2 * ns; k++)
         lua_pushboolean(L, 0);       /* false: not looked up yet */
