@@ -12,14 +12,15 @@
  *
  * Identity: mountstats carries no mount ID (R5 wants one); a mount is its
  * mount point, octal escapes (\040) decoded.  The same point mounted twice
- * (stacked mounts) gets "#2", "#3" ... in file order.  The instance id is
- * FNV-1a of the name & 0x7FFFFFFF.  A mount without statistics (no
- * statvers, or a cut-off block) is listed with its values unset. */
+ * (stacked mounts) is "#1", "#2" ... after the first, in file order, by the
+ * rule of every set (pl_names).  The instance id is FNV-1a of the name &
+ * 0x7FFFFFFF.  A mount without statistics (no statvers) is listed with its
+ * values unset.  The last line is read with or without its newline. */
 #include "pl_provider.h"
 #include "providers.h"
+#include "pl_names.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,7 +83,9 @@ static const pl_counter_def counters[NC] = {
 typedef struct nstate {
     pl_env *env;
     pl_file file;
-    char name[NAME_MAX_ + 8];
+    pl_names names;
+    char name[NAME_MAX_ + 8];                /* the mount point */
+    char uname[NAME_MAX_ + PL_NAMES_EXTRA];  /* made unique */
 } nstate;
 
 static void nfs_close(void *state)
@@ -91,6 +94,7 @@ static void nfs_close(void *state)
     if (!s)
         return;
     pl_file_close(&s->file);
+    pl_names_free(&s->names);
     pl_env_unref(s->env);
     free(s);
 }
@@ -102,6 +106,7 @@ static int nfs_open(pl_env *env, void **state)
         return ENOMEM;
     s->env = pl_env_ref(env);
     pl_file_init(&s->file);
+    pl_names_init(&s->names);
     *state = s;
     return 0;
 }
@@ -154,18 +159,9 @@ static uint32_t name_id(const char *s)
 /* Adds the instance, "#k" after a name already taken. */
 static int add_mount(nstate *s, pl_snapshot *snap)
 {
-    size_t len = strlen(s->name);
-    for (unsigned k = 2;; k++) {
-        uint32_t i;
-        for (i = 0; i < snap->ninst && strcmp(pl_snap_name(snap, i), s->name) != 0; i++)
-            ;
-        if (i == snap->ninst)
-            break;
-        snprintf(s->name + len, 8, "#%u", k);
-        if (k > 999)
-            return -1;
-    }
-    return pl_snap_add(snap, s->name, name_id(s->name));
+    if (!pl_names_next(&s->names, s->name, strlen(s->name), s->uname))
+        return -1;
+    return pl_snap_add(snap, s->uname, name_id(s->uname));
 }
 
 /* Up to n numbers after p (blanks only); the count parsed. */
@@ -232,13 +228,13 @@ static int nfs_read(nstate *s, pl_snapshot *snap, int values)
         snap->err_path = REL;
         return e;
     }
+    if (pl_names_begin(&s->names, 8) != 0)
+        return ENOMEM;
     memset(&m, 0, sizeof m);
-    for (p = s->file.buf; *p; p = nl + 1) {
+    for (p = s->file.buf; *p; p = *nl ? nl + 1 : nl) {
         nl = strchr(p, '\n');
-        if (!nl) {
-            m.bad = 1;       /* cut off: the op sums would be short */
-            break;
-        }
+        if (!nl)
+            nl = p + strlen(p);      /* a last line without its newline */
         if (strncmp(p, "device ", 7) == 0) {
             if (inst >= 0 && stats && values)
                 publish(snap, (uint32_t)inst, &m);

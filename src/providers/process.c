@@ -1,34 +1,39 @@
 /* Process: one instance per numeric /proc entry, plus _Total.
  *
  * Instances are named by comm (stat, between the first '(' and the LAST ')':
- * comm may hold blanks and parentheses), Windows V1 style: in pid order the
- * first process of a name is "name", the next "name#1", "name#2" ...; a
- * process that calls itself "_Total" becomes "_Total#1".  The instance id is
- * the pid and the key its start time (stat 22), so a reused pid is a new
- * process whose rates restart (first_sample).  Names of later duplicates
- * shift when an earlier one exits, as on Windows; id and key do not.
+ * comm may hold blanks and parentheses) by the rule of every set (pl_names):
+ * in pid order the first process of a name is "name", the next "name#1",
+ * "name#2" ...; a process that calls itself "_Total" becomes "_Total#1".
+ * instances() is a collection of no counter, so it names alike.  The
+ * instance id is the pid and the key its start time (stat 22), so a reused
+ * pid is a new process whose rates restart (first_sample).  Names of later
+ * duplicates shift when an earlier one exits, as on Windows; id and key do not.
  *
  * Reads are lazy: stat always (names, keys), status, io, fd/ and
  * smaps_rollup only when a wanted counter needs them.  Descriptors stay open
  * across collections within the budget of proctable.c (half the fd soft
  * limit); past it, files are opened and closed each time.  A kept stat fd of
  * a process that exited reads ESRCH, even when its pid is reused, so a kept
- * fd never mixes two processes.  Processes that vanish between the listing
- * and the read (ENOENT, ESRCH) are left out; an EACCES file (io, fd/,
- * smaps_rollup of other users' processes) leaves its counters unset; kernel
- * threads have no mm: their status lacks the Vm lines and smaps_rollup is
- * not read.  A stat without comm, state or start time is left out.
+ * fd never mixes two processes.  What a failed read means (pl_pt_outcome):
+ * ENOENT/ESRCH of stat, or of another file when stat is gone too, is an exit:
+ * the process is left out; EACCES/EPERM (io, fd/, smaps_rollup of other
+ * users' processes) leaves those counters unset; any other errno (EMFILE,
+ * ENFILE, ENOMEM ...) fails the collection.  Kernel threads and zombies have
+ * no mm: no Vm lines, no smaps_rollup.  A stat without comm, state or start
+ * time is left out.
  *
  * _Total sums the gauges (sizes, counts) over the listed processes, and the
  * cumulative counters (times, faults, I/O, switches) over the listed ones
  * plus the last values of those that exited during the query, so its rates
- * do not fall when a process exits. */
+ * do not fall when a process exits.  A sum is published only when every
+ * listed process had the value (a kernel thread's memory aside): a total of
+ * the readable part is not the total, so it is unset (no_data). */
 #include "pl_provider.h"
 #include "providers.h"
 #include "proctable.h"
+#include "pl_names.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -154,20 +159,11 @@ typedef struct pent {
     uint64_t last[NC];       /* cumulative values last published */
 } pent;
 
-/* Duplicate-name counting for one collection: comm -> occurrences so far;
- * the first occurrence of each name is copied to the arena. */
-typedef struct nslot {
-    uint32_t off, hash, stamp, count, len;
-} nslot;
-
 typedef struct pstate {
     pl_ptbase b;             /* env, /proc, clock, buffers, pids */
     uint64_t page;
     pl_etab tab;
-    nslot *names;
-    uint32_t nmask, stamp;
-    char *arena;
-    size_t alen, acap;
+    pl_names names;          /* this collection's instance names */
     uint64_t dead[NC], dead_have;   /* exited processes' last cumulative values */
 } pstate;
 
@@ -209,8 +205,7 @@ static void p_close(void *state)
     if (!s)
         return;
     pl_etab_free(&s->tab, ent_retire, s);
-    free(s->names);
-    free(s->arena);
+    pl_names_free(&s->names);
     pl_pt_base_free(&s->b);
     free(s);
 }
@@ -223,93 +218,9 @@ static int p_open(pl_env *env, void **state)
     pl_pt_base_init(&s->b, env);
     s->page = (uint64_t)pl_env_page_size(env);
     pl_etab_init(&s->tab, sizeof(pent));
+    pl_names_init(&s->names);
     *state = s;
     return 0;
-}
-
-/* ---- names ------------------------------------------------------------------------- */
-
-static int names_reset(pstate *s, uint32_t n)
-{
-    uint32_t size = 64;
-    while (size < 2 * n)
-        size *= 2;
-    if (size > s->nmask + 1 || !s->names) {
-        nslot *t = calloc(size, sizeof *t);
-        if (!t)
-            return ENOMEM;
-        free(s->names);
-        s->names = t;
-        s->nmask = size - 1;
-        s->stamp = 0;
-    }
-    if (++s->stamp == 0) {   /* wrapped: stamps start again from a clean table */
-        memset(s->names, 0, (s->nmask + 1) * sizeof *s->names);
-        s->stamp = 1;
-    }
-    s->alen = 0;
-    return 0;
-}
-
-/* Eight bytes at a time: kworker names run to 30 bytes. */
-static uint32_t hash_name(const char *p, uint32_t len)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
-    for (; len >= 8; p += 8, len -= 8) {
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdull;
-        h ^= h >> 29;
-    }
-    for (w = 0; len; len--)
-        w = w << 8 | (unsigned char)p[len - 1];
-    h = (h ^ w) * 0xff51afd7ed558ccdull;
-    return (uint32_t)(h ^ h >> 32);
-}
-
-/* Occurrences of this name before, in this collection (the name is counted);
- * UINT32_MAX for ENOMEM. */
-static uint32_t name_seen(pstate *s, const char *name, uint32_t len)
-{
-    uint32_t h = hash_name(name, len), i;
-    for (i = h & s->nmask;; i = (i + 1) & s->nmask) {
-        nslot *n = &s->names[i];
-        if (n->stamp != s->stamp) {
-            if (s->alen + len > s->acap) {
-                size_t cap = s->acap ? s->acap * 2 : 16384;
-                char *a = realloc(s->arena, cap);
-                if (!a)
-                    return UINT32_MAX;
-                s->arena = a;
-                s->acap = cap;
-            }
-            memcpy(s->arena + s->alen, name, len);
-            n->stamp = s->stamp;
-            n->hash = h;
-            n->off = (uint32_t)s->alen;
-            n->len = len;
-            n->count = 1;
-            s->alen += len;
-            return 0;
-        }
-        if (n->hash == h && n->len == len && memcmp(s->arena + n->off, name, len) == 0)
-            return n->count++;
-    }
-}
-
-/* "name" or "name#k" into out (PL_COMM_MAX + 12 bytes); NULL for ENOMEM. */
-static const char *dup_name(pstate *s, const char *comm, uint32_t len, char *out)
-{
-    uint32_t k = name_seen(s, comm, len);
-    char *p = out + len;
-    if (k == UINT32_MAX)
-        return NULL;
-    memcpy(out, comm, len);
-    if (k) {
-        *p++ = '#';
-        p = pl_pt_utoa(p, k);
-    }
-    *p = '\0';
-    return out;
 }
 
 /* ---- reads ------------------------------------------------------------------------- */
@@ -333,21 +244,22 @@ static int read_file(pstate *s, pent *e, int k)
     return pl_pt_read(s->b.procfd, rel_of(e, k, rel), &e->fd[k], &s->b.rb);
 }
 
-/* stat of e into ps; a kept fd that fails (the process exited; its pid may
- * live on in a new process) is dropped and the path opened afresh.  0, or
- * errno when the process is to be left out. */
+/* stat of e into ps.  0; EINVAL for a malformed stat (left out); else the
+ * errno of the read.  A kept fd that reads ESRCH (the process exited; its
+ * pid may live on in a new process) is dropped and the path opened afresh. */
 static int read_stat(pstate *s, pent *e, uint32_t need, pl_pstat *ps)
 {
-    int err;
-    if (e->fd[F_STAT] >= 0 && read_file(s, e, F_STAT) != 0)
-        forget(s, e, 0);     /* ESRCH: that process is gone */
-    else if (e->fd[F_STAT] >= 0)
-        goto parse;
-    if ((err = read_file(s, e, F_STAT)) != 0) {
-        forget(s, e, 0);
+    int err = 0;
+    if (e->fd[F_STAT] >= 0 && (err = read_file(s, e, F_STAT)) != 0) {
+        if (pl_pt_outcome(err) == PL_PT_GONE)
+            forget(s, e, 0);
+        pl_pt_close(&e->fd[F_STAT]);
+    }
+    if (e->fd[F_STAT] < 0 && (err = read_file(s, e, F_STAT)) != 0) {
+        if (pl_pt_outcome(err) == PL_PT_GONE)
+            forget(s, e, 0);
         return err;
     }
-parse:
     if (pl_pt_parse_stat(s->b.rb.buf, s->b.rb.len, need, ps) || !(ps->have & PS_BIT(PS_START)))
         return EINVAL;
     if (e->known && e->start != ps->v[PS_START])
@@ -355,6 +267,37 @@ parse:
     e->start = ps->v[PS_START];
     e->known = 1;
     return 0;
+}
+
+/* Paths for messages (static: a result keeps the pointer). */
+static const char *const errpath[NFD] = {
+    "proc/[pid]/stat", "proc/[pid]/status", "proc/[pid]/io", "proc/[pid]/fd", "proc/[pid]/smaps_rollup",
+};
+
+/* After file k of e failed with err: 0 to go on without its counters (not
+ * ours to read, or a file this process lacks), -1 when the process itself
+ * exited meanwhile (its stat is gone or names another process), or the
+ * errno that fails the collection. */
+static int after_fail(pstate *s, pent *e, int k, int err, pl_snapshot *snap)
+{
+    pl_pstat ps;
+    uint64_t start = e->start;
+    int o = pl_pt_outcome(err);
+    if (o == PL_PT_DENIED)
+        return 0;
+    if (o == PL_PT_FAILED) {
+        snap->err_path = errpath[k];
+        return err;
+    }
+    err = read_stat(s, e, PS_BIT(PS_START), &ps);
+    if (err == 0)
+        return e->start == start ? 0 : -1;
+    if (err == EINVAL || pl_pt_outcome(err) == PL_PT_GONE)
+        return -1;
+    if (pl_pt_outcome(err) == PL_PT_DENIED)
+        return -1;
+    snap->err_path = errpath[F_STAT];
+    return err;
 }
 
 static const pl_ptkey status_keys[] = {
@@ -374,213 +317,257 @@ static const pl_ptkey smaps_keys[] = {
 };
 
 #define HAS(h, k) (((h) >> (k)) & 1u)
-#define PUT(c, x) (v[c] = (x), have |= BIT(c))
+#define PUT(c, x) (v[c] = (x), *have |= BIT(c))
 
-/* ---- collection -------------------------------------------------------------------- */
+/* Counters a process without memory (a kernel thread, a zombie) has no
+ * source for: their absence does not make _Total partial. */
+#define NOMM_FREE (BIT(X_PF) | BIT(X_PRIVB) | BIT(X_WSPRIV))
 
-static int p_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
+/* ---- values ------------------------------------------------------------------------ */
+
+static void stat_values(const pstate *s, const pent *pe, const pl_pstat *ps, unsigned src,
+                        uint64_t *v, uint64_t *have)
 {
-    pstate *s = state;
-    uint8_t wl[NC];
-    unsigned nw = 0, src = 0;
-    uint32_t need = PS_BIT(PS_START) | PS_BIT(PS_FLAGS);
-    uint64_t tot[NC] = { 0 }, tot_have = 0;
-    char name[PL_COMM_MAX + 16];
-    int e, ti;
-
-    pl_snap_clear(snap);     /* a reused snapshot starts empty */
-    for (unsigned c = 0; c < NC; c++)
-        if (!wanted || wanted[c]) {
-            wl[nw++] = (uint8_t)c;
-            src |= cinfo[c].src;
-            need |= cinfo[c].fields;
-        }
-    if (src & S_UPTIME) {
-        int64_t now;
-        if (pl_pt_uptime(&s->b.uptime, s->b.env, &now) == 0) {
-            snap->obj_time = now;
-            snap->obj_freq = 10000000;
-        } else {
-            src &= ~(unsigned)S_UPTIME;      /* no clock: Elapsed Time unset */
-        }
-    }
-    if ((e = pl_pt_list_pids(&s->b, 1, snap)) != 0)
-        return e;
-    if ((e = pl_etab_sync(&s->tab, s->b.ids, s->b.nids, ent_init, ent_retire, s)) != 0 ||
-        (e = names_reset(s, s->tab.n + 1)) != 0)
-        return e;
-    if (name_seen(s, "_Total", 6))   /* a process named _Total becomes _Total#1 */
-        return ENOMEM;
-
-    for (uint32_t i = 0; i < s->tab.n; i++) {
-        pent *pe = s->tab.v[i];
-        pl_pstat ps;
-        uint64_t v[NC], have = 0, kv[6];
-        if (i + 2 < s->tab.n)        /* cold after a collect's kernel work: load it early */
-            __builtin_prefetch(s->tab.v[i + 2]);
-        uint32_t kh;
-        int kthread;
-        if (read_stat(s, pe, need, &ps))
-            continue;        /* vanished, unreadable or malformed */
-        const char *nm = dup_name(s, ps.comm, ps.comm_len, name);
-        int inst = nm ? pl_snap_add_key(snap, nm, pe->pid, pe->start) : -1;
-        if (inst < 0)
-            return ENOMEM;
-        kthread = (ps.have & PS_BIT(PS_FLAGS)) && (ps.v[PS_FLAGS] & PL_PF_KTHREAD);
-
-        /* stat */
-#define ST(f) ((ps.have & PS_BIT(PS_##f)) != 0)
-        if (ST(UTIME) && ST(STIME))
-            PUT(X_PROC, pl_pt_hns(ps.v[PS_UTIME] + ps.v[PS_STIME], s->b.per_tick, s->b.hz));
-        if (ST(UTIME))
-            PUT(X_USER, pl_pt_hns(ps.v[PS_UTIME], s->b.per_tick, s->b.hz));
-        if (ST(STIME))
-            PUT(X_PRIV, pl_pt_hns(ps.v[PS_STIME], s->b.per_tick, s->b.hz));
-        if (ST(VSIZE))
-            PUT(X_VIRT, ps.v[PS_VSIZE]);
-        if (ST(MINFLT) && ST(MAJFLT))
-            PUT(X_FAULTS, ps.v[PS_MINFLT] + ps.v[PS_MAJFLT]);
-        if (ST(MAJFLT))
-            PUT(X_MAJ, ps.v[PS_MAJFLT]);
-        if (ST(RSS) && ps.v[PS_RSS] <= UINT64_MAX / s->page)
-            PUT(X_WS, ps.v[PS_RSS] * s->page);
-        if (ST(THREADS))
-            PUT(X_THREADS, ps.v[PS_THREADS]);
-        /* -100..39; SCHED_DEADLINE's -101 has no place on the scale */
-        if (ST(PRIO) && (int64_t)ps.v[PS_PRIO] >= -100 && (int64_t)ps.v[PS_PRIO] <= 39)
-            PUT(X_PRIO, (uint64_t)((int64_t)ps.v[PS_PRIO] + 100));
-        if (src & S_UPTIME)
-            PUT(X_ELAP, pl_pt_hns(pe->start, s->b.per_tick, s->b.hz));
-        PUT(X_PID, pe->pid);
-        if (ST(PPID))
-            PUT(X_PPID, ps.v[PS_PPID]);
-        if (ST(BLKIO))
-            PUT(X_IOWAIT, pl_pt_hns(ps.v[PS_BLKIO], s->b.per_tick, s->b.hz));
-        if (ST(CPU))
-            PUT(X_CPU, ps.v[PS_CPU]);
+    uint64_t pt = s->b.per_tick, hz = s->b.hz;
+#define ST(f) ((ps->have & PS_BIT(PS_##f)) != 0)
+    if (ST(UTIME) && ST(STIME))
+        PUT(X_PROC, pl_pt_hns(ps->v[PS_UTIME] + ps->v[PS_STIME], pt, hz));
+    if (ST(UTIME))
+        PUT(X_USER, pl_pt_hns(ps->v[PS_UTIME], pt, hz));
+    if (ST(STIME))
+        PUT(X_PRIV, pl_pt_hns(ps->v[PS_STIME], pt, hz));
+    if (ST(VSIZE))
+        PUT(X_VIRT, ps->v[PS_VSIZE]);
+    if (ST(MINFLT) && ST(MAJFLT))
+        PUT(X_FAULTS, ps->v[PS_MINFLT] + ps->v[PS_MAJFLT]);
+    if (ST(MAJFLT))
+        PUT(X_MAJ, ps->v[PS_MAJFLT]);
+    if (ST(RSS) && ps->v[PS_RSS] <= UINT64_MAX / s->page)
+        PUT(X_WS, ps->v[PS_RSS] * s->page);
+    if (ST(THREADS))
+        PUT(X_THREADS, ps->v[PS_THREADS]);
+    /* -100..39; SCHED_DEADLINE's -101 has no place on the scale */
+    if (ST(PRIO) && (int64_t)ps->v[PS_PRIO] >= -100 && (int64_t)ps->v[PS_PRIO] <= 39)
+        PUT(X_PRIO, (uint64_t)((int64_t)ps->v[PS_PRIO] + 100));
+    if (src & S_UPTIME)      /* the clock is read after every stat: pl_pt_elapsed_clock */
+        PUT(X_ELAP, pl_pt_hns(pe->start, pt, hz));
+    PUT(X_PID, pe->pid);
+    if (ST(PPID))
+        PUT(X_PPID, ps->v[PS_PPID]);
+    if (ST(BLKIO))
+        PUT(X_IOWAIT, pl_pt_hns(ps->v[PS_BLKIO], pt, hz));
+    if (ST(CPU))
+        PUT(X_CPU, ps->v[PS_CPU]);
 #undef ST
-        /* the other files, each only when asked for */
-        if ((src & S_STATUS) && read_file(s, pe, F_STATUS) == 0) {
-            pl_pt_scan_keys(s->b.rb.buf, s->b.rb.len, status_keys, 6, kv, &kh);
-            if (HAS(kh, K_VMPEAK))
-                PUT(X_VPEAK, kv[K_VMPEAK]);
-            if (HAS(kh, K_VMHWM))
-                PUT(X_WSPEAK, kv[K_VMHWM]);
-            if (HAS(kh, K_VMSWAP))
-                PUT(X_PF, kv[K_VMSWAP]);
-            if (HAS(kh, K_RSSANON) && HAS(kh, K_VMSWAP))
-                PUT(X_PRIVB, kv[K_RSSANON] + kv[K_VMSWAP]);
-            if (HAS(kh, K_VCSW) && HAS(kh, K_NVCSW))
-                PUT(X_CTXSW, kv[K_VCSW] + kv[K_NVCSW]);
-        }
-        if ((src & S_IO) && read_file(s, pe, F_IO) == 0) {
-            pl_pt_scan_keys(s->b.rb.buf, s->b.rb.len, io_keys, 6, kv, &kh);
-            if (HAS(kh, K_SYSCR))
-                PUT(X_IOR_OPS, kv[K_SYSCR]);
-            if (HAS(kh, K_SYSCW))
-                PUT(X_IOW_OPS, kv[K_SYSCW]);
-            if (HAS(kh, K_SYSCR) && HAS(kh, K_SYSCW))
-                PUT(X_IOD_OPS, kv[K_SYSCR] + kv[K_SYSCW]);
-            if (HAS(kh, K_RCHAR))
-                PUT(X_IOR_B, kv[K_RCHAR]);
-            if (HAS(kh, K_WCHAR))
-                PUT(X_IOW_B, kv[K_WCHAR]);
-            if (HAS(kh, K_RCHAR) && HAS(kh, K_WCHAR))
-                PUT(X_IOD_B, kv[K_RCHAR] + kv[K_WCHAR]);
-            if (HAS(kh, K_RBYTES))
-                PUT(X_DISK_R, kv[K_RBYTES]);
-            if (HAS(kh, K_WBYTES))
-                PUT(X_DISK_W, kv[K_WBYTES]);
-            if ((kh & 0xF) == 0xF) {         /* a readable io file: no "other" class */
-                PUT(X_IOO_OPS, 0);
-                PUT(X_IOO_B, 0);
-            }
-        }
-        if (src & S_FD) {
-            char rel[40];
-            uint32_t n;
-            if (pl_pt_count(s->b.procfd, rel_of(pe, F_FD, rel), &pe->fd[F_FD], &s->b.db, &n) == 0)
-                PUT(X_HANDLES, n);
-        }
-        if ((src & S_SMAPS) && !kthread && read_file(s, pe, F_SMAPS) == 0) {
-            pl_pt_scan_keys(s->b.rb.buf, s->b.rb.len, smaps_keys, 3, kv, &kh);
-            if (HAS(kh, 0) && HAS(kh, 1))    /* Private_Hugetlb is newer: 0 without it */
-                PUT(X_WSPRIV, kv[0] + kv[1] + (HAS(kh, 2) ? kv[2] : 0));
-        }
+}
 
-        /* publish what was asked for; keep cumulative values for _Total */
-        pe->acc_have = 0;
-        for (unsigned k = 0; k < nw; k++) {
-            unsigned c = wl[k];
-            if (!(have & BIT(c)))
-                continue;
-            pl_snap_set(snap, (uint32_t)inst, c, v[c]);
-            if (cinfo[c].total != T_NONE) {
-                tot[c] += v[c];
-                tot_have |= BIT(c);
-            }
-            if (cinfo[c].total == T_ACC) {
-                pe->last[c] = v[c];
-                pe->acc_have |= BIT(c);
-            }
-        }
+static void status_values(const pl_rbuf *rb, uint64_t *v, uint64_t *have)
+{
+    uint64_t kv[6];
+    uint32_t kh;
+    pl_pt_scan_keys(rb->buf, rb->len, status_keys, 6, kv, &kh);
+    if (HAS(kh, K_VMPEAK))
+        PUT(X_VPEAK, kv[K_VMPEAK]);
+    if (HAS(kh, K_VMHWM))
+        PUT(X_WSPEAK, kv[K_VMHWM]);
+    if (HAS(kh, K_VMSWAP))
+        PUT(X_PF, kv[K_VMSWAP]);
+    if (HAS(kh, K_RSSANON) && HAS(kh, K_VMSWAP))
+        PUT(X_PRIVB, kv[K_RSSANON] + kv[K_VMSWAP]);
+    if (HAS(kh, K_VCSW) && HAS(kh, K_NVCSW))
+        PUT(X_CTXSW, kv[K_VCSW] + kv[K_NVCSW]);
+}
+
+static void io_values(const pl_rbuf *rb, uint64_t *v, uint64_t *have)
+{
+    uint64_t kv[6];
+    uint32_t kh;
+    pl_pt_scan_keys(rb->buf, rb->len, io_keys, 6, kv, &kh);
+    if (HAS(kh, K_SYSCR))
+        PUT(X_IOR_OPS, kv[K_SYSCR]);
+    if (HAS(kh, K_SYSCW))
+        PUT(X_IOW_OPS, kv[K_SYSCW]);
+    if (HAS(kh, K_SYSCR) && HAS(kh, K_SYSCW))
+        PUT(X_IOD_OPS, kv[K_SYSCR] + kv[K_SYSCW]);
+    if (HAS(kh, K_RCHAR))
+        PUT(X_IOR_B, kv[K_RCHAR]);
+    if (HAS(kh, K_WCHAR))
+        PUT(X_IOW_B, kv[K_WCHAR]);
+    if (HAS(kh, K_RCHAR) && HAS(kh, K_WCHAR))
+        PUT(X_IOD_B, kv[K_RCHAR] + kv[K_WCHAR]);
+    if (HAS(kh, K_RBYTES))
+        PUT(X_DISK_R, kv[K_RBYTES]);
+    if (HAS(kh, K_WBYTES))
+        PUT(X_DISK_W, kv[K_WBYTES]);
+    if ((kh & 0xF) == 0xF) {         /* a readable io file: no "other" class */
+        PUT(X_IOO_OPS, 0);
+        PUT(X_IOO_B, 0);
     }
+}
 
-    ti = pl_snap_add(snap, "_Total", TOTAL_ID);
-    if (ti < 0)
-        return ENOMEM;
-    for (unsigned k = 0; k < nw; k++) {
-        unsigned c = wl[k];
-        if (cinfo[c].total == T_ACC && (s->dead_have & BIT(c))) {
-            tot[c] += s->dead[c];
-            tot_have |= BIT(c);
+static void smaps_values(const pl_rbuf *rb, uint64_t *v, uint64_t *have)
+{
+    uint64_t kv[3];
+    uint32_t kh;
+    pl_pt_scan_keys(rb->buf, rb->len, smaps_keys, 3, kv, &kh);
+    if (HAS(kh, 0) && HAS(kh, 1))    /* Private_Hugetlb is newer: 0 without it */
+        PUT(X_WSPRIV, kv[0] + kv[1] + (HAS(kh, 2) ? kv[2] : 0));
+}
+
+/* The files beyond stat, each only when asked for.  0, -1 when the process
+ * exited meanwhile, or the errno that fails the collection. */
+static int read_more(pstate *s, pent *pe, unsigned src, int nomm, uint64_t *v, uint64_t *have,
+                     pl_snapshot *snap)
+{
+    static void (*const parse[NFD])(const pl_rbuf *, uint64_t *, uint64_t *) = {
+        NULL, status_values, io_values, NULL, smaps_values,
+    };
+    static const uint8_t need[NFD] = { 0, S_STATUS, S_IO, S_FD, S_SMAPS };
+    for (int k = F_STATUS; k < NFD; k++) {
+        int e, r;
+        uint32_t n;
+        if (!(src & need[k]) || (k == F_SMAPS && nomm))
+            continue;        /* no mm, no smaps_rollup to read */
+        if (k == F_FD) {
+            char rel[40];
+            e = pl_pt_count(s->b.procfd, rel_of(pe, F_FD, rel), &pe->fd[F_FD], &s->b.db, &n);
+            if (e == 0)
+                PUT(X_HANDLES, n);
+        } else if ((e = read_file(s, pe, k)) == 0) {
+            parse[k](&s->b.rb, v, have);
         }
-        if (tot_have & BIT(c))
-            pl_snap_set(snap, (uint32_t)ti, c, tot[c]);
+        if (e && (r = after_fail(s, pe, k, e, snap)) != 0)
+            return r;
     }
     return 0;
 }
 
-/* ---- metadata: names and ids from the listing and comm ------------------------------- */
+/* ---- collection -------------------------------------------------------------------- */
 
-static int p_instances(void *state, pl_snapshot *snap)
+typedef struct pcol {
+    uint8_t wl[NC];          /* wanted counters */
+    unsigned nw, src;
+    uint32_t need;           /* stat fields */
+    uint64_t tmask;          /* wanted counters that _Total sums */
+    uint64_t lack;           /* of those, counters some listed process lacks */
+    uint64_t tot[NC], tot_have;
+} pcol;
+
+/* Publishes what was asked for; keeps cumulative values for _Total. */
+static void publish(pent *pe, pcol *c, pl_snapshot *snap, uint32_t inst, const uint64_t *v,
+                    uint64_t have)
+{
+    pe->acc_have = 0;
+    for (unsigned k = 0; k < c->nw; k++) {
+        unsigned x = c->wl[k];
+        if (!(have & BIT(x)))
+            continue;
+        pl_snap_set(snap, inst, x, v[x]);
+        if (cinfo[x].total != T_NONE) {
+            c->tot[x] += v[x];
+            c->tot_have |= BIT(x);
+        }
+        if (cinfo[x].total == T_ACC) {
+            pe->last[x] = v[x];
+            pe->acc_have |= BIT(x);
+        }
+    }
+}
+
+/* One listed process: 0 (published, or left out), or the errno that fails
+ * the collection. */
+static int one_process(pstate *s, pent *pe, pcol *c, pl_snapshot *snap)
+{
+    pl_pstat ps;
+    uint64_t v[NC], have = 0;
+    char comm[PL_COMM_MAX], name[PL_COMM_MAX + PL_NAMES_EXTRA];
+    uint32_t len;
+    int e = read_stat(s, pe, c->need, &ps), nomm, inst;
+    if (e == EINVAL)
+        return 0;            /* no comm, state or start time: not a process we can name */
+    switch (pl_pt_outcome(e)) {
+    case PL_PT_READ:
+        break;
+    case PL_PT_GONE:
+        return 0;
+    case PL_PT_DENIED:       /* there, but hidden from us: no total can be whole */
+        c->lack = c->tmask;
+        return 0;
+    default:
+        snap->err_path = errpath[F_STAT];
+        return e;
+    }
+    len = ps.comm_len;
+    memcpy(comm, ps.comm, len);      /* the read buffer serves the other files */
+    nomm = ((ps.have & PS_BIT(PS_FLAGS)) && (ps.v[PS_FLAGS] & PL_PF_KTHREAD)) ||
+           ps.state == 'Z' || ps.state == 'X' || ps.state == 'x';
+    stat_values(s, pe, &ps, c->src, v, &have);
+    if ((e = read_more(s, pe, c->src, nomm, v, &have, snap)) != 0)
+        return e < 0 ? 0 : e;        /* -1: exited meanwhile, left out */
+    if (!pl_names_next(&s->names, comm, len, name) ||
+        (inst = pl_snap_add_key(snap, name, pe->pid, pe->start)) < 0)
+        return ENOMEM;
+    publish(pe, c, snap, (uint32_t)inst, v, have);
+    c->lack |= c->tmask & ~have & ~(nomm ? NOMM_FREE : 0);
+    return 0;
+}
+
+static int p_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
     pstate *s = state;
-    char name[PL_COMM_MAX + 16];
-    int e;
-    pl_snap_clear(snap);
-    if ((e = pl_pt_list_pids(&s->b, 0, snap)) != 0)
+    pcol c;
+    char total[6 + PL_NAMES_EXTRA];
+    int e, ti;
+
+    pl_snap_clear(snap);     /* a reused snapshot starts empty */
+    memset(&c, 0, sizeof c);
+    c.need = PS_BIT(PS_START) | PS_BIT(PS_FLAGS);
+    for (unsigned x = 0; x < NC; x++)
+        if (!wanted || wanted[x]) {
+            c.wl[c.nw++] = (uint8_t)x;
+            c.src |= cinfo[x].src;
+            c.need |= cinfo[x].fields;
+            if (cinfo[x].total != T_NONE)
+                c.tmask |= BIT(x);
+        }
+    if ((e = pl_pt_list_pids(&s->b, 1, snap)) != 0)
         return e;
     if ((e = pl_etab_sync(&s->tab, s->b.ids, s->b.nids, ent_init, ent_retire, s)) != 0 ||
-        (e = names_reset(s, s->tab.n + 1)) != 0)
+        (e = pl_names_begin(&s->names, s->tab.n + 1)) != 0)
         return e;
-    if (name_seen(s, "_Total", 6))
+    if (!pl_names_next(&s->names, "_Total", 6, total))   /* a process _Total is _Total#1 */
         return ENOMEM;
     for (uint32_t i = 0; i < s->tab.n; i++) {
-        pent *pe = s->tab.v[i];
-        char rel[40], comm[PL_COMM_MAX];
-        int fd = -1;
-        char *p = pl_pt_utoa(rel, pe->pid);
-        const char *nm;
-        size_t len;
-        strcpy(p, "/comm");
-        fd = openat(s->b.procfd, rel, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-            continue;        /* gone, or hidden */
-        ssize_t r = read(fd, comm, sizeof comm);
-        close(fd);
-        if (r <= 0)
-            continue;
-        len = (size_t)r;
-        if (comm[len - 1] == '\n')
-            len--;
-        if (len > PL_COMM_MAX - 1)
-            len = PL_COMM_MAX - 1;
-        nm = dup_name(s, comm, (uint32_t)len, name);
-        if (!nm || pl_snap_add(snap, nm, pe->pid) < 0)
-            return ENOMEM;
+        if (i + 2 < s->tab.n)        /* cold after a collect's kernel work: load it early */
+            __builtin_prefetch(s->tab.v[i + 2]);
+        if ((e = one_process(s, s->tab.v[i], &c, snap)) != 0)
+            return e;
     }
-    return pl_snap_add(snap, "_Total", TOTAL_ID) < 0 ? ENOMEM : 0;
+    if ((c.src & S_UPTIME) && (e = pl_pt_elapsed_clock(&s->b, snap, X_ELAP)) != 0)
+        return e;
+
+    /* _Total: a sum over every listed process, or no value (no_data) */
+    ti = pl_snap_add(snap, "_Total", TOTAL_ID);
+    if (ti < 0)
+        return ENOMEM;
+    for (unsigned k = 0; k < c.nw; k++) {
+        unsigned x = c.wl[k];
+        if (cinfo[x].total == T_ACC && (s->dead_have & BIT(x))) {
+            c.tot[x] += s->dead[x];
+            c.tot_have |= BIT(x);
+        }
+        if ((c.tot_have & BIT(x)) && !(c.lack & BIT(x)))
+            pl_snap_set(snap, (uint32_t)ti, x, c.tot[x]);
+    }
+    return 0;
+}
+
+/* Metadata: the instances of a collection of no counter, so that names, ids
+ * and keys come from the one source (stat) by the one rule. */
+static int p_instances(void *state, pl_snapshot *snap)
+{
+    static const uint8_t none[NC];
+    return p_collect(state, none, snap);
 }
 
 static const pl_provider_ops ops = { p_open, p_close, p_instances, p_collect };

@@ -250,19 +250,6 @@ int pl_pt_list_ids(int fd, pl_rbuf *scratch, uint32_t **ids, uint32_t *n, uint32
     return 0;
 }
 
-char *pl_pt_utoa(char *p, uint32_t v)
-{
-    char t[10];
-    int n = 0;
-    do {
-        t[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n)
-        *p++ = t[--n];
-    return p;
-}
-
 /* ---- /proc/[pid]/stat ------------------------------------------------------------ */
 
 /* proc(5) field number of each PS_* slot, and the reverse (slot + 1, 0 = skip) */
@@ -348,7 +335,7 @@ int pl_pt_scan_keys(const char *buf, size_t len, const pl_ptkey *keys, int nkeys
     while (p < end && found < nkeys) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         if (!nl)
-            break;           /* an incomplete last line is not read */
+            nl = end;        /* a last line without its newline (the buffer ends in NUL) */
         for (int k = 0; k < nkeys; k++) {
             const pl_ptkey *key = &keys[k];
             const char *q = p + key->len;
@@ -501,6 +488,24 @@ int pl_pt_uptime(pl_file *f, const pl_env *env, int64_t *hns)
     if (pl_parse_fixed(&p, 7, &v) || *p != ' ' || v > (uint64_t)INT64_MAX)
         return EINVAL;
     *hns = (int64_t)v;
+    return 0;
+}
+
+int pl_pt_elapsed_clock(pl_ptbase *b, pl_snapshot *snap, uint32_t col)
+{
+    int64_t now;
+    int e = pl_pt_uptime(&b->uptime, b->env, &now);
+    if (e == 0) {
+        snap->obj_time = now;
+        snap->obj_freq = 10000000;
+        return 0;
+    }
+    if (e != EINVAL && pl_pt_outcome(e) == PL_PT_FAILED) {
+        snap->err_path = "proc/uptime";
+        return e;            /* out of descriptors is not "no clock" */
+    }
+    for (uint32_t i = 0; i < snap->ninst; i++)
+        snap->have[(size_t)i * snap->cs->ncounters + col] = 0;
     return 0;
 }
 

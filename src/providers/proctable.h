@@ -7,7 +7,9 @@
 #define PL_PROCTABLE_H
 
 #include "pl_provider.h"
+#include "pl_names.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,6 +21,21 @@ void pl_pt_budget_refresh(void);
 int pl_pt_budget_take(void);          /* 1: one more may be kept (taken) */
 void pl_pt_close(int *fd);            /* closes a kept fd, gives it back; sets -1 */
 long pl_pt_kept(void);                /* kept descriptors now (for tests) */
+
+/* ---- what a failed read means ------------------------------------------- */
+/* Only ENOENT and ESRCH can say that a process or thread is gone; EACCES and
+ * EPERM say that a file is not ours to read (another user's io or fd/,
+ * hidepid); any other errno (EMFILE, ENFILE, ENOMEM, EIO ...) fails the
+ * whole collection: running out of descriptors is never a process exiting. */
+enum { PL_PT_READ, PL_PT_GONE, PL_PT_DENIED, PL_PT_FAILED };
+static inline int pl_pt_outcome(int e)
+{
+    if (e == 0)
+        return PL_PT_READ;
+    if (e == ENOENT || e == ESRCH)
+        return PL_PT_GONE;
+    return e == EACCES || e == EPERM ? PL_PT_DENIED : PL_PT_FAILED;
+}
 
 /* ---- reads -------------------------------------------------------------- */
 typedef struct pl_rbuf {
@@ -45,7 +62,7 @@ int pl_pt_count(int dirfd, const char *rel, int *fd, pl_rbuf *scratch, uint32_t 
 int pl_pt_list_ids(int fd, pl_rbuf *scratch, uint32_t **ids, uint32_t *n, uint32_t *cap);
 
 /* Writes the decimal of v at p; returns the end (no NUL). */
-char *pl_pt_utoa(char *p, uint32_t v);
+#define pl_pt_utoa pl_utoa
 
 /* ---- /proc/[pid]/stat --------------------------------------------------- */
 enum {
@@ -78,8 +95,9 @@ typedef struct pl_ptkey {
 } pl_ptkey;
 #define PL_PTKEY(s, kb) { s, (int)sizeof s - 1, kb }
 
-/* One pass over complete lines: vals[k] and bit k of *have for each key found
- * with a whole number (and its kB unit when kb).  Returns the keys seen. */
+/* One pass over the lines, the last one with or without its newline: vals[k]
+ * and bit k of *have for each key found with a whole number (and its kB unit
+ * when kb).  Returns the keys seen. */
 int pl_pt_scan_keys(const char *buf, size_t len, const pl_ptkey *keys, int nkeys,
                     uint64_t *vals, uint32_t *have);
 
@@ -130,5 +148,11 @@ static inline uint64_t pl_pt_hns(uint64_t ticks, uint64_t per_tick, uint64_t hz)
 }
 /* CLOCK_BOOTTIME in 100 ns from <root>/proc/uptime ("699.22 ..."). */
 int pl_pt_uptime(pl_file *f, const pl_env *env, int64_t *hns);
+/* The object clock of Elapsed Time (counter col, start times on the boot
+ * clock), read once every start time of the collection has been: a process
+ * or thread that started during the collection then started before the
+ * clock, so clock - start is never negative.  Without /proc/uptime (absent,
+ * denied, malformed) the column is unset: 0; any other errno is returned. */
+int pl_pt_elapsed_clock(pl_ptbase *b, pl_snapshot *snap, uint32_t col);
 
 #endif

@@ -12,6 +12,7 @@
  * and kept open; a removed zone's file fails with ENODEV and is reopened. */
 #include "pl_provider.h"
 #include "providers.h"
+#include "pl_names.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -39,12 +40,13 @@ typedef struct zone {
     unsigned num;                /* first: a pl_numbered record */
     int fd_type, fd_temp;
     char type[NAME_MAX_ + 1];    /* the type file, sanitised */
-    char name[NAME_MAX_ + 16];   /* type, then "#k" for a repeated type */
+    char name[NAME_MAX_ + PL_NAMES_EXTRA];   /* type, then "#k" for a repeated type */
 } zone;
 
 typedef struct th_state {
     pl_env *env;
     pl_numbered zones;           /* of zone */
+    pl_names names;
 } th_state;
 
 static int th_open(pl_env *env, void **state)
@@ -54,6 +56,7 @@ static int th_open(pl_env *env, void **state)
         return ENOMEM;
     s->env = pl_env_ref(env);
     pl_numbered_init(&s->zones, sizeof(zone));
+    pl_names_init(&s->names);
     *state = s;
     return 0;
 }
@@ -80,6 +83,7 @@ static void th_close(void *state)
     if (!s)
         return;
     pl_numbered_free(&s->zones, zone_close);
+    pl_names_free(&s->names);
     pl_env_unref(s->env);
     free(s);
 }
@@ -100,10 +104,11 @@ static int add_zones(th_state *s, pl_snapshot *snap)
     char rel[64], buf[NAME_MAX_ + 1];
     zone *zs = s->zones.v;
     rel[0] = '\0';
+    if (pl_names_begin(&s->names, s->zones.n) != 0)
+        return ENOMEM;
     for (uint32_t i = 0; i < s->zones.n; i++) {
         zone *z = &zs[i];
         size_t n = 0;
-        unsigned dup = 0;
         if (z->fd_type < 0)
             snprintf(rel, sizeof rel, CLASS "/thermal_zone%u/type", z->num);
         if (pl_read_once(&z->fd_type, s->env, rel, buf, sizeof buf) == 0) {
@@ -114,13 +119,8 @@ static int add_zones(th_state *s, pl_snapshot *snap)
             snprintf(buf, sizeof buf, "thermal_zone%u", z->num);
         pl_name_sanitize(buf);
         memcpy(z->type, buf, sizeof z->type);
-        for (uint32_t j = 0; j < i; j++)
-            dup += strcmp(zs[j].type, buf) == 0;
-        if (dup)
-            snprintf(z->name, sizeof z->name, "%s#%u", buf, dup);
-        else
-            snprintf(z->name, sizeof z->name, "%s", buf);
-        if (pl_snap_add(snap, z->name, z->num) < 0)
+        if (!pl_names_next(&s->names, buf, strlen(buf), z->name) ||
+            pl_snap_add(snap, z->name, z->num) < 0)
             return ENOMEM;
     }
     return 0;

@@ -7,8 +7,11 @@
  * one task/ listing per process and one stat per thread, plus task status
  * when Context Switches/sec is asked for.  Descriptors are kept within the
  * budget shared with Process (proctable.c).  Threads and processes that
- * vanish while being read are left out; a stat without comm, state or start
- * time is left out.  There is no _Total: Process(_Total) has the sums. */
+ * vanish while being read (ENOENT, ESRCH) or are hidden (EACCES, EPERM) are
+ * left out; any other errno (EMFILE ...) fails the collection; a stat
+ * without comm, state or start time is left out.  instances() is a
+ * collection of no counter: the same names.  There is no _Total:
+ * Process(_Total) has the sums. */
 #include "pl_provider.h"
 #include "providers.h"
 #include "proctable.h"
@@ -146,10 +149,12 @@ static int t_open(pl_env *env, void **state)
     return 0;
 }
 
-/* Lists p's threads into p->tids: through the kept task/ fd, or opened once. */
+/* Lists p's threads into p->tids: through the kept task/ fd, or opened once.
+ * 0 or errno (pl_pt_outcome says what it means). */
 static int list_threads(tstate *s, tproc *p)
 {
     int fd = p->taskfd, e;
+    p->ntids = 0;
     if (fd < 0) {
         char rel[40], *q = pl_pt_utoa(rel, p->pid);
         strcpy(q, "/task");
@@ -186,18 +191,18 @@ static int read_file(tstate *s, const tproc *p, tent *t, int k)
     return pl_pt_read(s->b.procfd, rel_of(p, t, k, rel), &t->fd[k], &s->b.rb);
 }
 
+/* task stat of t into ps: 0, EINVAL for a malformed one, else the errno of
+ * the read.  A kept fd that fails (the thread exited) is dropped and the path
+ * opened afresh: the tid may live on in a new thread. */
 static int read_stat(tstate *s, const tproc *p, tent *t, uint32_t need, pl_pstat *ps)
 {
     int err;
     if (t->fd[0] >= 0 && read_file(s, p, t, 0) != 0)
-        thr_retire(NULL, t);  /* ESRCH: that thread is gone */
-    else if (t->fd[0] >= 0)
-        goto parse;
-    if ((err = read_file(s, p, t, 0)) != 0) {
+        thr_retire(NULL, t);
+    if (t->fd[0] < 0 && (err = read_file(s, p, t, 0)) != 0) {
         thr_retire(NULL, t);
         return err;
     }
-parse:
     if (pl_pt_parse_stat(s->b.rb.buf, s->b.rb.len, need, ps) || !(ps->have & PS_BIT(PS_START)))
         return EINVAL;
     if (t->known && t->start != ps->v[PS_START])
@@ -247,158 +252,165 @@ static void prefetch_ahead(const pl_etab *t, uint32_t i)
 
 /* ---- collection -------------------------------------------------------------------- */
 
-static int t_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
-{
-    tstate *s = state;
-    uint8_t wl[NC];
-    unsigned nw = 0;
-    int clock = 0, want_status = 0, e;
-    uint32_t need = PS_BIT(PS_START);
-    char name[PL_COMM_MAX + 16], comm[PL_COMM_MAX];
+typedef struct tcol {
+    uint8_t wl[NC];          /* wanted counters */
+    unsigned nw;
+    int clock, want_status;  /* Elapsed Time, Context Switches/sec wanted */
+    uint32_t need;           /* stat fields */
+    char comm[PL_COMM_MAX];  /* the process's name: its leader's comm */
+    uint32_t comm_len;
+    int have_comm;
+} tcol;
 
-    pl_snap_clear(snap);
-    for (unsigned c = 0; c < NC; c++)
-        if (!wanted || wanted[c]) {
-            wl[nw++] = (uint8_t)c;
-            need |= cfields[c];
-            clock |= c == X_ELAP;
-            want_status |= c == X_CTXSW;
+#define ST(f) ((ps->have & PS_BIT(PS_##f)) != 0)
+#define PUT(c, x) (v[c] = (x), *have |= BIT(c))
+static void stat_values(const tstate *s, const tproc *p, const tent *t, const pl_pstat *ps,
+                        int clock, uint64_t *v, uint64_t *have)
+{
+    uint64_t w8, why;
+    if (ST(UTIME) && ST(STIME))
+        PUT(X_PROC, pl_pt_hns(ps->v[PS_UTIME] + ps->v[PS_STIME], s->b.per_tick, s->b.hz));
+    if (ST(UTIME))
+        PUT(X_USER, pl_pt_hns(ps->v[PS_UTIME], s->b.per_tick, s->b.hz));
+    if (ST(STIME))
+        PUT(X_PRIV, pl_pt_hns(ps->v[PS_STIME], s->b.per_tick, s->b.hz));
+    if (clock)               /* the clock is read after every stat: pl_pt_elapsed_clock */
+        PUT(X_ELAP, pl_pt_hns(t->start, s->b.per_tick, s->b.hz));
+    if (ST(PRIO) && (int64_t)ps->v[PS_PRIO] >= -100 && (int64_t)ps->v[PS_PRIO] <= 39)
+        PUT(X_PRIOC, (uint64_t)((int64_t)ps->v[PS_PRIO] + 100));
+    if (ST(POLICY)) {
+        uint64_t pol = ps->v[PS_POLICY];
+        if ((pol == 1 || pol == 2) && ST(RTPRIO) && ps->v[PS_RTPRIO] >= 1 &&
+            ps->v[PS_RTPRIO] <= 99)
+            PUT(X_PRIOB, 99 - ps->v[PS_RTPRIO]);
+        else if ((pol == 0 || pol == 3 || pol == 5) && ST(NICE) &&
+                 (int64_t)ps->v[PS_NICE] >= -20 && (int64_t)ps->v[PS_NICE] <= 19)
+            PUT(X_PRIOB, (uint64_t)(120 + (int64_t)ps->v[PS_NICE]));
+    }
+    if (thread_state(ps->state, &w8, &why)) {
+        PUT(X_STATE, w8);
+        PUT(X_WAIT, why);
+    }
+    PUT(X_PID, p->pid);
+    PUT(X_TID, t->tid);
+    if (ST(CPU))
+        PUT(X_CPU, ps->v[PS_CPU]);
+}
+#undef ST
+#undef PUT
+
+/* One thread: 0 (published, or left out when gone, hidden or malformed), or
+ * the errno that fails the collection. */
+static int one_thread(tstate *s, const tproc *p, tent *t, tcol *c, pl_snapshot *snap)
+{
+    pl_pstat ps;
+    uint64_t v[NC], have = 0, kv[2];
+    uint32_t kh, n;
+    char name[PL_COMM_MAX + 16], *q;
+    int e = read_stat(s, p, t, c->need, &ps), inst;
+    if (e == EINVAL)
+        return 0;
+    if (pl_pt_outcome(e) == PL_PT_FAILED) {
+        snap->err_path = "proc/[pid]/task/[tid]/stat";
+        return e;
+    }
+    if (e)
+        return 0;            /* gone, or hidden from us */
+    if (t->tid == p->pid) {
+        memcpy(c->comm, ps.comm, ps.comm_len);
+        c->comm_len = ps.comm_len;
+        c->have_comm = 1;
+    }
+    /* process name / tid; a thread whose leader is unreadable uses its own comm */
+    n = c->have_comm ? c->comm_len : ps.comm_len;
+    memcpy(name, c->have_comm ? c->comm : ps.comm, n);
+    q = name + n;
+    *q++ = '/';
+    *pl_pt_utoa(q, t->tid) = '\0';
+    stat_values(s, p, t, &ps, c->clock, v, &have);
+    if (c->want_status) {
+        e = read_file(s, p, t, 1);
+        if (pl_pt_outcome(e) == PL_PT_FAILED) {
+            snap->err_path = "proc/[pid]/task/[tid]/status";
+            return e;
         }
-    if (clock) {
-        int64_t now;
-        clock = pl_pt_uptime(&s->b.uptime, s->b.env, &now) == 0;
-        if (clock) {
-            snap->obj_time = now;
-            snap->obj_freq = 10000000;
+        if (e == 0) {        /* else gone meanwhile or hidden: its switches unset */
+            pl_pt_scan_keys(s->b.rb.buf, s->b.rb.len, status_keys, 2, kv, &kh);
+            if (kh == 3) {
+                v[X_CTXSW] = kv[0] + kv[1];
+                have |= BIT(X_CTXSW);
+            }
         }
     }
-    if ((e = pl_pt_list_pids(&s->b, 1, snap)) != 0)
-        return e;
-    if ((e = pl_etab_sync(&s->procs, s->b.ids, s->b.nids, proc_init, proc_retire, s)) != 0)
-        return e;
+    if ((inst = pl_snap_add_key(snap, name, t->tid, t->start)) < 0)
+        return ENOMEM;
+    for (unsigned k = 0; k < c->nw; k++)
+        if (have & BIT(c->wl[k]))
+            pl_snap_set(snap, (uint32_t)inst, c->wl[k], v[c->wl[k]]);
+    return 0;
+}
 
-    for (uint32_t i = 0; i < s->procs.n; i++) {
-        tproc *p = s->procs.v[i];
-        uint32_t lead = 0, have_comm = 0, comm_len = 0;
-        prefetch_ahead(&s->procs, i);
-        if (list_threads(s, p) != 0)
-            p->ntids = 0;    /* the process is gone: its threads' fds close */
-        if ((e = pl_etab_sync(&p->thr, p->tids, p->ntids, thr_init, thr_retire, NULL)) != 0)
+/* The threads of one process, its leader (tid == pid) first: its comm names
+ * the others.  0 or the errno that fails the collection. */
+static int one_proc(tstate *s, tproc *p, tcol *c, pl_snapshot *snap)
+{
+    uint32_t lead = 0;
+    int e = list_threads(s, p);
+    if (pl_pt_outcome(e) == PL_PT_FAILED) {
+        snap->err_path = "proc/[pid]/task";
+        return e;
+    }
+    /* gone or hidden: no threads, and their fds close */
+    if ((e = pl_etab_sync(&p->thr, p->tids, p->ntids, thr_init, thr_retire, NULL)) != 0)
+        return e;
+    while (lead < p->thr.n && *(uint32_t *)p->thr.v[lead] < p->pid)
+        lead++;
+    if (lead == p->thr.n || *(uint32_t *)p->thr.v[lead] != p->pid)
+        lead = UINT32_MAX;
+    c->have_comm = 0;
+    for (uint32_t k = 0; k < p->thr.n; k++) {
+        /* k-th in the order leader, then the others by tid */
+        uint32_t j = lead == UINT32_MAX ? k : k == 0 ? lead : k - 1 < lead ? k - 1 : k;
+        if ((e = one_thread(s, p, p->thr.v[j], c, snap)) != 0)
             return e;
-        /* the leader (tid == pid) first: its comm names the others */
-        while (lead < p->thr.n && *(uint32_t *)p->thr.v[lead] < p->pid)
-            lead++;
-        if (lead == p->thr.n || *(uint32_t *)p->thr.v[lead] != p->pid)
-            lead = UINT32_MAX;
-        for (uint32_t k = 0; k < p->thr.n; k++) {
-            /* k-th in the order leader, then the others by tid */
-            uint32_t j = lead == UINT32_MAX ? k : k == 0 ? lead : k - 1 < lead ? k - 1 : k;
-            tent *t = p->thr.v[j];
-            pl_pstat ps;
-            uint64_t v[NC], have = 0, kv[2], w8, why;
-            uint32_t kh;
-            if (read_stat(s, p, t, need, &ps))
-                continue;
-            if (t->tid == p->pid) {
-                memcpy(comm, ps.comm, ps.comm_len);
-                comm_len = ps.comm_len;
-                have_comm = 1;
-            }
-            /* process name / tid; a thread whose leader is unreadable uses its own comm */
-            {
-                const char *c = have_comm ? comm : ps.comm;
-                uint32_t n = have_comm ? comm_len : ps.comm_len;
-                char *q = name + n;
-                memcpy(name, c, n);
-                *q++ = '/';
-                *pl_pt_utoa(q, t->tid) = '\0';
-            }
-            int inst = pl_snap_add_key(snap, name, t->tid, t->start);
-            if (inst < 0)
-                return ENOMEM;
-#define ST(f) ((ps.have & PS_BIT(PS_##f)) != 0)
-#define PUT(c, x) (v[c] = (x), have |= BIT(c))
-            if (ST(UTIME) && ST(STIME))
-                PUT(X_PROC, pl_pt_hns(ps.v[PS_UTIME] + ps.v[PS_STIME], s->b.per_tick, s->b.hz));
-            if (ST(UTIME))
-                PUT(X_USER, pl_pt_hns(ps.v[PS_UTIME], s->b.per_tick, s->b.hz));
-            if (ST(STIME))
-                PUT(X_PRIV, pl_pt_hns(ps.v[PS_STIME], s->b.per_tick, s->b.hz));
-            if (clock)
-                PUT(X_ELAP, pl_pt_hns(t->start, s->b.per_tick, s->b.hz));
-            if (ST(PRIO) && (int64_t)ps.v[PS_PRIO] >= -100 && (int64_t)ps.v[PS_PRIO] <= 39)
-                PUT(X_PRIOC, (uint64_t)((int64_t)ps.v[PS_PRIO] + 100));
-            if (ST(POLICY)) {
-                uint64_t pol = ps.v[PS_POLICY];
-                if ((pol == 1 || pol == 2) && ST(RTPRIO) && ps.v[PS_RTPRIO] >= 1 &&
-                    ps.v[PS_RTPRIO] <= 99)
-                    PUT(X_PRIOB, 99 - ps.v[PS_RTPRIO]);
-                else if ((pol == 0 || pol == 3 || pol == 5) && ST(NICE) &&
-                         (int64_t)ps.v[PS_NICE] >= -20 && (int64_t)ps.v[PS_NICE] <= 19)
-                    PUT(X_PRIOB, (uint64_t)(120 + (int64_t)ps.v[PS_NICE]));
-            }
-            if (thread_state(ps.state, &w8, &why)) {
-                PUT(X_STATE, w8);
-                PUT(X_WAIT, why);
-            }
-            PUT(X_PID, p->pid);
-            PUT(X_TID, t->tid);
-            if (ST(CPU))
-                PUT(X_CPU, ps.v[PS_CPU]);
-#undef ST
-            if (want_status && read_file(s, p, t, 1) == 0) {
-                pl_pt_scan_keys(s->b.rb.buf, s->b.rb.len, status_keys, 2, kv, &kh);
-                if (kh == 3)
-                    PUT(X_CTXSW, kv[0] + kv[1]);
-            }
-#undef PUT
-            for (unsigned q = 0; q < nw; q++)
-                if (have & BIT(wl[q]))
-                    pl_snap_set(snap, (uint32_t)inst, wl[q], v[wl[q]]);
-        }
     }
     return 0;
 }
 
-/* ---- metadata: the task/ listings and each process's comm ---------------------------- */
-
-static int t_instances(void *state, pl_snapshot *snap)
+static int t_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
     tstate *s = state;
-    char name[PL_COMM_MAX + 16];
+    tcol c;
     int e;
+
     pl_snap_clear(snap);
-    if ((e = pl_pt_list_pids(&s->b, 0, snap)) != 0)
+    memset(&c, 0, sizeof c);
+    c.need = PS_BIT(PS_START);
+    for (unsigned x = 0; x < NC; x++)
+        if (!wanted || wanted[x]) {
+            c.wl[c.nw++] = (uint8_t)x;
+            c.need |= cfields[x];
+            c.clock |= x == X_ELAP;
+            c.want_status |= x == X_CTXSW;
+        }
+    if ((e = pl_pt_list_pids(&s->b, 1, snap)) != 0)
         return e;
     if ((e = pl_etab_sync(&s->procs, s->b.ids, s->b.nids, proc_init, proc_retire, s)) != 0)
         return e;
     for (uint32_t i = 0; i < s->procs.n; i++) {
-        tproc *p = s->procs.v[i];
-        char rel[40], *q = pl_pt_utoa(rel, p->pid);
-        ssize_t r;
-        int fd;
-        strcpy(q, "/comm");
-        fd = openat(s->b.procfd, rel, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-            continue;
-        r = read(fd, name, PL_COMM_MAX);
-        close(fd);
-        if (r <= 0)
-            continue;
-        if (name[r - 1] == '\n')
-            r--;
-        if (r > PL_COMM_MAX - 1)
-            r = PL_COMM_MAX - 1;
-        name[r++] = '/';
-        if (list_threads(s, p) != 0)
-            continue;
-        for (uint32_t k = 0; k < p->ntids; k++) {
-            *pl_pt_utoa(name + r, p->tids[k]) = '\0';
-            if (pl_snap_add(snap, name, p->tids[k]) < 0)
-                return ENOMEM;
-        }
+        prefetch_ahead(&s->procs, i);
+        if ((e = one_proc(s, s->procs.v[i], &c, snap)) != 0)
+            return e;
     }
-    return 0;
+    return c.clock ? pl_pt_elapsed_clock(&s->b, snap, X_ELAP) : 0;
+}
+
+/* Metadata: the instances of a collection of no counter, so that names and
+ * ids come from the one source (task stat) by the one rule. */
+static int t_instances(void *state, pl_snapshot *snap)
+{
+    static const uint8_t none[NC];
+    return t_collect(state, none, snap);
 }
 
 static const pl_provider_ops ops = { t_open, t_close, t_instances, t_collect };
