@@ -154,15 +154,18 @@ static void test_ld_wanted(void)
     free(w2);
 }
 
-/* Garbage and cut-off mountinfo lines are skipped; garbage statvfs figures
- * and a garbage diskstats line leave values unset; no mountinfo fails. */
+/* Garbage and short mountinfo lines are skipped; garbage statvfs figures
+ * and a garbage diskstats line leave values unset; no mountinfo fails.  The
+ * last line, /cut, has no newline: it counts as written (issue 10 #15). */
 static void test_ld_broken(void)
 {
-    static const uint32_t ids[] = { 27, TOTAL_ID };
+    static const uint32_t ids[] = { 27, 29, TOTAL_ID };
     pl_snapshot s;
     CHECK(collect_tree(FX "disk-broken", "LogicalDisk", NULL, &s) == 0);
-    INSTS(&s, ids, "/", "_Total");
+    INSTS(&s, ids, "/", "/cut", "_Total");
     NO_SPACE(&s, "/");
+    NO_SPACE(&s, "/cut");                    /* no statvfs/29 */
+    EXPECT(&s, "/cut", "Disk Reads/sec", 5000);          /* 254:16, vdb */
     NO_SPACE(&s, "_Total");                  /* a local filesystem without figures */
     UNSET(&s, "/", "Disk Reads/sec");
     UNSET(&s, "_Total", "Disk Reads/sec");

@@ -206,8 +206,6 @@ static int parse_mounts(ldstate *s, const char **err_path)
         uint64_t id, parent, maj, min;
         size_t n, mpn, optn;
         int ro;
-        if (!strchr(p, '\n'))
-            break;           /* a cut-off last line */
         if (pl_parse_u64(&q, &id) || pl_parse_u64(&q, &parent) || pl_parse_u64(&q, &maj) ||
             *q++ != ':' || pl_parse_u64(&q, &min) || id > UINT32_MAX - 2 || parent > UINT32_MAX ||
             maj > UINT32_MAX || min > UINT32_MAX)
