@@ -241,16 +241,16 @@ describe("Memory", function()
       assert.equal("no_data", st, name)
     end
 
-    it("truncated files: complete lines count, the cut-off line does not", function()
+    it("files without a final newline: the last line counts as written", function()
       local s, idx = memory("broken-truncated")
       assert.equal(24684092 * KB, raw(s, idx, "Total Bytes"))
       assert.equal(23781276 * KB, raw(s, idx, "Available Bytes"))
       assert.equal(21480 * KB, raw(s, idx, "Buffers Bytes"))
-      no_data(s, idx, "Cache Bytes")                -- "Cached:           601" with no newline
+      assert.equal(601 * KB, raw(s, idx, "Cache Bytes"))   -- "Cached:           601", no newline
       no_data(s, idx, "Committed Bytes")
       no_data(s, idx, "Swap Total Bytes")
       assert.equal(1200, raw(s, idx, "Pages Input/sec"))
-      no_data(s, idx, "Page Faults/sec")            -- "pgfault 45", cut
+      assert.equal(45, raw(s, idx, "Page Faults/sec"))     -- "pgfault 45", no newline
       no_data(s, idx, "OOM Kills")
     end)
 
@@ -280,10 +280,15 @@ describe("Memory", function()
       assert.matches("broken%-empty/proc/meminfo: Invalid argument", r.error)
     end)
 
-    it("a missing vmstat fails only queries that need it", function()
+    it("a missing vmstat unsets only its own counters", function()
       local s, idx = memory("broken-missing")
-      no_data(s, idx, "Available Bytes")
-      assert.matches("proc/vmstat: No such file or directory", s:results()[idx].error)
+      assert.equal(23781276 * KB, raw(s, idx, "Available Bytes"))
+      no_data(s, idx, "Page Faults/sec")
+      assert.is_nil(s:results()[idx].error)
+      local q0 = perflib.query { root = FX .. "broken-missing" }
+      local k = assert(q0:add("\\Memory\\Page Faults/sec"))
+      local s0 = assert(q0:collect())
+      assert.matches("proc/vmstat: No such file or directory", s0:results()[k].error)
 
       local q = perflib.query { root = FX .. "broken-missing" }
       local i = assert(q:add("\\Memory\\Available Bytes"))

@@ -150,18 +150,23 @@ describe("System", function()
       assert.equal("no_data", st)
     end)
 
-    it("truncated /proc/stat: lines after the cut are absent", function()
+    it("truncated /proc/stat: lines after the end are absent", function()
       local s, idx = system("broken-truncated")
       assert.equal(2472631, raw(s, idx, "Context Switches/sec"))
       no_data(s, idx, "Forks/sec")
       no_data(s, idx, "Processes Blocked")
     end)
 
-    it("a missing loadavg fails the set; a missing /proc/sys only unsets", function()
+    it("a missing loadavg or /proc/sys only unsets its own counters", function()
       local s, idx = system("broken-missing")
       no_data(s, idx, "Threads")
+      assert.equal(2472631, raw(s, idx, "Context Switches/sec"))
+      assert.is_nil(s:results()[idx].error)
+      local q0 = perflib.query { root = FX .. "broken-missing" }
+      local k = assert(q0:add("\\System\\Threads"))
+      local s0 = assert(q0:collect())
       assert.matches("broken%-missing/proc/loadavg: No such file or directory",
-                     s:results()[idx].error)
+                     s0:results()[k].error)
 
       local q = perflib.query { root = FX .. "broken-missing" }
       local i = assert(q:add("\\System\\Context Switches/sec"))
@@ -172,10 +177,14 @@ describe("System", function()
       assert.is_nil(s1:results()[i].error)
     end)
 
-    it("an empty loadavg fails the set", function()
+    it("an empty loadavg unsets its counters; alone it fails", function()
       local s, idx = system("broken-empty")
       no_data(s, idx, "Load Average 1 min")
-      assert.matches("proc/loadavg: Invalid argument", s:results()[idx].error)
+      assert.equal(2472631, raw(s, idx, "Context Switches/sec"))
+      local q0 = perflib.query { root = FX .. "broken-empty" }
+      local k = assert(q0:add("\\System\\Load Average 1 min"))
+      local s0 = assert(q0:collect())
+      assert.matches("proc/loadavg: Invalid argument", s0:results()[k].error)
     end)
   end)
 

@@ -313,14 +313,15 @@ describe("network countersets", function()
       assert.equal(500000, (s:value(idx, "_Total", "Bytes Received/sec")))  -- lo by its name
     end)
 
-    it("truncated files: the cut value does not count", function()
+    it("files without a final newline: the last line counts as written", function()
       local s, idx = sample("net-broken-truncated", "Network Interface")
       assert.equal(9876543210, (s:value(idx, "enp3s0", "Bytes Received/sec")))
-      no_data(s, idx, "enp3s0", "Receive FIFO Errors")
+      assert.equal(13, (s:value(idx, "enp3s0", "Receive FIFO Errors")))   -- the last field
       no_data(s, idx, "_Total", "Bytes Sent/sec")
       s, idx = sample("net-broken-truncated", "TCPv4")
       assert.equal(3, (s:value(idx, "", "Connections Established")))
-      no_data(s, idx, "", "Segments Received/sec")  -- "1290" cut
+      assert.equal(1290, (s:value(idx, "", "Segments Received/sec")))  -- "1290", no newline
+      no_data(s, idx, "", "Segments/sec")                                -- no OutSegs
     end)
 
     it("garbage and negative numbers leave their own counters unset", function()

@@ -433,9 +433,10 @@ describe("sensor countersets", function()
                                  ["Some Avg60"] = 987, ["Some Avg300"] = 750 }, "rest")
       local b, bi = sample("sensors-broken", "psi")
       assert.same({ "cpu", "io", "memory" }, names(b, bi))
-      -- avg60=zz; the full line is cut off
+      -- avg60=zz; the full line ends in "tot" without a newline: its averages count
       check_inst(b, bi, "cpu", { ["% Some Stall Time"] = 217988630, ["Some Avg10"] = 41,
-                                 ["Some Avg300"] = 267 }, "rest")
+                                 ["Some Avg300"] = 267, ["Full Avg10"] = 0, ["Full Avg60"] = 0,
+                                 ["Full Avg300"] = 0 }, "rest")
       check_inst(b, bi, "io", {}, "rest")                            -- empty file
       check_inst(b, bi, "memory", {}, "rest")                        -- "garbage"
     end)

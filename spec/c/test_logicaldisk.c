@@ -154,15 +154,61 @@ static void test_ld_wanted(void)
     free(w2);
 }
 
-/* Garbage and cut-off mountinfo lines are skipped; garbage statvfs figures
- * and a garbage diskstats line leave values unset; no mountinfo fails. */
+/* disk-stacked (issue 10 #18), mountinfo in mount order:
+ *   20 /  ext4            25 /tmp tmpfs            23 /sys/fs/cgroup tmpfs on sysfs
+ *   30, 31 /data: two mounts on one path with one parent (propagation): 31 on top
+ *   32 /mnt/a ext4, then 33 /mnt tmpfs over its parent directory: 32 covered
+ *   34 overlay not at /; 35 /run/user/1000 tmpfs; 36 "/srv\040x" ext4
+ *   40, 41 /loop: each the other's parent (a hostile file): neither covers
+ *   the other, so the names are made unique, in mount order
+ *   proc, sysfs, cgroup, devtmpfs, binfmt_misc: no storage
+ * statvfs "frsize blocks bfree bavail files ffree":
+ *   20: 4096 100000 50000 40000 6000 5000   25: 4096 256 200 100 1000 900
+ *   31: 4096 1000 500 400 100 50 (30: 4096 9 9 9 9 9, hidden)
+ *   33: 4096 10 10 10 5 5   35: 4096 20 20 20 10 10   36: 1024 2000 1000 1000 0 0
+ *   40, 41: 4096 30 15 15 3 3 (23: 4096 50 50 50 50 50, left out) */
+static void test_ld_stacked(void)
+{
+    static const uint32_t ids[] = { 20, 25, 31, 33, 35, 36, 40, 41, TOTAL_ID };
+    pctx p;
+    pl_snapshot s = {0};
+    CHECK(pc_open(&p, FX "disk-stacked", "LogicalDisk") == 0);
+    if (!p.st) {
+        pc_close(&p);
+        return;
+    }
+    pl_snap_init(&s, p.cs);
+    CHECK(p.cs->ops->instances(p.st, &s) == 0);
+    INSTS(&s, ids, "/", "/tmp", "/data", "/mnt", "/run/user/1000", "/srv x", "/loop", "/loop#1",
+          "_Total");
+    CHECK(pc_collect(&p, NULL, &s) == 0);
+    INSTS(&s, ids, "/", "/tmp", "/data", "/mnt", "/run/user/1000", "/srv x", "/loop", "/loop#1",
+          "_Total");
+    SPACE_(&s, "/", 4096, 100000, 50000, 40000);
+    SPACE_(&s, "/tmp", 4096, 256, 200, 100);
+    SPACE_(&s, "/data", 4096, 1000, 500, 400);            /* the upper mount, 31 */
+    SPACE_(&s, "/mnt", 4096, 10, 10, 10);
+    SPACE_(&s, "/srv x", 1024, 2000, 1000, 1000);
+    SPACE_(&s, "/loop#1", 4096, 30, 15, 15);
+    /* _Total bytes: 100000x4096 + 256x4096 + 1000x4096 + 10x4096 + 20x4096
+     *   + 2000x1024 + 2 x 30x4096 = 417161216 */
+    EXPECT(&s, "_Total", "Total Bytes", 417161216ull);
+    pl_snap_free(&s);
+    pc_close(&p);
+}
+
+/* Garbage and short mountinfo lines are skipped; garbage statvfs figures
+ * and a garbage diskstats line leave values unset; no mountinfo fails.  The
+ * last line, /cut, has no newline: it counts as written (issue 10 #15). */
 static void test_ld_broken(void)
 {
-    static const uint32_t ids[] = { 27, TOTAL_ID };
+    static const uint32_t ids[] = { 27, 29, TOTAL_ID };
     pl_snapshot s;
     CHECK(collect_tree(FX "disk-broken", "LogicalDisk", NULL, &s) == 0);
-    INSTS(&s, ids, "/", "_Total");
+    INSTS(&s, ids, "/", "/cut", "_Total");
     NO_SPACE(&s, "/");
+    NO_SPACE(&s, "/cut");                    /* no statvfs/29 */
+    EXPECT(&s, "/cut", "Disk Reads/sec", 5000);          /* 254:16, vdb */
     NO_SPACE(&s, "_Total");                  /* a local filesystem without figures */
     UNSET(&s, "/", "Disk Reads/sec");
     UNSET(&s, "_Total", "Disk Reads/sec");
@@ -340,6 +386,7 @@ int main(void)
     RUN(test_ld_vm);
     RUN(test_ld_wanted);
     RUN(test_ld_broken);
+    RUN(test_ld_stacked);
     RUN(test_ld_join);
     RUN(test_pf_vm);
     RUN(test_pf_none);

@@ -224,12 +224,18 @@ static void test_full_values(void)
     EXPECT(&s, "0,_Total", "% Guest Time", 165 * T100);
     EXPECT(&s, "0,_Total", "Interrupts/sec", 5486 + 6697);      /* 12183 */
     EXPECT(&s, "0,_Total", "DPCs Queued/sec", 3661 + 4775);     /* 8436 */
-    /* idle states and frequency have only a machine-wide mean */
-    UNSET(&s, "0,_Total", "% C1 Time");
-    UNSET(&s, "0,_Total", "C3 Transitions/sec");
-    UNSET(&s, "0,_Total", "Processor Frequency");
-    UNSET(&s, "0,_Total", "% of Maximum Frequency");
-    UNSET(&s, "0,_Total", "Maximum Frequency");
+    /* idle states and frequency as _Total has them, over the node's CPUs
+     * (issue 10 #17): times and frequencies the mean, transitions the sum */
+    EXPECT(&s, "0,_Total", "% C1 Time", (10000000 + 15000000) / 2);
+    EXPECT(&s, "0,_Total", "% C2 Time", (20000000 + 25000010) / 2);     /* 22500005 */
+    EXPECT(&s, "0,_Total", "% C3 Time", (30000000 + 35000030) / 2);     /* 32500015 */
+    EXPECT(&s, "0,_Total", "C1 Transitions/sec", 100 + 150);
+    EXPECT(&s, "0,_Total", "C2 Transitions/sec", 200 + 251);
+    EXPECT(&s, "0,_Total", "C3 Transitions/sec", 300 + 353);
+    EXPECT(&s, "0,_Total", "Processor Frequency", (2400 + 1200) / 2);
+    EXPECT(&s, "0,_Total", "% of Maximum Frequency", (2400 + 1200) / 2);
+    EXPECT(&s, "0,_Total", "Maximum Frequency", (3000 + 3000) / 2);
+    CHECK_NEAR(fmt1(&s, "0,_Total", "% of Maximum Frequency"), 60.0, 1e-12);
 
     /* _Total: the aggregate line 3100 50 720 9500 100 10 30 30 150 15, which
      * also counts an offline CPU, so it is not the node sum:
@@ -427,6 +433,36 @@ static void test_basic_rates(void)
     pl_snap_free(&s1);
 }
 
+/* cpu-numa-idle: cpu-numa with cpufreq and cpuidle state1 files.
+ *   scaling_cur_freq kHz 1000000 2000000 3000000 3500500; cpuinfo_max_freq
+ *   4000000 on cpu0-2, none on cpu3; state1 time us / usage 100/10, 300/30,
+ *   500/50 on cpu0-2, no cpuidle on cpu3.
+ * A node total has what all its CPUs have, by _Total's rule (issue 10 #17). */
+static void test_numa_idle_freq(void)
+{
+    pl_snapshot s;
+    CHECK(collect_tree(FX "cpu-numa-idle", 100, NULL, &s) == 0);
+    EXPECT(&s, "1,3", "Processor Frequency", 3500);                 /* 3500500 kHz, truncated */
+    /* node 0 = cpu0 + cpu1 */
+    EXPECT(&s, "0,_Total", "% C1 Time", (1000 + 3000) / 2);          /* us x 10, the mean */
+    EXPECT(&s, "0,_Total", "C1 Transitions/sec", 10 + 30);
+    EXPECT(&s, "0,_Total", "Processor Frequency", (1000 + 2000) / 2);
+    EXPECT(&s, "0,_Total", "% of Maximum Frequency", 1500);
+    EXPECT(&s, "0,_Total", "Maximum Frequency", 4000);
+    CHECK_NEAR(fmt1(&s, "0,_Total", "% of Maximum Frequency"), 37.5, 1e-12);
+    /* node 1 = cpu2 + cpu3: cpu3 has no idle state and no maximum */
+    UNSET(&s, "1,_Total", "% C1 Time");
+    UNSET(&s, "1,_Total", "C1 Transitions/sec");
+    EXPECT(&s, "1,_Total", "Processor Frequency", (3000 + 3500) / 2);
+    UNSET(&s, "1,_Total", "% of Maximum Frequency");
+    UNSET(&s, "1,_Total", "Maximum Frequency");
+    /* _Total over the four CPUs */
+    UNSET(&s, "_Total", "% C1 Time");
+    EXPECT(&s, "_Total", "Processor Frequency", (1000 + 2000 + 3000 + 3500) / 4);   /* 2375 */
+    UNSET(&s, "_Total", "Maximum Frequency");
+    pl_snap_free(&s);
+}
+
 /* cpu-numa: cpu0, cpu1 on node 0; cpu2, cpu3 on node 1. */
 static void test_numa(void)
 {
@@ -489,7 +525,7 @@ static void test_cpuinfo(void)
     EXPECT(&s, "0,0", "Processor Frequency", 2394);   /* 2394.456 */
     EXPECT(&s, "0,1", "Processor Frequency", 2395);   /* 2394.500 rounds half up */
     EXPECT(&s, "_Total", "Processor Frequency", 2394); /* (2394 + 2395) / 2 */
-    UNSET(&s, "0,_Total", "Processor Frequency");
+    EXPECT(&s, "0,_Total", "Processor Frequency", 2394); /* node 0 holds both CPUs */
     /* no maximum without cpufreq */
     UNSET(&s, "0,0", "% of Maximum Frequency");
     UNSET(&s, "0,0", "Maximum Frequency");
@@ -996,6 +1032,7 @@ int main(void)
     RUN(test_full_query);
     RUN(test_basic_rates);
     RUN(test_numa);
+    RUN(test_numa_idle_freq);
     RUN(test_node_sparse);
     RUN(test_cpuinfo);
     RUN(test_user_hz);

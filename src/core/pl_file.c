@@ -84,6 +84,12 @@ int pl_file_read(pl_file *f, const pl_env *env, const char *rel)
             break;
         len += (size_t)r;
     }
+    /* A final line without '\n' (recordings, containers' views, fixture
+     * trees) is still a whole line: the file was read to its end.  It gets
+     * its newline here, so that every line parser sees complete lines; the
+     * loop above always leaves room for it. */
+    if (len > 0 && f->buf[len - 1] != '\n')
+        f->buf[len++] = '\n';
     f->buf[len] = '\0';
     f->len = len;
     return 0;
@@ -184,11 +190,48 @@ int pl_parse_kb_line(const char *p, uint64_t *v)
 int pl_file_read_required(pl_file *f, const pl_env *env, const char *rel, pl_snapshot *snap)
 {
     int e = pl_file_read(f, env, rel);
-    if (!e && !memchr(f->buf, '\n', f->len))
+    if (!e && f->len == 0)
         e = EINVAL;
     if (e)
         snap->err_path = rel;
     return e;
+}
+
+void pl_sources_init(pl_sources *src)
+{
+    memset(src, 0, sizeof *src);
+}
+
+int pl_source_done(pl_sources *src, int e, const char *rel)
+{
+    src->tried++;
+    if (!e) {
+        src->ok++;
+        return 1;
+    }
+    if (e == ENOMEM)
+        src->nomem = 1;
+    if (!src->err) {
+        src->err = e;
+        src->path = rel;
+    }
+    return 0;
+}
+
+int pl_source_read(pl_sources *src, pl_file *f, const pl_env *env, const char *rel)
+{
+    int e = pl_file_read(f, env, rel);
+    return pl_source_done(src, !e && f->len == 0 ? EINVAL : e, rel);
+}
+
+int pl_sources_end(const pl_sources *src, pl_snapshot *snap)
+{
+    if (src->nomem)
+        return ENOMEM;
+    if (src->ok || !src->tried)
+        return 0;
+    snap->err_path = src->path;
+    return src->err;
 }
 
 void pl_files_init(pl_file *f, size_t n)

@@ -18,7 +18,10 @@ typedef struct pl_file {
 void pl_file_init(pl_file *f);
 /* Opens rel (relative to the env root) on first use and keeps the fd; later
  * calls pread from offset 0, which returns fresh data for procfs and sysfs.
- * 0 or errno (ENOENT, EACCES, ...); the buffer is empty on failure. */
+ * The file is read to its end, so a last line without '\n' is whole: the
+ * buffer then ends with an added '\n' (len counts it), and every line
+ * parser sees complete lines.  0 or errno (ENOENT, EACCES, ...); the buffer
+ * is empty on failure. */
 int pl_file_read(pl_file *f, const pl_env *env, const char *rel);
 void pl_file_close(pl_file *f);
 /* The root with a trailing '/', the prefix of every path a provider opens. */
@@ -41,9 +44,30 @@ const char *pl_next_line(const char *p);
  * after its key: digits, an optional "kB", then the end of the line.  1 with
  * *v; 0 for anything else, so a malformed line is never half read. */
 int pl_parse_kb_line(const char *p, uint64_t *v);
-/* A required file (a set fails without it), read afresh: one with no
- * complete line is EINVAL.  0, or errno with snap->err_path = rel. */
+/* A file the set cannot do without, read afresh: an empty one is EINVAL.
+ * 0, or errno with snap->err_path = rel. */
 int pl_file_read_required(pl_file *f, const pl_env *env, const char *rel, pl_snapshot *snap);
+/* Sets built from several sources (files, directories).  A source that
+ * cannot be read, or is empty, leaves only its own counters absent
+ * ("no_data"); the others keep their values.  The set fails only when every
+ * source it tried failed: then with the first failure's errno and file. */
+typedef struct pl_sources {
+    unsigned tried, ok;
+    int err;                 /* errno of the first failure, 0 if none */
+    int nomem;               /* a source met ENOMEM: the collect fails */
+    const char *path;        /* the first failure's file */
+} pl_sources;
+
+void pl_sources_init(pl_sources *src);
+/* Records the outcome e (0 or errno) of source rel; 1 when it worked. */
+int pl_source_done(pl_sources *src, int e, const char *rel);
+/* pl_file_read of source rel, an empty file being EINVAL, recorded in src;
+ * 1 when f->buf holds the file. */
+int pl_source_read(pl_sources *src, pl_file *f, const pl_env *env, const char *rel);
+/* The collect's result: ENOMEM if a source met it; else 0 when a source
+ * worked or none was tried; else the first failure's errno, with
+ * snap->err_path set to its file. */
+int pl_sources_end(const pl_sources *src, pl_snapshot *snap);
 /* The instances op of a single-instance set (one instance "", id 0); a
  * collect starts with it too.  0 or ENOMEM. */
 int pl_single_instance(void *state, pl_snapshot *snap);

@@ -113,12 +113,14 @@ static void publish(pl_diskstats *d, pl_dsdev *x, const uint64_t *raw, int nf)
 }
 
 /* Parses "major minor name v4 ... vN\n".  Returns 1 for a device line (nf 0
- * if its values are malformed), 0 for a line to skip. */
+ * if its values are malformed), 0 for a line to skip.  The kernel writes 11,
+ * 15 (4.18) or 17 (5.5) values, and later kernels may add more: any other
+ * count is a cut or damaged line, whether or not it ends in '\n'. */
 static int parse_line(const char *p, uint32_t *maj, uint32_t *min, char *name, size_t namecap,
                       uint64_t *raw, int *nf)
 {
     uint64_t a, b;
-    const char *s, *eol = strchr(p, '\n');
+    const char *s;
     size_t len;
     int n = 0;
     if (pl_parse_u64(&p, &a) || pl_parse_u64(&p, &b) || a >= 4096 || b >= (1u << 20))
@@ -152,7 +154,7 @@ static int parse_line(const char *p, uint32_t *maj, uint32_t *min, char *name, s
     }
     if (n == 4)
         return 0;            /* 2.6.0-2.6.24 partition line: 4 values, another layout */
-    *nf = !eol ? 0 : n >= 17 ? 17 : n >= 15 ? 15 : n >= 11 ? 11 : 0;
+    *nf = n >= 17 ? 17 : n == 15 || n == 11 ? n : 0;
     return 1;
 }
 

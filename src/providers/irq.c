@@ -205,7 +205,7 @@ static int irq_read(istate *s, pl_snapshot *snap, int values)
         int inst, ok;
         nl = strchr(p, '\n');
         if (!nl)
-            break;           /* a cut-off last line is not counted */
+            break;           /* the end: pl_file_read ends every line */
         if (!(lab = pl_cputable_label(p, nl, &len)))
             continue;
         if (len == 0 || len >= LABEL_MAX || memchr(lab, ' ', len))

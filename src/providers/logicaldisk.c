@@ -1,9 +1,18 @@
-/* LogicalDisk: one instance per mounted filesystem of /proc/self/mountinfo
- * (id = mount ID, name = the octal-unescaped mount point), plus _Total.
+/* LogicalDisk: one instance per visible storage mount of
+ * /proc/self/mountinfo (id = mount ID, name = the octal-unescaped mount
+ * point, made unique as Process names are: the first keeps the bare name,
+ * later ones in mount order get #1, #2 ...), plus _Total.
  *
- * Pseudo filesystems are left out with node_exporter's default type list, and
- * so is a mount hidden under another one at the same mount point (statvfs
- * would see the upper one).  Space and inode counts come from statvfs, which
+ * Storage means a filesystem that holds data with a size: ext4, xfs, btrfs,
+ * vfat, zfs, nfs ... and tmpfs (memory, but it fills up: /tmp, /dev/shm,
+ * /run).  Left out: filesystems without storage (proc, sysfs, cgroup,
+ * devtmpfs, debugfs, ramfs, ...), read-only images that are always full
+ * (iso9660, squashfs, erofs), overlay except as the root (a container's
+ * root; elsewhere it shows its upper layer's filesystem again), and every
+ * mount inside a proc or sysfs tree (the tmpfs on /sys/fs/cgroup holding
+ * cgroup v1 hierarchies).  A mount is hidden when a later mount sits on its
+ * mount point or on a directory above it (statvfs of the path would see the
+ * upper one).  Space and inode counts come from statvfs, which
  * runs in collect only, and only when the root is "/"; below any other root
  * it reads a fixture file instead:
  *
@@ -68,13 +77,15 @@ static const pl_counter_def counters[] = {
 #define NC (sizeof counters / sizeof counters[0])
 _Static_assert(NC == L_N, "counter layout");
 
-/* node_exporter's default --collector.filesystem.fs-types-exclude */
+/* Filesystem types without storage, or never worth a free-space figure. */
 static const char *const pseudo[] = {
     "autofs", "binfmt_misc", "bpf", "cgroup", "cgroup2", "configfs", "debugfs", "devpts",
-    "devtmpfs", "fusectl", "hugetlbfs", "iso9660", "mqueue", "nsfs", "overlay", "proc",
-    "procfs", "pstore", "rpc_pipefs", "securityfs", "selinuxfs", "squashfs", "erofs",
-    "sysfs", "tracefs", NULL
+    "devtmpfs", "efivarfs", "fusectl", "fuse.gvfsd-fuse", "fuse.lxcfs", "fuse.portal",
+    "hugetlbfs", "iso9660", "mqueue", "nsfs", "proc", "procfs", "pstore", "ramfs",
+    "rpc_pipefs", "securityfs", "selinuxfs", "squashfs", "erofs", "sysfs", "tracefs", NULL
 };
+/* Kernel interface trees: nothing mounted inside them is a logical disk. */
+static const char *const kernel_tree[] = { "proc", "sysfs", NULL };
 static const char *const remote[] = {
     "nfs", "nfs4", "cifs", "smb3", "fuse.sshfs", "ceph", "glusterfs", NULL
 };
@@ -87,10 +98,14 @@ static int in_list(const char *const *list, const char *s, size_t n)
     return 0;
 }
 
+/* What a mountinfo line is for LogicalDisk. */
+enum { MK_STORAGE, MK_PSEUDO, MK_KERNEL };
+
 typedef struct mnt {
     uint32_t id, parent, major, minor;
     size_t name;             /* offset into the name pool */
-    int ro, remote, hidden;
+    int ro, remote, kind;
+    int visible;             /* a storage mount that nothing covers: an instance */
     /* statvfs */
     int have;
     uint64_t frsize, blocks, bfree, bavail, files, ffree;
@@ -106,6 +121,8 @@ typedef struct ldstate {
     uint32_t nm, cap;
     char *pool;
     size_t plen, pcap;
+    char *iname;             /* scratch: an instance name with its #N */
+    size_t icap;
 } ldstate;
 
 static void ld_close(void *state)
@@ -118,6 +135,7 @@ static void ld_close(void *state)
     pl_diskstats_free(&s->ds);
     free(s->m);
     free(s->pool);
+    free(s->iname);
     pl_env_unref(s->env);
     free(s);
 }
@@ -191,7 +209,83 @@ static int has_ro(const char *opts, size_t n)
     return (n == 2 || (n > 2 && opts[2] == ',')) && opts[0] == 'r' && opts[1] == 'o';
 }
 
-/* Parses mountinfo into s->m: every real filesystem, hidden ones marked. */
+static mnt *mount_by_id(ldstate *s, uint32_t id)
+{
+    for (uint32_t i = 0; i < s->nm; i++)
+        if (s->m[i].id == id)
+            return &s->m[i];
+    return NULL;
+}
+
+/* 1 when mount a is b or one of b's ancestors in the mount tree (parent
+ * chains are bounded: a hostile file may loop them). */
+static int mount_above(ldstate *s, const mnt *a, const mnt *b)
+{
+    for (uint32_t step = 0; b && step <= s->nm; step++) {
+        if (b == a)
+            return 1;
+        if (b->parent == b->id)
+            return 0;
+        b = mount_by_id(s, b->parent);
+    }
+    return 0;
+}
+
+/* 1 when path `dir` is `path` or a directory above it. */
+static int path_covers(const char *dir, const char *path)
+{
+    size_t n = strlen(dir);
+    if (strncmp(dir, path, n) != 0)
+        return 0;
+    return path[n] == '\0' || path[n] == '/' || (n > 0 && dir[n - 1] == '/');
+}
+
+/* Mount i is covered by a mount on its mount point or on a directory above
+ * it, mounted later (after it in mountinfo, or on top of it), that is not
+ * one of the mounts it sits on. */
+static int covered(ldstate *s, uint32_t i)
+{
+    const mnt *m = &s->m[i];
+    for (uint32_t j = 0; j < s->nm; j++) {
+        const mnt *o = &s->m[j];
+        if (j == i || !path_covers(s->pool + o->name, s->pool + m->name) ||
+            mount_above(s, o, m))
+            continue;
+        if (j > i || mount_above(s, m, o))
+            return 1;
+    }
+    return 0;
+}
+
+/* Kinds inherited from the mounts above, then visibility. */
+static void classify(ldstate *s)
+{
+    for (uint32_t i = 0; i < s->nm; i++) {
+        const mnt *up = &s->m[i];
+        for (uint32_t step = 0; s->m[i].kind != MK_KERNEL && step <= s->nm; step++) {
+            if (up->parent == up->id || !(up = mount_by_id(s, up->parent)))
+                break;
+            if (up->kind == MK_KERNEL)
+                s->m[i].kind = MK_KERNEL;
+        }
+    }
+    for (uint32_t i = 0; i < s->nm; i++)
+        s->m[i].visible = s->m[i].kind == MK_STORAGE && !covered(s, i);
+}
+
+static int mount_kind(const char *type, size_t n, const char *mp, size_t mpn)
+{
+    if (in_list(kernel_tree, type, n))
+        return MK_KERNEL;
+    if (in_list(pseudo, type, n))
+        return MK_PSEUDO;
+    /* overlay elsewhere repeats its upper layer's filesystem */
+    if (n == 7 && memcmp(type, "overlay", 7) == 0 && !(mpn == 1 && mp[0] == '/'))
+        return MK_PSEUDO;
+    return MK_STORAGE;
+}
+
+/* Parses mountinfo into s->m: every mount, classified. */
 static int parse_mounts(ldstate *s, const char **err_path)
 {
     int e = pl_file_read(&s->mountinfo, s->env, "proc/self/mountinfo");
@@ -202,12 +296,10 @@ static int parse_mounts(ldstate *s, const char **err_path)
     s->nm = 0;
     s->plen = 0;
     for (const char *p = s->mountinfo.buf; p && *p; p = pl_next_line(p)) {
-        const char *q = p, *f, *mp, *opts;
+        const char *q = p, *f, *mp, *opts, *so;
         uint64_t id, parent, maj, min;
-        size_t n, mpn, optn;
+        size_t n, mpn, optn, son;
         int ro;
-        if (!strchr(p, '\n'))
-            break;           /* a cut-off last line */
         if (pl_parse_u64(&q, &id) || pl_parse_u64(&q, &parent) || pl_parse_u64(&q, &maj) ||
             *q++ != ':' || pl_parse_u64(&q, &min) || id > UINT32_MAX - 2 || parent > UINT32_MAX ||
             maj > UINT32_MAX || min > UINT32_MAX)
@@ -220,11 +312,6 @@ static int parse_mounts(ldstate *s, const char **err_path)
             ;
         if (n != 1 || !field(&q, &f, &n))
             continue;
-        if (in_list(pseudo, f, n))
-            continue;
-        int rem = in_list(remote, f, n);
-        const char *so;
-        size_t son;
         if (field(&q, &so, &son) && field(&q, &so, &son))
             ro |= has_ro(so, son);
         if (s->nm == s->cap) {
@@ -244,18 +331,36 @@ static int parse_mounts(ldstate *s, const char **err_path)
         m->major = (uint32_t)maj;
         m->minor = (uint32_t)min;
         m->ro = ro;
-        m->remote = rem;
+        m->remote = in_list(remote, f, n);
+        m->kind = mount_kind(f, n, mp, mpn);
         s->nm++;
     }
-    /* a mount with a child at the same mount point is covered by it */
-    for (uint32_t i = 0; i < s->nm; i++)
-        for (uint32_t j = 0; j < s->nm; j++)
-            if (s->m[j].parent == s->m[i].id && j != i &&
-                strcmp(s->pool + s->m[j].name, s->pool + s->m[i].name) == 0) {
-                s->m[i].hidden = 1;
-                break;
-            }
+    classify(s);
     return 0;
+}
+
+/* Adds visible mount i under its unique name: the bare mount point for the
+ * first, "#1", "#2" ... for later visible mounts of the same name (the rule
+ * of Process names).  The index, or -1 for ENOMEM. */
+static int add_mount(ldstate *s, pl_snapshot *snap, uint32_t i)
+{
+    const char *name = s->pool + s->m[i].name;
+    unsigned dup = 0;
+    size_t need;
+    for (uint32_t j = 0; j < i; j++)
+        dup += s->m[j].visible && strcmp(s->pool + s->m[j].name, name) == 0;
+    if (!dup)
+        return pl_snap_add(snap, name, s->m[i].id);
+    need = strlen(name) + 12;
+    if (need > s->icap) {
+        char *nb = realloc(s->iname, need);
+        if (!nb)
+            return -1;
+        s->iname = nb;
+        s->icap = need;
+    }
+    snprintf(s->iname, s->icap, "%s#%u", name, dup);
+    return pl_snap_add(snap, s->iname, s->m[i].id);
 }
 
 static int ld_instances(void *state, pl_snapshot *snap)
@@ -266,7 +371,7 @@ static int ld_instances(void *state, pl_snapshot *snap)
     if ((e = parse_mounts(s, &snap->err_path)))
         return e;
     for (uint32_t i = 0; i < s->nm; i++)
-        if (!s->m[i].hidden && pl_snap_add(snap, s->pool + s->m[i].name, s->m[i].id) < 0)
+        if (s->m[i].visible && add_mount(s, snap, i) < 0)
             return ENOMEM;
     return pl_snap_add(snap, "_Total", PL_DISK_TOTAL_ID) < 0 ? ENOMEM : 0;
 }
@@ -362,14 +467,14 @@ static int ld_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     for (uint32_t i = 0; i < s->nm; i++) {
         mnt *m = &s->m[i];
         int k, first = 1;
-        if (m->hidden)
+        if (!m->visible)
             continue;
-        if ((k = pl_snap_add(snap, s->pool + m->name, m->id)) < 0)
+        if ((k = add_mount(s, snap, i)) < 0)
             return ENOMEM;
         pl_snap_set(snap, (uint32_t)k, L_RO, (uint64_t)m->ro);
         /* one filesystem mounted twice (bind mounts) counts once in _Total */
         for (uint32_t j = 0; j < i && first; j++)
-            if (!s->m[j].hidden && s->m[j].major == m->major && s->m[j].minor == m->minor)
+            if (s->m[j].visible && s->m[j].major == m->major && s->m[j].minor == m->minor)
                 first = 0;
         if (need_vfs) {
             space(s, m);
@@ -421,8 +526,8 @@ const pl_counterset_def pl_logicaldisk_def = {
     /* UUIDv5(perflib namespace, "LogicalDisk") */
     { 0xdc4b383f, 0x62a8, 0x55d0, { 0xa4, 0xb4, 0xfb, 0x2f, 0xd1, 0x1a, 0x86, 0x9e } },
     "LogicalDisk",
-    "Space, inodes and I/O of each mounted filesystem of /proc/self/mountinfo (pseudo "
-    "filesystems left out; remote ones without space figures unless PERFLIB_STATVFS_REMOTE=1), "
+    "Space, inodes and I/O of each visible storage mount of /proc/self/mountinfo (pseudo "
+    "filesystems and mounts inside /proc and /sys left out; remote ones without space figures unless PERFLIB_STATVFS_REMOTE=1), "
     "and of all of them; instances are keyed by mount ID.",
     PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 5000,
 };

@@ -1,11 +1,12 @@
 /* Memory counterset (single instance): /proc/meminfo and /proc/vmstat.
  *
- * Error policy, shared with system.c: a required file that cannot be read,
- * or that has no complete line, fails the whole set (errno, err_path).  A
- * single value that is absent or malformed leaves only the counters built
- * from it unset ("no_data"); a number is never guessed or reported as 0.
- * Only complete lines ending in '\n' are parsed, so a truncated file cannot
- * yield a cut-off number. */
+ * Error policy, shared with system.c: each file is one source (pl_sources).
+ * A file that cannot be read, or is empty, leaves only the counters built
+ * from it unset; the set fails (errno, err_path) only when every file the
+ * wanted counters need failed.  A single value that is absent or malformed
+ * leaves only the counters built from it unset ("no_data"); a number is
+ * never guessed or reported as 0.  The files are read to their end, so a
+ * last line without '\n' is whole (pl_file_read adds the newline). */
 #include "providers.h"
 #include "pl_provider.h"
 
@@ -254,7 +255,7 @@ static void parse_meminfo(const char *buf, mem_vals *m)
         size_t klen;
         nl = strchr(p, '\n');
         if (!nl)
-            break;                  /* cut-off last line: ignore it */
+            break;                  /* the end: pl_file_read ends every line */
         colon = memchr(p, ':', (size_t)(nl - p));
         if (!colon)
             continue;
@@ -457,6 +458,7 @@ static int mem_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
     mem_state *s = state;
     mem_vals m;
+    pl_sources files;
     int need_mi = 0, need_vm = 0, need_avail = 0, avail_ok = 0, e;
     uint64_t avail_b = 0;
 
@@ -476,16 +478,14 @@ static int mem_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     memset(m.vst, V_ABSENT, sizeof m.vst);
     memset(m.kb, 0, sizeof m.kb);
     memset(m.vm, 0, sizeof m.vm);
-    if (need_mi) {
-        if ((e = pl_file_read_required(&s->f[F_MEMINFO], s->env, "proc/meminfo", snap)) != 0)
-            return e;
+    pl_sources_init(&files);
+    /* an unreadable file is parsed as one without lines: its values absent */
+    if (need_mi && pl_source_read(&files, &s->f[F_MEMINFO], s->env, "proc/meminfo"))
         parse_meminfo(s->f[F_MEMINFO].buf, &m);
-    }
-    if (need_vm) {
-        if ((e = pl_file_read_required(&s->f[F_VMSTAT], s->env, "proc/vmstat", snap)) != 0)
-            return e;
+    if (need_vm && pl_source_read(&files, &s->f[F_VMSTAT], s->env, "proc/vmstat"))
         parse_vmstat(s->f[F_VMSTAT].buf, &m);
-    }
+    if ((e = pl_sources_end(&files, snap)) != 0)
+        return e;
     if (need_avail)
         avail_ok = available(s, &m, &avail_b);
     /* Every counter of a file that was read: bases come along for free. */

@@ -8,10 +8,11 @@
  * TCPv4 counts all TCP; TCPv6 can only count IPv6 connections, by walking
  * /proc/net/tcp6 (O(sockets): costly).
  *
- * Errors: the set's main file (snmp, snmp6, tcp6) unreadable, empty or
- * without a complete line fails the set (errno, err_path): with IPv6 off
- * (ipv6.disable=1) the v6 sets report ENOENT for proc/net/snmp6.  netstat is
- * an extra: when it is missing only its counters are unset.  A field the
+ * Errors: each file is one source (pl_sources).  One that is unreadable or
+ * empty leaves only its own counters unset (IPv4 and TCPv4 without netstat,
+ * or without snmp); a set fails (errno, err_path) only when all its files
+ * failed: with IPv6 off (ipv6.disable=1) the v6 sets report ENOENT for
+ * proc/net/snmp6, and TCPv6 fails without proc/net/tcp6.  A field the
  * kernel does not have, a malformed or negative value leaves its counters
  * unset.  The MIB counters are unsigned long: 64-bit on 64-bit kernels, and
  * not unwrapped on 32-bit ones. */
@@ -42,7 +43,7 @@ enum { S_PAIRS, S_LINES };
 
 /* One section of a file: its fields are keys[0..nkeys) of the set's flat field list. */
 typedef struct np_src {
-    uint8_t file, kind, required;
+    uint8_t file, kind;
     const char *tag;
     const pl_ns_key *keys;
     uint8_t nkeys;
@@ -131,10 +132,10 @@ static const pl_ns_key ip6_keys[] = {
 _Static_assert(NSTATIC(ip4_keys) == IP_N && NSTATIC(ip6_keys) == IP_N, "IP fields");
 
 static const np_src ip4_srcs[] = {
-    { F_SNMP, S_PAIRS, 1, "Ip", ip4_keys, IP_INOCT },
-    { F_NETSTAT, S_PAIRS, 0, "IpExt", ip4_keys + IP_INOCT, 2 },
+    { F_SNMP, S_PAIRS, "Ip", ip4_keys, IP_INOCT },
+    { F_NETSTAT, S_PAIRS, "IpExt", ip4_keys + IP_INOCT, 2 },
 };
-static const np_src ip6_srcs[] = { { F_SNMP6, S_LINES, 1, "Ip6", ip6_keys, IP_N } };
+static const np_src ip6_srcs[] = { { F_SNMP6, S_LINES, "Ip6", ip6_keys, IP_N } };
 
 /* ---- TCPv4 -------------------------------------------------------------------- */
 
@@ -192,8 +193,8 @@ static const pl_ns_key tcp_keys[] = {
 _Static_assert(NSTATIC(tcp_keys) == T_N, "TCP fields");
 
 static const np_src tcp_srcs[] = {
-    { F_SNMP, S_PAIRS, 1, "Tcp", tcp_keys, T_LOVER },
-    { F_NETSTAT, S_PAIRS, 0, "TcpExt", tcp_keys + T_LOVER, T_N - T_LOVER },
+    { F_SNMP, S_PAIRS, "Tcp", tcp_keys, T_LOVER },
+    { F_NETSTAT, S_PAIRS, "TcpExt", tcp_keys + T_LOVER, T_N - T_LOVER },
 };
 
 /* ---- UDPv4 / UDPv6 ------------------------------------------------------------ */
@@ -241,9 +242,9 @@ static const pl_ns_key udp6_keys[] = {
 };
 _Static_assert(NSTATIC(udp4_keys) == U_N && NSTATIC(udp6_keys) == U_N, "UDP fields");
 
-static const np_src udp4_srcs[] = { { F_SNMP, S_PAIRS, 1, "Udp", udp4_keys, U_N } };
+static const np_src udp4_srcs[] = { { F_SNMP, S_PAIRS, "Udp", udp4_keys, U_N } };
 /* "Udp6" also starts the UdpLite6 lines; they are simply not keys */
-static const np_src udp6_srcs[] = { { F_SNMP6, S_LINES, 1, "Udp6", udp6_keys, U_N } };
+static const np_src udp6_srcs[] = { { F_SNMP6, S_LINES, "Udp6", udp6_keys, U_N } };
 
 /* ---- ICMP / ICMPv6 ------------------------------------------------------------ */
 
@@ -314,8 +315,8 @@ static const pl_ns_key icmp6_keys[] = {
 };
 _Static_assert(NSTATIC(icmp4_keys) == I_INPTB && NSTATIC(icmp6_keys) == I_N, "ICMP fields");
 
-static const np_src icmp4_srcs[] = { { F_SNMP, S_PAIRS, 1, "Icmp", icmp4_keys, I_INPTB } };
-static const np_src icmp6_srcs[] = { { F_SNMP6, S_LINES, 1, "Icmp6", icmp6_keys, I_N } };
+static const np_src icmp4_srcs[] = { { F_SNMP, S_PAIRS, "Icmp", icmp4_keys, I_INPTB } };
+static const np_src icmp6_srcs[] = { { F_SNMP6, S_LINES, "Icmp6", icmp6_keys, I_N } };
 
 /* ---- the sets ------------------------------------------------------------------ */
 
@@ -371,17 +372,6 @@ static int src_of(const np_set *set, unsigned f)
     return -1;
 }
 
-/* A file read afresh; one without a complete line is malformed. */
-static int read_file(np_state *s, int file, pl_snapshot *snap)
-{
-    int e = pl_file_read(&s->f[file], s->env, file_path[file]);
-    if (!e && !memchr(s->f[file].buf, '\n', s->f[file].len))
-        e = EINVAL;
-    if (e)
-        snap->err_path = file_path[file];
-    return e;
-}
-
 static int np_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
     np_state *s = state;
@@ -389,6 +379,7 @@ static int np_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     uint64_t v[MAXF];
     uint8_t st[MAXF], need[4] = { 0 }, read_ok[NFILES] = { 0 };
     unsigned off = 0;
+    pl_sources files;
     int e;
 
     if ((e = pl_single_instance(state, snap)) != 0)
@@ -403,20 +394,17 @@ static int np_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         }
     }
     /* the main file is read whenever anything is wanted, so a set whose
-     * file is missing fails the same way whatever the query asks */
+     * files are all missing fails the same way whatever the query asks */
     if (wanted == NULL || memchr(need, 1, sizeof need))
         need[0] = 1;
     memset(st, PL_NS_ABSENT, sizeof st);
+    pl_sources_init(&files);
     for (int k = 0; k < set->nsrc; k++) {
         const np_src *src = &set->srcs[k];
         if (need[k]) {
-            if (!read_ok[src->file]) {
-                e = read_file(s, src->file, snap);
-                if (e && src->required)
-                    return e;
-                snap->err_path = NULL;
-                read_ok[src->file] = e ? 2 : 1;
-            }
+            if (!read_ok[src->file])
+                read_ok[src->file] = pl_source_read(&files, &s->f[src->file], s->env,
+                                                    file_path[src->file]) ? 1 : 2;
             if (read_ok[src->file] == 1) {
                 const char *text = s->f[src->file].buf;
                 if (src->kind == S_PAIRS)
@@ -436,7 +424,7 @@ static int np_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         else if (st[b] == PL_NS_OK && v[a] <= UINT64_MAX - v[b])
             pl_snap_set(snap, 0, i, v[a] + v[b]);
     }
-    return 0;
+    return pl_sources_end(&files, snap);
 }
 
 #define NP_OPEN(fn, set) \
@@ -539,7 +527,7 @@ static int tcp6_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     if ((e = pl_single_instance(state, snap)) != 0)
         return e;
     e = pl_file_read(&s->tab, s->env, "proc/net/tcp6");
-    if (!e && !memchr(s->tab.buf, '\n', s->tab.len))
+    if (!e && s->tab.len == 0)
         e = EINVAL;          /* not even the header line */
     if (e) {
         snap->err_path = "proc/net/tcp6";

@@ -580,6 +580,34 @@ static int want_any(const uint8_t *w, int a, int b)
     return 0;
 }
 
+/* Idle-state and frequency counters of a group of online CPUs (node n, or
+ * all of them for n < 0), from the CPUs' own values in the snapshot, so that
+ * a node total and _Total follow one rule: a time or a frequency is the mean
+ * over the group's CPUs (a wall-clock % of one CPU), transitions are a sum;
+ * each only when every CPU of the group had it. */
+static void group_idle_freq(const pstate *s, pl_snapshot *snap, int inst, int n)
+{
+    static const struct { uint8_t id, mean; } ctr[] = {
+        { C_C1, 1 }, { C_C2, 1 }, { C_C3, 1 }, { C_C1T, 0 }, { C_C2T, 0 }, { C_C3T, 0 },
+        { C_FREQ, 1 }, { C_PMAX, 1 }, { C_MAXF, 1 },
+    };
+    for (size_t k = 0; k < sizeof ctr / sizeof ctr[0]; k++) {
+        uint32_t ix = id_ix[ctr[k].id], cpus = 0;
+        uint64_t sum = 0;
+        int all = 1;
+        for (uint32_t c = 0; c < s->ncpu && all; c++) {
+            size_t at;
+            if (!s->online[c] || (n >= 0 && s->node[c] != n))
+                continue;
+            at = (size_t)s->inst_of_cpu[c] * NC + ix;
+            all = snap->have[at] && pl_add_ok(sum, snap->values[at], &sum);
+            cpus++;
+        }
+        if (all && cpus)
+            pl_snap_set(snap, (uint32_t)inst, ix, ctr[k].mean ? sum / cpus : sum);
+    }
+}
+
 static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
 {
     pstate *s = state;
@@ -692,14 +720,11 @@ static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
     if (want_any(wanted_ ? w : NULL, C_C1, C_C3T) || w[C_FREQ] || w[C_PMAX] || w[C_MAXF]) {
         int idle = w[C_C1] || w[C_C2] || w[C_C3] || w[C_C1T] || w[C_C2T] || w[C_C3T];
         int freq = w[C_FREQ] || w[C_PMAX] || w[C_MAXF];
-        uint64_t tsum[3] = { 0 }, usum[3] = { 0 }, fsum = 0, msum = 0;
-        uint32_t tn[3] = { 0 }, fn = 0, mn = 0, online = 0;
         s->cpuinfo.len = 0;  /* re-read /proc/cpuinfo at most once per collect */
         for (uint32_t c = 0; c < s->ncpu; c++) {
             if (!s->online[c])
                 continue;
-            uint32_t i = (uint32_t)inst_of_cpu[c];
-            online++;
+            int i = inst_of_cpu[c];
             if (idle) {
                 uint64_t t[3], u[3];
                 int ok[3];
@@ -707,42 +732,26 @@ static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
                 for (int k = 0; k < 3; k++) {
                     if (!ok[k])
                         continue;
-                    set(snap, (int)i, C_C1 + k, t[k]);
-                    set(snap, (int)i, C_C1T + k, u[k]);
-                    tsum[k] += t[k];
-                    usum[k] += u[k];
-                    tn[k]++;
+                    set(snap, i, C_C1 + k, t[k]);
+                    set(snap, i, C_C1T + k, u[k]);
                 }
             }
             if (freq) {
                 uint64_t cur, max;
                 int hc, hm;
                 read_freq(s, c, &cur, &max, &hc, &hm);
-                if (hc) {
-                    set(snap, (int)i, C_FREQ, cur);
-                    fsum += cur;
-                    fn++;
-                }
+                if (hc)
+                    set(snap, i, C_FREQ, cur);
                 if (hc && hm) {
-                    set(snap, (int)i, C_PMAX, cur);
-                    set(snap, (int)i, C_MAXF, max);
-                    msum += max;
-                    mn++;
+                    set(snap, i, C_PMAX, cur);
+                    set(snap, i, C_MAXF, max);
                 }
             }
         }
-        /* _Total of a wall-clock % is the mean over CPUs; only when all CPUs had it */
-        for (int k = 0; k < 3; k++)
-            if (tn[k] && tn[k] == online) {
-                set(snap, ti, C_C1 + k, tsum[k] / tn[k]);
-                set(snap, ti, C_C1T + k, usum[k]);
-            }
-        if (fn && fn == online)
-            set(snap, ti, C_FREQ, fsum / fn);
-        if (mn && mn == online) {
-            set(snap, ti, C_PMAX, fsum / fn);
-            set(snap, ti, C_MAXF, msum / mn);
-        }
+        for (uint32_t n = 0; n < nnodes; n++)
+            if (inst_of_node[n] >= 0)
+                group_idle_freq(s, snap, inst_of_node[n], (int)n);
+        group_idle_freq(s, snap, ti, -1);
     }
     return 0;
 }

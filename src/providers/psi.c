@@ -131,7 +131,7 @@ static void parse(const char *buf, pl_snapshot *snap, uint32_t inst)
     for (const char *p = buf; p && *p; p = pl_next_line(p)) {
         int full;
         if (!strchr(p, '\n'))
-            break;                   /* a cut-off last line gives nothing */
+            break;                   /* the end: pl_file_read ends every line */
         if (strncmp(p, "some ", 5) == 0)
             full = 0;
         else if (strncmp(p, "full ", 5) == 0)

@@ -1,9 +1,10 @@
 /* Sockets (single instance): socket counts and socket memory of the query's
  * network namespace, from /proc/net/sockstat and /proc/net/sockstat6.
  *
- * sockstat is required: unreadable, empty or without a complete line fails
- * the set.  sockstat6 is missing when IPv6 is disabled at boot; then only the
- * IPv6 counters are unset, since the IPv4 figures are still true.  "mem"
+ * Each file is one source (pl_sources): an unreadable or empty one leaves
+ * only its own counters unset, and the set fails only when every file it
+ * read failed.  sockstat6 is missing when IPv6 is disabled at boot; then only
+ * the IPv6 counters are unset, since the IPv4 figures are still true.  "mem"
  * counts pages (converted with the page size); FRAG "memory" is bytes. */
 #include "providers.h"
 #include "pl_provider.h"
@@ -157,25 +158,22 @@ static void parse(const sk_state *s, const char *text, const sk_line *lines, siz
 static int sk_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
     sk_state *s = state;
+    pl_sources src;
     int need6 = 0, e;
 
     if ((e = pl_single_instance(state, snap)) != 0)
         return e;
-    /* sockstat is the set's file: always read, so a missing one always fails */
-    e = pl_file_read(&s->v4, s->env, "proc/net/sockstat");
-    if (!e && !memchr(s->v4.buf, '\n', s->v4.len))
-        e = EINVAL;
-    if (e) {
-        snap->err_path = "proc/net/sockstat";
-        return e;
-    }
-    parse(s, s->v4.buf, lines4, sizeof lines4 / sizeof lines4[0], snap);
+    /* sockstat is always read, so a set with both files missing always fails;
+     * each file is one source: a missing one leaves only its counters unset */
+    pl_sources_init(&src);
+    if (pl_source_read(&src, &s->v4, s->env, "proc/net/sockstat"))
+        parse(s, s->v4.buf, lines4, sizeof lines4 / sizeof lines4[0], snap);
     for (size_t i = FIRST6; i < NC; i++)
         if (!wanted || wanted[i])
             need6 = 1;
-    if (need6 && pl_file_read(&s->v6, s->env, "proc/net/sockstat6") == 0)
+    if (need6 && pl_source_read(&src, &s->v6, s->env, "proc/net/sockstat6"))
         parse(s, s->v6.buf, lines6, sizeof lines6 / sizeof lines6[0], snap);
-    return 0;
+    return pl_sources_end(&src, snap);
 }
 
 static const pl_provider_ops ops = { sk_open, sk_close, pl_single_instance, sk_collect };

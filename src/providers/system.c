@@ -1,11 +1,11 @@
 /* System counterset (single instance): /proc/stat, /proc/loadavg,
  * /proc/uptime, the /proc directory and a few /proc/sys values.
  *
- * Error policy, as in memory.c: a required file (proc/stat, proc/loadavg,
- * proc/uptime, the proc directory) that cannot be read, or has no complete
- * line, fails the whole set with err_path set.  The /proc/sys files are
- * limits that sandboxes may hide, so a missing one only leaves its counters
- * unset.  A malformed field leaves only its counters unset.
+ * Error policy, as in memory.c: each file (and the /proc directory) is one
+ * source (pl_sources).  A source that cannot be read, or is empty, leaves
+ * only its own counters unset; the set fails (errno, err_path of the first
+ * failure) only when every source the wanted counters need failed.  A
+ * malformed field leaves only its counters unset.
  * System Calls/sec is left out: Linux has no syscall count without tracing. */
 #include "providers.h"
 #include "pl_provider.h"
@@ -91,7 +91,7 @@ typedef struct sys_state {
 
 #define MAXTOK 8
 
-/* Blank-separated tokens of the first line; 0 if the line is incomplete. */
+/* Blank-separated tokens of the first line (pl_file_read ends it with '\n'). */
 static int first_line_tokens(const char *buf, const char **tok, size_t *len)
 {
     const char *nl = strchr(buf, '\n');
@@ -155,17 +155,20 @@ static void do_stat(const char *buf, pl_snapshot *snap)
     }
 }
 
-/* A /proc/sys file holding one number; 1 with *v, 0 if unreadable or malformed. */
-static int read_single(pl_file *f, const pl_env *env, const char *rel, uint64_t *v)
+/* A /proc/sys file holding one number, one source; 1 with *v, 0 if
+ * unreadable or malformed. */
+static int read_single(pl_sources *src, pl_file *f, const pl_env *env, const char *rel,
+                       uint64_t *v)
 {
     const char *tok[MAXTOK];
     size_t len[MAXTOK];
-    if (pl_file_read(f, env, rel))
+    if (!pl_source_read(src, f, env, rel))
         return 0;
     return first_line_tokens(f->buf, tok, len) == 1 && tok_num(tok[0], len[0], 0, v);
 }
 
-static int count_processes(sys_state *s, pl_snapshot *snap, uint64_t *n)
+/* Numeric entries of the /proc directory: 0 or errno. */
+static int count_processes(sys_state *s, uint64_t *n)
 {
     struct dirent *d;
     uint64_t c = 0;
@@ -175,7 +178,6 @@ static int count_processes(sys_state *s, pl_snapshot *snap, uint64_t *n)
             int e = errno;
             if (fd >= 0)
                 close(fd);
-            snap->err_path = "proc";
             return e ? e : EIO;
         }
     } else {
@@ -191,10 +193,8 @@ static int count_processes(sys_state *s, pl_snapshot *snap, uint64_t *n)
         if (*p == '\0')
             c++;
     }
-    if (errno) {
-        snap->err_path = "proc";
+    if (errno)
         return errno;
-    }
     *n = c;
     return 0;
 }
@@ -279,6 +279,7 @@ static void sys_close(void *state)
 static int sys_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
     sys_state *s = state;
+    pl_sources src;
     unsigned need = 0;
     uint64_t v;
     int e;
@@ -288,38 +289,27 @@ static int sys_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     for (int i = 0; i < SC_N; i++)
         if (!wanted || wanted[i])
             need |= sys_src[i];
-
-    if (need & S_STAT) {
-        if ((e = pl_file_read_required(&s->f[F_STAT], s->env, "proc/stat", snap)) != 0)
-            return e;
+    pl_sources_init(&src);
+    if ((need & S_STAT) && pl_source_read(&src, &s->f[F_STAT], s->env, "proc/stat"))
         do_stat(s->f[F_STAT].buf, snap);
-    }
-    if (need & S_LOADAVG) {
-        if ((e = pl_file_read_required(&s->f[F_LOADAVG], s->env, "proc/loadavg", snap)) != 0)
-            return e;
+    if ((need & S_LOADAVG) && pl_source_read(&src, &s->f[F_LOADAVG], s->env, "proc/loadavg"))
         do_loadavg(s->f[F_LOADAVG].buf, snap);
-    }
-    if (need & S_UPTIME) {
-        if ((e = pl_file_read_required(&s->f[F_UPTIME], s->env, "proc/uptime", snap)) != 0)
-            return e;
+    if ((need & S_UPTIME) && pl_source_read(&src, &s->f[F_UPTIME], s->env, "proc/uptime"))
         do_uptime(s->f[F_UPTIME].buf, snap);
-    }
-    if (need & S_PROCDIR) {
-        if ((e = count_processes(s, snap, &v)) != 0)
-            return e;
+    if ((need & S_PROCDIR) && pl_source_done(&src, count_processes(s, &v), "proc"))
         pl_snap_set(snap, 0, SC_PROCS, v);
-    }
-    if ((need & S_FILENR) && pl_file_read(&s->f[F_FILENR], s->env, "proc/sys/fs/file-nr") == 0)
+    if ((need & S_FILENR) && pl_source_read(&src, &s->f[F_FILENR], s->env, "proc/sys/fs/file-nr"))
         do_filenr(s->f[F_FILENR].buf, snap);
-    if ((need & S_ENTROPY) &&
-        read_single(&s->f[F_ENTROPY], s->env, "proc/sys/kernel/random/entropy_avail", &v))
+    if ((need & S_ENTROPY) && read_single(&src, &s->f[F_ENTROPY], s->env,
+                                          "proc/sys/kernel/random/entropy_avail", &v))
         pl_snap_set(snap, 0, SC_ENTROPY, v);
-    if ((need & S_PIDMAX) && read_single(&s->f[F_PIDMAX], s->env, "proc/sys/kernel/pid_max", &v))
+    if ((need & S_PIDMAX) &&
+        read_single(&src, &s->f[F_PIDMAX], s->env, "proc/sys/kernel/pid_max", &v))
         pl_snap_set(snap, 0, SC_PID_MAX, v);
     if ((need & S_THREADSMAX) &&
-        read_single(&s->f[F_THREADSMAX], s->env, "proc/sys/kernel/threads-max", &v))
+        read_single(&src, &s->f[F_THREADSMAX], s->env, "proc/sys/kernel/threads-max", &v))
         pl_snap_set(snap, 0, SC_THREADS_MAX, v);
-    return 0;
+    return pl_sources_end(&src, snap);
 }
 
 static const pl_provider_ops sys_ops = {
