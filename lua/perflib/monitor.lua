@@ -223,7 +223,8 @@ local USAGE = [[
 usage: perflua monitor RULES.lua [--interval SECONDS] [--seconds N] [--view]
        perflua check RULES.lua
        perflua explain RULES.lua RULE [--interval SECONDS] [--seconds N]
-       perflua record OUT.rec [--interval SECONDS] [--seconds N] [--rules RULES.lua] [PATH...]
+       perflua record OUT.rec [--interval SECONDS] [--seconds N] [--rules RULES.lua] [--force] [PATH...]
+         (an existing OUT.rec is refused unless --force)
        perflua replay RULES.lua RECORDING
 ]]
 
@@ -245,6 +246,12 @@ function M.main(cmd, args, out, err)
     elseif a == "--view" and cmd == "monitor" then
       opts.view = true
       i = i + 1
+    elseif a == "--force" and cmd == "record" then
+      opts.force = true
+      i = i + 1
+    elseif a == "-h" or a == "--help" then
+      out:write(USAGE)
+      return 0
     elseif a == "--rules" and cmd == "record" and args[i + 1] then
       opts.rules = args[i + 1]
       i = i + 2
