@@ -119,7 +119,7 @@ end
 function M.monitor(path, opts, out, err)
   local set = load_rules(path, err)
   if not set then return 2 end
-  local eng = E.new(set)
+  local eng = E.new(set, { interval = opts.interval or 1 })
   local notifier = N.new(set, { out = out, log = function(msg) say(err, "perflua: %s", msg) end })
   local q, index, problems = build_query(eng, opts.machine)
   for _, p in ipairs(problems) do say(err, "perflua: %s: %s", path, p) end
@@ -164,7 +164,7 @@ function M.monitor(path, opts, out, err)
           local fresh = load_rules(path, err)
           if fresh then
             local state = eng:export_state()
-            eng = E.new(fresh)
+            eng = E.new(fresh, { interval = interval })
             local kept = eng:import_state(state)
             notifier = N.new(fresh, { out = out, log = function(msg) say(err, "perflua: %s", msg) end })
             q:close()

@@ -90,7 +90,7 @@ function T.run(opts)
   end
   local every = assert(R.duration(opts.every or "10s"))
   local start = opts.start or 0
-  local eng = E.new(set, { limit = opts.limit, bank = opts.bank })
+  local eng = E.new(set, { limit = opts.limit, bank = opts.bank, interval = every })
   if opts.state then eng:import_state(opts.state) end
   -- path -> { names, series[name] }
   local paths, order, n = {}, {}, 0
