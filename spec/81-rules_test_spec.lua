@@ -177,7 +177,6 @@ describe("examples/rules/default.lua", function()
 end)
 
 describe("perflib.rules.test input keys", function()
-  local T = require "perflib.rules.test"
   local RULE = [[R.rule "Free" { source = "\\LogicalDisk(*)\\% Free Space", exclude = "^_Total$",
                                  when = R.below(5) }]]
 

@@ -635,7 +635,8 @@ end
 
 -- ---------------------------------------------------------------- perflua record
 
-local USAGE = "usage: perflua record OUT.rec [--interval SECONDS] [--seconds N] [--rules RULES.lua] [--force] [PATH...]\n"
+local USAGE = "usage: perflua record OUT.rec [--interval SECONDS] [--seconds N] [--rules RULES.lua] [--force]"
+  .. " [PATH...]\n"
   .. "  an existing OUT.rec is refused unless --force is given\n"
 
 local function say(out, fmt, ...)

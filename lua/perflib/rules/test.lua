@@ -72,7 +72,7 @@ Result.__index = Result
 
 -- An input key whose path no rule reads would be a silent "inactive": raise, naming the close
 -- source; a counter path (it starts with "\\") must also name a real counterset and counter.
-local function check_input_paths(eng, paths, order)
+local function check_input_paths(eng, order)
   local read, list = {}, {}
   for _, src in ipairs(eng:sources()) do
     if not read[src.path] then read[src.path] = true; list[#list + 1] = src.path end
@@ -153,7 +153,7 @@ function T.run(opts)
   end
   table.sort(order)
   for _, path in ipairs(order) do table.sort(paths[path].names) end
-  check_input_paths(eng, paths, order)
+  check_input_paths(eng, order)
   local log = {}
   local notifier = N.new(set, { run = true, log = function(msg) log[#log + 1] = msg end })
   local res = setmetatable({ events = {}, snaps = {}, times = {}, every = every, start = start, engine = eng,
