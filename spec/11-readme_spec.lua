@@ -65,3 +65,35 @@ describe("README rules example", function()
     end
   end)
 end)
+
+describe("README perflib.rules.test example", function()
+  local files = dofile "spec/support/files.lua"
+
+  local function examples()
+    local text = assert(io.open "README.md"):read "a"
+    local rules = assert(text:match "### Rule%-based monitors.-```lua\n(.-)```", "no rules example")
+    local test = assert(text:match "`perflib%.rules%.test` runs rules.-```lua\n(.-)```", "no rules.test example")
+    return rules, test
+  end
+
+  it("runs as written against the rules example, and its input key is a source of those rules", function()
+    local rules, test = examples()
+    local dir, remove = files.tempdir()
+    files.write(dir .. "/rules.lua", rules)
+    local chunk = assert(load((test:gsub('"rules%.lua"', ("%q"):format(dir .. "/rules.lua")))))
+    local ok, err = pcall(chunk)
+    remove()
+    assert.is_true(ok, tostring(err))
+  end)
+
+  it("would not pass silently with a key no rule reads", function()
+    local rules, test = examples()
+    local dir, remove = files.tempdir()
+    files.write(dir .. "/rules.lua", rules)
+    test = test:gsub('"rules%.lua"', ("%q"):format(dir .. "/rules.lua")):gsub("%% Processor Time{", "%% Procesor Time{")
+    local ok, err = pcall(assert(load(test)))
+    remove()
+    assert.is_false(ok)
+    assert.matches("no rule reads this path (did you mean", tostring(err), 1, true)
+  end)
+end)

@@ -120,27 +120,52 @@ describe("Query", function()
     assert.has_error(function() perflib.query(5) end)
   end)
 
-  it("keeps its files open between collections instead of reopening", function()
-    local fh = assert(io.open "/proc/self/stat")
-    local pid = fh:read "n"
-    fh:close()
-    local function nfds()
-      local p = assert(io.popen("ls /proc/" .. pid .. "/fd"))
-      local n = 0
-      for _ in p:lines() do n = n + 1 end
-      p:close()
-      return n
+  -- The open fds of this process, fd -> "mnt_id:ino", from /proc/self/fdinfo: no child process,
+  -- no pipe.  Probing opens one fd at a time; its own number is not listed (the kernel installs
+  -- an fd only after the path is resolved).
+  local function open_fds()
+    local st = assert(io.open "/proc/self/status")
+    local size = tonumber(st:read("a"):match("FDSize:%s*(%d+)"))
+    st:close()
+    local out = {}
+    for fd = 0, size - 1 do
+      local f = io.open("/proc/self/fdinfo/" .. fd)
+      if f then
+        local t = f:read "a"
+        f:close()
+        out[fd] = t:match("mnt_id:%s*(%d+)") .. ":" .. t:match("ino:%s*(%d+)")
+      end
     end
+    return out
+  end
+  -- The fds in `now` that were not in `base` (new numbers, or numbers now on another file).
+  local function added(base, now)
+    local out = {}
+    for fd, id in pairs(now) do
+      if base[fd] ~= id then out[fd] = id end
+    end
+    return out
+  end
+
+  it("keeps its files open between collections instead of reopening", function()
+    collectgarbage "collect"
+    collectgarbage "stop"              -- no finalizer closes a file while fds are compared
+    local base = open_fds()
     local live <close> = perflib.query()
     live:add "\\Processor Information(*)\\*"
     live:add "\\Memory\\*"
     live:add "\\System\\*"
     live:collect()
-    local before = nfds()
+    local mine = added(base, open_fds())
+    assert.is_not_nil(next(mine), "the query holds files open")
     for _ = 1, 50 do live:collect() end
-    assert.equals(before, nfds())
+    assert.same(mine, added(base, open_fds()))
     live:close()
-    assert.is_true(nfds() < before, "closing the query closes its files")
+    local left = added(base, open_fds())
+    collectgarbage "restart"
+    for fd, id in pairs(mine) do
+      assert.is_true(left[fd] ~= id, "closing the query closes its files")
+    end
   end)
 
   it("survives many queries and garbage collection", function()

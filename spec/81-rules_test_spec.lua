@@ -175,3 +175,32 @@ describe("examples/rules/default.lua", function()
     assert.is_true(res:never("CpuBusy", { instance = "0,_Total" }))
   end)
 end)
+
+describe("perflib.rules.test input keys", function()
+  local RULE = [[R.rule "Free" { source = "\\LogicalDisk(*)\\% Free Space", exclude = "^_Total$",
+                                 when = R.below(5) }]]
+
+  it("raise when no rule reads the path, naming the close one", function()
+    local ok, err = pcall(T.run, { rules = RULE, input = { ["\\LogicalDisk(*)\\% Free Spce{instance=/}"] = "50" } })
+    assert.is_false(ok)
+    assert.matches('input "\\LogicalDisk(*)\\% Free Spce": no rule reads this path '
+      .. '(did you mean "\\LogicalDisk(*)\\% Free Space"?)', err, 1, true)
+    ok, err = pcall(T.run, { rules = RULE, input = { ["disk/free{instance=b}"] = "50" } })
+    assert.is_false(ok)
+    assert.matches("the rules read: \\LogicalDisk(*)\\% Free Space", err, 1, true)
+  end)
+
+  it("raise when a counter path names no real counter, even when a rule reads it", function()
+    local ok, err = pcall(T.run, { rules = [[R.rule "X" { source = "\\Memroy\\Available MBytes", when = R.below(1) }]],
+                                   input = { ["\\Memroy\\Available MBytes"] = "50" } })
+    assert.is_false(ok)
+    assert.matches("no counterset 'Memroy' (did you mean 'Memory'?): not a real counter", err, 1, true)
+  end)
+
+  it("list instances that no rule watches", function()
+    local res = T.run { rules = RULE, input = { ["\\LogicalDisk(*)\\% Free Space{instance=_Total}"] = "1",
+                                                ["\\LogicalDisk(*)\\% Free Space{instance=/}"] = "1" } }
+    assert.same({ "input \\LogicalDisk(*)\\% Free Space{instance=_Total}: no rule watches this instance "
+      .. "(instances/exclude)" }, res.warnings)
+  end)
+end)

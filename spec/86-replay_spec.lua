@@ -348,7 +348,7 @@ local R = require "perflib.rules"
 R.rule "Busy" { source = "\\Processor Information(_Total)\\% Busy Time", when = R.above(1000) }
 R.rule "Forks" { source = "\\System\\Processes", value = R.rate "10s", when = R.above(1e9) }
 ]])
-    out, code = run(("%s record %s --interval 0.25 --seconds 0.25 --rules %s"):format(PERFLUA, rec, rules))
+    out, code = run(("%s record %s --force --interval 0.25 --seconds 0.25 --rules %s"):format(PERFLUA, rec, rules))
     assert.equals(0, code, out)
     h = assert(record.load(rec))
     assert.same({ CPU, "\\System\\Processes" }, h.paths)

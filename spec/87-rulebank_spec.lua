@@ -134,6 +134,26 @@ describe("perflib.rules rule bank", function()
     end)
   end
 
+  for _, s in ipairs { 3, 11 } do
+    it(("gives what the Lua engine gives with late samples, gaps restarting pending and keep (seed %d)")
+      :format(s), function()
+      seed = s
+      local frames = scenario(400)
+      local set = rule_set()
+      local fast, slow = E.new(set, { interval = 5 }), E.new(set, { bank = false, interval = 5 })
+      local t, gaps = 0.0, 0
+      for _, frame in ipairs(frames) do
+        -- mostly every 5 s; now and then a late sample (10 to 25 s: a gap beyond 1.5 x 5 s)
+        local late = rnd() < 0.08
+        t = t + (late and 5.0 * (2 + math.floor(rnd() * 4)) or 5.0)
+        if late then gaps = gaps + 1 end
+        assert.same(strip(slow:feed(t, frame)), strip(fast:feed(t, frame)))
+      end
+      assert.is_true(gaps > 10)
+      assert.same(slow:export_state(), fast:export_state())
+    end)
+  end
+
   it("keeps rules that flip between the paths exact across a reload", function()
     seed = 5
     local frames = scenario(120)

@@ -62,19 +62,88 @@ local function describe(ev)
   return ("%s %s%s"):format(ev.rule or "?", ev.kind, ev.message and (": " .. ev.message) or "")
 end
 
+-- The sources of the rules that did not load (set.rejected): a rule with a mistake still
+-- gets its counter paths checked, so one run reports every mistake of the file.
+local function rejected_problems(set, machine)
+  local out = {}
+  local q = perflib.query(machine)
+  for _, r in ipairs(set.rejected or {}) do
+    local d = type(r.def) == "table" and r.def or {}
+    local paths = type(d.sources) == "table" and d.sources or {}
+    if type(d.source) == "string" then paths = { d.source, table.unpack(paths) } end
+    for _, p in ipairs(paths) do
+      local i, status, msg = q:add(p)
+      if not i and status ~= "duplicate" then out[#out + 1] = ("%s: %s"):format(p, msg or status) end
+    end
+  end
+  q:close()
+  return out
+end
+
+--- Is there an executable file at path?  (test -x, run without a shell)
+local function executable(path)
+  local pid = perflib.spawn { "test", "-x", path }
+  if not pid then return false end
+  local how, code = perflib.wait(pid)
+  return how == "exited" and code == 0
+end
+
+--- Where an exec action's program is: its path, or nil and why not.
+function M.find_program(prog)
+  if type(prog) ~= "string" or prog == "" then return nil, "no program" end
+  if prog:find("/", 1, true) then
+    if executable(prog) then return prog end
+    return nil, os.rename(prog, prog) and "not executable" or "no such file"
+  end
+  for dir in (os.getenv "PATH" or ""):gmatch("[^:]+") do
+    local p = dir .. "/" .. prog
+    if executable(p) then return p end
+  end
+  return nil, "not found on PATH"
+end
+
+--- Warnings that depend on this machine and need not be mistakes elsewhere: exec actions
+-- whose program is not here.
+function M.warnings(set)
+  local out, routes = {}, {}
+  for n, r in ipairs(set.routes) do routes[#routes + 1] = { name = "route " .. n, actions = r.actions } end
+  for _, r in ipairs(set.rejected or {}) do     -- routes with mistakes too
+    if r.route and type(r.def.actions) == "table" then
+      routes[#routes + 1] = { name = r.route, actions = r.def.actions }
+    end
+  end
+  for _, r in ipairs(routes) do
+    for k, a in ipairs(r.actions or {}) do
+      local prog = type(a) == "table" and a.kind == "exec" and type(a.argv) == "table" and a.argv[1]
+      if prog then
+        local found, why = M.find_program(prog)
+        if not found then
+          out[#out + 1] = ("%s: action %d: exec program %q: %s"):format(r.name, k, tostring(prog), why)
+        end
+      end
+    end
+  end
+  return out
+end
+
 --- perflua check rules.lua: load, validate, and check every source against
--- this machine's catalog.  Returns the exit status.
+-- this machine's catalog (with a suggestion for a misspelled counterset or
+-- counter), also the sources of rules with other mistakes.  Every mistake of
+-- the file is reported in one run.  Returns the exit status.
 function M.check(path, out, err)
   local set, errors = load_rules(path, err)
   if not set then return 2 end
   local eng = E.new(set)
   local _, _, problems = build_query(eng)
+  for _, p in ipairs(rejected_problems(set)) do problems[#problems + 1] = p end
   for _, p in ipairs(problems) do say(err, "perflua: %s: unknown on this machine: %s", path, p) end
   local lints = M.lint(set)
   for _, l in ipairs(lints) do say(err, "perflua: %s: %s", path, l) end
+  local warns = M.warnings(set)
+  for _, w in ipairs(warns) do say(err, "perflua: %s: warning: %s", path, w) end
   local n = #set.order
-  say(out, "%s: %d rule(s) loaded, %d error(s), %d source problem(s), %d lint(s)", path, n, #errors,
-    #problems, #lints)
+  say(out, "%s: %d rule(s) loaded, %d error(s), %d source problem(s), %d lint(s), %d warning(s)", path, n,
+    #errors, #problems, #lints, #warns)
   return (#errors == 0 and #problems == 0 and #lints == 0) and 0 or 1
 end
 
@@ -119,7 +188,7 @@ end
 function M.monitor(path, opts, out, err)
   local set = load_rules(path, err)
   if not set then return 2 end
-  local eng = E.new(set)
+  local eng = E.new(set, { interval = opts.interval or 1 })
   local notifier = N.new(set, { out = out, log = function(msg) say(err, "perflua: %s", msg) end })
   local q, index, problems = build_query(eng, opts.machine)
   for _, p in ipairs(problems) do say(err, "perflua: %s: %s", path, p) end
@@ -164,7 +233,7 @@ function M.monitor(path, opts, out, err)
           local fresh = load_rules(path, err)
           if fresh then
             local state = eng:export_state()
-            eng = E.new(fresh)
+            eng = E.new(fresh, { interval = interval })
             local kept = eng:import_state(state)
             notifier = N.new(fresh, { out = out, log = function(msg) say(err, "perflua: %s", msg) end })
             q:close()
@@ -223,7 +292,8 @@ local USAGE = [[
 usage: perflua monitor RULES.lua [--interval SECONDS] [--seconds N] [--view]
        perflua check RULES.lua
        perflua explain RULES.lua RULE [--interval SECONDS] [--seconds N]
-       perflua record OUT.rec [--interval SECONDS] [--seconds N] [--rules RULES.lua] [PATH...]
+       perflua record OUT.rec [--interval SECONDS] [--seconds N] [--rules RULES.lua] [--force] [PATH...]
+         (an existing OUT.rec is refused unless --force)
        perflua replay RULES.lua RECORDING
 ]]
 
@@ -245,6 +315,12 @@ function M.main(cmd, args, out, err)
     elseif a == "--view" and cmd == "monitor" then
       opts.view = true
       i = i + 1
+    elseif a == "--force" and cmd == "record" then
+      opts.force = true
+      i = i + 1
+    elseif a == "-h" or a == "--help" then
+      out:write(USAGE)
+      return 0
     elseif a == "--rules" and cmd == "record" and args[i + 1] then
       opts.rules = args[i + 1]
       i = i + 2

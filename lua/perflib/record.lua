@@ -321,7 +321,8 @@ end
 --   every path is recorded both cooked and raw
 -- @tparam[opt] table opts `query` (an existing query to add the paths to; samples passed to
 --   `write` must come from it), `machine` (options of a new `perflib.query`), `interval`,
---   `host` (header information)
+--   `host` (header information), `force` (replace an existing file: without it an existing
+--   `path` is refused, so a recording is never lost to a typo)
 -- @return a recorder (`rec.query`, `rec.paths`, `rec.problems`: paths not recorded with
 --   why, `rec.count`), or nil and a message
 function record.open(path, paths, opts)
@@ -353,6 +354,11 @@ function record.open(path, paths, opts)
     local sp = specs[self.index[cp]] or {}
     sources[#sources + 1] = { path = cp, counterset = sp.counterset, instance = sp.instance, shape = sp.shape,
                               counters = counter_info(perflib, sp.counterset, sp.counters) }
+  end
+  -- renaming a path onto itself succeeds exactly when something is there (even unreadable)
+  if not opts.force and os.rename(path, path) then
+    if self.own then q:close() end
+    return nil, ("%s exists: not overwritten (--force replaces it)"):format(path)
   end
   local f, err = io.open(path, "w")
   if not f then
@@ -629,16 +635,19 @@ end
 
 -- ---------------------------------------------------------------- perflua record
 
-local USAGE = "usage: perflua record OUT.rec [--interval SECONDS] [--seconds N] [--rules RULES.lua] [PATH...]\n"
+local USAGE = "usage: perflua record OUT.rec [--interval SECONDS] [--seconds N] [--rules RULES.lua] [--force]"
+  .. " [PATH...]\n"
+  .. "  an existing OUT.rec is refused unless --force is given\n"
 
 local function say(out, fmt, ...)
   out:write(fmt:format(...), "\n")
   out:flush()
 end
 
---- `perflua record OUT.rec [--interval S] [--seconds N] [--rules FILE] PATH...`: record the
--- paths (and the sources of the rules) until N seconds passed or TERM/INT.
--- pos: positional arguments (OUT, PATH...), opts: interval, seconds, rules, machine.
+--- `perflua record OUT.rec [--interval S] [--seconds N] [--rules FILE] [--force] PATH...`: record
+-- the paths (and the sources of the rules) until N seconds passed or TERM/INT.  An existing
+-- OUT.rec is refused unless --force.
+-- pos: positional arguments (OUT, PATH...), opts: interval, seconds, rules, machine, force.
 -- Returns the exit status.
 function record.main(pos, opts, out, err)
   local perflib = require "perflib"
@@ -659,7 +668,8 @@ function record.main(pos, opts, out, err)
     return 2
   end
   local interval = opts.interval or 1
-  local rec, oerr = record.open(target, paths, { machine = opts.machine, interval = interval })
+  local rec, oerr = record.open(target, paths, { machine = opts.machine, interval = interval,
+                                                force = opts.force })
   if not rec then say(err, "perflua: %s", oerr); return 2 end
   for _, p in ipairs(rec.problems) do say(err, "perflua: not recorded: %s: %s", p.path, p.message) end
   if #rec.paths == 0 then

@@ -83,7 +83,7 @@ function replay.run(rules, recording_path, opts)
   if not set then return nil, load_errors end
   local header, frames = record.read(recording_path)
   if not header then return nil, frames end
-  local eng = E.new(set, { limit = opts.limit })
+  local eng = E.new(set, { limit = opts.limit, interval = header.interval })
   local log = {}
   local okn, notifier = pcall(N.new, set, { run = true, log = function(msg) log[#log + 1] = msg end })
   if not okn then return nil, "notifications: " .. tostring(notifier) end

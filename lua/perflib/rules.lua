@@ -42,29 +42,10 @@ local function fmt_duration(s)
 end
 R.format_duration = fmt_duration
 
-local function levenshtein(a, b)
-  local prev = {}
-  for j = 0, #b do prev[j] = j end
-  for i = 1, #a do
-    local cur = { [0] = i }
-    for j = 1, #b do
-      local cost = a:byte(i) == b:byte(j) and 0 or 1
-      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-    end
-    prev = cur
-  end
-  return prev[#b]
-end
-
---- The closest name in `names` (a list) to `word`, or nil when none is close.
+--- The closest name in `names` (a list) to `word`, or nil when none is close: perflib's
+-- own "did you mean" (perflib.suggest, the one `Query:add` uses for counterset and counter names).
 function R.suggest(word, names)
-  local best, bestd
-  for _, n in ipairs(names) do
-    local d = levenshtein(word:lower(), n:lower())
-    if n:lower():find(word:lower(), 1, true) == 1 and #word >= 3 then d = math.min(d, 1) end
-    if not bestd or d < bestd then best, bestd = n, d end
-  end
-  if best and bestd <= math.max(2, #word // 3) then return best end
+  return require("perflib.core").suggest(tostring(word), names)
 end
 
 local function sorted_keys(t)
@@ -85,6 +66,18 @@ local function obj(kind, t)
 end
 local function is_obj(x, kind) return getmetatable(x) == Obj and (kind == nil or x.kind == kind) end
 R.is = is_obj
+
+-- What a constructor of a rules file gives for a mistake (bad arguments, an unknown function):
+-- the message travels to the rule or route that uses it, so that loading goes on and every
+-- mistake of the file is reported in one run.  `reported`: already in the set's errors.
+local function invalid(msg, reported) return obj("invalid", { message = msg, reported = reported }) end
+local function invalid_message(v)
+  if v.reported then return "uses an unknown function (reported above)" end
+  return v.message
+end
+-- A condition method on a mistake is the mistake (R.abve(90):clears_below(80)).
+function Obj:clears_below() return self end
+function Obj:clears_above() return self end
 
 local function window_of(w, fname)
   local s, err = R.duration(w)
@@ -194,6 +187,7 @@ local function check_string(v)
 end
 
 local function check_cond(v)
+  if is_obj(v, "invalid") then return nil, invalid_message(v) end
   if not is_cond(v) then
     return nil, "must be a condition like R.above(90):clears_below(75)" ..
       (type(v) == "function" and "" or " (or a function(ctx))")
@@ -419,6 +413,8 @@ function R.validate(name, def, defaults)
     local chk = SCHEMA[k]
     if not chk then
       errs[#errs + 1] = unknown_key(name, k, SCHEMA_KEYS)
+    elseif is_obj(v, "invalid") then
+      errs[#errs + 1] = err_obj(name, k, invalid_message(v))
     else
       local nv, e = chk(v)
       if nv == nil then errs[#errs + 1] = err_obj(name, k, e) else rule[k] = nv end
@@ -450,6 +446,8 @@ function R.validate(name, def, defaults)
       errs[#errs + 1] = err_obj(name, "sustain", "a sustain ratio needs `pending`")
     end
   end
+  local bad = rule.message and R.template_errors(rule.message, rule.labels)
+  if bad then errs[#errs + 1] = err_obj(name, "message", bad) end
   if #errs > 0 then return nil, errs end
   rule.value = rule.value or R.last()
   rule.per = rule.per or "instance"
@@ -470,6 +468,28 @@ function R.validate(name, def, defaults)
   return rule
 end
 
+--- The fields a message template may name besides the rule's labels ({value:%.1f} takes a format).
+R.TEMPLATE_FIELDS = { "age", "alertname", "instance", "severity", "value" }
+
+--- Unknown {fields} in a message template: nil, or a message naming each with a suggestion.
+function R.template_errors(msg, labels)
+  local known, names = {}, {}
+  for _, f in ipairs(R.TEMPLATE_FIELDS) do known[f] = true; names[#names + 1] = f end
+  for k in pairs(labels or {}) do
+    if not known[k] then known[k] = true; names[#names + 1] = k end
+  end
+  table.sort(names)
+  local out = {}
+  for f in msg:gmatch("{([%w_]+):?[^}]*}") do
+    if not known[f] then
+      local s = R.suggest(f, names)
+      out[#out + 1] = ("unknown field {%s}%s"):format(f, s and (" (did you mean {" .. s .. "}?)") or "")
+    end
+  end
+  if #out == 0 then return nil end
+  return table.concat(out, ", ") .. "; fields: " .. table.concat(names, ", ")
+end
+
 -- ---------------------------------------------------------------- sets
 
 local Set = {}
@@ -478,7 +498,7 @@ Set.__index = Set
 --- A new, empty rule set.
 function R.new()
   return setmetatable({ rules = {}, order = {}, routes = {}, inhibits = {}, silences = {}, errors = {},
-                        defaults_ = {} }, Set)
+                        defaults_ = {}, rejected = {} }, Set)
 end
 
 local function add_errs(set, errs)
@@ -493,7 +513,12 @@ function Set:rule(name)
       return nil
     end
     local rule, errs = R.validate(name, def, self.defaults_)
-    if not rule then add_errs(self, errs); return nil, errs end
+    if not rule then
+      -- kept so that `perflua check` can still check the sources of a rule with errors
+      self.rejected[#self.rejected + 1] = { name = name, def = def }
+      add_errs(self, errs)
+      return nil, errs
+    end
     self.rules[name] = rule
     self.order[#self.order + 1] = name
     return rule
@@ -506,6 +531,8 @@ function Set:defaults(t)
   for k, v in pairs(t) do
     if not DEFAULTABLE[k] then
       add_errs(self, { unknown_key(part("defaults"), k, keys) })
+    elseif is_obj(v, "invalid") then
+      add_errs(self, { err_obj(part("defaults"), k, invalid_message(v)) })
     else
       local nv, e = SCHEMA[k](v)
       if nv == nil then add_errs(self, { err_obj(part("defaults"), k, e) }) else self.defaults_[k] = nv end
@@ -522,32 +549,47 @@ local function match_table(what, v)
   return v
 end
 
+-- Record one error of a route, inhibition or silence, and go on with its other keys.
+local function fail(set, e)
+  add_errs(set, { e })
+  return true
+end
+
 local ROUTE_KEYS = { "match", "actions", "group_by", "group_wait", "repeat_interval", "throttle", "continue" }
 function Set:route(t)
   local where = part("route", #self.routes + 1)
-  local r = {}
+  local r, bad = {}, false
   for k, v in pairs(t) do
     if k == "match" then
       local m, e = match_table("match", v)
-      if not m then add_errs(self, { err_obj(where, k, e) }); return end
+      if not m then bad = fail(self, err_obj(where, k, e)) end
       r.match = m
     elseif k == "group_wait" or k == "repeat_interval" then
       local s, e = R.duration(v)
-      if not s then add_errs(self, { err_obj(where, k, e) }); return end
+      if not s then bad = fail(self, err_obj(where, k, e)) end
       r[k] = s
     elseif k == "actions" or k == "group_by" then
-      if type(v) ~= "table" then add_errs(self, { err_obj(where, k, "must be a list") }); return end
+      if type(v) ~= "table" then bad = fail(self, err_obj(where, k, "must be a list")) end
       r[k] = v
     elseif k == "throttle" then
       if type(v) ~= "table" or type(v.rate) ~= "number" then
-        add_errs(self, { err_obj(where, k, "must be { rate = per_second, burst = n }") }); return
+        bad = fail(self, err_obj(where, k, "must be { rate = per_second, burst = n }"))
       end
       r[k] = v
     elseif k == "continue" then
       r[k] = not not v
     else
-      add_errs(self, { unknown_key(where, k, ROUTE_KEYS) }); return
+      bad = fail(self, unknown_key(where, k, ROUTE_KEYS))
     end
+  end
+  for i, a in ipairs(r.actions or {}) do
+    if is_obj(a, "invalid") then
+      bad = fail(self, err_obj(where, "actions", ("entry %d: %s"):format(i, invalid_message(a))))
+    end
+  end
+  if bad then
+    self.rejected[#self.rejected + 1] = { route = where.part, def = t }  -- its actions still get checked
+    return nil
   end
   r.match = r.match or {}
   r.actions = r.actions or {}
@@ -557,19 +599,20 @@ end
 
 function Set:inhibit(t)
   local where = part("inhibit", #self.inhibits + 1)
-  local r = {}
+  local r, bad = {}, false
   for k, v in pairs(t) do
     if k == "source" or k == "target" then
       local m, e = match_table(k, v)
-      if not m then add_errs(self, { err_obj(where, k, e) }); return end
+      if not m then bad = fail(self, err_obj(where, k, e)) end
       r[k] = m
     elseif k == "equal" then
-      if type(v) ~= "table" then add_errs(self, { err_obj(where, k, "must be a list of label names") }); return end
+      if type(v) ~= "table" then bad = fail(self, err_obj(where, k, "must be a list of label names")) end
       r[k] = v
     else
-      add_errs(self, { unknown_key(where, k, { "source", "target", "equal" }) }); return
+      bad = fail(self, unknown_key(where, k, { "source", "target", "equal" }))
     end
   end
+  if bad then return nil end
   r.source, r.target, r.equal = r.source or {}, r.target or {}, r.equal or {}
   self.inhibits[#self.inhibits + 1] = r
   return r
@@ -577,23 +620,24 @@ end
 
 function Set:silence(t)
   local where = part("silence", #self.silences + 1)
-  local r = {}
+  local r, bad = {}, false
   for k, v in pairs(t) do
     if k == "match" then
       local m, e = match_table(k, v)
-      if not m then add_errs(self, { err_obj(where, k, e) }); return end
+      if not m then bad = fail(self, err_obj(where, k, e)) end
       r.match = m
     elseif k == "expires" then
       if type(v) ~= "number" then
-        add_errs(self, { err_obj(where, k, "must be a sample time (seconds)") }); return
+        bad = fail(self, err_obj(where, k, "must be a sample time (seconds)"))
       end
       r.expires = v
     elseif k == "why" then
       r.why = tostring(v)
     else
-      add_errs(self, { unknown_key(where, k, { "match", "expires", "why" }) }); return
+      bad = fail(self, unknown_key(where, k, { "match", "expires", "why" }))
     end
   end
+  if bad then return nil end
   r.match = r.match or {}
   self.silences[#self.silences + 1] = r
   return r
@@ -637,8 +681,49 @@ function R.safe_env(extra)
 end
 
 -- The DSL bound to one set: `R.rule "X" {...}` in a rules file adds to that set.
+-- The constructors that raise on bad arguments; in a rules file they give an invalid object
+-- instead, reported by the rule or route that uses it (every mistake of a file in one run).
+local RAISING = { "avg", "min", "max", "pct", "rate", "increase", "share", "count", "flap", "ratio" }
+
+-- "file:line: " of the rules file line that called a DSL function (level 3 from here).
+local function caller_line()
+  local info = debug.getinfo(3, "Sl")
+  if info and info.currentline and info.currentline > 0 then
+    return ("%s:%d: "):format(info.short_src, info.currentline)
+  end
+  return ""
+end
+
+-- `R.abve(90)` in a rules file: an error with a suggestion, and an invalid object.
+local function unknown_function(set, k)
+  local names = {}
+  for name, v in pairs(R) do
+    if type(v) == "function" and type(name) == "string" then names[#names + 1] = name end
+  end
+  table.sort(names)
+  return function()
+    local s = R.suggest(k, names)
+    local msg = ("%sR.%s is not a function of perflib.rules%s"):format(caller_line(), k,
+      s and (" (did you mean R." .. s .. "?)") or "")
+    add_errs(set, { err_obj(nil, nil, msg) })
+    return invalid(msg, true)
+  end
+end
+
 local function bound_dsl(set)
-  local B = setmetatable({}, { __index = R })
+  local B = setmetatable({}, { __index = function(_, k)
+    local v = R[k]
+    if v == nil and type(k) == "string" then return unknown_function(set, k) end
+    return v
+  end })
+  for _, k in ipairs(RAISING) do
+    local f = R[k]
+    B[k] = function(...)
+      local ok, v = pcall(f, ...)
+      if ok then return v end
+      return invalid(caller_line() .. tostring(v))
+    end
+  end
   function B.rule(name) return set:rule(name) end
   function B.route(t) return set:route(t) end
   function B.inhibit(t) return set:inhibit(t) end

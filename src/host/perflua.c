@@ -94,8 +94,10 @@ static void print_usage(FILE *out) {
         "  -        stop handling options and execute stdin\n"
         "With no script and no -e: an interactive session on a terminal\n"
         "(perflib is preloaded as the global 'perflib'), otherwise the\n"
-        "script is read from stdin. require \"perflib\" needs no LUA_PATH.\n",
-        PROGNAME);
+        "script is read from stdin. require \"perflib\" needs no LUA_PATH.\n"
+        "Rule tools: %s monitor|check|explain|record|replay ... (--help for each;\n"
+        "record refuses to replace an existing file unless --force).\n",
+        PROGNAME, PROGNAME);
 }
 
 static void bad_option(const char *opt) {

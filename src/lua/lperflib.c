@@ -606,6 +606,7 @@ static const luaL_Reg funcs[] = {
     { "flap", lpl_new_flap },
     { "sample_from_block", lpl_sample_from_block },
     { "check_block", lpl_check_block },
+    { "suggest", lpl_suggest },
     { "calculate", NULL },
     { "statistics", NULL },
     { NULL, NULL }

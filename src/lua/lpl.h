@@ -66,6 +66,9 @@ lpl_sample *lpl_check_sample(lua_State *L, int i);
 /* Finishes the userdata pushed by lpl_sample_alloc (now at the top). */
 void lpl_sample_finish(lua_State *L, pl_sample *s, int mi);
 
+/* lsuggest.c: perflib.suggest */
+int lpl_suggest(lua_State *L);
+
 /* lproc.c: perflib.spawn, perflib.wait, perflib.syslog */
 int lpl_spawn(lua_State *L);
 int lpl_wait(lua_State *L);

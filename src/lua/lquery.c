@@ -7,6 +7,7 @@
  * @classmod Query
  */
 #include "lpl.h"
+#include "pl_suggest.h"
 
 #include <errno.h>
 #include <string.h>
@@ -52,17 +53,25 @@ static const char *status_name(uint32_t st)
     }
 }
 
+/* The parts of " (did you mean 'name'?)", empty when there is no close name. */
+#define DID_YOU_MEAN(s) (s) ? " (did you mean '" : "", (s) ? (s) : "", (s) ? "'?)" : ""
+
 static void push_message(lua_State *L, pl_query *q, const pl_spec_in *in, uint32_t st)
 {
     const pl_counterset_def *cs = pl_env_find(pl_query_env(q), in->counterset);
     switch (st) {
     case PL_ERROR_WMI_GUID_NOT_FOUND:
-        lua_pushfstring(L, "no counterset '%s'", in->counterset);
+    {
+        const char *s = pl_suggest_counterset(pl_query_env(q), in->counterset);
+        lua_pushfstring(L, "no counterset '%s'%s%s%s", in->counterset, DID_YOU_MEAN(s));
         break;
+    }
     case PL_ERROR_WMI_ITEMID_NOT_FOUND:
-        if (in->counter)
-            lua_pushfstring(L, "no counter '%s' in '%s'", in->counter, cs ? cs->name : "?");
-        else
+        if (in->counter) {
+            /* a pattern that matches nothing is not a misspelled name */
+            const char *s = cs && !strpbrk(in->counter, "*?") ? pl_suggest_counter(cs, in->counter) : NULL;
+            lua_pushfstring(L, "no counter '%s' in '%s'%s%s%s", in->counter, cs ? cs->name : "?", DID_YOU_MEAN(s));
+        } else
             lua_pushfstring(L, "no counter with id %d in '%s'", (int)in->counter_id, cs ? cs->name : "?");
         break;
     case PL_ERROR_INVALID_PARAMETER:

@@ -46,6 +46,7 @@ typedef struct brule {
     double window, p;
     double high, low;                /* flap thresholds */
     double keep;                     /* how long an alert must stay clear */
+    double gap;                      /* a longer dt is a gap, which restarts keep (0: none) */
     int nlv;
     pl_wlevel *lv;
     size_t n, nflag;
@@ -228,7 +229,8 @@ static void list_field(lua_State *L, int t, const char *k, size_t n)
  * `fn`, `window`, `p`, `levels` ({up =, x =, clear =, rank =} each),
  * `names`, `wins` (perflib.Window each), `latch` (integer bits each),
  * `mode` (0, 1 inactive, 2 firing: see `quiet`), `flaps` (perflib.Flap or
- * false each), `flapping` (boolean each), `high` and `low` (flap thresholds).
+ * false each), `flapping` (boolean each), `high` and `low` (flap thresholds),
+ * `gap` (an evaluation interval longer than this is a gap: the engine restarts keep).
  * @function RuleBank:set
  */
 static int b_set(lua_State *L)
@@ -260,6 +262,7 @@ static int b_set(lua_State *L)
     nr.window = num_field(L, 3, "window", 0.0);
     nr.p = num_field(L, 3, "p", 0.0);
     nr.keep = num_field(L, 3, "keep", 0.0);
+    nr.gap = num_field(L, 3, "gap", 0.0);
     nr.high = num_field(L, 3, "high", 2.0);
     nr.low = num_field(L, 3, "low", 0.0);
     if (lua_getfield(L, 3, "levels") != LUA_TTABLE)
@@ -431,7 +434,8 @@ static void step_rule(lua_State *L, lpl_rulebank *b, brule *r, double t, int vt,
         int mode = s->mode;
         int quiet = (mode == Q_INACTIVE && c == C_FALSE)
                  || (mode == Q_FIRING && c == C_TRUE && lvl == s->qlvl)
-                 || (mode == Q_RECOVERING && c == C_FALSE && !(t - s->since >= r->keep - 1e-9));
+                 || (mode == Q_RECOVERING && c == C_FALSE && !(t - s->since >= r->keep - 1e-9)
+                     && !(r->gap > 0 && r->has_dt && r->dt > r->gap));
         if (quiet && s->fh && !pl_flap_steady(s->fh, c == C_TRUE)) {
             /* the engine would step the flap history: so does the bank, unless flapping starts or
              * ends (a full history without a change stays as it is) */

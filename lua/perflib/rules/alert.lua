@@ -108,8 +108,35 @@ local function enter_unknown(self, rule, a, t, why)
   set_state(self, rule, a, t, "unknown", { why = why })
 end
 
--- One step of the state machine with a known condition `c` (boolean).
-local function step(self, rule, a, t, c, dt)
+-- The pending history of an alert that starts pending at t.
+local function fresh_hist(t)
+  return { ts = { t }, cs = { true }, lo = 1, hi = 1, trues = 1, falses = 0 }
+end
+
+-- After a gap (time in which the condition was not observed) a pending or keep clock that was
+-- running starts again at t: unobserved time never counts toward `pending` or `keep`.
+-- Returns true when the gap decided the step.
+local function restart_after_gap(self, rule, a, t, c)
+  if a.state == "pending" then
+    if c then
+      a.active_since, a.hist = t, fresh_hist(t)
+      a.why = "condition met after a gap in the data, waiting " .. R.format_duration(rule.pending) .. " again"
+    else
+      a.active_since, a.hist = nil, nil
+      set_state(self, rule, a, t, "inactive", { why = "condition not met after a gap in the data" })
+    end
+    return true
+  elseif a.state == "recovering" and not c then
+    a.clear_since = t
+    a.why = "clear after a gap in the data, keeping " .. R.format_duration(rule.keep) .. " again"
+    return true
+  end
+  return false
+end
+
+-- One step of the state machine with a known condition `c` (boolean); `gap`: the condition
+-- was not observed for a while before this step.
+local function step(self, rule, a, t, c, dt, gap)
   if a.state == "unknown" then
     local prior = a.prior or "inactive"
     a.prior, a.reason = nil, nil
@@ -122,10 +149,11 @@ local function step(self, rule, a, t, c, dt)
     set_state(self, rule, a, t, "inactive", { why = "resolved" })
     s = "inactive"
   end
+  if gap and restart_after_gap(self, rule, a, t, c) then return end
   if s == "inactive" then
     if c then
       -- the pending history: times and conditions at lo..hi, with their counts
-      a.active_since, a.hist, a.fired_at = t, { ts = { t }, cs = { true }, lo = 1, hi = 1, trues = 1, falses = 0 }, nil
+      a.active_since, a.hist, a.fired_at = t, fresh_hist(t), nil
       if rule.pending <= 0 then
         a.fired_at = t
         set_state(self, rule, a, t, "firing", { why = "condition met" })
@@ -182,12 +210,19 @@ local function step(self, rule, a, t, c, dt)
   if a.state == "firing" then a.last_severity = a.severity end
 end
 
--- Apply the no-data / reset / vanish policies, then step with a known condition.
+-- Apply the no-data / reset / vanish policies, then step with a known condition.  A gap before
+-- a known condition: a sample since the last step where the condition was unknown (no data, a
+-- reset, no rate yet, a vanished instance), or `dt` (the time since the rule's last evaluation)
+-- beyond the engine's gap limit for the rule (self.gap_limit, see perflib.rules.engine).
 local function outcome(self, rule, a, t, c, why, dt)
   if c ~= nil then
     a.miss, a.miss_since = 0, nil
-    return step(self, rule, a, t, c, dt)
+    local lim = self.gap_limit and self.gap_limit[rule.name]
+    local gap = a.unseen or (lim ~= nil and dt ~= nil and dt > lim)
+    a.unseen = nil
+    return step(self, rule, a, t, c, dt, gap)
   end
+  a.unseen = true
   local policy
   if why == "first_sample" then return end     -- a new instance has no rate yet: not news
   if why == "reset" then
@@ -206,7 +241,10 @@ local function outcome(self, rule, a, t, c, why, dt)
   if policy == "keep" then return
   elseif policy == "unknown" then return enter_unknown(self, rule, a, t, why)
   elseif policy == "resolve" then return force_resolve(self, rule, a, t, why)
-  elseif policy == "alert" then a.reason = why; return step(self, rule, a, t, true, dt)
+  elseif policy == "alert" then
+    -- no data counts as the condition met: observed by policy, not a gap
+    a.reason, a.unseen = why, nil
+    return step(self, rule, a, t, true, dt, false)
   end
 end
 

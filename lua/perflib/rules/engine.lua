@@ -14,6 +14,17 @@ local Engine = {}
 Engine.__index = Engine
 
 E.DEFAULT_LIMIT = 100000      -- instructions per call of a function condition
+E.GAP_FACTOR = 1.5            -- an evaluation interval beyond 1.5 x the expected one is a gap
+
+--- The longest interval between two evaluations of a rule that is not a gap, for a sampling
+-- interval (nil: unknown, then only samples without a known condition are gaps).  A rule with
+-- `every` is evaluated at the first sample `every` after the last: every whole intervals.
+function E.gap_limit(every, interval)
+  if type(interval) ~= "number" or interval <= 0 then return nil end
+  local expected = interval
+  if every and every > interval then expected = interval * math.ceil(every / interval - 1e-9) end
+  return E.GAP_FACTOR * expected + 1e-9
+end
 
 local function source_key(rule, path)
   return rule.value.raw and ("raw:" .. path) or path
@@ -62,15 +73,18 @@ end
 
 local function new_engine(set, opts)
   opts = opts or {}
+  -- opts.interval: the sampling interval (seconds), for telling gaps (see E.gap_limit)
   local self = setmetatable({ set = set, rules = set:list(), st = {}, limit = opts.limit or E.DEFAULT_LIMIT,
                               t = nil, errors = {}, recs = {}, srcs = {}, stamp = 0, hook_off = {},
-                              todo = {}, vers = {}, bkeys = {}, flagbuf = {} }, Engine)
+                              todo = {}, vers = {}, bkeys = {}, flagbuf = {}, gap_limit = {} }, Engine)
   -- opts.bank = false: every rule through the Lua path (the specs compare both)
   if opts.bank ~= false then self.bank = core.rulebank(#self.rules) end
   for i, rule in ipairs(self.rules) do
     -- the rule's state, with what eval_rule needs of its definition worked out once
     local rs = rule_info(rule)
     rs.series, rs.alerts, rs.disabled, rs.last_eval = {}, {}, false, nil
+    rs.gap = E.gap_limit(rule.every, opts.interval)
+    self.gap_limit[rule.name] = rs.gap
     self.st[rule.name], self.recs[i] = rs, rs
   end
   return self
@@ -307,7 +321,7 @@ end
 -- path steps it).  The bank also steps the flap history,
 -- and hands the alert back when a push would start or end flapping.
 local function quiet_mode(a, c, lvl)
-  if a.reason ~= nil or a.miss ~= 0 then return 0, -1 end
+  if a.reason ~= nil or a.miss ~= 0 or a.unseen then return 0, -1 end
   if c == false and a.state == "inactive" then return 1, -1 end
   if c == true and lvl and a.state == "firing" and a.severity == a.last_severity then return 2, lvl - 1 end
   if c == false and a.state == "recovering" then return 3, -1, a.clear_since end
@@ -340,7 +354,7 @@ local function register(self, i, rs, names)
   end
   self.bank:set(i, { sid = sid, ver = rs.ver, every = rs.every or 0, last = rs.last_eval, fn = rs.fn,
                      window = rs.window or 0, p = rs.p or 0, levels = rs.blevels, names = names, wins = wins,
-                     latch = latch, mode = mode, flaps = flaps, flapping = flapping, keep = rs.keep,
+                     latch = latch, mode = mode, flaps = flaps, flapping = flapping, keep = rs.keep, gap = rs.gap,
                      high = fwin and rs.fhigh, low = fwin and rs.flow })
   rs.fast, rs.fnames = true, names
 end
@@ -433,7 +447,7 @@ local function eval_rule(self, rule, rs, t, frame, i)
       if c == false and a.state == "inactive" and not a.flapping
          and (not fwin or a.flap:steady(false)) then
         -- what outcome() does for a quiet alert that stays quiet, flap history steady
-        a.miss, a.miss_since, a.reason = 0, nil, nil
+        a.miss, a.miss_since, a.reason, a.unseen = 0, nil, nil, nil
         if fwin then a.flap_pct = 0.0 end
       else
         outcome(self, rule, a, t, c, why, dt)

@@ -70,11 +70,60 @@ end
 local Result = {}
 Result.__index = Result
 
+-- An input key whose path no rule reads would be a silent "inactive": raise, naming the close
+-- source; a counter path (it starts with "\\") must also name a real counterset and counter.
+local function check_input_paths(eng, order)
+  local read, list = {}, {}
+  for _, src in ipairs(eng:sources()) do
+    if not read[src.path] then read[src.path] = true; list[#list + 1] = src.path end
+  end
+  table.sort(list)
+  local q
+  for _, path in ipairs(order) do
+    if not read[path] then
+      local s = R.suggest(path, list)
+      error(('input "%s": no rule reads this path%s; the rules read: %s'):format(path,
+        s and (' (did you mean "%s"?)'):format(s) or "", table.concat(list, ", ")), 3)
+    end
+    if path:sub(1, 1) == "\\" then
+      q = q or require("perflib").query()
+      local i, status, msg = q:add(path)
+      if not i and status ~= "duplicate" and status ~= "bad_path" then
+        q:close()
+        error(('input "%s": %s: not a real counter'):format(path, msg), 3)
+      end
+    end
+  end
+  if q then q:close() end
+end
+
+-- Input instances that no rule reading their path watches (its `instances` / `exclude`).
+local function unwatched(set, paths, order)
+  local out = {}
+  for _, path in ipairs(order) do
+    for _, inst in ipairs(paths[path].names) do
+      local seen = false
+      for _, rule in ipairs(set:list()) do
+        if rule.source == path and (not rule.instances or inst:find(rule.instances))
+           and not (rule.exclude and inst:find(rule.exclude)) then seen = true end
+        for _, p in ipairs(rule.sources or {}) do if p == path then seen = true end end
+      end
+      if not seen then
+        out[#out + 1] = ("input %s{instance=%s}: no rule watches this instance (instances/exclude)"):format(path, inst)
+      end
+    end
+  end
+  return out
+end
+
 --- Run rules over synthetic input. opts: rules (set, source or path), every ("10s"), input, start (0),
 -- state (exported engine state to import first), limit (instructions per function call),
 -- partial (accept a rule file with errors: what loaded runs).  The events also go through the
 -- set's routes, inhibitions and silences (perflib.rules.notify) with the actions captured,
 -- never run: `res.sent` lists them (see Result:sent_by).
+-- An input key whose path no rule reads, or a counter path ("\\Set(instance)\\Counter") that names
+-- no real counterset or counter, raises (with a suggestion); input instances that no rule
+-- watches are listed in `res.warnings`.
 -- Returns a Result; raises when the rules do not load.
 function T.run(opts)
   local set, errs = opts.rules, nil
@@ -90,7 +139,7 @@ function T.run(opts)
   end
   local every = assert(R.duration(opts.every or "10s"))
   local start = opts.start or 0
-  local eng = E.new(set, { limit = opts.limit, bank = opts.bank })
+  local eng = E.new(set, { limit = opts.limit, bank = opts.bank, interval = every })
   if opts.state then eng:import_state(opts.state) end
   -- path -> { names, series[name] }
   local paths, order, n = {}, {}, 0
@@ -104,10 +153,12 @@ function T.run(opts)
   end
   table.sort(order)
   for _, path in ipairs(order) do table.sort(paths[path].names) end
+  check_input_paths(eng, order)
   local log = {}
   local notifier = N.new(set, { run = true, log = function(msg) log[#log + 1] = msg end })
   local res = setmetatable({ events = {}, snaps = {}, times = {}, every = every, start = start, engine = eng,
-                             load_errors = errs, set = set, sent = {}, log = log, notifier = notifier }, Result)
+                             load_errors = errs, set = set, sent = {}, log = log, notifier = notifier,
+                             warnings = unwatched(set, paths, order) }, Result)
   for k = 1, n do
     local t = start + (k - 1) * every
     local frame = {}
