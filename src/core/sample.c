@@ -189,7 +189,9 @@ pl_status pl_sample_format(const pl_sample *s1, const pl_block *b1, uint32_t i, 
                            const pl_sample *s0, const pl_fmt *fmt, double *out)
 {
     const pl_block *b0;
-    int i0 = -1;
+    size_t k0 = 0;
+    uint64_t tick0 = 0, hns0 = 0;
+    int has0 = 0;
     cdesc cd;
     *out = 0;
     if (b1->shape == PERF_ERROR_RETURN)
@@ -197,14 +199,17 @@ pl_status pl_sample_format(const pl_sample *s1, const pl_block *b1, uint32_t i, 
     if (i >= b1->ninst || c >= b1->ncounters)
         return PL_NO_INSTANCE;
     b0 = older_block(s1, b1, s0);
-    if (b0)
-        i0 = pl_sample_find_inst(s0, b0, pl_sample_inst_id(s1, b1, i),
-                                 pl_sample_inst_name(s1, b1, i), pl_sample_inst_key(s1, b1, i), i);
+    if (b0) {
+        int i0 = pl_sample_find_inst(s0, b0, pl_sample_inst_id(s1, b1, i),
+                                     pl_sample_inst_name(s1, b1, i), pl_sample_inst_key(s1, b1, i), i);
+        has0 = i0 >= 0;
+        k0 = has0 ? b0->vals_off + (size_t)i0 * b0->ncounters + c : 0;
+        tick0 = (uint64_t)b0->time;
+        hns0 = ts_100ns(b0->time, s0->perf_freq);
+    }
     describe(b1, pl_sample_counter(s1, b1, c), fmt ? fmt : &default_fmt, s1->perf_freq, &cd);
-    return format_value(s1, b1, b1->vals_off + (size_t)i * b1->ncounters + c,
-                        s0, i0 >= 0 ? b0->vals_off + (size_t)i0 * b0->ncounters + c : 0, i0 >= 0,
-                        &cd, (uint64_t)b1->time, ts_100ns(b1->time, s1->perf_freq),
-                        b0 ? (uint64_t)b0->time : 0, b0 ? ts_100ns(b0->time, s0->perf_freq) : 0, out);
+    return format_value(s1, b1, b1->vals_off + (size_t)i * b1->ncounters + c, s0, k0, has0, &cd,
+                        (uint64_t)b1->time, ts_100ns(b1->time, s1->perf_freq), tick0, hns0, out);
 }
 
 /* Do both blocks list the same instances in the same order?  Then every
