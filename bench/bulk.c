@@ -167,7 +167,7 @@ static size_t pass_hand(const pl_sample *s1, const pl_block *b1, const pl_sample
     for (uint32_t c = 0; c < nc; c++)
         if (pl_sample_counter(s1, b1, c)->type == PERF_100NSEC_TIMER_INV)
             inv = c;
-    int64_t dt = s1->perf_time - s0->perf_time;
+    int64_t dt = b1->time - b0->time;     /* each result's own read time */
     for (size_t k = 0; k < n; k++) {
         int inverse = k % nc == inv;
         int64_t db = inverse ? dt : (int64_t)p1[k].b - (int64_t)p0[k].b;

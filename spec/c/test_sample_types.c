@@ -1,8 +1,8 @@
 /* Every time base and base-counter kind through the whole path: a provider
  * registered into an environment, a query, two samples, and the formatted
  * values (pl_sample_format and pl_sample_format_block).  The provider is a
- * test double whose values the test sets; the sample timestamps are set to
- * 0 and 1 s so every rate is exact. */
+ * test double whose values the test sets; the sample timestamps (and their
+ * results' own) are set to 0 and 1 s so every rate is exact. */
 #include "ctest.h"
 #include "perflib.h"
 
@@ -78,8 +78,11 @@ static pl_sample *collect_at(pl_query *q, int64_t t)
 {
     pl_sample *s = NULL;
     CHECK(pl_query_collect(q, &s) == 0 && s);
-    if (s)
+    if (s) {
         s->perf_time = t;        /* exact intervals, independent of the clock */
+        for (uint32_t k = 0; k < s->nblocks; k++)
+            s->blocks[k].time = t;   /* the results' own clocks, which formulas use */
+    }
     return s;
 }
 
@@ -210,7 +213,7 @@ static void test_order_and_failures(void)
         CHECK_STR(s2->blocks[0].err_path, "test/none");
         CHECK(pl_sample_format(s2, &s2->blocks[0], 0, 0, s1, NULL, &v) == PL_NO_DATA);
         /* the same instant twice */
-        s1->perf_time = 0;
+        s1->perf_time = s1->blocks[0].time = 0;
         CHECK(pl_sample_format(s1, &s1->blocks[0], 0, 0, s0, NULL, &v) == PL_NEGATIVE_DELTA);
         values[0][0] = 100;
     }

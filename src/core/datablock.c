@@ -12,6 +12,7 @@
 #define ALIGN8(n) (((n) + 7u) & ~(size_t)7u)
 #define TRAILER_HEAD 72u                /* fixed part of a block trailer */
 #define TRAILER_TAIL 8u                 /* u32 size, u32 magic at the very end */
+#define TRAILER_TIME 8u                 /* the result's own time, before the tail (absent in older blocks) */
 #define SAMPLE_TRAILER 24u
 #define MAX_COUNTERS 65536u             /* per block: far more than any counterset has */
 #define MAX_INSTANCES (1u << 24)
@@ -189,6 +190,7 @@ static void trailer(wr *w, const pl_sample *s, const pl_block *b)
         put_bytes(w, n, strlen(n) + 1);
     }
     pad8(w);
+    put64(w, (uint64_t)b->time);
     put32(w, (uint32_t)(w->off + TRAILER_TAIL - start));
     put32(w, PL_DB_EXT);
 }
@@ -349,6 +351,7 @@ typedef struct view {
     size_t body, end;                   /* the standard part */
     size_t trailer;                     /* offset of perflib's trailer, or 0 */
     size_t tsize;
+    size_t time;                        /* offset of the result's own time, or 0 (the header's) */
 } view;
 
 static int check_body(rd *r, view *v)
@@ -438,8 +441,10 @@ static int check_trailer(rd *r, size_t start, size_t size, view *v)
     uint64_t nvals = (uint64_t)nc * ni;
     uint64_t need = TRAILER_HEAD + ALIGN8(4ull * nc) + 16ull * ni + 8 * nvals
                   + ALIGN8(nvals + (uint64_t)flen + elen + nlen) + TRAILER_TAIL;
-    if (need != ts)
+    /* a block written before results carried their own time lacks it */
+    if (need != ts && need + TRAILER_TIME != ts)
         return fail(r, t, "trailer size does not match its counts");
+    v->time = need == ts ? 0 : end - TRAILER_TAIL - TRAILER_TIME;
     v->trailer = t;
     v->tsize = ts;
     v->end = t;
@@ -646,6 +651,7 @@ int pl_db_read(pl_env *env, const void *buf, size_t len, pl_alloc_fn alloc, void
     s->perf_time = (int64_t)pl_r64(r.p + 8);
     s->time100ns = (int64_t)pl_r64(r.p + 16);
     s->perf_freq = (int64_t)pl_r64(r.p + 24);
+    s->foreign = 1;                      /* its ids are not this process's: pair by definition */
     s->nblocks = n;
     s->blocks = (pl_block *)(void *)(mem + o_blocks);
     s->cidx = (uint32_t *)(void *)(mem + o_cidx);
@@ -674,6 +680,7 @@ int pl_db_read(pl_env *env, const void *buf, size_t len, pl_alloc_fn alloc, void
         b->vals_off = vi;
         b->obj_time = (int64_t)pl_r64(t + 48);
         b->obj_freq = (int64_t)pl_r64(t + 56);
+        b->time = v->time ? (int64_t)pl_r64(r.p + v->time) : s->perf_time;
         for (uint32_t c = 0; c < nc; c++)
             s->cidx[ci++] = (uint32_t)pl_counter_index(sets[k], pl_r32(t + TRAILER_HEAD + 4 * c));
         const uint8_t *ip = t + TRAILER_HEAD + ALIGN8(4u * nc);

@@ -113,7 +113,7 @@ static inline pl_status pl_interval(uint64_t t1, uint64_t t0, double *d)
         return PL_ZERO_INTERVAL;
     if ((int64_t)t1 < (int64_t)t0)
         return PL_NEGATIVE_INTERVAL;
-    *d = (double)((int64_t)t1 - (int64_t)t0);
+    *d = (double)(t1 - t0);          /* t1 > t0 as signed: exact in unsigned, never an overflow */
     return PL_VALID;
 }
 
@@ -197,7 +197,7 @@ static inline pl_status pl_compute(pl_kind k, const pl_raw *n1, const pl_raw *n0
             return PL_INVALID_DATA;
         if ((int64_t)n1->second < (int64_t)n1->first)
             return PL_NEGATIVE_DELTA;
-        v = (double)((int64_t)n1->second - (int64_t)n1->first) / (double)freq;
+        v = (double)(n1->second - n1->first) / (double)freq;   /* unsigned: no overflow */
         break;
     case K_DELTA:
         PL_TRY(pl_delta(n1->first, n0->first, sz, &dn));

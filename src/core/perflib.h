@@ -255,12 +255,14 @@ typedef struct pl_block {
     int64_t obj_time, obj_freq;
     const char *err_path;
     uint32_t filter_off;     /* the spec's instance filter, into sample->names */
+    int64_t time;            /* when this result's counterset was read (the middle of its
+                                collect), in the sample's ticks: its formulas' clock */
 } pl_block;
 
 typedef struct pl_sample {
     uint64_t query_id;
     uint64_t seq;            /* 1, 2, ... per query */
-    int64_t perf_time;       /* CLOCK_MONOTONIC in ticks */
+    int64_t perf_time;       /* CLOCK_MONOTONIC in ticks: the middle of all its reads */
     int64_t perf_freq;       /* ticks per second */
     int64_t time100ns;       /* 100 ns units since 1601-01-01 UTC */
     uint32_t nblocks;
@@ -270,6 +272,8 @@ typedef struct pl_sample {
     pl_pair *vals;
     uint8_t *have;           /* 1: value present, 0: absent, PL_HAVE_NO_BASE */
     char *names;
+    int foreign;             /* read from a data block: its query id and result ids are
+                                another process's, so its results pair by definition */
 } pl_sample;
 
 #define PL_HAVE_NO_BASE 2    /* value present, its base counter is not defined */
@@ -297,6 +301,12 @@ static inline const pl_counter_def *pl_sample_counter(const pl_sample *s, const 
     return &b->cs->counters[s->cidx[b->counters_off + c]];
 }
 const pl_block *pl_sample_find_block(const pl_sample *s, uint32_t uid);
+/* The result of s0 that result b1 of s1 is formatted against, or NULL: one
+ * with the same counterset and counter list, from samples whose clocks run
+ * at the same frequency.  Samples of one query pair by result id; a foreign
+ * sample (from a data block) is never trusted by id alone: its result with
+ * b1's id, else the first with b1's definition and instance filter. */
+const pl_block *pl_sample_pair(const pl_sample *s1, const pl_block *b1, const pl_sample *s0);
 /* Index of the instance with this id, name and key in block b, or -1; an
  * instance with a key other than 0 is found by id and key alone.  hint: likely index. */
 int pl_sample_find_inst(const pl_sample *s, const pl_block *b, uint32_t id, const char *name,
@@ -311,7 +321,9 @@ typedef struct pl_fmt {
 } pl_fmt;
 
 /* Formatted value of one value: block b1 of s1 (newer), instance i, counter c,
- * against s0 (older, may be NULL).  fmt may be NULL for the defaults. */
+ * against s0 (older, may be NULL) and its result pl_sample_pair gives; a
+ * two-sample value without one is PL_FIRST_SAMPLE.  Clocks are the results'
+ * own times.  fmt may be NULL for the defaults. */
 pl_status pl_sample_format(const pl_sample *s1, const pl_block *b1, uint32_t i, uint32_t c,
                            const pl_sample *s0, const pl_fmt *fmt, double *out);
 /* All values of block b1 at once; out and st hold ninst x ncounters, by

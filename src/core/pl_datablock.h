@@ -10,7 +10,9 @@
  * back into a sample that formats exactly like the original: each
  * PERF_COUNTER_HEADER then has Reserved = PL_DB_EXT and ends in a trailer
  * (counterset GUID, spec, counter ids, instance keys and UTF-8 names, base
- * values and presence flags), and a sample trailer (query id, sequence)
+ * values and presence flags, and the result's own time: when its counterset
+ * was read; blocks without it read as the header's time), and a sample
+ * trailer (query id, sequence)
  * follows the last block inside dwTotalSize.  Standard consumers step over
  * both: they read what dwType says and move on by dwSize.
  *
@@ -56,7 +58,8 @@ size_t pl_db_write(const pl_sample *s, int ext, void *buf, size_t cap);
 int pl_db_validate(const void *buf, size_t len, pl_db_error *err);
 
 /* Builds a sample from an extended block; the countersets are looked up by
- * GUID in env and the counters by id.  The sample is one allocation from
+ * GUID in env and the counters by id.  The sample is foreign: its results
+ * pair with others' by definition, never by its ids alone (pl_sample_pair).  The sample is one allocation from
  * alloc (NULL alloc: malloc, free with free()).  0; EINVAL with *err set for
  * a malformed block or one that names an unknown counterset or counter;
  * ENOMEM. */

@@ -20,6 +20,7 @@ typedef struct qset {
     size_t mlen;             /* this collection: bytes of the names its specs matched */
     size_t noff;             /* where the set's names start in the sample, when shared */
     int share;               /* copy the set's names once for all its specs */
+    int64_t time;            /* this collection: the middle of the set's own read */
 } qset;
 
 typedef struct qspec {
@@ -420,22 +421,27 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
 
     *out = NULL;
     pl_now(&t0, &freq, &t100);
+    t1 = t0;
     for (uint32_t k = 0; k < q->nsets; k++) {
         qset *t = q->sets[k];
+        int64_t before = t1;             /* each set between two readings of the clock */
         t->err = 0;
         if (!t->state) {
             t->err = t->cs->ops->open(q->env, &t->state);
-            if (t->err) {
+            if (t->err)
                 t->state = NULL;
-                continue;
-            }
         }
-        pl_snap_clear(&t->snap);
-        t->err = t->cs->ops->collect(t->state, t->wanted, &t->snap);
-        if (t->err == ENOMEM)
-            return ENOMEM;
+        if (!t->err) {
+            pl_snap_clear(&t->snap);
+            t->err = t->cs->ops->collect(t->state, t->wanted, &t->snap);
+            if (t->err == ENOMEM)
+                return ENOMEM;
+        }
+        /* the instant this set was read: its rates use it, not the middle
+         * of every set's reads, which moves with the other sets' cost */
+        pl_now(&t1, NULL, NULL);
+        t->time = before + (t1 - before) / 2;
     }
-    pl_now(&t1, NULL, NULL);
 
     /* size everything first: one allocation per sample */
     size_t mtotal = 0;
@@ -518,6 +524,7 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
         b->index = k;
         b->shape = s->pub.shape;
         b->cs = s->pub.cs;
+        b->time = s->set->time;
         b->ncounters = nc;
         b->counters_off = ci;
         b->inst_off = ii;

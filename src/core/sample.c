@@ -54,11 +54,21 @@ typedef struct cdesc {
     double mult;
 } cdesc;
 
-/* Timestamps of a sample: the tick clock and the same clock in 100 ns. */
-static uint64_t ts_100ns(const pl_sample *s)
+/* A result's time in 100 ns: defined for any time and frequency a block
+ * from outside may carry (a frequency of 0 or less gives 0, so no interval). */
+static uint64_t ts_100ns(int64_t t, int64_t freq)
 {
-    return s->perf_freq == 10000000 ? (uint64_t)s->perf_time
-         : (uint64_t)((double)s->perf_time * 1e7 / (double)s->perf_freq);
+    double d;
+    if (freq == 10000000)
+        return (uint64_t)t;
+    if (freq <= 0)
+        return 0;
+    d = (double)t * 1e7 / (double)freq;
+    if (d >= 9223372036854775807.0)
+        return (uint64_t)INT64_MAX;
+    if (d <= -9223372036854775808.0)
+        return (uint64_t)INT64_MIN;
+    return (uint64_t)(int64_t)d;
 }
 
 static void describe(const pl_block *b, const pl_counter_def *d, const pl_fmt *fmt,
@@ -112,12 +122,42 @@ static pl_status have_status(uint8_t h)
     return h == PL_HAVE_NO_BASE ? PL_INVALID_DATA : PL_NO_DATA;
 }
 
-static const pl_block *older_block(const pl_sample *s1, const pl_block *b1, const pl_sample *s0)
+/* The same counterset and the same counters in the same order: then value
+ * k of one block is value k of the other, and nothing is read past either. */
+static int same_def(const pl_sample *s1, const pl_block *b1, const pl_sample *s0, const pl_block *b0)
+{
+    return b0->cs == b1->cs && b0->ncounters == b1->ncounters &&
+           memcmp(s0->cidx + b0->counters_off, s1->cidx + b1->counters_off,
+                  (size_t)b1->ncounters * sizeof *s1->cidx) == 0;
+}
+
+const pl_block *pl_sample_pair(const pl_sample *s1, const pl_block *b1, const pl_sample *s0)
 {
     const pl_block *b0;
-    if (!s0 || s0->query_id != s1->query_id)
+    int foreign;
+    if (!s0 || s0->perf_freq != s1->perf_freq)
         return NULL;
-    b0 = pl_sample_find_block(s0, b1->uid);
+    foreign = s0->foreign || s1->foreign;
+    if (!foreign && s0->query_id != s1->query_id)
+        return NULL;
+    /* results mostly keep their index: try it before the search by id */
+    b0 = b1->index < s0->nblocks && s0->blocks[b1->index].uid == b1->uid ? &s0->blocks[b1->index]
+                                                                          : pl_sample_find_block(s0, b1->uid);
+    if (b0 && same_def(s1, b1, s0, b0))
+        return b0;
+    if (!foreign)
+        return NULL;
+    for (uint32_t k = 0; k < s0->nblocks; k++) {
+        b0 = &s0->blocks[k];
+        if (same_def(s1, b1, s0, b0) && strcmp(s0->names + b0->filter_off, s1->names + b1->filter_off) == 0)
+            return b0;
+    }
+    return NULL;
+}
+
+static const pl_block *older_block(const pl_sample *s1, const pl_block *b1, const pl_sample *s0)
+{
+    const pl_block *b0 = pl_sample_pair(s1, b1, s0);
     return b0 && b0->shape != PERF_ERROR_RETURN ? b0 : NULL;
 }
 
@@ -149,7 +189,9 @@ pl_status pl_sample_format(const pl_sample *s1, const pl_block *b1, uint32_t i, 
                            const pl_sample *s0, const pl_fmt *fmt, double *out)
 {
     const pl_block *b0;
-    int i0 = -1;
+    size_t k0 = 0;
+    uint64_t tick0 = 0, hns0 = 0;
+    int has0 = 0;
     cdesc cd;
     *out = 0;
     if (b1->shape == PERF_ERROR_RETURN)
@@ -157,14 +199,17 @@ pl_status pl_sample_format(const pl_sample *s1, const pl_block *b1, uint32_t i, 
     if (i >= b1->ninst || c >= b1->ncounters)
         return PL_NO_INSTANCE;
     b0 = older_block(s1, b1, s0);
-    if (b0)
-        i0 = pl_sample_find_inst(s0, b0, pl_sample_inst_id(s1, b1, i),
-                                 pl_sample_inst_name(s1, b1, i), pl_sample_inst_key(s1, b1, i), i);
+    if (b0) {
+        int i0 = pl_sample_find_inst(s0, b0, pl_sample_inst_id(s1, b1, i),
+                                     pl_sample_inst_name(s1, b1, i), pl_sample_inst_key(s1, b1, i), i);
+        has0 = i0 >= 0;
+        k0 = has0 ? b0->vals_off + (size_t)i0 * b0->ncounters + c : 0;
+        tick0 = (uint64_t)b0->time;
+        hns0 = ts_100ns(b0->time, s0->perf_freq);
+    }
     describe(b1, pl_sample_counter(s1, b1, c), fmt ? fmt : &default_fmt, s1->perf_freq, &cd);
-    return format_value(s1, b1, b1->vals_off + (size_t)i * b1->ncounters + c,
-                        s0, i0 >= 0 ? b0->vals_off + (size_t)i0 * b0->ncounters + c : 0, i0 >= 0,
-                        &cd, (uint64_t)s1->perf_time, ts_100ns(s1),
-                        s0 ? (uint64_t)s0->perf_time : 0, s0 ? ts_100ns(s0) : 0, out);
+    return format_value(s1, b1, b1->vals_off + (size_t)i * b1->ncounters + c, s0, k0, has0, &cd,
+                        (uint64_t)b1->time, ts_100ns(b1->time, s1->perf_freq), tick0, hns0, out);
 }
 
 /* Do both blocks list the same instances in the same order?  Then every
@@ -209,7 +254,7 @@ static inline pl_status fast_value(const cdesc *cd, uint8_t h1, uint8_t h0, uint
     if ((int64_t)t1 <= (int64_t)t0)
         return (int64_t)t1 == (int64_t)t0 ? PL_ZERO_INTERVAL : PL_NEGATIVE_INTERVAL;
     dn = (double)(a1 - a0);
-    dt = (double)((int64_t)t1 - (int64_t)t0);
+    dt = (double)(t1 - t0);          /* t1 > t0 as signed: exact in unsigned, never an overflow */
     switch (cd->kind) {
     case K_RATE: v = dn / (dt / (double)cd->freq); break;
     case K_QUEUE: v = dn / dt; break;
@@ -240,8 +285,8 @@ size_t pl_sample_format_block(const pl_sample *s1, const pl_block *b1, const pl_
     const pl_block *b0 = older_block(s1, b1, s0);
     cdesc local[64], *cd = local;
     size_t k = 0, valid = 0;
-    uint64_t tick1 = (uint64_t)s1->perf_time, hns1 = ts_100ns(s1);
-    uint64_t tick0 = s0 ? (uint64_t)s0->perf_time : 0, hns0 = s0 ? ts_100ns(s0) : 0;
+    uint64_t tick1 = (uint64_t)b1->time, hns1 = ts_100ns(b1->time, s1->perf_freq);
+    uint64_t tick0 = b0 ? (uint64_t)b0->time : 0, hns0 = b0 ? ts_100ns(b0->time, s0->perf_freq) : 0;
     uint32_t nc = b1->ncounters;
     int same;
     if (!fmt)
@@ -294,7 +339,7 @@ size_t pl_sample_format_block(const pl_sample *s1, const pl_block *b1, const pl_
                     st[k] = t1 == t0 ? PL_ZERO_INTERVAL : PL_NEGATIVE_INTERVAL;
                     continue;
                 }
-                v = 100.0 * (double)(a1 - a0) / (double)(t1 - t0);
+                v = 100.0 * (double)(a1 - a0) / (double)((uint64_t)t1 - (uint64_t)t0);
                 if (cap)
                     v = v > 100.0 ? 100.0 : v < 0.0 ? 0.0 : v;
                 out[k] = v;

@@ -7,9 +7,17 @@
 
 #include <string.h>
 
+/* A counterset is its machine's: once the machine is released (a finalizer
+ * can reach both afterwards), the counterset raises too. */
 static lpl_counterset *check_cs(lua_State *L, int i)
 {
-    return luaL_checkudata(L, i, LPL_COUNTERSET);
+    lpl_counterset *c = luaL_checkudata(L, i, LPL_COUNTERSET);
+    lua_getiuservalue(L, i, 1);
+    lpl_machine *m = luaL_testudata(L, -1, LPL_MACHINE);
+    if (!m || !m->env)
+        luaL_argerror(L, i, "attempt to use a counterset of a released machine");
+    lua_pop(L, 1);
+    return c;
 }
 
 void lpl_push_counterset(lua_State *L, const pl_counterset_def *cs, int mi)
@@ -189,7 +197,7 @@ static int cs_instances(lua_State *L)
 
 static int cs_tostring(lua_State *L)
 {
-    lua_pushfstring(L, LPL_COUNTERSET " (%s)", check_cs(L, 1)->cs->name);
+    lua_pushfstring(L, LPL_COUNTERSET " (%s)", ((lpl_counterset *)luaL_checkudata(L, 1, LPL_COUNTERSET))->cs->name);
     return 1;
 }
 

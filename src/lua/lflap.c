@@ -11,7 +11,10 @@
 
 static pl_flap *check_flap(lua_State *L, int i)
 {
-    return luaL_checkudata(L, i, LPL_FLAP);
+    pl_flap *f = luaL_checkudata(L, i, LPL_FLAP);
+    if (lpl_flap_released(f))
+        luaL_argerror(L, i, "attempt to use a released flap history");
+    return f;
 }
 
 pl_flap *lpl_test_flap(lua_State *L, int i)
@@ -131,14 +134,19 @@ static int f_len(lua_State *L)
     return 1;
 }
 
+/* Idempotent, never raises. */
 static int f_gc(lua_State *L)
 {
-    pl_flap_free(check_flap(L, 1));
+    pl_flap_free(luaL_checkudata(L, 1, LPL_FLAP));
     return 0;
 }
 
 static int f_tostring(lua_State *L)
 {
+    if (lpl_flap_released(luaL_checkudata(L, 1, LPL_FLAP))) {
+        lua_pushliteral(L, "perflib.Flap (released)");
+        return 1;
+    }
     pl_flap *f = check_flap(L, 1);
     lua_pushfstring(L, "perflib.Flap (%d of %d bits, %d changes): %p", (int)f->n, (int)f->window, (int)f->cnt,
                     (void *)f);

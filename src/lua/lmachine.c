@@ -14,7 +14,10 @@
 
 lpl_machine *lpl_check_machine(lua_State *L, int i)
 {
-    return luaL_checkudata(L, i, LPL_MACHINE);
+    lpl_machine *m = luaL_checkudata(L, i, LPL_MACHINE);
+    if (!m->env)             /* finalized, then reached again from another finalizer */
+        luaL_argerror(L, i, "attempt to use a released machine");
+    return m;
 }
 
 static lpl_machine *push_machine(lua_State *L, const char *root)
@@ -79,9 +82,10 @@ const char *lpl_push_path(lua_State *L, pl_env *env, const char *rel)
     return lua_pushfstring(L, "%s%s%s", root, n && root[n - 1] == '/' ? "" : "/", rel);
 }
 
+/* Idempotent, never raises. */
 static int m_gc(lua_State *L)
 {
-    lpl_machine *m = lpl_check_machine(L, 1);
+    lpl_machine *m = luaL_checkudata(L, 1, LPL_MACHINE);
     pl_env_unref(m->env);    /* queries and countersets hold their own refs */
     m->env = NULL;
     return 0;
@@ -89,8 +93,11 @@ static int m_gc(lua_State *L)
 
 static int m_tostring(lua_State *L)
 {
-    lpl_machine *m = lpl_check_machine(L, 1);
-    lua_pushfstring(L, LPL_MACHINE " (%s)", m->env ? pl_env_root(m->env) : "?");
+    lpl_machine *m = luaL_checkudata(L, 1, LPL_MACHINE);
+    if (m->env)
+        lua_pushfstring(L, LPL_MACHINE " (%s)", pl_env_root(m->env));
+    else
+        lua_pushliteral(L, LPL_MACHINE " (released)");
     return 1;
 }
 

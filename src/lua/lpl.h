@@ -91,10 +91,23 @@ int lpl_new_window(lua_State *L);
 const char *lpl_why_name(int why);
 pl_wstatus lpl_wstatus_of(const char *status);
 
+/* A window's userdata: released (by __gc or __close) it raises on use, and
+ * the rule bank refuses to step it. */
+typedef struct lpl_window {
+    pl_window w;             /* first: the bank keeps &w */
+    int released;
+} lpl_window;
+static inline int lpl_window_released(const pl_window *w)
+{
+    return ((const lpl_window *)(const void *)w)->released;
+}
+
 /* lflap.c: flap histories */
 void lpl_open_flap(lua_State *L);
 int lpl_new_flap(lua_State *L);
 pl_flap *lpl_test_flap(lua_State *L, int i);
+/* A released flap history has no bits (pl_flap_free); a live one always has. */
+static inline int lpl_flap_released(const pl_flap *f) { return f->bits == NULL; }
 
 /* lrulebank.c: the rule engine's fast path */
 void lpl_open_rulebank(lua_State *L);

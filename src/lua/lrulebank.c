@@ -315,6 +315,10 @@ static int b_set(lua_State *L)
             clear_rule(&nr);
             return luaL_error(L, "rulebank: entry %d needs a name and a perflib.Window", (int)k + 1);
         }
+        if (lpl_window_released(s->w)) {
+            clear_rule(&nr);
+            return luaL_error(L, "rulebank: entry %d's perflib.Window is released", (int)k + 1);
+        }
         lua_rawgeti(L, latch, (lua_Integer)k + 1);
         s->latch = (uint32_t)lua_tointeger(L, -1);
         lua_pop(L, 1);
@@ -324,6 +328,10 @@ static int b_set(lua_State *L)
         s->qlvl = -1;
         lua_rawgeti(L, flaps, (lua_Integer)k + 1);
         s->fh = lpl_test_flap(L, -1);
+        if (s->fh && lpl_flap_released(s->fh)) {
+            clear_rule(&nr);
+            return luaL_error(L, "rulebank: entry %d's perflib.Flap is released", (int)k + 1);
+        }
         lua_rawgeti(L, flapping, (lua_Integer)k + 1);
         s->flapping = (uint8_t)lua_toboolean(L, -1);
         lua_pop(L, 3);
@@ -400,6 +408,9 @@ static void step_rule(lua_State *L, lpl_rulebank *b, brule *r, double t, int vt,
     r->nflag = 0;
     for (size_t k = 0; k < r->n; k++) {
         bseries *s = &r->s[k];
+        /* the bank pins its windows and flaps, but a __close can release them */
+        if (lpl_window_released(s->w) || (s->fh && lpl_flap_released(s->fh)))
+            luaL_error(L, "rulebank: a window or flap history of rule series %d was released", (int)k + 1);
         lua_rawgeti(L, names, (lua_Integer)k + 1);
         int ni = lua_gettop(L);
         pl_wval v;

@@ -61,19 +61,36 @@ void lpl_sample_finish(lua_State *L, pl_sample *s, int mi)
     lua_setiuservalue(L, -2, 1);
 }
 
-/* The older sample at i (nil allowed), checked against s1. */
+/* The older sample at i (nil allowed), checked against s1.  Samples of one
+ * query come in order; a sample from a data block (foreign) carries another
+ * process's ids and sequence, so only its results' pairing is checked
+ * (check_paired), and time order is each value's status. */
 static const pl_sample *opt_older(lua_State *L, int i, const pl_sample *s1)
 {
     const pl_sample *s0;
     if (lua_isnoneornil(L, i))
         return NULL;
     s0 = check_sample(L, i)->s;
+    if (s0->foreign || s1->foreign)
+        return s0;
     if (s0->query_id != s1->query_id)
         luaL_argerror(L, i, "sample from another query");
     if (s0->seq >= s1->seq)
         luaL_argerror(L, i, lua_pushfstring(L, "older sample expected (#%d is not older than #%d)",
                                             (int)s0->seq, (int)s1->seq));
     return s0;
+}
+
+/* A foreign older sample at i must hold a result that b pairs with (the same
+ * counterset and counters, a clock at the same frequency): comparing
+ * unrelated results is refused, never guessed. */
+static void check_paired(lua_State *L, int i, const pl_sample *s1, const pl_block *b, const pl_sample *s0)
+{
+    if (!s0 || (!s0->foreign && !s1->foreign) || pl_sample_pair(s1, b, s0))
+        return;
+    luaL_argerror(L, i, lua_pushfstring(L, "no result in the other sample pairs with result #%d "
+                                        "(%s, %d counters): counterset, counters and clock differ",
+                                        (int)(b - s1->blocks) + 1, b->cs->name, (int)b->ncounters));
 }
 
 static const pl_block *check_block(lua_State *L, int i, const pl_sample *s)
@@ -174,6 +191,7 @@ static int s_format(lua_State *L)
     const pl_sample *s0 = opt_older(L, 2, s1);
     const pl_block *b = check_block(L, 3, s1);
     pl_fmt fmt;
+    check_paired(L, 2, s1, b, s0);
     lpl_check_fmt(L, 6, keys, "format", &fmt);
     double v;
     int i, c;
@@ -295,13 +313,15 @@ static int s_formatted(lua_State *L)
     const pl_sample *s1 = check_sample(L, 1)->s;
     int only = -1;
     pl_fmt fmt;
-    opt_older(L, 2, s1);
+    const pl_sample *s0 = opt_older(L, 2, s1);
     lpl_check_fmt(L, 3, keys, "formatted", &fmt);
     if (lua_istable(L, 3)) {
         if (lua_getfield(L, 3, "index") != LUA_TNIL)
             only = (int)(check_block(L, -1, s1) - s1->blocks);
         lua_pop(L, 1);
     }
+    for (uint32_t k = only >= 0 ? (uint32_t)only : 0; k < (only >= 0 ? (uint32_t)only + 1 : s1->nblocks); k++)
+        check_paired(L, 2, s1, &s1->blocks[k], s0);
     return push_iter(L, lua_isnoneornil(L, 2) ? 0 : 2, 0, only, &fmt);
 }
 
@@ -367,6 +387,20 @@ static void fill_columns(lua_State *L, int t, const pl_block *b, const double *o
     lua_setfield(L, t, "status");
 }
 
+/* Every value column of table t is a table: only then is it refilled (a
+ * column the caller replaced, or a table that only copied the layout key,
+ * gets a new result instead). */
+static int columns_intact(lua_State *L, int t, uint32_t ncounters)
+{
+    for (uint32_t c = 0; c < ncounters; c++) {
+        int ok = lua_rawgeti(L, t, (lua_Integer)c + 1) == LUA_TTABLE;
+        lua_pop(L, 1);
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
 /***
  * All formatted values of one result in one C call, as plain tables:
  * `v[c][i]` (or `v[counter_name][i]`) is the value of counter c for instance
@@ -399,6 +433,7 @@ static int s_evaluate(lua_State *L)
     } else {
         b = check_block(L, 3, s1);
     }
+    check_paired(L, 2, s1, b, s0);
     lpl_check_fmt(L, 4, keys, "evaluate", &fmt);
     lua_settop(L, 4);
     n = (size_t)b->ninst * b->ncounters;
@@ -409,7 +444,8 @@ static int s_evaluate(lua_State *L)
     layout = layout_of(s1, b);
     if (lua_istable(L, 4) && lua_getfield(L, 4, "into") != LUA_TNIL) {  /* 6 */
         luaL_argcheck(L, lua_istable(L, 6), 4, "'into' must be a table from evaluate");
-        if (lua_getfield(L, 6, "_layout") == LUA_TNUMBER && lua_tointeger(L, -1) == layout) {
+        if (lua_getfield(L, 6, "_layout") == LUA_TNUMBER && lua_tointeger(L, -1) == layout &&
+            columns_intact(L, 6, b->ncounters)) {
             lua_pop(L, 1);
             fill_columns(L, 6, b, out, st, 1);
             lua_pushinteger(L, (lua_Integer)valid);
@@ -470,7 +506,10 @@ static int s_raw(lua_State *L)
 }
 
 /***
- * The results: `{index=, counterset=, shape=, status=, error=, instances=, ids=, counters=}`.
+ * The results: `{index=, counterset=, shape=, status=, error=, instances=, ids=, counters=, time=}`.
+ * `time` is when that result's counterset was read (monotonic ticks, like
+ * `s.time`): its rates use it, so a slow set read in the same collect does
+ * not move another set's interval.
  * @function Sample:results
  */
 static int s_results(lua_State *L)
@@ -490,6 +529,8 @@ static int s_results(lua_State *L)
         lua_setfield(L, -2, "status");
         lua_pushstring(L, s->names + b->filter_off);
         lua_setfield(L, -2, "filter");
+        lua_pushinteger(L, b->time);
+        lua_setfield(L, -2, "time");
         if (b->err) {
             lpl_machine *m;
             lua_getiuservalue(L, 1, 1);
@@ -526,7 +567,8 @@ static int s_results(lua_State *L)
 }
 
 /***
- * Fields: `seq` (1, 2, ... per query), `time` (monotonic ticks), `freq`
+ * Fields: `seq` (1, 2, ... per query), `time` (monotonic ticks: the middle of all the
+ * sample's reads; each result's own is in `results()`), `freq`
  * (ticks per second), `time100ns` (100 ns units since 1601-01-01 UTC, like
  * PerfTime100NSec), `timestamp` (Unix seconds, a float).
  * @table Sample
@@ -551,8 +593,10 @@ static int s_index(lua_State *L)
         lua_pushinteger(L, s->perf_freq);
     else if (strcmp(k, "time100ns") == 0)
         lua_pushinteger(L, s->time100ns);
-    else if (strcmp(k, "timestamp") == 0)
-        lua_pushnumber(L, (lua_Number)(s->time100ns - 116444736000000000LL) / 1e7);
+    else if (strcmp(k, "timestamp") == 0)           /* no overflow for a block's extreme time */
+        lua_pushnumber(L, s->time100ns >= INT64_MIN + 116444736000000000LL
+                              ? (lua_Number)(s->time100ns - 116444736000000000LL) / 1e7
+                              : (lua_Number)s->time100ns / 1e7 - 11644473600.0);
     else
         lua_pushnil(L);
     return 1;

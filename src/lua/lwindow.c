@@ -12,7 +12,10 @@
 
 static pl_window *check_window(lua_State *L, int i)
 {
-    return luaL_checkudata(L, i, LPL_WINDOW);
+    lpl_window *w = luaL_checkudata(L, i, LPL_WINDOW);
+    if (w->released)
+        luaL_argerror(L, i, "attempt to use a released window");
+    return &w->w;
 }
 
 static pl_wfn check_fn(lua_State *L, int i)
@@ -60,8 +63,9 @@ int lpl_new_window(lua_State *L)
     double span = luaL_optnumber(L, 1, 0.0);
     int raw = lua_toboolean(L, 2);
     pl_wfn fn = lua_isnoneornil(L, 3) ? PL_WFN_NONE : check_fn(L, 3);
-    pl_window *w = lua_newuserdatauv(L, sizeof *w, 0);
-    pl_window_init(w, span, raw, fn);
+    lpl_window *w = lua_newuserdatauv(L, sizeof *w, 0);
+    pl_window_init(&w->w, span, raw, fn);
+    w->released = 0;
     luaL_setmetatable(L, LPL_WINDOW);
     return 1;
 }
@@ -216,15 +220,23 @@ static int w_len(lua_State *L)
     return 1;
 }
 
-/* Idempotent: a released window is empty and can grow again. */
+/* Idempotent; a released window raises on use (even when a finalizer
+ * reaches it again after __gc: nothing grows that no one frees). */
 static int w_gc(lua_State *L)
 {
-    pl_window_free(check_window(L, 1));
+    lpl_window *w = luaL_checkudata(L, 1, LPL_WINDOW);
+    if (!w->released)
+        pl_window_free(&w->w);
+    w->released = 1;
     return 0;
 }
 
 static int w_tostring(lua_State *L)
 {
+    if (((lpl_window *)luaL_checkudata(L, 1, LPL_WINDOW))->released) {
+        lua_pushliteral(L, "perflib.Window (released)");
+        return 1;
+    }
     pl_window *w = check_window(L, 1);
     lua_pushfstring(L, "perflib.Window (%s, %f s, %d samples): %p", w->raw ? "raw" : "cooked", w->span,
                     (int)pl_window_count(w), (void *)w);
