@@ -25,6 +25,7 @@
  * of the /proc/diskstats line whose major:minor is mountinfo field 3 (none
  * for tmpfs, NFS, overlay or btrfs, whose devices are 0:N). */
 #include "disk.h"
+#include "pl_names.h"
 #include "providers.h"
 
 #include <errno.h>
@@ -121,6 +122,7 @@ typedef struct ldstate {
     uint32_t nm, cap;
     char *pool;
     size_t plen, pcap;
+    pl_names names;          /* unique instance names (name, name#1 ...) */
     char *iname;             /* scratch: an instance name with its #N */
     size_t icap;
 } ldstate;
@@ -136,6 +138,7 @@ static void ld_close(void *state)
     free(s->m);
     free(s->pool);
     free(s->iname);
+    pl_names_free(&s->names);
     pl_env_unref(s->env);
     free(s);
 }
@@ -152,6 +155,7 @@ static int ld_open(pl_env *env, void **state)
     pl_file_init(&s->mountinfo);
     pl_file_init(&s->fx);
     pl_diskstats_init(&s->ds, 0, 1);
+    pl_names_init(&s->names);
     *state = s;
     return 0;
 }
@@ -339,19 +343,13 @@ static int parse_mounts(ldstate *s, const char **err_path)
     return 0;
 }
 
-/* Adds visible mount i under its unique name: the bare mount point for the
- * first, "#1", "#2" ... for later visible mounts of the same name (the rule
- * of Process names).  The index, or -1 for ENOMEM. */
+/* Adds visible mount i under its unique name (pl_names: the bare mount point
+ * first, "#1", "#2" ... for later visible mounts of the same name).  The
+ * index, or -1 for ENOMEM. */
 static int add_mount(ldstate *s, pl_snapshot *snap, uint32_t i)
 {
     const char *name = s->pool + s->m[i].name;
-    unsigned dup = 0;
-    size_t need;
-    for (uint32_t j = 0; j < i; j++)
-        dup += s->m[j].visible && strcmp(s->pool + s->m[j].name, name) == 0;
-    if (!dup)
-        return pl_snap_add(snap, name, s->m[i].id);
-    need = strlen(name) + 12;
+    size_t len = strlen(name), need = len + PL_NAMES_EXTRA;
     if (need > s->icap) {
         char *nb = realloc(s->iname, need);
         if (!nb)
@@ -359,8 +357,18 @@ static int add_mount(ldstate *s, pl_snapshot *snap, uint32_t i)
         s->iname = nb;
         s->icap = need;
     }
-    snprintf(s->iname, s->icap, "%s#%u", name, dup);
+    if (!pl_names_next(&s->names, name, len, s->iname))
+        return -1;
     return pl_snap_add(snap, s->iname, s->m[i].id);
+}
+
+/* Reads mountinfo and starts a naming round over its mounts. */
+static int read_mounts(ldstate *s, const char **err_path)
+{
+    int e = parse_mounts(s, err_path);
+    if (e)
+        return e;
+    return pl_names_begin(&s->names, s->nm) ? ENOMEM : 0;
 }
 
 static int ld_instances(void *state, pl_snapshot *snap)
@@ -368,7 +376,7 @@ static int ld_instances(void *state, pl_snapshot *snap)
     ldstate *s = state;
     int e;
     pl_snap_clear(snap);
-    if ((e = parse_mounts(s, &snap->err_path)))
+    if ((e = read_mounts(s, &snap->err_path)))
         return e;
     for (uint32_t i = 0; i < s->nm; i++)
         if (s->m[i].visible && add_mount(s, snap, i) < 0)
@@ -457,7 +465,7 @@ static int ld_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         else if (c != L_RO)
             need_vfs = 1;
     }
-    if ((e = parse_mounts(s, &snap->err_path)))
+    if ((e = read_mounts(s, &snap->err_path)))
         return e;
     /* no diskstats (a container without it) only leaves the I/O counters unset */
     if (need_io && pl_diskstats_update(&s->ds, s->env, 1, &snap->err_path) != 0) {
