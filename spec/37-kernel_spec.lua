@@ -92,15 +92,16 @@ describe("SoftIRQ", function()
     assert.equal(480, rate10(s0, s1, idx, "_Total", "Softirqs/sec"))
   end)
 
-  it("leaves malformed rows without a value and drops a cut-off line", function()
+  it("leaves malformed rows without a value and reads a last line without newline", function()
     local s, idx, r = sample("kern-broken", "SoftIRQ")
-    assert.same({ "HI", "TIMER", "NET_RX", "BLOCK", "SCHED", "_Total" }, r.instances)
+    assert.same({ "HI", "TIMER", "NET_RX", "BLOCK", "SCHED", "RCU", "_Total" }, r.instances)
     check_all(s, idx, {
       TIMER = { ["Softirqs/sec"] = false },     -- "abc"
       NET_RX = { ["Softirqs/sec"] = false },    -- one cell for two CPUs
       BLOCK = { ["Softirqs/sec"] = false },     -- over 2^32 - 1
       SCHED = { ["Softirqs/sec"] = 30 },
-      _Total = { ["Softirqs/sec"] = 30 },
+      RCU = { ["Softirqs/sec"] = 5 + 6 },       -- no newline
+      _Total = { ["Softirqs/sec"] = 30 + 11 },
     })
   end)
 
@@ -176,13 +177,14 @@ describe("Interrupts", function()
     assert.equal(320, rate10(s0, s1, idx, "_Total", "Interrupts/sec"))   -- 2000+200+1000
   end)
 
-  it("handles short, garbage and cut-off rows", function()
+  it("handles short and garbage rows, and a last row without newline", function()
     local s, idx, r = sample("kern-broken", "Interrupts")
-    assert.same({ "24", "25", "LOC", "ERR", "MIS", "_Total" }, r.instances)
+    assert.same({ "24", "25", "LOC", "ERR", "MIS", "RES", "_Total" }, r.instances)
     check_all(s, idx, {
       ["24"] = { ["Interrupts/sec"] = 1 }, ["25"] = { ["Interrupts/sec"] = false },
       LOC = { ["Interrupts/sec"] = false }, ERR = { ["Interrupts/sec"] = 4 },
-      MIS = { ["Interrupts/sec"] = false }, _Total = { ["Interrupts/sec"] = 1 },
+      MIS = { ["Interrupts/sec"] = false }, RES = { ["Interrupts/sec"] = 1 + 2 },
+      _Total = { ["Interrupts/sec"] = 1 + 3 },                  -- 24 and RES; ERR is wide
     })
   end)
 end)
@@ -246,16 +248,15 @@ describe("NFS Client", function()
 
   it("never reports a partial number", function()
     local s, idx, r = sample("kern-broken", "NFS Client")
-    -- the second /mnt/a is #1, as in every set
     assert.same({ "/mnt/a", "/mnt/nostats", "/mnt/a#1", "/mnt/cut" }, r.instances)
     check_all(s, idx, {
       ["/mnt/a"] = { ["Read Bytes/sec"] = false, ["Read Operations/sec"] = false,
                      ["Operations/sec"] = false, ["Write Operations/sec"] = 4 },
       ["/mnt/nostats"] = { ["Read Bytes/sec"] = false },
       ["/mnt/a#1"] = { ["Operations/sec"] = 14, ["Errors"] = false },   -- statvers 1.0
-      -- the last line has no newline but its 8 fields: read (ops 10 + 4)
+      -- WRITE's line ends the file without a newline: it counts as written
       ["/mnt/cut"] = { ["Read Operations/sec"] = 10, ["Write Operations/sec"] = 4,
-                       ["Operations/sec"] = 14 },
+                       ["Operations/sec"] = 10 + 4 },
     })
   end)
 
@@ -404,7 +405,8 @@ describe("Control Group", function()
   it("leaves garbage, cut-off and overflowing values unset", function()
     local s, idx = sample("kern-broken", "Control Group")
     check_all(s, idx, {
-      ["/"] = { ["% CPU Usage"] = 123450, ["% User Time"] = false, ["IO Read Bytes/sec"] = false,
+      -- cpu.stat and io.stat end without a newline: their last lines count
+      ["/"] = { ["% CPU Usage"] = 123450, ["% User Time"] = 990, ["IO Read Bytes/sec"] = 105,
                 ["% Some CPU Stall Time"] = false, ["% Full CPU Stall Time"] = 70 },
       ["/bad"] = { ["Memory Current Bytes"] = false, ["Tasks"] = false, ["% CPU Quota"] = false,
                    ["Anonymous Bytes"] = 5, ["File Bytes"] = false, ["Page Faults/sec"] = false,

@@ -198,14 +198,15 @@ static void test_softirq_broken(void)
     kctx p;
     CHECK(px_open(&p, FX "kern-broken", "SoftIRQ") == 0);
     CHECK(px_collect(&p, NULL) == 0);
-    /* RCU's line has no newline: cut off, not listed */
-    NAMES(&p.s, "HI", "TIMER", "NET_RX", "BLOCK", "SCHED", "_Total");
+    /* RCU's line has no newline: it counts as written (issue 10 #15) */
+    NAMES(&p.s, "HI", "TIMER", "NET_RX", "BLOCK", "SCHED", "RCU", "_Total");
     EXPECT(&p.s, "HI", "Softirqs/sec", 0);
     UNSET(&p.s, "TIMER", "Softirqs/sec");     /* "abc" */
     UNSET(&p.s, "NET_RX", "Softirqs/sec");    /* one cell for two CPUs */
     UNSET(&p.s, "BLOCK", "Softirqs/sec");     /* 99999999999 > 2^32 - 1 */
     EXPECT(&p.s, "SCHED", "Softirqs/sec", 30);
-    EXPECT(&p.s, "_Total", "Softirqs/sec", 30);
+    EXPECT(&p.s, "RCU", "Softirqs/sec", 5 + 6);
+    EXPECT(&p.s, "_Total", "Softirqs/sec", 30 + 11);
     px_close(&p);
     CHECK(px_open(&p, FX "kern-empty", "SoftIRQ") == 0);
     CHECK(px_collect(&p, NULL) == EINVAL);
@@ -253,13 +254,15 @@ static void test_interrupts_traps(void)
     kctx p;
     CHECK(px_open(&p, FX "kern-broken", "Interrupts") == 0);
     CHECK(px_collect(&p, NULL) == 0);
-    NAMES(&p.s, "24", "25", "LOC", "ERR", "MIS", "_Total");     /* RES is cut off */
+    /* RES has no newline: it counts as written (issue 10 #15) */
+    NAMES(&p.s, "24", "25", "LOC", "ERR", "MIS", "RES", "_Total");
     EXPECT(&p.s, "24", "Interrupts/sec", 1);
     UNSET(&p.s, "25", "Interrupts/sec");      /* short row */
     UNSET(&p.s, "LOC", "Interrupts/sec");     /* garbage */
     EXPECT(&p.s, "ERR", "Interrupts/sec", 4);
     UNSET(&p.s, "MIS", "Interrupts/sec");     /* no count */
-    EXPECT(&p.s, "_Total", "Interrupts/sec", 1);
+    EXPECT(&p.s, "RES", "Interrupts/sec", 1 + 2);
+    EXPECT(&p.s, "_Total", "Interrupts/sec", 1 + 3);        /* 24 and RES; ERR is wide */
     px_close(&p);
 
     CHECK(mkdtemp(dir) != NULL);
@@ -348,9 +351,10 @@ static void test_nfs(void)
     EXPECT(&p.s, "/mnt/a#1", "Operations/sec", 14);
     UNSET(&p.s, "/mnt/a#1", "Errors");                           /* statvers 1.0: 8 fields */
     EXPECT(&p.s, "/mnt/cut", "Read Operations/sec", 10);
-    /* the last line has no newline but all 8 fields: read, and the sum 10 + 4 */
+    /* the file ends with WRITE's line, without a newline: it counts as
+     * written (issue 10 #15) */
     EXPECT(&p.s, "/mnt/cut", "Write Operations/sec", 4);
-    EXPECT(&p.s, "/mnt/cut", "Operations/sec", 14);
+    EXPECT(&p.s, "/mnt/cut", "Operations/sec", 10 + 4);
     px_close(&p);
 
     CHECK(px_open(&p, FX "kern-empty", "NFS Client") == 0);
@@ -499,8 +503,10 @@ static void test_cgroup_traps(void)
     CHECK(px_collect(&p, NULL) == 0);
     NAMES(&p.s, "/", "/bad");
     EXPECT(&p.s, "/", "% CPU Usage", 123450);
-    UNSET(&p.s, "/", "% User Time");                       /* "99" cut off */
-    UNSET(&p.s, "/", "IO Read Bytes/sec");                 /* io.stat cut off: no short sum */
+    /* cpu.stat and io.stat end without a newline: their last lines count as
+     * written (issue 10 #15) */
+    EXPECT(&p.s, "/", "% User Time", 99 * 10);             /* user_usec 99 in 100 ns */
+    EXPECT(&p.s, "/", "IO Read Bytes/sec", 100 + 5);       /* 254:0 and 253:0 rbytes */
     UNSET(&p.s, "/", "% Some CPU Stall Time");             /* total=abc */
     EXPECT(&p.s, "/", "% Full CPU Stall Time", 70);
     UNSET(&p.s, "/bad", "Memory Current Bytes");           /* garbage */
