@@ -66,10 +66,12 @@ lpl_sample *lpl_check_sample(lua_State *L, int i);
 /* Finishes the userdata pushed by lpl_sample_alloc (now at the top). */
 void lpl_sample_finish(lua_State *L, pl_sample *s, int mi);
 
-/* lproc.c: perflib.spawn, perflib.wait, perflib.syslog */
+/* lproc.c: perflib.spawn, perflib.wait, perflib.kill, perflib.syslog, perflib.isatty */
 int lpl_spawn(lua_State *L);
 int lpl_wait(lua_State *L);
+int lpl_kill(lua_State *L);
 int lpl_syslog(lua_State *L);
+int lpl_isatty(lua_State *L);
 
 /* Environment failure: pushes nil, "what: strerror(e)", e and returns 3. */
 int lpl_fail(lua_State *L, const char *what, int e);
