@@ -87,6 +87,7 @@ end
 
 local files = dofile "spec/support/files.lua"
 local slurp = files.slurp
+local syslogd = dofile "spec/support/syslogd.lua"
 
 local function names(notes)
   local out = {}
@@ -387,11 +388,8 @@ describe("notify: actions for real", function()
   end)
 
   it("syslog is sent with a priority from the action or the severity", function()
-    -- a stand-in daemon on a socket of our own (the machine's /dev/log may have no listener)
-    local sock, got = dir .. "/log.sock", dir .. "/got"
-    os.execute(("python3 spec/support/syslog_listener.py %s %s 1 & "
-      .. "i=0; while [ ! -S %s ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done"):format(sock, got, sock))
-    if not io.open(got) then pending("python3 not available for a syslog listener") return end
+    local sock = syslogd.start(dir)
+    if not sock then pending("python3 not available for a syslog listener") return end
     local logged = {}
     local n = N.new({ routes = { { actions = { { kind = "syslog", socket = sock }, { kind = "syslog",
       priority = "info", ident = "perflib-spec", socket = sock } } } } },
@@ -400,13 +398,7 @@ describe("notify: actions for real", function()
     assert.equals(1, #n:tick(0))
     assert.same({}, logged)
     assert.equals(0, n.stats.failed)
-    local recs = {}
-    for _ = 1, 20 do
-      for line in slurp(got):gmatch "[^\n]+" do recs[#recs + 1] = line end
-      if #recs >= 2 then break end
-      recs = {}
-      os.execute "sleep 0.1"
-    end
+    local recs = syslogd.records(2)
     assert.equals(2, #recs)
     assert.matches("^<12>%a+ +%d+ %d%d:%d%d:%d%d perflib%[%d+%]: %[0%] FIRING SpecOnly", recs[1])  -- user.warning
     assert.matches("^<14>.- perflib%-spec%[%d+%]: .-perflib notify spec, ignore$", recs[2])     -- user.info
