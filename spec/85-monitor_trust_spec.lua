@@ -24,6 +24,16 @@ local function named_process(name, secs)
   return pid
 end
 
+-- Waits up to `secs` for test() to hold; its last result.
+local function await(secs, test)
+  local t0 = perflib.clock()
+  while true do
+    local ok = test()
+    if ok or perflib.clock() - t0 > secs then return ok end
+    perflib.sleep(0.1)
+  end
+end
+
 local function background(cmd)
   local p = io.popen(cmd .. " & echo $!")
   local pid = tonumber(p:read "l")
@@ -93,15 +103,15 @@ R.route { group_wait = "%s", repeat_interval = "%s", actions = { R.jsonl "%s" } 
 
   it("a HUP keeps what waits in group_wait and the repeats of a still-firing alert", function()
     if not io.open(PERFLUA) then pending("build/perflua not built") return end
-    local pid, jsonl, log = start("3s", "4s")
-    perflib.sleep(1.5)
-    os.execute("kill -HUP " .. pid)                  -- while the firing waits in group_wait
-    perflib.sleep(2.5)
-    assert.equals(1, #lines(jsonl), read(log))       -- sent at group_wait (3 s) after all
-    os.execute("kill -HUP " .. pid)                  -- and the repeat schedule goes on (due at 7 s)
-    perflib.sleep(5.5)
+    local pid, jsonl, log = start("4s", "5s")
+    assert.is_truthy(await(10, function() return read(log):find("inactive -> firing", 1, true) end), read(log))
+    assert.equals(0, #lines(jsonl))                  -- the firing waits in group_wait
+    os.execute("kill -HUP " .. pid)
+    assert.is_true(await(10, function() return #lines(jsonl) == 1 end), read(log))  -- sent after all
+    os.execute("kill -HUP " .. pid)                  -- and the repeat schedule goes on
+    assert.is_true(await(15, function() return #lines(jsonl) == 2 end), read(log))
     os.execute("kill -TERM " .. pid)
-    perflib.sleep(1)
+    await(5, function() return gone(pid) end)
     local got = lines(jsonl)
     assert.equals(2, #got, read(log))
     assert.matches('"is_repeat":true', got[2])
@@ -122,9 +132,9 @@ R.route { group_wait = "%s", repeat_interval = "%s", actions = { R.jsonl "%s" } 
   it("a TERM sends what waits in group_wait instead of dropping it", function()
     if not io.open(PERFLUA) then pending("build/perflua not built") return end
     local pid, jsonl, log = start("1h", "4h")
-    perflib.sleep(1.5)
+    assert.is_truthy(await(10, function() return read(log):find("inactive -> firing", 1, true) end), read(log))
     os.execute("kill -TERM " .. pid)
-    perflib.sleep(1)
+    await(10, function() return gone(pid) end)
     assert.equals(1, #lines(jsonl), read(log))
     assert.matches('"state":"firing"', read(jsonl))
     assert.matches("perflua monitor: stopped", read(log))
@@ -142,13 +152,13 @@ describe("perflua monitor --view on a terminal", function()
     local log = dir .. "/err.log"
     assert(os.execute(("%s new-session -d -s view -x 120 -y 40 'exec %s monitor examples/rules/default.lua "
       .. "--view 2>%s'"):format(tmux, PERFLUA, log)))
-    perflib.sleep(1.5)
     local p = io.popen(tmux .. " list-panes -t view -F '#{pane_pid}'")
     local pid = tonumber(p:read "l")
     p:close()
     assert.is_truthy(pid)
-    local screen = io.popen(tmux .. " capture-pane -p -t view"):read "a"
-    assert.matches("perflua monitor ·", screen)
+    assert.is_truthy(await(10, function()
+      return io.popen(tmux .. " capture-pane -p -t view"):read("a"):find("perflua monitor ·", 1, true)
+    end))
     os.execute("kill -HUP " .. pid)                    -- terminal still there: a reload, not a stop
     perflib.sleep(1.5)
     assert.is_false(gone(pid), read(log))
