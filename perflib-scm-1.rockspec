@@ -52,6 +52,7 @@ build = {
     ["perflib.rules.window"] = "lua/perflib/rules/window.lua",
     ["perflib.rules.alert"] = "lua/perflib/rules/alert.lua",
     ["perflib.rules.notify"] = "lua/perflib/rules/notify.lua",
+    ["perflib.rules.text"] = "lua/perflib/rules/text.lua",
     ["perflib.rules.test"] = "lua/perflib/rules/test.lua",
     ["perflib.record"] = "lua/perflib/record.lua",
     ["perflib.replay"] = "lua/perflib/replay.lua",

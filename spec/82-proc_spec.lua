@@ -3,6 +3,7 @@ local perflib = require "perflib"
 
 local files = dofile "spec/support/files.lua"
 local slurp = files.slurp
+local syslogd = dofile "spec/support/syslogd.lua"
 
 local function run(argv, env, opts)
   local pid, msg = perflib.spawn(argv, env, opts)
@@ -161,14 +162,31 @@ describe("perflib.wait", function()
 end)
 
 describe("perflib.syslog", function()
-  it("logs with every priority name and an ident", function()
-    for _, p in ipairs { "emerg", "alert", "crit", "err", "error", "warning", "warn", "notice", "info", "debug" } do
-      if p ~= "emerg" and p ~= "alert" then        -- do not page whoever reads the console
-        assert.is_true(perflib.syslog(p, "perflib spec: " .. p .. " %s %n"))
-      end
+  it("logs with every priority name and an ident, to a daemon that is listening", function()
+    local dir, remove = files.tempdir()
+    local sock = syslogd.start(dir)
+    if not sock then remove() pending("python3 not available") return end
+    for _, p in ipairs { "crit", "err", "error", "warning", "warn", "notice", "info", "debug" } do
+      assert.is_true(perflib.syslog(p, "perflib spec: " .. p .. " %s %n", nil, sock))
     end
-    assert.is_true(perflib.syslog("info", "perflib spec with ident", "perflib-spec"))
-    assert.is_true(perflib.syslog("debug", "back to the default ident"))
+    assert.is_true(perflib.syslog("info", "perflib spec with ident", "perflib-spec", sock))
+    assert.is_true(perflib.syslog("debug", "back to the default ident", nil, sock))
+    local want = syslogd.records(10)
+    remove()
+    assert.equals(10, #want)
+    local pri = {}
+    for i, line in ipairs(want) do pri[i] = tonumber(line:match "^<(%d+)>") end
+    assert.same({ 10, 11, 11, 12, 12, 13, 14, 15, 14, 15 }, pri)     -- facility user (8) + level
+    assert.matches("^<10>%a+ +%d+ %d%d:%d%d:%d%d perflib%[%d+%]: perflib spec: crit %%s %%n$", want[1])
+    assert.matches(" perflib%-spec%[%d+%]: perflib spec with ident$", want[9])
+    assert.matches(" perflib%[%d+%]: back to the default ident$", want[10])
+  end)
+
+  it("says so when no daemon takes the message", function()
+    local ok, msg, e = perflib.syslog("info", "x", nil, "/nonexistent/log")
+    assert.is_nil(ok)
+    assert.equals("syslog /nonexistent/log: No such file or directory", msg)
+    assert.equals(2, e)                                       -- ENOENT
   end)
 
   it("raises on a bad priority, message or ident", function()

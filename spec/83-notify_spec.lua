@@ -76,14 +76,7 @@ local function json_decode(s)
   return v
 end
 
-local function tr(t, rule, labels, to, extra)
-  local l = { alertname = rule }
-  for k, v in pairs(labels or {}) do l[k] = v end
-  local ev = { kind = "transition", rule = rule, labels = l, from = "pending", to = to, t = t,
-               value = 95.5, message = rule .. " " .. (l.instance or "") }
-  for k, v in pairs(extra or {}) do ev[k] = v end
-  return ev
-end
+local tr = dofile "spec/support/alert_events.lua"
 
 local function capture(set, opts)
   opts = opts or {}
@@ -94,6 +87,7 @@ end
 
 local files = dofile "spec/support/files.lua"
 local slurp = files.slurp
+local syslogd = dofile "spec/support/syslogd.lua"
 
 local function names(notes)
   local out = {}
@@ -393,14 +387,21 @@ describe("notify: actions for real", function()
     assert.equals("resolved", recs[2].alerts[1].state)
   end)
 
-  it("syslog is called with a priority from the action or the severity", function()
+  it("syslog is sent with a priority from the action or the severity", function()
+    local sock = syslogd.start(dir)
+    if not sock then pending("python3 not available for a syslog listener") return end
     local logged = {}
-    local n = N.new({ routes = { { actions = { { kind = "syslog" }, { kind = "syslog", priority = "info",
-      ident = "perflib-spec" } } } } }, { log = function(m) logged[#logged + 1] = m end })
+    local n = N.new({ routes = { { actions = { { kind = "syslog", socket = sock }, { kind = "syslog",
+      priority = "info", ident = "perflib-spec", socket = sock } } } } },
+      { log = function(m) logged[#logged + 1] = m end })
     n:event(tr(0, "SpecOnly", { severity = "warn" }, "firing", { message = "perflib notify spec, ignore" }))
     assert.equals(1, #n:tick(0))
     assert.same({}, logged)
     assert.equals(0, n.stats.failed)
+    local recs = syslogd.records(2)
+    assert.equals(2, #recs)
+    assert.matches("^<12>%a+ +%d+ %d%d:%d%d:%d%d perflib%[%d+%]: %[0%] FIRING SpecOnly", recs[1])  -- user.warning
+    assert.matches("^<14>.- perflib%-spec%[%d+%]: .-perflib notify spec, ignore$", recs[2])     -- user.info
   end)
 
   it("exec runs argv with {label} templates, never a shell, alert in the environment", function()

@@ -289,7 +289,7 @@ describe("perflib.replay", function()
     -- the printed report
     local text = replay.format(report)
     assert.matches("timeline %(4 event%(s%)%)", text)
-    assert.matches("%+60%.0s 22:14:20Z CpuHigh{_Total} pending %-> firing %(95%) crit", text)
+    assert.matches("%+60%.0s 2023%-11%-14T22:14:20%.000Z CpuHigh{_Total} pending %-> firing %(95%) crit", text)
     assert.matches("notifications %(4 captured, none run%)", text)
     assert.matches("exec FIRING CpuHigh %[route 1; argv: /usr/bin/touch .-MARKER%]", text)
     assert.matches("CpuHigh{instance=_Total}: inactive 40s %(36%%%), pending 20s %(18%%%), firing 40s", text)

@@ -9,12 +9,15 @@ local perflib = require "perflib"
 local R = require "perflib.rules"
 local E = require "perflib.rules.engine"
 local N = require "perflib.rules.notify"
+local T = require "perflib.rules.text"
 
 local M = {}
 
+-- Every line for people goes through T.escape: instance names come from
+-- other users' processes (a comm can hold escape sequences and newlines).
 local function say(out, fmt, ...)
-  out:write(fmt:format(...), "\n")
-  out:flush()
+  out:write(T.escape(fmt:format(...)), "\n")
+  return out:flush()
 end
 
 local function load_rules(path, err)
@@ -181,15 +184,55 @@ function M.lint(set, machine)
   return out
 end
 
+-- The notifier of a monitor: its log goes to err.
+local function notifier_for(set, out, err)
+  return N.new(set, { out = out, log = function(msg) say(err, "perflua: %s", msg) end })
+end
+
+-- HUP: a fresh engine and notifier from the rules file, taking over the
+-- state of unchanged rules and the queue of unchanged routes.  Returns the
+-- new engine, notifier, query and index, or nothing when the file is bad.
+local function reload(path, opts, eng, notifier, q, out, err)
+  local fresh = load_rules(path, err)
+  if not fresh then
+    say(err, "perflua monitor: reload of %s failed; the old rules go on", path)
+    return
+  end
+  local state = eng:export_state()
+  eng = E.new(fresh, { interval = opts.interval or 1 })
+  local kept = eng:import_state(state) or {}
+  local n = notifier_for(fresh, out, err)
+  local carried = n:adopt(notifier, kept)
+  q:close()
+  local index, problems
+  q, index, problems = build_query(eng, opts.machine)
+  for _, prob in ipairs(problems) do say(err, "perflua: %s: %s", path, prob) end
+  say(out, "perflua monitor: reloaded %s, state kept for %d rule(s); notifications: %d route(s) kept, "
+    .. "%d new or changed, %d alert(s) of changed rules resolved", path, #kept, carried.kept, carried.changed,
+    carried.resolved)
+  return eng, n, q, index
+end
+
+-- With --view on a terminal: is it still there?  After a hangup (window
+-- closed, ssh gone) every request on it fails with EIO; HUP alone means reload.
+local function tty_gone(tty, err)
+  if not tty then return false end
+  local ok, msg = perflib.isatty(1)
+  if ok then return false end
+  say(err, "perflua monitor: the terminal is gone (%s); stopping", msg)
+  return true
+end
+
 --- perflua monitor rules.lua [--interval S] [--seconds N] [--view]
 -- With --view, a status screen (every rule's alerts and values, the latest
 -- transitions) is redrawn every interval on a terminal, or printed as a
 -- block per interval otherwise; this is the main job of `make run`.
+-- On TERM or INT the notifier sends what waits and says what it drops.
 function M.monitor(path, opts, out, err)
   local set = load_rules(path, err)
   if not set then return 2 end
   local eng = E.new(set, { interval = opts.interval or 1 })
-  local notifier = N.new(set, { out = out, log = function(msg) say(err, "perflua: %s", msg) end })
+  local notifier = notifier_for(set, out, err)
   local q, index, problems = build_query(eng, opts.machine)
   for _, p in ipairs(problems) do say(err, "perflua: %s: %s", path, p) end
   local interval = opts.interval or 1
@@ -205,16 +248,16 @@ function M.monitor(path, opts, out, err)
     local frame = frame_of(s1, s0, index)
     local events = eng:feed(t, frame)
     for _, ev in ipairs(events) do
-      local line = ("%s %s"):format(os.date("%H:%M:%S", math.floor(s1.timestamp)), describe(ev))
+      local line = ("%s %s"):format(T.rfc3339(s1.timestamp), describe(ev))
       if opts.view then
-        recent[#recent + 1] = line
+        recent[#recent + 1] = T.escape(line)
         if #recent > 50 then table.remove(recent, 1) end
       else
         say(out, "%s", line)
       end
       notifier:event(ev)
     end
-    notifier:tick(t)
+    notifier:tick(t, s1.timestamp)
     if opts.view then
       local screen = require("perflib.view").render(eng, { seq = s1.seq, interval = interval,
         path = path, recent = recent, frame = frame })
@@ -224,34 +267,26 @@ function M.monitor(path, opts, out, err)
     s0 = s1
     due = due + interval
     if deadline and perflib.clock() >= deadline then break end
-    local stop = false
-    repeat
+    local stop = tty_gone(tty, err)
+    while not stop do                   -- at least once: signals are looked at even when late
       local wait = due - perflib.clock()
       if wait > 0 then perflib.sleep(wait) end
       for _, sig in ipairs(perflib.trapped()) do
-        if sig == "HUP" then
-          local fresh = load_rules(path, err)
-          if fresh then
-            local state = eng:export_state()
-            eng = E.new(fresh, { interval = interval })
-            local kept = eng:import_state(state)
-            notifier = N.new(fresh, { out = out, log = function(msg) say(err, "perflua: %s", msg) end })
-            q:close()
-            q, index, problems = build_query(eng, opts.machine)
-            for _, prob in ipairs(problems) do say(err, "perflua: %s: %s", path, prob) end
-            s0 = nil
-            say(out, "perflua monitor: reloaded %s, state kept for %d rule(s)", path, #(kept or {}))
-          else
-            say(err, "perflua monitor: reload of %s failed; the old rules go on", path)
-          end
+        if sig ~= "HUP" then
+          stop = true
+        elseif not stop and not tty_gone(tty, err) then
+          local e2, n2, q2, i2 = reload(path, opts, eng, notifier, q, out, err)
+          if e2 then eng, notifier, q, index, s0 = e2, n2, q2, i2, nil end
         else
           stop = true
         end
       end
-    until stop or due - perflib.clock() <= 0
+      if due - perflib.clock() <= 0 then break end
+    end
     if stop then break end
   end
   q:close()
+  notifier:stop()
   say(out, "perflua monitor: stopped")
   return 0
 end
@@ -275,17 +310,14 @@ function M.explain(path, rule, opts, out, err)
     perflib.sleep(opts.interval or 1)
   end
   q:close()
-  out:write(perflib.pretty.write(eng:explain(rule)), "\n")
+  for line in (perflib.pretty.write(eng:explain(rule)) .. "\n"):gmatch "(.-)\n" do say(out, "%s", line) end
   return 0
 end
 
 --- Is standard output a terminal?  (The view redraws in place only there.)
 function M.is_tty()
   if os.getenv "TERM" == nil or os.getenv "TERM" == "dumb" then return false end
-  local p = io.popen "test -t 1 && echo y"
-  local y = p and p:read "l"
-  if p then p:close() end
-  return y == "y"
+  return perflib.isatty(1)
 end
 
 local USAGE = [[

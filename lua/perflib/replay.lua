@@ -36,6 +36,7 @@
 local R = require "perflib.rules"
 local E = require "perflib.rules.engine"
 local N = require "perflib.rules.notify"
+local T = require "perflib.rules.text"
 local record = require "perflib.record"
 
 local replay = {}
@@ -146,7 +147,7 @@ function replay.run(rules, recording_path, opts)
           notifier:event(ev)
         end
         local before = #notifier.captured
-        notifier:tick(t)
+        notifier:tick(t, ts)           -- the recording's Unix time: RFC 3339 times in the actions
         for k = before + 1, #notifier.captured do
           local rec = N.record_of(notifier.captured[k])
           rec.t, rec.offset, rec.ts = t, t - report.t0, ts
@@ -192,7 +193,7 @@ end
 
 local function clock(ts)
   if not ts then return "" end
-  return os.date("!%H:%M:%SZ", math.floor(ts)) .. " "
+  return T.rfc3339(ts) .. " "
 end
 
 local function value_text(v)
@@ -203,14 +204,15 @@ local function value_text(v)
   return (" (%.4g)"):format(v)
 end
 
---- The report as text (a list of lines joined by "\n").
+--- The report as text (a list of lines joined by "\n"), each line escaped
+-- (perflib.rules.text.escape): recorded instance names are other users' text.
 function replay.format(report)
   local lines = {}
-  local function add(fmt, ...) lines[#lines + 1] = fmt:format(...) end
+  local function add(fmt, ...) lines[#lines + 1] = T.escape(fmt:format(...)) end
   local h = report.header or {}
   add("replay of %s (host %s, %d frame(s) over %s) through %d rule(s)", tostring(report.recording),
     tostring(h.host or "?"), report.frames, dur(report.duration), report.rules)
-  if report.ts0 then add("  starting %s", os.date("!%Y-%m-%dT%H:%M:%SZ", math.floor(report.ts0))) end
+  if report.ts0 then add("  starting %s", T.rfc3339(report.ts0)) end
   for _, m in ipairs(report.load_errors or {}) do add("  rules: %s", m) end
   for _, p in ipairs(report.missing or {}) do add("  not in the recording (no data for its rules): %s", p) end
   add("")

@@ -3,6 +3,8 @@
 -- values, then the latest transitions.
 -- @module perflib.view
 
+local T = require "perflib.rules.text"
+
 local V = {}
 
 local ORDER = { firing = 1, recovering = 2, pending = 3, unknown = 4 }
@@ -63,7 +65,7 @@ local function rule_line(eng, rule, frame)
     table.concat(vals, " "))
 end
 
---- The whole screen as text.
+--- The whole screen as text, every line escaped (perflib.rules.text.escape).
 -- @param eng the engine
 -- @tparam table info `{ seq =, interval =, path =, recent = {lines...}, frame = the latest frame }`
 function V.render(eng, info)
@@ -81,6 +83,8 @@ function V.render(eng, info)
   local recent = info.recent or {}
   if #recent == 0 then out[#out + 1] = "  (none yet)" end
   for i = math.max(1, #recent - 9), #recent do out[#out + 1] = "  " .. recent[i] end
+  -- instance names are other users' text (a process may name itself "\27[2J")
+  for i, line in ipairs(out) do out[i] = T.escape(line) end
   return table.concat(out, "\n")
 end
 

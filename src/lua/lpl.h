@@ -69,10 +69,12 @@ void lpl_sample_finish(lua_State *L, pl_sample *s, int mi);
 /* lsuggest.c: perflib.suggest */
 int lpl_suggest(lua_State *L);
 
-/* lproc.c: perflib.spawn, perflib.wait, perflib.syslog */
+/* lproc.c: perflib.spawn, perflib.wait, perflib.kill, perflib.syslog, perflib.isatty */
 int lpl_spawn(lua_State *L);
 int lpl_wait(lua_State *L);
+int lpl_kill(lua_State *L);
 int lpl_syslog(lua_State *L);
+int lpl_isatty(lua_State *L);
 
 /* Environment failure: pushes nil, "what: strerror(e)", e and returns 3. */
 int lpl_fail(lua_State *L, const char *what, int e);

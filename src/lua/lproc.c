@@ -1,5 +1,6 @@
-/* Child processes and syslog for the rule notifier (perflib.rules.notify):
- * spawn, wait and syslog.  Never a shell: argv goes to posix_spawnp as is.
+/* Child processes, syslog and the terminal check for the rule notifier and
+ * the monitor (perflib.rules.notify, perflib.monitor): spawn, wait, kill,
+ * syslog and isatty.  Never a shell: argv goes to posix_spawnp as is.
  * Documented with the other functions of perflib.core (see lperflib.c). */
 #include "lpl.h"
 
@@ -8,9 +9,13 @@
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <syslog.h>
+#include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -110,6 +115,8 @@ static const char *opt_path(lua_State *L, int o, const char *key)
  * spaces, quotes and `$` mean nothing.  The child's stdin is /dev/null;
  * stdout and stderr are inherited unless `opts` redirects them; descriptors
  * above 2 are closed; signal mask and dispositions are reset to defaults.
+ * The child leads a new process group (its pid), so @{kill} reaches what it
+ * starts in turn, and a Ctrl-C on the monitor's terminal does not.
  * @function spawn
  * @tparam {string,...} argv program and arguments (at least one)
  * @tparam[opt] table env variables ADDED to the inherited environment
@@ -205,7 +212,10 @@ int lpl_spawn(lua_State *L)
     if (e == 0)
         e = posix_spawnattr_setsigdefault(&attr, &mask);
     if (e == 0)
-        e = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+        e = posix_spawnattr_setpgroup(&attr, 0);
+    if (e == 0)
+        e = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+                                            | POSIX_SPAWN_SETPGROUP);
     if (e == 0)
         e = posix_spawnp(&pid, argv[0], &fa, &attr, (char *const *)(void *)argv,
                          (char *const *)(void *)envp);
@@ -264,17 +274,127 @@ int lpl_wait(lua_State *L)
     return 2;
 }
 
-static char syslog_ident[64];
+/***
+ * Signals the process group of a child started by @{spawn} (the child and
+ * whatever it started that stayed in its group).
+ * @function kill
+ * @int pid the child's pid (its group id)
+ * @tparam[opt="TERM"] string sig "TERM", "KILL", "INT" or "HUP"
+ * @treturn[1] boolean true
+ * @return[2] nil when the group is gone (ESRCH) or not ours (EPERM)
+ * @treturn[2] string message
+ * @treturn[2] int errno
+ */
+int lpl_kill(lua_State *L)
+{
+    static const char *const names[] = { "TERM", "KILL", "INT", "HUP", NULL };
+    static const int nums[] = { SIGTERM, SIGKILL, SIGINT, SIGHUP };
+    lua_Integer pid = luaL_checkinteger(L, 1);
+    int sig = nums[luaL_checkoption(L, 2, "TERM", names)];
+    /* 1 would signal init's group; -1 every process we may signal */
+    luaL_argcheck(L, pid > 1 && pid == (pid_t)pid, 1, "pid must be a child's process id");
+    if (kill(-(pid_t)pid, sig) != 0)
+        return lpl_fail(L, "kill", errno);
+    lua_pushboolean(L, 1);
+    return 1;
+}
 
 /***
- * Writes one message to the system log (facility user, with the pid).
+ * Is a descriptor a terminal that is still there?  After a hangup (the
+ * terminal window closed, the ssh session ended) the descriptor stays open
+ * but every terminal request fails with EIO.
+ * @function isatty
+ * @int[opt=1] fd
+ * @treturn[1] boolean true
+ * @treturn[2] boolean false: not a terminal (ENOTTY), hung up (EIO), closed (EBADF)
+ * @treturn[2] string message
+ * @treturn[2] int errno
+ */
+int lpl_isatty(lua_State *L)
+{
+    lua_Integer fd = luaL_optinteger(L, 1, 1);
+    struct termios t;
+    luaL_argcheck(L, fd >= 0 && fd <= 0x7fffffff, 1, "fd must be a descriptor number");
+    if (tcgetattr((int)fd, &t) == 0) {
+        lua_pushboolean(L, 1);
+        return 1;
+    }
+    lua_pushboolean(L, 0);
+    lua_pushfstring(L, "isatty: %s", strerror(errno));
+    lua_pushinteger(L, errno);
+    return 3;
+}
+
+/* One socket to the syslog daemon, kept open between messages (glibc's
+ * syslog() cannot say whether a message arrived: this one can). */
+static int log_fd = -1, log_stream;
+static char log_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+
+static void log_close(void)
+{
+    if (log_fd >= 0)
+        close(log_fd);
+    log_fd = -1;
+}
+
+/* Connects to the socket at path (datagram, else stream as rsyslog may
+ * offer); 0 or an errno. */
+static int log_connect(const char *path)
+{
+    static const int types[] = { SOCK_DGRAM, SOCK_STREAM };
+    struct sockaddr_un sa;
+    int e = 0;
+    log_close();
+    memset(&sa, 0, sizeof sa);
+    sa.sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof sa.sun_path)
+        return ENAMETOOLONG;
+    strcpy(sa.sun_path, path);
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        int fd = socket(AF_UNIX, types[i] | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+            return errno;
+        if (connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0) {
+            log_fd = fd;
+            log_stream = types[i] == SOCK_STREAM;
+            strcpy(log_path, path);
+            return 0;
+        }
+        e = errno;
+        close(fd);
+        if (e != EPROTOTYPE)
+            break;
+    }
+    return e;
+}
+
+/* Sends one formatted record; 0 or an errno.  Never blocks: a daemon that
+ * does not keep up is a failure (EAGAIN), not a stalled monitor. */
+static int log_send(const char *rec, size_t len)
+{
+    /* a stream record ends with a NUL (as glibc sends it) */
+    ssize_t n = send(log_fd, rec, len + (size_t)log_stream, MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (n < 0)
+        return errno;
+    return (size_t)n == len + (size_t)log_stream ? 0 : EMSGSIZE;
+}
+
+/***
+ * Writes one message to the system log (facility user, with the pid), on
+ * a socket of its own kept open between calls.  Unlike syslog(3) it says
+ * when the message did not arrive: no daemon listening, a daemon that does
+ * not keep up (EAGAIN), a message too long for it.
  * The message is logged as is (never used as a format).
  * @function syslog
  * @string priority "emerg", "alert", "crit", "err" (or "error"),
  *   "warning" (or "warn"), "notice", "info" or "debug"
  * @string message
  * @tparam[opt="perflib"] string ident tag of the message (up to 63 bytes)
- * @treturn boolean true
+ * @tparam[opt="/dev/log"] string socket path of the daemon's socket
+ * @treturn[1] boolean true
+ * @return[2] nil when the message could not be delivered
+ * @treturn[2] string message naming the socket
+ * @treturn[2] int errno
  */
 int lpl_syslog(lua_State *L)
 {
@@ -285,17 +405,35 @@ int lpl_syslog(lua_State *L)
         LOG_EMERG, LOG_ALERT, LOG_CRIT, LOG_ERR, LOG_ERR, LOG_WARNING, LOG_WARNING,
         LOG_NOTICE, LOG_INFO, LOG_DEBUG
     };
-    int level = levels[luaL_checkoption(L, 1, NULL, names)];
-    const char *msg = luaL_checkstring(L, 2);
+    int level = levels[luaL_checkoption(L, 1, NULL, names)], e;
+    size_t len;
+    const char *msg = luaL_checklstring(L, 2, &len);
     const char *ident = luaL_optstring(L, 3, "perflib");
-    luaL_argcheck(L, *ident != '\0' && strlen(ident) < sizeof syslog_ident, 3,
-                  "ident must be 1 to 63 bytes");
-    if (strcmp(ident, syslog_ident) != 0) {
-        closelog();             /* openlog keeps the pointer: use our copy */
-        strcpy(syslog_ident, ident);
-        openlog(syslog_ident, LOG_PID, LOG_USER);
+    const char *path = luaL_optstring(L, 4, "/dev/log");
+    char stamp[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    luaL_argcheck(L, *ident != '\0' && strlen(ident) < 64 && !strpbrk(ident, "[]: \n"), 3,
+                  "ident must be 1 to 63 bytes without brackets, colons or spaces");
+    luaL_argcheck(L, *path != '\0' && strlen(path) < sizeof log_path, 4, "socket path too long");
+    luaL_argcheck(L, strlen(msg) == len, 2, "message contains a NUL byte");
+    if (localtime_r(&now, &tm) == NULL || strftime(stamp, sizeof stamp, "%b %e %H:%M:%S", &tm) == 0)
+        stamp[0] = '\0';
+    /* RFC 3164 as syslog(3) writes it: <PRI>TIMESTAMP IDENT[PID]: MSG */
+    lua_pushfstring(L, "<%d>%s %s[%d]: ", LOG_USER | level, stamp, ident, (int)getpid());
+    lua_pushvalue(L, 2);
+    lua_concat(L, 2);
+    {
+        const char *rec = lua_tolstring(L, -1, &len);
+        e = log_fd >= 0 && strcmp(path, log_path) == 0 ? log_send(rec, len) : ENOTCONN;
+        if (e != 0 && e != EAGAIN && e != EMSGSIZE) {     /* first use, or the daemon restarted */
+            e = log_connect(path);
+            if (e == 0)
+                e = log_send(rec, len);
+        }
     }
-    syslog(level, "%s", msg);
+    if (e != 0)
+        return lpl_fail(L, lua_pushfstring(L, "syslog %s", path), e);
     lua_pushboolean(L, 1);
     return 1;
 }

@@ -8,136 +8,16 @@
 --
 -- Everything runs on ONE clock: the sample time given to `event` (ev.t) and
 -- `tick`.  Nothing here raises into the caller once `new` accepted the set:
--- failing actions are logged and retried (`retries`, `backoff`).
+-- failing actions are logged and retried (`retries`, `backoff`).  Given the
+-- Unix time of the sample too (`tick(t, unix)`), notifications also carry
+-- RFC 3339 UTC times (`time`, `active_since_time`, ...).  Everything meant
+-- for a person (print, syslog, the log) goes through `N.escape`.
 -- @module perflib.rules.notify
 local N = {}
 
--- Durations and rates ----------------------------------------------------------
-
-local UNIT = { ms = 0.001, s = 1, m = 60, h = 3600, d = 86400, w = 604800 }
-
---- Seconds from a number or a string such as "90s", "5m", "1h30m", "250ms".
--- @return seconds or nil, message
-function N.duration(v)
-  if type(v) == "number" then return v >= 0 and v or nil, "negative duration" end
-  if type(v) ~= "string" then return nil, "duration must be a number or a string" end
-  local total, rest = 0, v:gsub("%s", "")
-  if rest == "" then return nil, "empty duration" end
-  while rest ~= "" do
-    local num, unit, tail = rest:match "^(%d+%.?%d*)(%a*)(.*)$"
-    if not num or (unit == "" and tail ~= "") or (unit ~= "" and not UNIT[unit]) then
-      return nil, ("bad duration %q"):format(v)
-    end
-    total = total + tonumber(num) * (unit == "" and 1 or UNIT[unit])
-    rest = tail
-  end
-  return total
-end
-
---- Events per second from a number or "10/h", "3/5m", "1/s".
-function N.rate(v)
-  if type(v) == "number" then return v > 0 and v or nil, "rate must be positive" end
-  if type(v) ~= "string" then return nil, "rate must be a number or \"n/duration\"" end
-  local n, per = v:match "^%s*(%d+%.?%d*)%s*/%s*(.-)%s*$"
-  if not n then return nil, ("bad rate %q"):format(v) end
-  local d = N.duration(per:match "^%a" and "1" .. per or per)
-  if not d or d <= 0 or tonumber(n) <= 0 then return nil, ("bad rate %q"):format(v) end
-  return tonumber(n) / d
-end
-
--- JSON ----------------------------------------------------------------------------
-
-local ESC = { ['"'] = '\\"', ["\\"] = "\\\\", ["\b"] = "\\b", ["\f"] = "\\f", ["\n"] = "\\n",
-              ["\r"] = "\\r", ["\t"] = "\\t" }
-
-local function json_string(s)
-  if not utf8.len(s) then            -- invalid UTF-8: replace bad bytes with U+FFFD
-    local out, i = {}, 1
-    while i <= #s do
-      local c = s:byte(i)
-      local n = c < 0x80 and 1 or c >= 0xF0 and 4 or c >= 0xE0 and 3 or c >= 0xC2 and 2 or 0
-      local piece = n > 0 and s:sub(i, i + n - 1) or ""
-      if n > 0 and #piece == n and utf8.len(piece) then
-        out[#out + 1] = piece
-        i = i + n
-      else
-        out[#out + 1] = "\u{FFFD}"
-        i = i + 1
-      end
-    end
-    s = table.concat(out)
-  end
-  return '"' .. s:gsub('[%c"\\]', function(c)
-    return ESC[c] or ("\\u%04x"):format(c:byte())
-  end) .. '"'
-end
-
-local function json_number(x)
-  if math.type(x) == "integer" then return ("%d"):format(x) end
-  if x ~= x or x == math.huge or x == -math.huge then return "null" end
-  for p = 15, 17 do
-    local s = ("%." .. p .. "g"):format(x)
-    if tonumber(s) == x then return s end
-  end
-  return ("%.17g"):format(x)
-end
-
-local function is_array(t)
-  local n = #t
-  if n == 0 then return false end
-  local count = 0
-  for k in pairs(t) do
-    if math.type(k) ~= "integer" or k < 1 or k > n then return false end
-    count = count + 1
-  end
-  return count == n
-end
-
-local function encode(v, seen, out)
-  local ty = type(v)
-  if ty == "string" then out[#out + 1] = json_string(v)
-  elseif ty == "number" then out[#out + 1] = json_number(v)
-  elseif ty == "boolean" then out[#out + 1] = tostring(v)
-  elseif ty == "table" then
-    if seen[v] then error("json: cycle in table", 0) end
-    seen[v] = true
-    if is_array(v) then
-      out[#out + 1] = "["
-      for i = 1, #v do
-        if i > 1 then out[#out + 1] = "," end
-        encode(v[i], seen, out)
-      end
-      out[#out + 1] = "]"
-    else
-      local keys = {}
-      for k in pairs(v) do keys[#keys + 1] = tostring(k) end
-      table.sort(keys)
-      local byname = {}
-      for k, x in pairs(v) do byname[tostring(k)] = x end
-      out[#out + 1] = "{"
-      for i, k in ipairs(keys) do
-        if i > 1 then out[#out + 1] = "," end
-        out[#out + 1] = json_string(k)
-        out[#out + 1] = ":"
-        encode(byname[k], seen, out)
-      end
-      out[#out + 1] = "}"
-    end
-    seen[v] = nil
-  else
-    out[#out + 1] = "null"           -- nil, functions, userdata
-  end
-end
-
---- JSON text of a value: strings (control characters, quotes and backslashes
--- escaped; invalid UTF-8 replaced), numbers (integers exact, floats round-trip,
--- NaN/inf as null), booleans, tables (a sequence 1..n is an array, anything
--- else an object with sorted keys; {} is an object).  Raises on cycles.
-function N.json(v)
-  local out = {}
-  encode(v, {}, out)
-  return table.concat(out)
-end
+local T = require "perflib.rules.text"
+N.duration, N.rate, N.json, N.escape, N.rfc3339 = T.duration, T.rate, T.json, T.escape, T.rfc3339
+local json_number = T.number
 
 -- Matching --------------------------------------------------------------------------
 
@@ -193,8 +73,8 @@ local ROUTE_KEYS = { match = true, actions = true, notify = true, group_by = tru
 local ACTION_KEYS = {
   print = { to = true },
   jsonl = { path = true },
-  syslog = { priority = true, ident = true },
-  exec = { argv = true, stdout = true, stderr = true },
+  syslog = { priority = true, ident = true, socket = true },
+  exec = { argv = true, stdout = true, stderr = true, timeout = true },
   call = { fn = true },
 }
 local COMMON_ACTION_KEYS = { kind = true, retries = true, backoff = true, per_alert = true }
@@ -233,13 +113,32 @@ local function check_action(a, where)
   if a.kind == "syslog" and a.priority ~= nil and not PRIORITIES[a.priority] then
     error(("%s: unknown syslog priority '%s'"):format(where, tostring(a.priority)), 0)
   end
+  if a.kind == "syslog" and a.socket ~= nil and type(a.socket) ~= "string" then
+    error(where .. ": syslog socket must be a path", 0)
+  end
   if a.kind == "exec" then
+    c.timeout = need_duration(a.timeout, where .. ".timeout", 30)
+    if c.timeout <= 0 then error(where .. ": timeout must be positive", 0) end
     if type(a.argv) ~= "table" or #a.argv == 0 then error(where .. ": exec needs argv (a list)", 0) end
     for i, s in ipairs(a.argv) do
       if type(s) ~= "string" then error(("%s: argv[%d] must be a string"):format(where, i), 0) end
     end
   end
   return c
+end
+
+-- A route's identity across a reload: what it matches, how it groups and
+-- what it does (not its timing, which a reload may change in place).
+-- Functions cannot be compared: any function counts as the same.
+local function signature(v)
+  local t = type(v)
+  if t == "function" then return "fn" end
+  if t ~= "table" then return t:sub(1, 1) .. tostring(v) end
+  local keys = {}
+  for k in pairs(v) do keys[#keys + 1] = k end
+  table.sort(keys, function(x, y) return tostring(x) < tostring(y) end)
+  for n, k in ipairs(keys) do keys[n] = tostring(k) .. "=" .. signature(v[k]) end
+  return "{" .. table.concat(keys, ",") .. "}"
 end
 
 local function check_route(r, i)
@@ -251,7 +150,8 @@ local function check_route(r, i)
     group_wait = need_duration(r.group_wait, where .. ".group_wait", 0),
     group_interval = need_duration(r.group_interval, where .. ".group_interval", 0),
     repeat_interval = need_duration(r.repeat_interval, where .. ".repeat_interval", 4 * 3600),
-    actions = {}, groups = {}, notes = {} }
+    actions = {}, groups = {}, notes = {},
+    sig = signature { r.name, r.match, r.group_by, r.continue, r.actions or r.notify } }
   for k, a in ipairs(r.actions or r.notify or { { kind = "print" } }) do
     c.actions[k] = check_action(a, ("%s action %d"):format(where, k))
   end
@@ -309,10 +209,12 @@ function N.new(set, opts)
   for i, s in ipairs(set.silences or {}) do
     self:silence(check_silence(s, ("silence %d"):format(i)))
   end
+  self.started = true
   return self
 end
 
 function Notifier:_log(msg)
+  msg = N.escape(msg)
   local ok = pcall(self.log, msg)
   if not ok then pcall(default_log, msg) end
 end
@@ -328,6 +230,7 @@ function Notifier:silence(s)
   local id = self.next_silence
   self.next_silence = id + 1
   s.id = id
+  s.runtime = self.started
   self.silences[id] = s
   return id
 end
@@ -404,6 +307,25 @@ function Notifier:events(list)
   for _, ev in ipairs(list or {}) do self:event(ev) end
 end
 
+-- Puts a firing alert in its group of route r (made at t), or takes out
+-- one that cleared before anyone was told.
+local function place(r, a, t)
+  local key, glabels = group_key(r, a.labels)
+  local g = r.groups[key]
+  if a.state == "firing" and not g then
+    g = { key = key, labels = glabels, entries = {}, created = t }
+    r.groups[key] = g
+  end
+  if g then
+    local e = g.entries[a.fp]
+    if a.state == "firing" and not e then
+      g.entries[a.fp] = { alert = a }
+    elseif e and a.state ~= "firing" and e.notified ~= "firing" then
+      g.entries[a.fp] = nil               -- cleared before anyone was told: drop quietly
+    end
+  end
+end
+
 function Notifier:_event(ev)
   if type(ev) ~= "table" or type(ev.labels) ~= "table" then error("event without labels", 0) end
   self.stats.events = self.stats.events + 1
@@ -416,7 +338,7 @@ function Notifier:_event(ev)
     self.alerts[fp] = a
   end
   local t = ev.t or self.now
-  a.t = t
+  a.t, a.rule = t, ev.rule or a.rule
   if ev.kind == "flap_start" or ev.kind == "flap_end" then
     a.flapping = ev.kind == "flap_start"
     local routes = self:_routes_for(labels)
@@ -441,30 +363,28 @@ function Notifier:_event(ev)
   end                                     -- unknown (and pending while firing): no change
   local routes = self:_routes_for(labels)
   if #routes == 0 and a.state == "firing" then self.stats.unrouted = self.stats.unrouted + 1 end
-  for _, r in ipairs(routes) do
-    local key, glabels = group_key(r, labels)
-    local g = r.groups[key]
-    if a.state == "firing" and not g then
-      g = { key = key, labels = glabels, entries = {}, created = t }
-      r.groups[key] = g
-    end
-    if g then
-      local e = g.entries[fp]
-      if a.state == "firing" and not e then
-        g.entries[fp] = { alert = a }
-      elseif e and a.state ~= "firing" and e.notified ~= "firing" then
-        g.entries[fp] = nil               -- cleared before anyone was told: drop quietly
-      end
-    end
-  end
+  for _, r in ipairs(routes) do place(r, a, t) end
 end
+
 
 -- Notifications ---------------------------------------------------------------------
 
-local function snapshot(a)
-  return { name = a.name, state = a.state, labels = copy(a.labels), value = a.value, message = a.message,
+-- Adds RFC 3339 UTC twins of the sample-clock fields when the offset
+-- (Unix time minus sample time) is known.
+local function stamp(x, off)
+  if off then
+    for _, k in ipairs { "active_since", "fired_at", "resolved_at" } do
+      if x[k] then x[k .. "_time"] = N.rfc3339(x[k] + off) end
+    end
+    if x.t then x.time = N.rfc3339(x.t + off) end
+  end
+  return x
+end
+
+local function snapshot(a, off)
+  return stamp({ name = a.name, state = a.state, labels = copy(a.labels), value = a.value, message = a.message,
     active_since = a.active_since, fired_at = a.fired_at, resolved_at = a.resolved_at,
-    engine_state = a.engine_state, flapping = a.flapping or false }
+    engine_state = a.engine_state, flapping = a.flapping or false }, off)
 end
 
 local function common_labels(alerts)
@@ -479,7 +399,7 @@ end
 
 -- A notification looks like one alert (name, state, labels, value, message) and
 -- carries the whole group in `alerts`.
-local function make_note(kind, route, alerts, t, group, is_repeat)
+local function make_note(kind, route, alerts, t, group, is_repeat, off)
   local firing = 0
   for _, a in ipairs(alerts) do if a.state == "firing" then firing = firing + 1 end end
   local one = alerts[1]
@@ -492,7 +412,9 @@ local function make_note(kind, route, alerts, t, group, is_repeat)
     labels = common_labels(alerts), value = #alerts == 1 and one.value or nil,
     message = #alerts == 1 and msgs[1] or (#alerts .. " alerts: " .. table.concat(msgs, "; ")),
     count = #alerts, firing = firing, resolved = #alerts - firing, alerts = alerts,
-    active_since = one.active_since, fired_at = one.fired_at, resolved_at = one.resolved_at }
+    active_since = one.active_since, fired_at = one.fired_at, resolved_at = one.resolved_at,
+    active_since_time = one.active_since_time, fired_at_time = one.fired_at_time,
+    resolved_at_time = one.resolved_at_time, time = off and N.rfc3339(t + off) }
 end
 
 local function take_token(route, t)
@@ -507,7 +429,7 @@ local function take_token(route, t)
   return false
 end
 
-function Notifier:_flush_group(r, g, t, sent)
+function Notifier:_flush_group(r, g, t, sent, now)
   local live, changed, any_firing = {}, false, false
   for fp, e in pairs(g.entries) do
     local a = e.alert
@@ -521,7 +443,7 @@ function Notifier:_flush_group(r, g, t, sent)
   end
   local due, is_repeat = false, false
   if changed then
-    due = g.last_sent == nil and t >= g.created + r.group_wait
+    due = now or g.last_sent == nil and t >= g.created + r.group_wait
       or g.last_sent ~= nil and t >= g.last_sent + r.group_interval
   elseif any_firing and g.last_sent and t >= g.last_sent + r.repeat_interval then
     due, is_repeat = true, true
@@ -536,14 +458,14 @@ function Notifier:_flush_group(r, g, t, sent)
     for _, e in ipairs(live) do
       local a = e.alert
       if a.state == "firing" or (e.notified == "firing" and r.send_resolved) then
-        alerts[#alerts + 1] = snapshot(a)
+        alerts[#alerts + 1] = snapshot(a, self.offset)
       end
       e.notified = a.state
       if a.state ~= "firing" then g.entries[a.fp] = nil end
     end
     if #alerts > 0 then
       g.last_sent = t
-      local note = make_note("alert", r, alerts, t, g, is_repeat)
+      local note = make_note("alert", r, alerts, t, g, is_repeat, self.offset)
       sent[#sent + 1] = note
       self:_dispatch(r, note, t)
     end
@@ -554,39 +476,50 @@ end
 --- Sends what is due at sample time t: queued flap notices, groups whose
 -- group_wait / group_interval / repeat_interval elapsed (subject to silences,
 -- inhibition and the route's throttle), retries whose backoff elapsed; reaps
--- finished exec children.  Returns the list of notifications sent.
-function Notifier:tick(t)
+-- finished exec children and stops those past their timeout.  Returns the
+-- list of notifications sent.
+-- @number t sample time (seconds, the clock of the events)
+-- @number[opt] unix the Unix time of the same instant (`s.timestamp` of the
+--   sample): from then on notifications carry RFC 3339 UTC times beside the
+--   sample-clock ones (`time`, `active_since_time`, `fired_at_time`, `resolved_at_time`)
+function Notifier:tick(t, unix)
   local sent = {}
   local ok, err = pcall(function()
     if type(t) ~= "number" then error("tick needs a sample time", 0) end
     self.now = t
-    self:_reap(false)
+    if type(unix) == "number" then self.offset = unix - t end
+    self:_reap()
     self:_retry(t)
-    for _, r in ipairs(self.routes) do
-      local keep = {}
-      for _, note in ipairs(r.notes) do
-        if self:_muted(note.alert) then
-          self.stats.muted = (self.stats.muted or 0) + 1
-        elseif take_token(r, t) then
-          local n = make_note(note.kind, r, { snapshot(note.alert) }, note.t)
-          n.t = t
-          sent[#sent + 1] = n
-          self:_dispatch(r, n, t)
-        else
-          self.stats.throttled = self.stats.throttled + 1
-          keep[#keep + 1] = note
-        end
-      end
-      r.notes = keep
-      local keys = {}
-      for k in pairs(r.groups) do keys[#keys + 1] = k end
-      table.sort(keys)
-      for _, k in ipairs(keys) do self:_flush_group(r, r.groups[k], t, sent) end
-    end
+    self:_send(t, sent, false)
   end)
   if not ok then self:_log("tick failed: " .. tostring(err)) end
   self.stats.sent = self.stats.sent + #sent
   return sent
+end
+
+-- Sends the queued flap notices and the groups that are due (all groups
+-- with news when `now`, as at a stop).
+function Notifier:_send(t, sent, now)
+  for _, r in ipairs(self.routes) do
+    local keep = {}
+    for _, note in ipairs(r.notes) do
+      if self:_muted(note.alert) then
+        self.stats.muted = (self.stats.muted or 0) + 1
+      elseif take_token(r, t) then
+        local n = make_note(note.kind, r, { snapshot(note.alert, self.offset) }, t, nil, false, self.offset)
+        sent[#sent + 1] = n
+        self:_dispatch(r, n, t)
+      else
+        self.stats.throttled = self.stats.throttled + 1
+        keep[#keep + 1] = note
+      end
+    end
+    r.notes = keep
+    local keys = {}
+    for k in pairs(r.groups) do keys[#keys + 1] = k end
+    table.sort(keys)
+    for _, k in ipairs(keys) do self:_flush_group(r, r.groups[k], t, sent, now) end
+  end
 end
 
 -- Actions ---------------------------------------------------------------------------
@@ -605,14 +538,17 @@ local function note_record(note)
   return { kind = note.kind, alertname = note.name, state = note.state, labels = note.labels,
     value = note.value, message = note.message, t = note.t, route = note.route, group = note.group,
     is_repeat = note.is_repeat, count = note.count, alerts = note.alerts,
-    active_since = note.active_since, fired_at = note.fired_at, resolved_at = note.resolved_at }
+    active_since = note.active_since, fired_at = note.fired_at, resolved_at = note.resolved_at,
+    time = note.time, active_since_time = note.active_since_time, fired_at_time = note.fired_at_time,
+    resolved_at_time = note.resolved_at_time }
 end
 
+-- One line for people (print, syslog): escaped, stamped with the wall clock when known.
 local function note_line(note)
   local state = note.kind == "alert" and note.state:upper() or note.kind:upper()
   local v = note.value ~= nil and (" value=" .. tostring(note.value)) or ""
-  return ("[%s] %s %s%s%s: %s"):format(json_number(note.t or 0), state, note.name or "?",
-    label_text(note.labels), v, note.message or "")
+  return N.escape(("[%s] %s %s%s%s: %s"):format(note.time or json_number(note.t or 0), state,
+    note.name or "?", label_text(note.labels), v, note.message or ""))
 end
 
 local SYSLOG_BY_SEVERITY = { crit = "crit", critical = "crit", warn = "warning", warning = "warning",
@@ -630,7 +566,7 @@ local function detail_of(action, note)
     d.priority = action.priority or (note.state == "resolved" and "notice")
       or SYSLOG_BY_SEVERITY[note.labels.severity] or "warning"
     d.message = note_line(note)
-    d.ident = action.ident
+    d.ident, d.socket = action.ident, action.socket
   elseif action.kind == "exec" then
     d.argv = {}
     for i, s in ipairs(action.argv) do d.argv[i] = expand(s, note) end
@@ -640,6 +576,8 @@ local function detail_of(action, note)
       PERFLIB_ALERT_T = json_number(note.t or 0), PERFLIB_ALERT_COUNT = tostring(note.count or 1),
       PERFLIB_ALERT_ACTIVE_SINCE = note.active_since and json_number(note.active_since) or "",
       PERFLIB_ALERT_FIRED_AT = note.fired_at and json_number(note.fired_at) or "",
+      PERFLIB_ALERT_TIME = note.time or "", PERFLIB_ALERT_ACTIVE_SINCE_TIME = note.active_since_time or "",
+      PERFLIB_ALERT_FIRED_AT_TIME = note.fired_at_time or "",
       PERFLIB_ALERT_REPEAT = note.is_repeat and "1" or "0",
       PERFLIB_ALERTS = N.json(note.alerts) }
     if action.stdout or action.stderr then d.opts = { stdout = action.stdout, stderr = action.stderr } end
@@ -680,11 +618,14 @@ function Notifier:_execute(job)
     if not okw then return nil, werr end
     if not okc then return nil, cerr end
   elseif action.kind == "syslog" then
-    self:_perflib().syslog(d.priority, d.message, d.ident)
+    -- nobody listening: the message goes to the log (stderr) with the failure
+    local ok, msg = self:_perflib().syslog(d.priority, d.message, d.ident or "perflib", d.socket)
+    if not ok then return nil, ("%s; the message: %s"):format(msg, d.message) end
   elseif action.kind == "exec" then
-    local pid, msg = self:_perflib().spawn(d.argv, d.env, d.opts)
+    local lib = self:_perflib()
+    local pid, msg = lib.spawn(d.argv, d.env, d.opts)
     if not pid then return nil, msg end
-    self.children[#self.children + 1] = { pid = pid, job = job }
+    self.children[#self.children + 1] = { pid = pid, job = job, deadline = lib.clock() + action.timeout }
     return "running"
   elseif action.kind == "call" then
     local r, msg = action.fn(note)
@@ -706,13 +647,14 @@ function Notifier:_failed(job, msg, t)
   local total = a.retries + 1
   local what = ("action %s for %s %s (attempt %d/%d) failed: %s"):format(a.kind, job.note.name or "?",
     job.note.kind == "alert" and job.note.state or job.note.kind, job.attempt, total, tostring(msg))
-  if job.attempt < total then
+  if job.attempt < total and not self.stopping then
     job.next_t = t + a.backoff * 2 ^ (job.attempt - 1)
     self.jobs[#self.jobs + 1] = job
-    self:_log(what .. (", retry at t=%s"):format(json_number(job.next_t)))
+    local wall = self.offset and N.rfc3339(job.next_t + self.offset)
+    self:_log(what .. (", retry at %st=%s"):format(wall and (wall .. ", ") or "", json_number(job.next_t)))
   else
     self.stats.gave_up = self.stats.gave_up + 1
-    self:_log(what .. ", giving up")
+    self:_log(what .. (self.stopping and job.attempt < total and ", giving up: stopping" or ", giving up"))
   end
 end
 
@@ -723,7 +665,7 @@ function Notifier:_dispatch(route, note, t)
       notes = {}
       for i, a in ipairs(note.alerts) do
         notes[i] = make_note(note.kind, route, { a }, t, { key = note.group_key, labels = note.group },
-          note.is_repeat)
+          note.is_repeat, self.offset)
       end
     end
     for _, one in ipairs(notes) do self:_attempt({ action = action, note = one, attempt = 0 }, t) end
@@ -742,28 +684,158 @@ function Notifier:_retry(t)
   end
 end
 
--- Reaps exec children (blocking when block is true); a non-zero exit is a failure.
-function Notifier:_reap(block)
+local GRACE = 2          -- seconds between TERM and KILL for an exec past its timeout
+
+-- Reaps exec children: a non-zero exit is a failure; one past its timeout
+-- gets TERM, then KILL, on its whole process group, and fails.  With
+-- `until_clock` (perflib.clock time) it waits for them, until then.
+function Notifier:_reap(until_clock)
   if #self.children == 0 then return end
-  local lib, keep = self:_perflib(), {}
-  for _, c in ipairs(self.children) do
-    local how, code = lib.wait(c.pid, not block and "nohang" or nil)
-    if how == false then
-      keep[#keep + 1] = c
-    elseif how == nil then
-      self:_log(("exec pid %d: %s"):format(c.pid, tostring(code)))
-    elseif not (how == "exited" and code == 0) then
-      self:_failed(c.job, ("%s %s %s"):format(c.job.action.argv[1], how, tostring(code)), self.now)
+  local lib = self:_perflib()
+  repeat
+    local keep, now = {}, lib.clock()
+    for _, c in ipairs(self.children) do
+      local how, code = lib.wait(c.pid, "nohang")
+      if how == false then
+        if now >= c.deadline + GRACE then
+          lib.kill(c.pid, "KILL")
+        elseif now >= c.deadline and not c.timed_out then
+          c.timed_out = true
+          lib.kill(c.pid, "TERM")
+        end
+        keep[#keep + 1] = c
+      elseif how == nil then
+        self:_log(("exec pid %d: %s"):format(c.pid, tostring(code)))
+      elseif c.timed_out then
+        lib.kill(c.pid, "KILL")          -- what it started and left in its group
+        self:_failed(c.job, ("%s timed out after %gs"):format(c.job.action.argv[1], c.job.action.timeout),
+          self.now)
+      elseif not (how == "exited" and code == 0) then
+        self:_failed(c.job, ("%s %s %s"):format(c.job.action.argv[1], how, tostring(code)), self.now)
+      end
     end
-  end
-  self.children = keep
+    self.children = keep
+    if until_clock and #keep > 0 and now < until_clock then lib.sleep(0.02) end
+  until not until_clock or #self.children == 0 or now >= until_clock
 end
 
---- Waits for every running exec child (blocking) and records failures
--- (retries stay scheduled on the sample clock).  For shutdown and tests.
-function Notifier:drain()
-  local ok, err = pcall(self._reap, self, true)
+--- Waits for every running exec child and records failures (retries stay
+-- scheduled on the sample clock); a child past its `timeout` is stopped.
+-- For shutdown and tests.
+-- @number[opt] limit seconds to wait at most (default: until the children's timeouts end them)
+function Notifier:drain(limit)
+  local ok, err = pcall(function()
+    self:_reap(limit and self:_perflib().clock() + limit or math.huge)
+  end)
   if not ok then self:_log("drain: " .. tostring(err)) end
+end
+
+--- After a reload: takes over the queue of `old`, the notifier this one
+-- replaces.  A route whose name, matchers, grouping and actions are unchanged
+-- keeps its groups (alerts waiting in group_wait, the time of the last
+-- notification, so repeats go on) and its throttle; its new timing applies
+-- from now.  Firing alerts enter the routes that are new or changed as new
+-- alerts (notified after group_wait).  Retries and running exec children
+-- carry over with the actions they had, and silences added at run time stay.
+-- Firing alerts of rules whose engine state was not kept (a rule removed or
+-- changed) are resolved: a changed rule that still holds fires again.
+-- @param old the previous notifier
+-- @tparam[opt] {string,...} kept names of the rules whose state the engine kept (default: all)
+-- @treturn table `{ kept = routes kept, changed = routes new or changed, resolved = alerts resolved }`
+function Notifier:adopt(old, kept)
+  local keep
+  if kept then
+    keep = {}
+    for _, name in ipairs(kept) do keep[name] = true end
+  end
+  self.alerts, self.jobs, self.children, self.stats = old.alerts, old.jobs, old.children, old.stats
+  self.now, self.offset, self.lib = old.now, old.offset, self.lib or old.lib
+  for _, sl in pairs(old.silences) do
+    if sl.runtime then self:silence(sl) end
+  end
+  local pool, fresh, n = {}, {}, { kept = 0, changed = 0, resolved = 0 }
+  for _, r in ipairs(old.routes) do
+    pool[r.sig] = pool[r.sig] or {}
+    table.insert(pool[r.sig], r)
+  end
+  for _, r in ipairs(self.routes) do
+    local o = pool[r.sig] and table.remove(pool[r.sig], 1)
+    if o then
+      r.groups, r.notes = o.groups, o.notes
+      if r.throttle and o.throttle then
+        r.throttle.tokens, r.throttle.last = math.min(o.throttle.tokens, r.throttle.burst), o.throttle.last
+      end
+      n.kept = n.kept + 1
+    else
+      fresh[r] = true
+      n.changed = n.changed + 1
+    end
+  end
+  for _, a in pairs(self.alerts) do
+    if a.state == "firing" and keep and not keep[a.rule or a.name] then
+      a.state, a.resolved_at, a.engine_state = "resolved", self.now, "reloaded"
+      n.resolved = n.resolved + 1
+      for _, r in ipairs(self:_routes_for(a.labels)) do place(r, a, self.now) end
+    elseif a.state == "firing" then
+      for _, r in ipairs(self:_routes_for(a.labels)) do
+        if fresh[r] then place(r, a, self.now) end
+      end
+    end
+  end
+  return n
+end
+
+--- Stops: sends at once what is waiting (group_wait, group_interval, flap
+-- notices; silences, inhibitions and throttles still apply), gives every
+-- scheduled retry one last attempt now, waits for running exec children up
+-- to `limit` seconds, then kills their process groups, and logs each thing
+-- it drops.  Scheduled repeats end.  Returns the notifications sent.
+-- @number[opt=10] limit seconds to wait for exec children
+function Notifier:stop(limit)
+  local sent, t = {}, self.now
+  local ok, err = pcall(function()
+    self:_reap()
+    self.stopping = true
+    local jobs = self.jobs
+    self.jobs = {}
+    for _, job in ipairs(jobs) do
+      self.stats.retried = self.stats.retried + 1
+      self:_attempt(job, t)
+    end
+    self:_send(t, sent, true)
+    if #self.children > 0 then self:_reap(self:_perflib().clock() + (limit or 10)) end
+    self:_dropped()
+  end)
+  if not ok then self:_log("stop failed: " .. tostring(err)) end
+  self.stats.sent = self.stats.sent + #sent
+  return sent
+end
+
+-- Logs what a stop leaves behind: exec children still running (killed),
+-- flap notices and group changes held back by a throttle.
+function Notifier:_dropped()
+  for _, c in ipairs(self.children) do
+    self:_perflib().kill(c.pid, "KILL")
+    self:_perflib().wait(c.pid, "nohang")
+    self:_log(("dropped at stop: action exec for %s still running (pid %d), killed"):format(
+      c.job.note.name or "?", c.pid))
+  end
+  self.children = {}
+  for _, r in ipairs(self.routes) do
+    for _, note in ipairs(r.notes) do
+      self:_log(("dropped at stop: %s of %s%s (route %s, throttled)"):format(note.kind, note.alert.name or "?",
+        label_text(note.alert.labels), r.name))
+    end
+    for _, g in pairs(r.groups) do
+      for _, e in pairs(g.entries) do
+        local a = e.alert
+        if e.notified ~= a.state and not a.flapping and not self:_muted(a) then
+          self:_log(("dropped at stop: %s %s%s (route %s, throttled)"):format(a.state, a.name or "?",
+            label_text(a.labels), r.name))
+        end
+      end
+    end
+  end
 end
 
 --- Number of exec children still running and retries still scheduled.
