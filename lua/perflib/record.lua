@@ -62,27 +62,8 @@ record.MAX_DEPTH = 16                  -- JSON nesting the reader accepts
 
 -- ---------------------------------------------------------------- JSON out
 
-local ESC = { ['"'] = '\\"', ["\\"] = "\\\\", ["\b"] = "\\b", ["\f"] = "\\f", ["\n"] = "\\n",
-              ["\r"] = "\\r", ["\t"] = "\\t" }
-
-local function jstring(s)
-  s = tostring(s)
-  if not utf8.len(s) then                 -- invalid UTF-8: U+FFFD for each bad byte
-    local out, i = {}, 1
-    while i <= #s do
-      local c = s:byte(i)
-      local n = c < 0x80 and 1 or c >= 0xF0 and 4 or c >= 0xE0 and 3 or c >= 0xC2 and 2 or 0
-      local piece = n > 0 and s:sub(i, i + n - 1) or ""
-      if n > 0 and #piece == n and utf8.len(piece) then
-        out[#out + 1], i = piece, i + n
-      else
-        out[#out + 1], i = "\u{FFFD}", i + 1
-      end
-    end
-    s = table.concat(out)
-  end
-  return '"' .. s:gsub('[%c"\\]', function(c) return ESC[c] or ("\\u%04x"):format(c:byte()) end) .. '"'
-end
+local json_string = require("perflib.rules.text").string
+local function jstring(s) return json_string(tostring(s)) end
 
 -- Numbers: integers exactly; floats in the fewest digits that read back the same.
 local function jnumber(x)

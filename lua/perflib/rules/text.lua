@@ -122,6 +122,7 @@ local function encode(v, seen, out)
 end
 
 T.number = json_number
+T.string = json_string           -- a JSON string (bad UTF-8 bytes become U+FFFD)
 
 --- JSON text of a value: strings (control characters, quotes and backslashes
 -- escaped; invalid UTF-8 replaced), numbers (integers exact, floats round-trip,
