@@ -158,7 +158,7 @@ function M.monitor(path, opts, out, err)
     local stop = false
     repeat
       local wait = due - perflib.clock()
-      if wait > 0 then perflib.sleep(wait) end
+      if wait > 0 and not perflib.signalled() then perflib.sleep(wait) end
       for _, sig in ipairs(perflib.trapped()) do
         if sig == "HUP" then
           local fresh = load_rules(path, err)
