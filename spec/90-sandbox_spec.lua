@@ -13,11 +13,12 @@ local write, read, run = files.write, files.read, files.run
 local PERFLUA = "build/perflua"
 local CPATH = os.getenv "PERFLIB_CORE" and "./build/san/?.so" or "./build/?.so"
 
--- Runs Lua code in a child lua5.4 (at most `secs` seconds); its output and exit code.
+-- Runs Lua code in a child lua5.4 (TERM after `secs` seconds, KILL 5 s later: a child may
+-- trap TERM); its output and exit code.
 local function child(code, secs)
   local dir, remove = files.tempdir()
   write(dir .. "/case.lua", code)
-  local out, rc = run(("LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='%s;;' timeout %d lua5.4 %s")
+  local out, rc = run(("LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='%s;;' timeout -k 5 %d lua5.4 %s")
     :format(CPATH, secs or 20, dir .. "/case.lua"))
   remove()
   return out, rc
