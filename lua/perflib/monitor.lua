@@ -270,7 +270,7 @@ function M.monitor(path, opts, out, err)
     local stop = tty_gone(tty, err)
     while not stop do                   -- at least once: signals are looked at even when late
       local wait = due - perflib.clock()
-      if wait > 0 then perflib.sleep(wait) end
+      if wait > 0 and not perflib.signalled() then perflib.sleep(wait) end
       for _, sig in ipairs(perflib.trapped()) do
         if sig ~= "HUP" then
           stop = true

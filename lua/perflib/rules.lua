@@ -4,6 +4,7 @@
 -- Durations are seconds (numbers) or strings "90s", "5m", "2h", "1h30m", "500ms".
 local R = {}
 
+local S = require "perflib.rules.sandbox"
 local unpack = table.unpack
 
 -- ---------------------------------------------------------------- helpers
@@ -666,18 +667,10 @@ end
 
 -- ---------------------------------------------------------------- sandbox and load
 
---- The safe environment of rules files and function conditions (no io, os, load, debug, require).
+--- A fresh safe environment for rules files and function conditions: no io, os, load, debug,
+-- require; its own copies of math, string, table and utf8 (see perflib.rules.sandbox).
 function R.safe_env(extra)
-  local env = {
-    assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs, pcall = pcall,
-    select = select, tonumber = tonumber, tostring = tostring, type = type, rawequal = rawequal,
-    math = {}, string = {}, table = {}, utf8 = utf8,
-  }
-  for k, v in pairs(math) do env.math[k] = v end
-  for k, v in pairs(string) do if k ~= "rep" and k ~= "dump" then env.string[k] = v end end
-  for k, v in pairs(table) do env.table[k] = v end
-  for k, v in pairs(extra or {}) do env[k] = v end
-  return env
+  return S.env(extra)
 end
 
 -- The DSL bound to one set: `R.rule "X" {...}` in a rules file adds to that set.
@@ -733,7 +726,8 @@ local function bound_dsl(set)
   return B
 end
 
---- Load rules from a file path or Lua source (sandboxed, instruction-limited).
+--- Load rules from a file path or Lua source, run in the sandbox (perflib.rules.sandbox):
+-- opts.limit instructions (default 10,000,000), opts.memory bytes (default 64 MiB).
 -- Returns the set (good rules) and a list of errors or nil; nil, errors when nothing loads.
 function R.load(src, opts)
   opts = opts or {}
@@ -754,10 +748,7 @@ function R.load(src, opts)
   end
   local chunk, cerr = load(text, name, "t", env)
   if not chunk then return nil, { err_obj(nil, nil, "syntax: " .. tostring(cerr)) } end
-  local limit = opts.limit or 10000000
-  local co = coroutine.create(chunk)
-  debug.sethook(co, function() error("instruction limit reached while loading the rules", 2) end, "", limit)
-  local ok, ret = coroutine.resume(co)
+  local ok, ret = S.call(S.box(env, opts.limit or S.LOAD_LIMIT, opts.memory or S.LOAD_MEMORY), chunk)
   if not ok then
     add_errs(set, { err_obj(nil, nil, "error while loading: " .. tostring(ret)) })
     return nil, set.errors
@@ -766,6 +757,7 @@ function R.load(src, opts)
     for _, e in ipairs(set.errors) do ret.errors[#ret.errors + 1] = e end
     set = ret
   end
+  set.call_box = S.box(env)     -- where its call actions run (perflib.rules.notify)
   if #set.order == 0 and #set.errors > 0 then return nil, set.errors end
   return set, (#set.errors > 0) and set.errors or nil
 end

@@ -123,5 +123,12 @@ int lpl_check_block(lua_State *L);
 /* lsignal.c */
 int lpl_trap(lua_State *L);
 int lpl_trapped(lua_State *L);
+int lpl_signalled(lua_State *L);
+/* "TERM" or "INT" when one is trapped and pending (not consumed), or NULL. */
+const char *lpl_stop_signal(void);
+
+/* lsandbox.c: the rule sandbox */
+int lpl_sandbox(lua_State *L);
+int lpl_sandbox_lib(lua_State *L);
 
 #endif

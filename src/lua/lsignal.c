@@ -80,3 +80,29 @@ int lpl_trapped(lua_State *L)
         }
     return 1;
 }
+
+/* The name of a trapped TERM or INT that arrived and trapped() has not
+ * reported yet, or NULL: the rule sandbox stops on it (not consumed). */
+const char *lpl_stop_signal(void)
+{
+    for (size_t i = 0; i < NSIGS; i++)
+        if ((sigs[i].sig == SIGTERM || sigs[i].sig == SIGINT) && arrived[i])
+            return sigs[i].name;
+    return NULL;
+}
+
+/***
+ * Whether a trapped signal arrived that `trapped` has not reported yet (it
+ * stays to be reported): a loop checks it before sleeping, so a signal that
+ * came while it worked does not wait out the sleep.
+ * @function signalled
+ * @treturn boolean
+ */
+int lpl_signalled(lua_State *L)
+{
+    int any = 0;
+    for (size_t i = 0; i < NSIGS; i++)
+        any |= arrived[i] != 0;
+    lua_pushboolean(L, any);
+    return 1;
+}

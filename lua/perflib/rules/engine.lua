@@ -6,6 +6,7 @@
 local R = require "perflib.rules"
 local W = require "perflib.rules.window"
 local core = require "perflib.core"
+local S = require "perflib.rules.sandbox"
 
 local wcook = W.cook
 
@@ -13,7 +14,8 @@ local E = {}
 local Engine = {}
 Engine.__index = Engine
 
-E.DEFAULT_LIMIT = 100000      -- instructions per call of a function condition
+E.DEFAULT_LIMIT = S.LIMIT     -- instructions per call of a function condition or hook
+E.DEFAULT_MEMORY = S.MEMORY   -- bytes allocated net per such call
 E.GAP_FACTOR = 1.5            -- an evaluation interval beyond 1.5 x the expected one is a gap
 
 --- The longest interval between two evaluations of a rule that is not a gap, for a sampling
@@ -77,6 +79,7 @@ local function new_engine(set, opts)
   local self = setmetatable({ set = set, rules = set:list(), st = {}, limit = opts.limit or E.DEFAULT_LIMIT,
                               t = nil, errors = {}, recs = {}, srcs = {}, stamp = 0, hook_off = {},
                               todo = {}, vers = {}, bkeys = {}, flagbuf = {}, gap_limit = {} }, Engine)
+  self.memory, self.hook_boxes = opts.memory or E.DEFAULT_MEMORY, {}     -- for the sandbox
   -- opts.bank = false: every rule through the Lua path (the specs compare both)
   if opts.bank ~= false then self.bank = core.rulebank(#self.rules) end
   for i, rule in ipairs(self.rules) do
@@ -111,29 +114,12 @@ end
 
 -- ---------------------------------------------------------------- sandboxed function conditions
 
-local SAFE = R.safe_env()
-
-local function sandbox(fn)
-  local i = 1
-  while true do
-    local name = debug.getupvalue(fn, i)
-    if not name then break end
-    if name == "_ENV" then
-      local env = SAFE
-      local holder = function() return env end
-      debug.upvaluejoin(fn, i, holder, 1)
-    end
-    i = i + 1
-  end
-  return fn
-end
-
-local function call_limited(fn, ctx, limit)
-  local hook, mask, count = debug.gethook()
-  debug.sethook(function() error(("instruction limit (%d) exceeded"):format(limit), 2) end, "", limit)
-  local ok, a, b = pcall(fn, ctx)
-  debug.sethook(hook, mask, count)
-  return ok, a, b
+-- fn(arg) in the box; a stop signal (TERM, INT) is not the rule's fault: it is raised as
+-- { interrupted = message } and the engine stops without disabling anything.
+local function call_limited(box, fn, arg)
+  local ok, res, kind = S.call(box, fn, arg)
+  if not ok and kind == "signal" then error({ interrupted = res }, 0) end
+  return ok, res
 end
 
 local A = require "perflib.rules.alert"
@@ -198,7 +184,7 @@ local function eval_instance(self, rule, ri, ser, name, fs, t)
                     get = function(_, path, inst)
                       local s = self.frame[path]
                       return s and s.value and s.value[inst or ""] end }
-      local ok, res = call_limited(lv.fn, ctx, rule.limit or self.limit)
+      local ok, res = call_limited(ri.box, lv.fn, ctx)
       if not ok then error({ rule_error = tostring(res) }) end
       if res ~= nil and type(res) ~= "boolean" then
         error({ rule_error = "the function must return true, false or nil, not " .. type(res) })
@@ -535,6 +521,7 @@ end
 local function run(self, fn, rule, rs, t, frame, i)
   local ok, err = pcall(fn, self, rule, rs, t, frame, i)
   if ok then return end
+  if type(err) == "table" and err.interrupted then self.interrupted = err.interrupted; return end
   local msg = type(err) == "table" and err.rule_error or tostring(err)
   if rs.fast then leave_fast(self, i, rs) end
   if self.bank then self.bank:off(i) end
@@ -549,7 +536,7 @@ end
 --- Evaluate every rule at sample time t on `frame`; returns the list of events.
 function Engine:feed(t, frame)
   if self.t and t < self.t then error(("feed: time went backwards (%g < %g)"):format(t, self.t), 2) end
-  self.t, self.frame, self.events = t, frame, {}
+  self.t, self.frame, self.events, self.interrupted = t, frame, {}, nil
   self.stamp = self.stamp + 1
   local recs, rules, bank = self.recs, self.rules, self.bank
   if bank then
@@ -580,13 +567,14 @@ function Engine:feed(t, frame)
   self.events, self.frame = nil, nil
   -- on_transition hooks see every event; a failing hook is reported and dropped
   local hooks = self.set.hooks
-  if hooks and #evs > 0 then
+  if hooks and #evs > 0 and not self.interrupted then
     local n = #evs
     for h = #hooks, 1, -1 do
       local fn = hooks[h]
       if not self.hook_off[fn] then
         for k = 1, n do
-          local ok, err = call_limited(fn, evs[k], self.limit)
+          local ok, err, kind = S.call(self.hook_boxes[h], fn, evs[k])
+          if kind == "signal" then self.interrupted = err; return evs end
           if not ok then
             self.hook_off[fn] = true
             evs[#evs + 1] = { kind = "rule_error", rule = "on_transition", t = t,
@@ -601,17 +589,29 @@ function Engine:feed(t, frame)
   return evs
 end
 
--- Sandbox the function conditions once.
-local function prepare(rules, hooks)
-  for _, rule in ipairs(rules) do
-    for _, lv in ipairs(rule.levels) do if lv.fn then sandbox(lv.fn) end end
+-- Sandbox the function conditions and hooks once: each rule (all its levels) and each hook
+-- in an environment of its own, made here and not per call.
+local function prepare(self, hooks)
+  for i, rule in ipairs(self.rules) do
+    for _, lv in ipairs(rule.levels) do
+      if lv.fn then
+        local rs = self.recs[i]
+        rs.box = rs.box or S.box(nil, rule.limit or self.limit, self.memory)
+        S.bind(lv.fn, rs.box.env)
+      end
+    end
   end
-  for _, fn in ipairs(hooks or {}) do sandbox(fn) end
+  for h, fn in ipairs(hooks or {}) do
+    self.hook_boxes[h] = S.box(nil, self.limit, self.memory)
+    S.bind(fn, self.hook_boxes[h].env)
+  end
 end
---- A new engine for a rule set (as built by perflib.rules).
+--- A new engine for a rule set (as built by perflib.rules).  opts: `limit` (instructions per
+-- call of a function condition or hook), `memory` (bytes per call), `bank` (false: no rule bank).
+-- After a feed that a trapped TERM or INT cut short, `eng.interrupted` says so.
 function E.new(set, opts)
   local self = new_engine(set, opts)
-  prepare(self.rules, set.hooks)
+  prepare(self, set.hooks)
   return self
 end
 

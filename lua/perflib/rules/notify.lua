@@ -13,6 +13,7 @@
 -- RFC 3339 UTC times (`time`, `active_since_time`, ...).  Everything meant
 -- for a person (print, syslog, the log) goes through `N.escape`.
 -- @module perflib.rules.notify
+local S = require "perflib.rules.sandbox"
 local N = {}
 
 local T = require "perflib.rules.text"
@@ -195,7 +196,7 @@ function N.new(set, opts)
     children = {}, captured = {}, now = -math.huge, next_silence = 1,
     stats = { events = 0, sent = 0, throttled = 0, failed = 0, retried = 0, gave_up = 0, unrouted = 0 },
     run = opts.run, log = opts.log or opts.logger or default_log, out = opts.out or io.stdout,
-    lib = opts.perflib }, Notifier)
+    lib = opts.perflib, call_box = set.call_box }, Notifier)
   local routes = set.routes or {}
   if #routes == 0 then routes = { {} } end           -- default: everything to print
   for i, r in ipairs(routes) do self.routes[i] = check_route(r, i) end
@@ -628,7 +629,11 @@ function Notifier:_execute(job)
     self.children[#self.children + 1] = { pid = pid, job = job, deadline = lib.clock() + action.timeout }
     return "running"
   elseif action.kind == "call" then
-    local r, msg = action.fn(note)
+    -- sandboxed like a condition: the rules file's environment, instruction limit, memory budget
+    local box = self.call_box or S.box()
+    self.call_box = box
+    local ok, r, msg = S.call(box, action.fn, note)
+    if not ok then return nil, r end
     if r == false then return nil, msg or "call returned false" end
   end
   return true
