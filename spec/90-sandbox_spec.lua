@@ -273,3 +273,25 @@ describe("perflua monitor and a rule that never returns", function()
     assert.matches("perflua monitor: stopped", out)
   end)
 end)
+
+describe("perflib's own rules code inside the sandbox", function()
+  -- The DSL, the renderer and the notifier run inside sandboxed calls (a file being loaded, a
+  -- hook, a call action); they use the real string functions, so a long message or a long
+  -- instance name is not charged as a sandboxed pattern would be (the default rules once
+  -- failed to load: their templates' {field} check was charged 1.9e6 steps).
+  it("loads a file with long message templates and renders them", function()
+    local long = ("x"):rep(4000)
+    local set, errs = R.load(('R.rule "Long" { source = "s", when = R.above(1), message = %q }')
+      :format(long .. " {instance} {value:%.1f} " .. long))
+    assert.is_nil(errs)
+    local eng = E.new(set)
+    local evs = eng:feed(0, { s = { instances = { "x" }, value = { x = 5 } } })
+    assert.equals(long .. " x 5.0 " .. long, evs[1].message)
+  end)
+
+  it("loads the default rules within the load limit", function()
+    local set, errs = R.load("examples/rules/default.lua")
+    assert.is_nil(errs)
+    assert.truthy(#set.order > 10)
+  end)
+end)

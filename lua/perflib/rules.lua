@@ -2,6 +2,9 @@
 -- `local R = require "perflib.rules"; local set = R.new(); set:rule "Name" { ... }`
 -- or `R.load(path_or_source)` for a rules file run in a sandbox.
 -- Durations are seconds (numbers) or strings "90s", "5m", "2h", "1h30m", "500ms".
+-- the real string functions: this code also runs inside sandboxed calls, where
+-- string methods reach the sandbox's bounded ones (perflib.rules.sandbox)
+local sfind, sgmatch, sgsub, smatch = string.find, string.gmatch, string.gsub, string.match
 local R = {}
 
 local S = require "perflib.rules.sandbox"
@@ -18,10 +21,10 @@ function R.duration(d)
     return d + 0.0
   end
   if type(d) ~= "string" then return nil, "duration must be a number of seconds or a string like \"5m\"" end
-  local s, total, pos = d:gsub("%s", ""), 0.0, 1
+  local s, total, pos = sgsub(d, "%s", ""), 0.0, 1
   if s == "" then return nil, "empty duration" end
   while pos <= #s do
-    local num, unit, nxt = s:match("^(%d+%.?%d*)(%a+)()", pos)
+    local num, unit, nxt = smatch(s, "^(%d+%.?%d*)(%a+)()", pos)
     if not num or not UNITS[unit] then
       return nil, ("bad duration %q (use e.g. \"90s\", \"5m\", \"1h30m\")"):format(d)
     end
@@ -225,7 +228,7 @@ local function check_policy(which)
       end
       local out = { as = as, samples = 1 }
       if t.after ~= nil then
-        local n = type(t.after) == "string" and t.after:match("^%s*(%d+)%s*samples?%s*$")
+        local n = type(t.after) == "string" and smatch(t.after, "^%s*(%d+)%s*samples?%s*$")
         if n then out.samples = tonumber(n)
         else
           local s, err = R.duration(t.after)
@@ -249,7 +252,7 @@ local function check_labels(v)
   for k, x in pairs(v) do
     if type(k) ~= "string" or type(x) ~= "string" then return nil, "labels are string = string" end
     if k == "severity" then return nil, "severity is not a label (use `severity` or `levels`)" end
-    if x:find("{value", 1, true) or x:find("{age}", 1, true) then
+    if sfind(x, "{value", 1, true) or sfind(x, "{age}", 1, true) then
       return nil, ("label %q holds {value}/{age}: labels are the alert's identity, use `message`"):format(k)
     end
   end
@@ -403,7 +406,7 @@ end
 --- Validate one rule definition; returns the normalized rule or nil, list of errors.
 function R.validate(name, def, defaults)
   local errs = {}
-  if type(name) ~= "string" or name == "" or not name:match("^[%w_:%.%-]+$") then
+  if type(name) ~= "string" or name == "" or not smatch(name, "^[%w_:%.%-]+$") then
     return nil, { err_obj(tostring(name), nil, "rule name must be a word ([%w_:.-]+)") }
   end
   if type(def) ~= "table" then
@@ -481,7 +484,7 @@ function R.template_errors(msg, labels)
   end
   table.sort(names)
   local out = {}
-  for f in msg:gmatch("{([%w_]+):?[^}]*}") do
+  for f in sgmatch(msg, "{([%w_]+):?[^}]*}") do
     if not known[f] then
       local s = R.suggest(f, names)
       out[#out + 1] = ("unknown field {%s}%s"):format(f, s and (" (did you mean {" .. s .. "}?)") or "")
@@ -733,7 +736,7 @@ function R.load(src, opts)
   opts = opts or {}
   local name, text = "=rules", src
   if type(src) ~= "string" then return nil, { err_obj(nil, nil, "R.load needs a path or Lua source") } end
-  if not src:find("\n", 1, true) and not src:find("[%(%{=]") then
+  if not sfind(src, "\n", 1, true) and not sfind(src, "[%(%{=]") then
     local f, e = io.open(src, "r")
     if not f then return nil, { err_obj(nil, nil, "cannot read rules: " .. tostring(e)) } end
     text = f:read("a"); f:close()

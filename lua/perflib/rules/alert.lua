@@ -4,6 +4,9 @@
 -- (a perflib.Flap) that marks the alert flapping and reports its start and end.  Every change
 -- is an event appended to the engine's list (`eng.events`); the engine (perflib.rules.engine)
 -- decides when an alert steps, this module what a step does.
+-- the real string functions: this code also runs inside sandboxed calls, where
+-- string methods reach the sandbox's bounded ones (perflib.rules.sandbox)
+local sgsub = string.gsub
 local R = require "perflib.rules"
 local core = require "perflib.core"
 
@@ -24,7 +27,7 @@ end
 --- Expand {instance} {value} {value:%.1f} {age} {severity} {alertname} and labels.
 function A.render(msg, a, t)
   if not msg then return nil end
-  return (msg:gsub("{([%w_]+):?([^}]*)}", function(key, f)
+  return (sgsub(msg, "{([%w_]+):?([^}]*)}", function(key, f)
     if key == "value" then return fmt_value(a.value, f ~= "" and f or nil) end
     if key == "age" then return R.format_duration(a.active_since and (t - a.active_since) or 0) end
     if key == "severity" then return a.severity or "" end

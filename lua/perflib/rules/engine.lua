@@ -3,6 +3,9 @@
 -- FRAME = { [key] = { instances = {...}, value = { [name] = number }, status = { [name] = "valid"|... } } }
 -- where key is the rule's source path (cooked values) or "raw:" .. path (raw integers, for
 -- R.rate, R.increase and R.raw()).
+-- the real string functions: this code also runs inside sandboxed calls, where
+-- string methods reach the sandbox's bounded ones (perflib.rules.sandbox)
+local sfind, smatch = string.find, string.match
 local R = require "perflib.rules"
 local W = require "perflib.rules.window"
 local core = require "perflib.core"
@@ -34,8 +37,8 @@ end
 
 -- The name an `instances` pattern "^name$" stands for when it has no magic character.
 local function literal_of(pat)
-  local body = type(pat) == "string" and pat:match("^%^(.*)%$$")
-  if body and not body:find("[%^%$%*%+%?%.%(%)%[%]%%%-]") then return body end
+  local body = type(pat) == "string" and smatch(pat, "^%^(.*)%$$")
+  if body and not sfind(body, "[%^%$%*%+%?%.%(%)%[%]%%%-]") then return body end
 end
 
 -- The levels as the rule bank takes them, or nil when a level is a function (or too many).
@@ -201,8 +204,8 @@ local function eval_instance(self, rule, ri, ser, name, fs, t)
 end
 
 local function want(rule, name)
-  if rule.instances and not name:find(rule.instances) then return false end
-  if rule.exclude and name:find(rule.exclude) then return false end
+  if rule.instances and not sfind(name, rule.instances) then return false end
+  if rule.exclude and sfind(name, rule.exclude) then return false end
   return true
 end
 
@@ -286,7 +289,7 @@ local function names_of(rule, ri, sc)
       names = {}
       local lit = ri.literal
       local k = counts[lit] or 0
-      if k > 0 and rule.exclude and lit:find(rule.exclude) then k = 0 end
+      if k > 0 and rule.exclude and sfind(lit, rule.exclude) then k = 0 end
       for i = 1, k do names[i] = lit end
     else
       names = {}

@@ -13,6 +13,9 @@
 -- RFC 3339 UTC times (`time`, `active_since_time`, ...).  Everything meant
 -- for a person (print, syslog, the log) goes through `N.escape`.
 -- @module perflib.rules.notify
+-- the real string functions: this code also runs inside sandboxed calls, where
+-- string methods reach the sandbox's bounded ones (perflib.rules.sandbox)
+local sgsub = string.gsub
 local S = require "perflib.rules.sandbox"
 local N = {}
 
@@ -526,7 +529,7 @@ end
 -- Actions ---------------------------------------------------------------------------
 
 local function expand(s, note)
-  return (s:gsub("{([%w_]+)}", function(k)
+  return (sgsub(s, "{([%w_]+)}", function(k)
     local v = note.labels[k]
     if v == nil and k ~= "labels" and k ~= "alerts" and k ~= "group" then v = note[k] end
     if v == nil or type(v) == "table" then return nil end

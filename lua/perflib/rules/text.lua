@@ -2,6 +2,9 @@
 -- replay: durations and rates, JSON, RFC 3339 times, and the one escaping
 -- function every human-facing output goes through.
 -- @module perflib.rules.text
+-- the real string functions: this code also runs inside sandboxed calls, where
+-- string methods reach the sandbox's bounded ones (perflib.rules.sandbox)
+local sfind, sgsub = string.find, string.gsub
 local T = {}
 
 -- Durations and rates ----------------------------------------------------------
@@ -13,7 +16,7 @@ local UNIT = { ms = 0.001, s = 1, m = 60, h = 3600, d = 86400, w = 604800 }
 function T.duration(v)
   if type(v) == "number" then return v >= 0 and v or nil, "negative duration" end
   if type(v) ~= "string" then return nil, "duration must be a number or a string" end
-  local total, rest = 0, v:gsub("%s", "")
+  local total, rest = 0, sgsub(v, "%s", "")
   if rest == "" then return nil, "empty duration" end
   while rest ~= "" do
     local num, unit, tail = rest:match "^(%d+%.?%d*)(%a*)(.*)$"
@@ -59,7 +62,7 @@ local function json_string(s)
     end
     s = table.concat(out)
   end
-  return '"' .. s:gsub('[%c"\\]', function(c)
+  return '"' .. sgsub(s, '[%c"\\]', function(c)
     return ESC[c] or ("\\u%04x"):format(c:byte())
   end) .. '"'
 end
@@ -157,10 +160,10 @@ end
 -- @treturn string
 function T.escape(s)
   s = tostring(s)
-  if not s:find(UNSAFE) then return s end
+  if not sfind(s, UNSAFE) then return s end
   local out, i, n = {}, 1, #s
   while i <= n do
-    local j = s:find(UNSAFE, i)
+    local j = sfind(s, UNSAFE, i)
     if not j then
       out[#out + 1] = s:sub(i)
       break
