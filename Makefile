@@ -14,7 +14,7 @@ SECONDS_  := $(if $(SECONDS),$(SECONDS),0)
 # Debian 12 packages everything below needs (make test, make run, make bench).
 DEB_PKGS  := gcc make pkg-config lua5.4 liblua5.4-dev lua-busted lua-check \
              luarocks libedit-dev valgrind tmux lua-ldoc lua-markdown cppcheck \
-             clang libclang-rt-14-dev
+             clang libclang-rt-14-dev python3
 
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null)

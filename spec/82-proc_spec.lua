@@ -165,7 +165,7 @@ describe("perflib.syslog", function()
   it("logs with every priority name and an ident, to a daemon that is listening", function()
     local dir, remove = files.tempdir()
     local sock = syslogd.start(dir)
-    if not sock then remove() pending("python3 not available") return end
+    assert(sock, "the syslog listener did not start (python3 is a test dependency)")
     for _, p in ipairs { "crit", "err", "error", "warning", "warn", "notice", "info", "debug" } do
       assert.is_true(perflib.syslog(p, "perflib spec: " .. p .. " %s %n", nil, sock))
     end

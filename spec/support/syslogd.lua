@@ -3,7 +3,7 @@
 local M = {}
 
 --- Starts a listener on dir/log.sock that quits after 1 s without a record;
--- its socket path, or nil when python3 is missing.
+-- its socket path, or nil when it did not start.
 function M.start(dir)
   local sock, got = dir .. "/log.sock", dir .. "/got"
   os.execute(("python3 spec/support/syslog_listener.py %s %s 1 & "
