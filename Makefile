@@ -24,10 +24,11 @@ CWARNS  := -Wall -Wextra -pedantic -Wshadow -Wcast-qual -Wmissing-prototypes \
            -Wstrict-prototypes -Wwrite-strings -Wundef -Werror=implicit-function-declaration
 CSTD    := -std=c11 -D_GNU_SOURCE
 OPT     ?= -O2 -g
-CFLAGS_ := $(CSTD) $(OPT) $(CWARNS) -fPIC -fvisibility=hidden -Isrc/core -Isrc/capi $(CFLAGS)
+CFLAGS_ := $(CSTD) $(OPT) $(CWARNS) -fPIC -fvisibility=hidden -Isrc/core -Isrc/providers -Isrc/capi $(CFLAGS)
 SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-CORE_SRC := $(wildcard src/core/*.c) $(wildcard src/providers/*.c)
+CORE_SRC := $(wildcard src/core/*.c)
+PROV_SRC := $(wildcard src/providers/*.c)
 CAPI_SRC := $(wildcard src/capi/*.c)
 BIND_SRC := $(wildcard src/lua/*.c)
 HOST_SRC := $(wildcard src/host/*.c)
@@ -37,14 +38,17 @@ CTESTS   := $(patsubst spec/c/%.c,build/ctest/%,$(wildcard spec/c/test_*.c))
 EXAMPLES := $(patsubst examples/%.c,build/examples/%,$(wildcard examples/*.c))
 
 CORE_OBJ := $(patsubst src/%.c,build/obj/%.o,$(CORE_SRC))
+PROV_OBJ := $(patsubst src/%.c,build/obj/%.o,$(PROV_SRC))
 BIND_OBJ := $(patsubst src/%.c,build/obj/%.o,$(BIND_SRC))
 CAPI_OBJ := $(patsubst src/%.c,build/obj/%.o,$(CAPI_SRC))
-SAN_CAPI := $(patsubst src/%.c,build/san/%.o,$(CORE_SRC) $(CAPI_SRC))
-SAN_OBJ  := $(patsubst src/%.c,build/san/%.o,$(CORE_SRC) $(BIND_SRC))
+SAN_CORE := $(patsubst src/%.c,build/san/%.o,$(CORE_SRC))
+SAN_PROV := $(patsubst src/%.c,build/san/%.o,$(PROV_SRC))
+SAN_CAPI := $(SAN_CORE) $(SAN_PROV) $(patsubst src/%.c,build/san/%.o,$(CAPI_SRC))
+SAN_OBJ  := $(SAN_CORE) $(SAN_PROV) $(patsubst src/%.c,build/san/%.o,$(BIND_SRC))
 
 .PHONY: all deps run test lint bench clean rock doc crosscheck install
 
-all: build/libperflib-core.a build/libperflib.a build/libperflib.so build/perflib.pc \
+all: build/libperflib-core.a build/libperflib-providers.a build/libperflib.a build/libperflib.so build/perflib.pc \
      build/perflib/core.so build/perflua $(CTESTS) $(EXAMPLES)
 
 # ---- dependencies -------------------------------------------------------------
@@ -69,18 +73,26 @@ build/obj/%.o: src/%.c $(HDRS)
 
 build/san/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(SAN) $(CWARNS) -fPIC -Isrc/core -Isrc/capi $(LUA_CFLAGS) -c $< -o $@
+	$(CC) $(CSTD) $(SAN) $(CWARNS) -fPIC -Isrc/core -Isrc/providers -Isrc/capi $(LUA_CFLAGS) -c $< -o $@
 
+# The core alone (its registry empty), and the built-in providers apart: a
+# program that wants them links build/libperflib-providers.a before the core
+# and calls pl_register_builtin.
 build/libperflib-core.a: $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-# The C library: the core, the providers and the PerfLib V2 API (src/capi).
-build/libperflib.a: $(CORE_OBJ) $(CAPI_OBJ)
+build/libperflib-providers.a: $(PROV_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-build/libperflib.so: $(CORE_OBJ) $(CAPI_OBJ)
+# The C library: the core, the providers and the PerfLib V2 API (src/capi),
+# which registers the built-in sets before its first machine.
+build/libperflib.a: $(CORE_OBJ) $(PROV_OBJ) $(CAPI_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+build/libperflib.so: $(CORE_OBJ) $(PROV_OBJ) $(CAPI_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libperflib.so.0 -o $@ $^ -lm -lpthread
 
@@ -112,7 +124,7 @@ install: all
 	install -m 644 $(wildcard lua/perflib/*.lua) $(DESTDIR)$(PREFIX)/share/lua/5.4/perflib/
 	install -m 644 $(wildcard lua/perflib/rules/*.lua) $(DESTDIR)$(PREFIX)/share/lua/5.4/perflib/rules/
 
-build/perflib/core.so: $(CORE_OBJ) $(BIND_OBJ)
+build/perflib/core.so: $(CORE_OBJ) $(PROV_OBJ) $(BIND_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ -lm
 
@@ -125,31 +137,45 @@ build/gen/perflib_lua.c: $(LUA_SRC) src/host/embed.lua Makefile
 	@mkdir -p $(dir $@)
 	$(LUA) src/host/embed.lua $@ $(LUA_SRC)
 
-build/perflua: $(HOST_SRC) build/gen/perflib_lua.c build/libperflib-core.a $(BIND_OBJ)
+build/perflua: $(HOST_SRC) build/gen/perflib_lua.c build/libperflib-core.a \
+               build/libperflib-providers.a $(BIND_OBJ)
 	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/lua $(LUA_CFLAGS) -o $@ \
-	  $(HOST_SRC) build/gen/perflib_lua.c $(BIND_OBJ) build/libperflib-core.a \
+	  $(HOST_SRC) build/gen/perflib_lua.c $(BIND_OBJ) build/libperflib-providers.a \
+	  build/libperflib-core.a \
 	  $(LUA_LIBS) $(EDIT_LIBS) -lm -Wl,-E
 
-# C tests of the core alone: no Lua anywhere on their link line, only the
-# library a C program would link.
-build/ctest/%: spec/c/%.c build/libperflib-core.a $(wildcard spec/c/*.h)
+# C tests of the core and the built-in providers: no Lua anywhere on their
+# link line, only the libraries a C program would link; -DCT_BUILTIN makes
+# ctest.h register the built-in sets before main, as libperflib does.
+build/ctest/%: spec/c/%.c build/libperflib-core.a build/libperflib-providers.a $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/providers -Ispec/c -o $@ $< build/libperflib-core.a -lm
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -DCT_BUILTIN -Isrc/core -Isrc/providers -Ispec/c -o $@ $< \
+	  build/libperflib-providers.a build/libperflib-core.a -lm
 
-build/san/ctest/%: spec/c/%.c $(patsubst src/%.c,build/san/%.o,$(CORE_SRC)) $(wildcard spec/c/*.h)
+build/san/ctest/%: spec/c/%.c $(SAN_CORE) $(SAN_PROV) $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Isrc/providers -Ispec/c -o $@ $< \
-	  $(patsubst src/%.c,build/san/%.o,$(CORE_SRC)) -lm
+	$(CC) $(CSTD) $(SAN) $(CWARNS) -DCT_BUILTIN -Isrc/core -Isrc/providers -Ispec/c -o $@ $< \
+	  $(SAN_CORE) $(SAN_PROV) -lm
+
+# the core alone, without one provider object: its registry starts empty
+CORE_TESTS := $(filter build/ctest/test_registry_door%,$(CTESTS))
+$(CORE_TESTS): build/ctest/%: spec/c/%.c build/libperflib-core.a $(wildcard spec/c/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Ispec/c -o $@ $< build/libperflib-core.a -lm
+
+$(patsubst build/%,build/san/%,$(CORE_TESTS)): build/san/ctest/%: spec/c/%.c $(SAN_CORE) $(wildcard spec/c/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Ispec/c -o $@ $< $(SAN_CORE) -lm
 
 # the C API's tests link the whole C library (static patterns: they win over the ones above)
 CAPI_TESTS := $(filter build/ctest/test_capi%,$(CTESTS))
 $(CAPI_TESTS): build/ctest/%: spec/c/%.c build/libperflib.a $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/capi -Ispec/c -o $@ $< build/libperflib.a -lm -lpthread
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/providers -Isrc/capi -Ispec/c -o $@ $< build/libperflib.a -lm -lpthread
 
 $(patsubst build/%,build/san/%,$(CAPI_TESTS)): build/san/ctest/%: spec/c/%.c $(SAN_CAPI) $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Isrc/capi -Ispec/c -o $@ $< $(SAN_CAPI) -lm -lpthread
+	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Isrc/providers -Isrc/capi -Ispec/c -o $@ $< $(SAN_CAPI) -lm -lpthread
 
 # ---- main job -------------------------------------------------------------------
 # the main job: the monitor with the default rules, its live status view and
@@ -166,7 +192,7 @@ test: deps
 	@bash spec/support/run-all.sh
 
 lint:
-	cppcheck --enable=warning,portability --error-exitcode=1 -q -Isrc/core -Isrc/capi -D_GNU_SOURCE \
+	cppcheck --enable=warning,portability --error-exitcode=1 -q -Isrc/core -Isrc/providers -Isrc/capi -D_GNU_SOURCE \
 	  --suppress=missingIncludeSystem src
 	luacheck -q .
 	for f in $(LUA_SRC) spec/*.lua examples/*.lua; do luac5.4 -p $$f || exit 1; done
@@ -195,9 +221,10 @@ build/bench/floor_%: bench/floor_%.c bench/floor_common.h
 	$(CC) $(CSTD) -O2 $(CWARNS) -o $@ $<
 
 # formula evaluation in C alone: ns per formatted value
-build/bench/bulk: bench/bulk.c build/libperflib-core.a
+build/bench/bulk: bench/bulk.c build/libperflib-core.a build/libperflib-providers.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -o $@ $< build/libperflib-core.a -lm
+	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -o $@ $< build/libperflib-providers.a \
+	  build/libperflib-core.a -lm
 
 # luarocks builds in the source tree: do it in a copy, install into build/rocktree.
 # perflib against sysstat and psutil on the same interval (not part of make test)

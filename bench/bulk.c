@@ -24,6 +24,7 @@
  * Benchmarks report, tests assert: the exit status is 0 even on a MISS, and
  * 1 only when the fixture or the query cannot be set up. */
 #include "perflib.h"
+#include "providers.h"
 
 #include <errno.h>
 #include <math.h>
@@ -275,7 +276,7 @@ int main(int argc, char **argv)
     made = 3;
     write_stat(stat_path, (unsigned)ncpu, 0);
 
-    if (!(env = pl_env_new(root)))
+    if (pl_register_builtin(NULL, 0) != 0 || !(env = pl_env_new(root)))
         die("pl_env_new");
     pl_env_set_user_hz(env, HZ);
     if (!(q = pl_query_new(env)))

@@ -21,7 +21,7 @@ FUZZ_NAMES := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_BINS  := $(addprefix build/fuzz/,$(FUZZ_NAMES))
 # the core, the providers and the C API instrumented for coverage, apart from
 # the gcc objects; an archive, so that each target links what it uses
-FUZZ_OBJ   := $(patsubst src/%.c,build/fuzz/obj/%.o,$(CORE_SRC) $(wildcard src/capi/*.c))
+FUZZ_OBJ   := $(patsubst src/%.c,build/fuzz/obj/%.o,$(CORE_SRC) $(PROV_SRC) $(wildcard src/capi/*.c))
 FUZZ_LIB   := build/fuzz/obj/libperflib-fuzz.a
 
 .PHONY: fuzz fuzz-smoke fuzz-build

@@ -6,6 +6,7 @@
  * INT64_MIN, 0 against -1), both ways, by the bulk path and value by
  * value, which must agree (UBSan: no overflow whatever the block says). */
 #include "perflib.h"
+#include "providers.h"
 #include "pl_datablock.h"
 
 #include <stdint.h>
@@ -57,7 +58,7 @@ static void format_pair(const pl_sample *s1, const pl_sample *s0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!env && !(env = pl_env_new(NULL)))
+    if (!env && (pl_register_builtin(NULL, 0) != 0 || !(env = pl_env_new(NULL))))
         return 0;
     /* a copy of exactly size bytes: reading one byte past it is a reported overflow */
     uint8_t *buf = malloc(size ? size : 1);

@@ -21,6 +21,7 @@
  * what the next one sees, and a new query per input keeps provider state
  * from carrying over: a crash reproduces from its input alone. */
 #include "perflib.h"
+#include "providers.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -701,6 +702,8 @@ static void setup(void)
             die("open", path);
         put(fds[i], files[i].text, strlen(files[i].text), files[i].rel);
     }
+    if (pl_register_builtin(NULL, 0) != 0)     /* the core's registry starts empty */
+        die("pl_register_builtin", "");
     for (int r = 0; r < NROOTS; r++) {
         if (!(envs[r] = pl_env_new(roots[r])))
             die("pl_env_new", roots[r]);

@@ -29,4 +29,21 @@ static int ct_passed, ct_failed;
 
 #define CT_END() (printf("%s: %d passed, %d failed\n", __FILE__, ct_passed, ct_failed), ct_failed != 0)
 
+#ifdef CT_BUILTIN
+/* The core's registry is empty: tests of the built-in sets link the
+ * providers (the Makefile passes -DCT_BUILTIN) and register them before
+ * main, as libperflib and the Lua module do before their first machine. */
+#include <stdlib.h>
+#include "providers.h"
+
+__attribute__((constructor)) static void ct_register_builtin(void)
+{
+    char msg[256];
+    if (pl_register_builtin(msg, sizeof msg) != 0) {
+        fprintf(stderr, "cannot register the built-in countersets: %s\n", msg);
+        exit(2);
+    }
+}
+#endif
+
 #endif

@@ -9,6 +9,7 @@
 #include "perflib.h"
 #include "pl_datablock.h"
 #include "pl_le.h"
+#include "providers.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -66,6 +67,11 @@ static int utf16_arg(const WCHAR *s, size_t max, char *out, size_t cap)
 static pl_env *machine(LPCWSTR szMachine, ULONG *err)
 {
     char root[4096];
+    int e = pl_register_builtin(NULL, 0);   /* libperflib bundles the built-in sets */
+    if (e) {
+        *err = win_error(e);
+        return NULL;
+    }
     if (szMachine && !utf16_arg(szMachine, 4096, root, sizeof root)) {
         *err = ERROR_INVALID_PARAMETER;
         return NULL;

@@ -1,10 +1,12 @@
-/* Environments (a machine seen below a root directory), the counterset
- * registry, GUIDs and snapshots. */
+/* Environments (a machine seen below a root directory), the process-wide
+ * counterset registry every environment starts from, GUIDs and snapshots. */
 #include "perflib.h"
 #include "pl_provider.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +76,227 @@ int pl_guid_equal(const pl_guid *a, const pl_guid *b)
     return a->d1 == b->d1 && a->d2 == b->d2 && a->d3 == b->d3 && memcmp(a->d4, b->d4, 8) == 0;
 }
 
+/* ---- admission: names, GUIDs and title indexes ------------------------------ */
+
+static void say(char *msg, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void say(char *msg, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    if (!msg || !size)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(msg, size, fmt, ap);
+    va_end(ap);
+}
+
+static const pl_counterset_def *index_owner(const pl_counterset_def *const *sets, uint32_t n,
+                                            uint32_t index)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (sets[i]->index == index)
+            return sets[i];
+    return NULL;
+}
+
+/* Whether cs may join sets: well formed, its name and GUID free, and (unless
+ * perflib assigns it) its fixed title index a whole free span below the
+ * assigned range.  0, or EINVAL / EEXIST with a sentence in msg. */
+static int admit(const pl_counterset_def *const *sets, uint32_t n, const pl_counterset_def *cs,
+                 int assigned, char *msg, size_t size)
+{
+    if (!cs || !cs->name || !*cs->name || !cs->ops || (cs->ncounters && !cs->counters)) {
+        say(msg, size, "a counterset needs a name, provider ops and its counters");
+        return EINVAL;
+    }
+    for (uint32_t i = 0; i < cs->ncounters; i++)
+        if (cs->counters[i].id > PL_MAX_COUNTER_ID) {
+            say(msg, size, "counterset '%s': counter id %u is above %u", cs->name,
+                (unsigned)cs->counters[i].id, PL_MAX_COUNTER_ID);
+            return EINVAL;
+        }
+    if (!assigned && (cs->index == 0 || cs->index % PL_INDEX_SPAN != 0)) {
+        say(msg, size, "counterset '%s': title index %u is not a multiple of %u", cs->name,
+            (unsigned)cs->index, PL_INDEX_SPAN);
+        return EINVAL;
+    }
+    if (!assigned && cs->index >= PL_INDEX_ASSIGNED_BASE) {
+        say(msg, size, "counterset '%s': title index %u is in the range perflib assigns "
+            "(%u and up); ask for PL_INDEX_ASSIGN", cs->name, (unsigned)cs->index,
+            PL_INDEX_ASSIGNED_BASE);
+        return EINVAL;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        char g[PL_GUID_STRLEN + 1];
+        if (strcasecmp(sets[i]->name, cs->name) == 0) {
+            say(msg, size, "counterset name '%s' is already registered", cs->name);
+            return EEXIST;
+        }
+        if (pl_guid_equal(&sets[i]->guid, &cs->guid)) {
+            pl_guid_format(&cs->guid, g);
+            say(msg, size, "counterset '%s': GUID %s is already registered by '%s'", cs->name, g,
+                sets[i]->name);
+            return EEXIST;
+        }
+    }
+    const pl_counterset_def *owner = assigned ? NULL : index_owner(sets, n, cs->index);
+    if (owner) {
+        say(msg, size, "counterset '%s': title indexes %u..%u are taken by '%s'", cs->name,
+            (unsigned)cs->index, (unsigned)(cs->index + PL_INDEX_SPAN - 1), owner->name);
+        return EEXIST;
+    }
+    return 0;
+}
+
+/* The home slot of a GUID in the assigned range: FNV-1a (64 bit) of its 16
+ * bytes in the order they are written (d1, d2, d3 big-endian, then d4),
+ * mixed by MurmurHash3's 64-bit finalizer (FNV alone leaves GUIDs that differ
+ * in their last byte next to each other), top 20 bits: the same on every
+ * machine and in every run. */
+static uint32_t home_slot(const pl_guid *g)
+{
+    uint8_t b[16] = { (uint8_t)(g->d1 >> 24), (uint8_t)(g->d1 >> 16), (uint8_t)(g->d1 >> 8),
+                      (uint8_t)g->d1, (uint8_t)(g->d2 >> 8), (uint8_t)g->d2,
+                      (uint8_t)(g->d3 >> 8), (uint8_t)g->d3 };
+    uint64_t h = 0xcbf29ce484222325u;
+    memcpy(b + 8, g->d4, 8);
+    for (int i = 0; i < 16; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3u;
+    }
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdu;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53u;
+    h ^= h >> 33;
+    return (uint32_t)(h >> (64 - PL_INDEX_ASSIGNED_BITS));
+}
+
+/* The first free span from the GUID's home slot on, probing upwards and
+ * wrapping: 0 with *index, or ENOSPC. */
+static int assign_index(const pl_counterset_def *const *sets, uint32_t n, const pl_guid *g,
+                        uint32_t *index)
+{
+    uint32_t s = home_slot(g);
+    for (uint32_t k = 0; k < PL_INDEX_ASSIGNED_SLOTS; k++, s = (s + 1) % PL_INDEX_ASSIGNED_SLOTS) {
+        uint32_t idx = PL_INDEX_ASSIGNED_BASE + s * PL_INDEX_SPAN;
+        if (!index_owner(sets, n, idx)) {
+            *index = idx;
+            return 0;
+        }
+    }
+    return ENOSPC;
+}
+
+/* ---- the process-wide registry ------------------------------------------- */
+/* Append-only: a registered definition (or the copy that carries its assigned
+ * index) lives as long as the process, so environments, queries and samples
+ * may point at it without references. */
+
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static const pl_counterset_def **reg_defs;     /* as environments see them */
+static const pl_counterset_def **reg_orig;     /* as their publishers passed them */
+static uint32_t reg_n, reg_cap;
+
+static int reg_grow(void)
+{
+    uint32_t nc = reg_cap ? reg_cap * 2 : 32;
+    const pl_counterset_def **d = realloc(reg_defs, nc * sizeof *d);
+    if (!d)
+        return ENOMEM;
+    reg_defs = d;
+    d = realloc(reg_orig, nc * sizeof *d);
+    if (!d)
+        return ENOMEM;
+    reg_orig = d;
+    reg_cap = nc;
+    return 0;
+}
+
+static int reg_add(const pl_counterset_def *cs, const pl_counterset_def **out, char *msg,
+                   size_t size)
+{
+    const pl_counterset_def *def = cs;
+    int assigned = cs && cs->index == PL_INDEX_ASSIGN, e;
+    for (uint32_t i = 0; i < reg_n; i++)
+        if (reg_orig[i] == cs) {            /* the same definition again: already in */
+            *out = reg_defs[i];
+            return 0;
+        }
+    e = admit(reg_defs, reg_n, cs, assigned, msg, size);
+    if (!e && reg_n == reg_cap)
+        e = reg_grow();
+    if (e)
+        return e;
+    if (assigned) {
+        pl_counterset_def *copy = malloc(sizeof *copy);
+        if (!copy)
+            return ENOMEM;
+        *copy = *cs;
+        e = assign_index(reg_defs, reg_n, &cs->guid, &copy->index);
+        if (e) {
+            free(copy);
+            say(msg, size, "counterset '%s': no free title index span is left", cs->name);
+            return e;
+        }
+        def = copy;
+    }
+    reg_orig[reg_n] = cs;
+    reg_defs[reg_n++] = def;
+    *out = def;
+    return 0;
+}
+
+int pl_register_counterset(const pl_counterset_def *cs, const pl_counterset_def **out, char *msg,
+                           size_t msgsize)
+{
+    const pl_counterset_def *def = NULL;
+    int e;
+    say(msg, msgsize, "%s", "");
+    pthread_mutex_lock(&reg_lock);
+    e = reg_add(cs, &def, msg, msgsize);
+    pthread_mutex_unlock(&reg_lock);
+    if (e == ENOMEM)
+        say(msg, msgsize, "out of memory registering a counterset");
+    if (out)
+        *out = e ? NULL : def;
+    return e;
+}
+
+uint32_t pl_registered_count(void)
+{
+    pthread_mutex_lock(&reg_lock);
+    uint32_t n = reg_n;
+    pthread_mutex_unlock(&reg_lock);
+    return n;
+}
+
+const pl_counterset_def *pl_registered(uint32_t i)
+{
+    pthread_mutex_lock(&reg_lock);
+    const pl_counterset_def *cs = i < reg_n ? reg_defs[i] : NULL;
+    pthread_mutex_unlock(&reg_lock);
+    return cs;
+}
+
+/* A new environment starts with every set registered so far. */
+static int reg_snapshot(pl_env *env)
+{
+    int e = 0;
+    pthread_mutex_lock(&reg_lock);
+    if (reg_n) {
+        env->cs = malloc(reg_n * sizeof *env->cs);
+        if (env->cs) {
+            memcpy(env->cs, reg_defs, reg_n * sizeof *env->cs);
+            env->ncs = env->cscap = reg_n;
+        } else {
+            e = ENOMEM;
+        }
+    }
+    pthread_mutex_unlock(&reg_lock);
+    return e;
+}
+
 /* ---- environments --------------------------------------------------------- */
 
 pl_env *pl_env_new(const char *root)
@@ -103,7 +326,7 @@ pl_env *pl_env_new(const char *root)
         env->user_hz = 100;
     if (env->page_size <= 0)
         env->page_size = 4096;
-    e = pl_register_builtin(env);
+    e = reg_snapshot(env);
     if (e) {
         pl_env_unref(env);
         errno = e;
@@ -137,19 +360,9 @@ void pl_env_set_page_size(pl_env *env, long size) { if (size > 0) env->page_size
 
 int pl_env_register(pl_env *env, const pl_counterset_def *cs)
 {
-    if (!cs || !cs->name || !cs->ops || (cs->ncounters && !cs->counters))
-        return EINVAL;
-    /* title indexes: a whole span of its own, every counter id inside it */
-    if (cs->index == 0 || cs->index % PL_INDEX_SPAN != 0)
-        return EINVAL;
-    for (uint32_t i = 0; i < cs->ncounters; i++)
-        if (cs->counters[i].id > PL_MAX_COUNTER_ID)
-            return EINVAL;
-    if (pl_env_find(env, cs->name) || pl_env_find_guid(env, &cs->guid))
-        return EEXIST;
-    for (uint32_t i = 0; i < env->ncs; i++)
-        if (env->cs[i]->index == cs->index)
-            return EEXIST;
+    int e = admit((const pl_counterset_def *const *)env->cs, env->ncs, cs, 0, NULL, 0);
+    if (e)
+        return e;
     if (env->ncs == env->cscap) {
         uint32_t nc = env->cscap ? env->cscap * 2 : 16;
         const pl_counterset_def **n = realloc(env->cs, nc * sizeof *n);

@@ -1,7 +1,10 @@
 /* perflib counter core: countersets, query handles, samples and formulas.
  *
  * This header is the whole core API.  It has no Lua dependency: a C program
- * links libperflib-core.a (src/core + src/providers) and nothing else.
+ * links libperflib-core.a (src/core) and nothing else; its registry is then
+ * empty until the program registers countersets (pl_register_counterset), and
+ * libperflib-providers.a adds the built-in families (pl_register_builtin in
+ * src/providers/providers.h).
  * Every function returns 0 or a positive errno unless documented otherwise. */
 #ifndef PERFLIB_H
 #define PERFLIB_H
@@ -83,7 +86,11 @@ long pl_env_user_hz(const pl_env *env);
 long pl_env_page_size(const pl_env *env);
 void pl_env_set_user_hz(pl_env *env, long hz);       /* for fixtures from other machines */
 void pl_env_set_page_size(pl_env *env, long size);
-/* Providers register their countersets here; EEXIST for a taken name or GUID. */
+/* A set for this environment only (tests, fixtures), after the registered
+ * ones it started with: cs must outlive the environment and every sample of
+ * it, and take a fixed index (the rules of pl_register_counterset).  0,
+ * EINVAL, EEXIST for a taken name, GUID or index span, ENOMEM.  Not
+ * thread-safe against other users of env. */
 int pl_env_register(pl_env *env, const pl_counterset_def *cs);
 uint32_t pl_env_counterset_count(const pl_env *env);
 const pl_counterset_def *pl_env_counterset(const pl_env *env, uint32_t i);
@@ -378,7 +385,41 @@ int pl_registry_parse(const pl_env *env, const char *query, pl_registry_sel *sel
  * at indexes first .. first + count - 1. */
 int pl_query_add_sets(pl_query *q, const pl_registry_sel *sel, uint32_t *first, uint32_t *count);
 
-/* The built-in providers register themselves with this (called by pl_env_new). */
-int pl_register_builtin(pl_env *env);
+/* ===================================================================== */
+/* The process-wide counterset registry: one door for every provider      */
+/* ===================================================================== */
+/* The core's registry starts empty.  Whoever bundles providers registers
+ * them once per process: libperflib and the Lua module the built-in families
+ * (pl_register_builtin), a plug-in loader its plug-ins' sets, an application
+ * its own.  Each new environment starts with the sets registered before it
+ * was created.  Registered sets are never removed: a definition must live as
+ * long as the process (static data, or a library that is never unloaded).
+ *
+ * Title indexes.  cs->index is either fixed -- a multiple of PL_INDEX_SPAN
+ * below PL_INDEX_ASSIGNED_BASE (the built-in sets hold 1000 .. 28000), refused
+ * with EEXIST when another set holds that span -- or PL_INDEX_ASSIGN, and then
+ * perflib assigns PL_INDEX_ASSIGNED_BASE + s x PL_INDEX_SPAN, s being the
+ * first free slot from the GUID's home slot upwards (wrapping); the home slot
+ * is the top 20 bits of FNV-1a-64 of the GUID's 16 bytes as written (d1 d2 d3
+ * big-endian, d4) passed through MurmurHash3's fmix64.  The index thus depends on the GUID alone: the
+ * same in every process and registration order, unless two assigned sets of
+ * one process share a home slot (about k*k / 2^21 for k assigned sets); then
+ * the one registered first keeps it and the other takes the next free slot,
+ * so their order decides.  A set that needs a guaranteed index asks for a
+ * fixed one.
+ *
+ * Thread-safe.  The same definition (pointer) again is a no-op.  0, EINVAL
+ * (malformed, counter id above PL_MAX_COUNTER_ID, fixed index not allowed),
+ * EEXIST (name -- case-insensitive --, GUID or index span taken), ENOSPC,
+ * ENOMEM; msg (may be NULL) receives a sentence.  *out (may be NULL): the
+ * definition environments will see, with its index. */
+#define PL_INDEX_ASSIGN 0u
+#define PL_INDEX_ASSIGNED_BASE 1000000000u
+#define PL_INDEX_ASSIGNED_BITS 20
+#define PL_INDEX_ASSIGNED_SLOTS (1u << PL_INDEX_ASSIGNED_BITS)   /* the last index < 2^31 */
+int pl_register_counterset(const pl_counterset_def *cs, const pl_counterset_def **out,
+                           char *msg, size_t msgsize);
+uint32_t pl_registered_count(void);
+const pl_counterset_def *pl_registered(uint32_t i);       /* NULL past the end */
 
 #endif

@@ -8,6 +8,7 @@
  * @module perflib.core
  */
 #include "lpl.h"
+#include "providers.h"
 
 #include <errno.h>
 #include <math.h>
@@ -620,6 +621,10 @@ static const luaL_Reg funcs[] = {
 LPL_EXPORT int luaopen_perflib_core(lua_State *L);
 LPL_EXPORT int luaopen_perflib_core(lua_State *L)
 {
+    char msg[256];
+    /* the module bundles the built-in sets: every machine it makes has them */
+    if (pl_register_builtin(msg, sizeof msg) != 0)
+        return luaL_error(L, "perflib: %s", msg);
     lpl_open_machine(L);
     lpl_open_counterset(L);
     lpl_open_query(L);

@@ -1,7 +1,9 @@
-/* Registers the built-in countersets with a new environment, in title-index
- * order of the catalog.  The references are strong, so a program linking
- * libperflib-core.a gets every set. */
+/* Registers the built-in countersets with the process-wide registry, in
+ * title-index order of the catalog.  The core does not call this: the
+ * libraries that bundle the providers do (libperflib, the Lua module). */
 #include "providers.h"
+
+#include <stdatomic.h>
 
 static const pl_counterset_def *const builtin[] = {
     &pl_processor_def, &pl_memory_def, &pl_system_def,
@@ -12,12 +14,19 @@ static const pl_counterset_def *const builtin[] = {
     &pl_nfs_def, &pl_sockets_def, &pl_hwevents_def, &pl_icmpv6_def,
 };
 
-int pl_register_builtin(pl_env *env)
+/* set once every set is in, so that later calls (one per new C API machine)
+ * cost one load */
+static atomic_int registered;
+
+int pl_register_builtin(char *msg, size_t msgsize)
 {
+    if (atomic_load(&registered))
+        return 0;
     for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++) {
-        int e = pl_env_register(env, builtin[i]);
+        int e = pl_register_counterset(builtin[i], NULL, msg, msgsize);
         if (e)
             return e;
     }
+    atomic_store(&registered, 1);
     return 0;
 }

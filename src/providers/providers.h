@@ -18,4 +18,11 @@ extern const pl_counterset_def pl_thermal_def, pl_hwmon_def, pl_battery_def, pl_
 extern const pl_counterset_def pl_softirq_def, pl_interrupts_def, pl_nfs_def, pl_cgroup_def;
 extern const pl_counterset_def pl_hwevents_def;
 
+/* Registers every built-in set with the process-wide registry, in title-index
+ * order, at its fixed index (1000, 2000, ...).  Called by the libraries that
+ * bundle the providers (libperflib, the Lua module) before their first
+ * environment; thread-safe and idempotent.  0 or the errno of
+ * pl_register_counterset with its sentence in msg (may be NULL). */
+int pl_register_builtin(char *msg, size_t msgsize);
+
 #endif
