@@ -2,7 +2,7 @@
  * through the same door as everyone else (issue 11, item 6): nothing is
  * registered before its first call, then every built-in set is there at its
  * fixed title index (1000, 2000, ... in catalog order), and a set an
- * application published beforehand is enumerated next to them. */
+ * application published before or after is enumerated next to them. */
 #include "ctest.h"
 #include "ctest_door.h"
 #include "perflib_v2.h"
@@ -11,6 +11,7 @@
 #include <string.h>
 
 static const pl_counterset_def app = DOOR_SET(0x7e57a001, 1, "Door App", PL_INDEX_ASSIGN);
+static const pl_counterset_def late = DOOR_SET(0x7e57a002, 2, "Door Late App", PL_INDEX_ASSIGN);
 
 static int has_guid(const GUID *ids, DWORD n, const pl_guid *g)
 {
@@ -48,6 +49,11 @@ static void test_builtin_indexes(void)
     /* a second call registers nothing more */
     CHECK(PerfEnumerateCounterSet(NULL, ids, 64, &n) == ERROR_SUCCESS && n == 29);
     CHECK_EQ_U64(pl_registered_count(), 29);
+    /* a set published after the first call is seen by the next one */
+    CHECK(pl_register_counterset(&late, &def, NULL, 0) == 0 && def);
+    CHECK(PerfEnumerateCounterSet(NULL, ids, 64, &n) == ERROR_SUCCESS);
+    CHECK_EQ_U64(n, 30);
+    CHECK(def && has_guid(ids, n, &def->guid));
 }
 
 int main(void)

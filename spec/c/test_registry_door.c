@@ -202,6 +202,37 @@ static void test_stable_across_runs(void)
     CHECK_EQ_U64(other[3], IDXC);
 }
 
+/* Environments take sets published after them when they sync; a set of an
+ * environment's own keeps its place against a later registered one. */
+static void test_sync(void)
+{
+    static const pl_counterset_def late = DOOR_SET(0x7e57e001, 1, "Door Late", PL_INDEX_ASSIGN);
+    static const pl_counterset_def own = DOOR_SET(0x7e57e002, 2, "Door Own", 8000);
+    static const pl_counterset_def clash = DOOR_SET(0x7e57e003, 3, "Door Clash", 8000);
+    const pl_counterset_def *def = NULL;
+    pl_env *env = pl_env_new("/nonexistent"), *mine = pl_env_new("/nonexistent");
+    CHECK(env && mine);
+    if (!env || !mine)
+        return;
+    uint32_t n = pl_env_counterset_count(env);
+    CHECK_EQ_U64(n, pl_registered_count());
+    CHECK(pl_env_register(mine, &own) == 0);
+    CHECK(pl_register_counterset(&late, &def, NULL, 0) == 0 && def);
+    CHECK(pl_register_counterset(&clash, NULL, NULL, 0) == 0);    /* 8000 is free here */
+    CHECK(pl_env_find(env, "Door Late") == NULL);
+    CHECK(pl_env_sync(env) == 0);
+    CHECK_EQ_U64(pl_env_counterset_count(env), n + 2);
+    CHECK(pl_env_find(env, "Door Late") == def && pl_env_find(env, "Door Clash") == &clash);
+    CHECK(pl_env_sync(env) == 0 && pl_env_counterset_count(env) == n + 2);
+    /* the environment with a set of its own at 8000 takes Door Late, not Door Clash */
+    CHECK(pl_env_sync(mine) == EEXIST);
+    CHECK_EQ_U64(pl_env_counterset_count(mine), n + 2);
+    CHECK(pl_env_find(mine, "Door Late") == def && pl_env_find(mine, "Door Clash") == NULL);
+    CHECK(pl_env_find(mine, "Door Own") == &own);
+    pl_env_unref(env);
+    pl_env_unref(mine);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "child") == 0)
@@ -215,5 +246,6 @@ int main(int argc, char **argv)
     RUN(test_fixed_indexes);
     RUN(test_duplicates);
     RUN(test_stable_across_runs);
+    RUN(test_sync);
     return CT_END();
 }

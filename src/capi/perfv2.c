@@ -81,6 +81,10 @@ static pl_env *machine(LPCWSTR szMachine, ULONG *err)
             *err = win_error(errno);
             return NULL;
         }
+        if ((e = pl_env_sync(local_env)) != 0) {   /* sets published since it was made */
+            *err = win_error(e);
+            return NULL;
+        }
         return pl_env_ref(local_env);
     }
     if (root[0] != '/') {

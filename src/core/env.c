@@ -20,6 +20,8 @@ struct pl_env {
     long user_hz, page_size;
     uint32_t ncs, cscap;
     const pl_counterset_def **cs;
+    uint32_t reg_seen;       /* registry entries looked at (pl_env_sync) */
+    uint32_t nlocal;         /* sets of its own (pl_env_register) */
 };
 
 /* ---- GUIDs ---------------------------------------------------------------- */
@@ -279,24 +281,6 @@ const pl_counterset_def *pl_registered(uint32_t i)
     return cs;
 }
 
-/* A new environment starts with every set registered so far. */
-static int reg_snapshot(pl_env *env)
-{
-    int e = 0;
-    pthread_mutex_lock(&reg_lock);
-    if (reg_n) {
-        env->cs = malloc(reg_n * sizeof *env->cs);
-        if (env->cs) {
-            memcpy(env->cs, reg_defs, reg_n * sizeof *env->cs);
-            env->ncs = env->cscap = reg_n;
-        } else {
-            e = ENOMEM;
-        }
-    }
-    pthread_mutex_unlock(&reg_lock);
-    return e;
-}
-
 /* ---- environments --------------------------------------------------------- */
 
 pl_env *pl_env_new(const char *root)
@@ -326,7 +310,7 @@ pl_env *pl_env_new(const char *root)
         env->user_hz = 100;
     if (env->page_size <= 0)
         env->page_size = 4096;
-    e = reg_snapshot(env);
+    e = pl_env_sync(env);
     if (e) {
         pl_env_unref(env);
         errno = e;
@@ -358,13 +342,10 @@ long pl_env_page_size(const pl_env *env) { return env->page_size; }
 void pl_env_set_user_hz(pl_env *env, long hz) { if (hz > 0) env->user_hz = hz; }
 void pl_env_set_page_size(pl_env *env, long size) { if (size > 0) env->page_size = size; }
 
-int pl_env_register(pl_env *env, const pl_counterset_def *cs)
+static int env_append(pl_env *env, const pl_counterset_def *cs)
 {
-    int e = admit((const pl_counterset_def *const *)env->cs, env->ncs, cs, 0, NULL, 0);
-    if (e)
-        return e;
     if (env->ncs == env->cscap) {
-        uint32_t nc = env->cscap ? env->cscap * 2 : 16;
+        uint32_t nc = env->cscap ? env->cscap * 2 : 32;
         const pl_counterset_def **n = realloc(env->cs, nc * sizeof *n);
         if (!n)
             return ENOMEM;
@@ -373,6 +354,40 @@ int pl_env_register(pl_env *env, const pl_counterset_def *cs)
     }
     env->cs[env->ncs++] = cs;
     return 0;
+}
+
+int pl_env_register(pl_env *env, const pl_counterset_def *cs)
+{
+    int e = admit((const pl_counterset_def *const *)env->cs, env->ncs, cs, 0, NULL, 0);
+    if (!e)
+        e = env_append(env, cs);
+    if (!e)
+        env->nlocal++;
+    return e;
+}
+
+int pl_env_sync(pl_env *env)
+{
+    const pl_counterset_def *const *have;
+    int e = 0, clash = 0;
+    pthread_mutex_lock(&reg_lock);
+    while (!e && env->reg_seen < reg_n) {
+        const pl_counterset_def *cs = reg_defs[env->reg_seen];
+        have = (const pl_counterset_def *const *)env->cs;
+        /* registered sets were checked against each other, not against this
+         * environment's own: one of those keeps its name, GUID or span here */
+        if (env->nlocal && (admit(have, env->ncs, cs, 1, NULL, 0) ||
+                            index_owner(have, env->ncs, cs->index))) {
+            clash = 1;
+            env->reg_seen++;
+            continue;
+        }
+        e = env_append(env, cs);
+        if (!e)
+            env->reg_seen++;
+    }
+    pthread_mutex_unlock(&reg_lock);
+    return e ? e : clash ? EEXIST : 0;
 }
 
 uint32_t pl_env_counterset_count(const pl_env *env) { return env->ncs; }

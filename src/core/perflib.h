@@ -392,8 +392,9 @@ int pl_query_add_sets(pl_query *q, const pl_registry_sel *sel, uint32_t *first, 
  * them once per process: libperflib and the Lua module the built-in families
  * (pl_register_builtin), a plug-in loader its plug-ins' sets, an application
  * its own.  Each new environment starts with the sets registered before it
- * was created.  Registered sets are never removed: a definition must live as
- * long as the process (static data, or a library that is never unloaded).
+ * was created, and takes later ones with pl_env_sync.  Registered sets are
+ * never removed: a definition must live as long as the process (static data,
+ * or a library that is never unloaded).
  *
  * Title indexes.  cs->index is either fixed -- a multiple of PL_INDEX_SPAN
  * below PL_INDEX_ASSIGNED_BASE (the built-in sets hold 1000 .. 28000), refused
@@ -419,6 +420,11 @@ int pl_query_add_sets(pl_query *q, const pl_registry_sel *sel, uint32_t *first, 
 #define PL_INDEX_ASSIGNED_SLOTS (1u << PL_INDEX_ASSIGNED_BITS)   /* the last index < 2^31 */
 int pl_register_counterset(const pl_counterset_def *cs, const pl_counterset_def **out,
                            char *msg, size_t msgsize);
+/* Adds to env the sets registered since it was made or last synced, in
+ * registration order (pl_env_new does this first).  0, ENOMEM, or EEXIST
+ * when one clashed with a set of env's own (pl_env_register), which stays:
+ * the others are added.  Not thread-safe against other users of env. */
+int pl_env_sync(pl_env *env);
 uint32_t pl_registered_count(void);
 const pl_counterset_def *pl_registered(uint32_t i);       /* NULL past the end */
 
