@@ -173,10 +173,11 @@ static void t_writer_matches_hand_layout(void)
     size_t n;
     hand_block(hand, s);
     uint8_t *w = write_v1(s, "HOST", 0, &n);
-    /* the writer adds perflib's extension at the object's end: 8 presence flags -> 8 + 24 */
-    CHECK_EQ_U64(n, H_END + 32);
-    CHECK_EQ_U64(pl_r32(w + 20), H_END + 32);
-    CHECK_EQ_U64(pl_r32(w + H_OBJ), H_END + 32 - H_OBJ);
+    /* the writer adds perflib's extension at the object's end: 2 keys (16), 6 presence flags
+     * (8 with padding), the tail (24) */
+    CHECK_EQ_U64(n, H_END + 48);
+    CHECK_EQ_U64(pl_r32(w + 20), H_END + 48);
+    CHECK_EQ_U64(pl_r32(w + H_OBJ), H_END + 48 - H_OBJ);
     CHECK(memcmp(w, hand, 20) == 0);
     CHECK(memcmp(w + 24, hand + 24, H_OBJ - 24) == 0);
     CHECK(memcmp(w + H_OBJ + 4, hand + H_OBJ + 4, H_END - H_OBJ - 4) == 0);
@@ -186,7 +187,10 @@ static void t_writer_matches_hand_layout(void)
             break;
         }
     CHECK_EQ_U64(pl_r32(w + n - 4), PL_V1_EXT);
-    CHECK_EQ_U64(pl_r32(w + n - 8), 32);
+    CHECK_EQ_U64(pl_r32(w + n - 8), 48);
+    CHECK_EQ_U64(pl_r32(w + n - 24), 6);        /* values: 2 instances x 3 result counters */
+    CHECK_EQ_U64(pl_r32(w + n - 20), 2);        /* instances */
+    CHECK_EQ_U64(pl_r64(w + n - 16), (uint64_t)s->blocks[0].time);
     CHECK(pl_v1_validate(w, n, NULL) == 0);
     free(w);
     free(s);
@@ -300,6 +304,65 @@ static void t_round_trip_fixture_global(void)
     CHECK(ntypes >= 10);                           /* rates, timers, fractions, bases, elapsed... */
     CHECK(nvalid > 0);
     printf("  round trip: %u objects, %u counter types\n", k2, ntypes);
+    free(r0);
+    free(r1);
+    free(s0);
+    free(s1);
+    pl_query_free(q);
+    pl_env_unref(env);
+}
+
+/* "Keyed": one instance whose name changes between samples, its key (like a
+ * process's start time) the same: the same instance, as a process that
+ * execs is. */
+static const char *keyed_name = "old";
+static uint64_t keyed_ops;
+static const pl_counter_def k_counters[] = {
+    { 0, "Ops/sec", "", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
+};
+static int k_instances(void *state, pl_snapshot *snap)
+{
+    (void)state;
+    pl_snap_clear(snap);
+    return pl_snap_add_key(snap, keyed_name, 3, 77) < 0 ? ENOMEM : 0;
+}
+static int k_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
+{
+    (void)wanted;
+    int e = k_instances(state, snap);
+    if (!e)
+        pl_snap_set(snap, 0, 0, keyed_ops);
+    return e;
+}
+static const pl_provider_ops k_ops = { t_open, t_close, k_instances, k_collect };
+static const pl_counterset_def k_set = {
+    { 0x5a5a0102, 0x1111, 0x2222, { 1, 2, 3, 4, 5, 6, 7, 8 } }, "Keyed", "Test set.",
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, 1, k_counters, &k_ops, T_INDEX + 1000,
+};
+
+static void t_instance_keys_travel(void)
+{
+    pl_env *env = test_env();
+    CHECK(pl_env_register(env, &k_set) == 0);
+    pl_query *q = pl_query_new(env);
+    uint32_t st, idx;
+    pl_sample *s0 = NULL, *s1 = NULL;
+    double v, rv;
+    CHECK(pl_query_add_path(q, "\\Keyed(*)\\*", &st, &idx) == 0 && st == 0);
+    keyed_name = "old";
+    keyed_ops = 100;
+    CHECK(pl_query_collect(q, &s0) == 0);
+    keyed_name = "new";
+    keyed_ops = 300;
+    CHECK(pl_query_collect(q, &s1) == 0);
+    pl_sample *r0 = through_v1(env, s0), *r1 = through_v1(env, s1);
+    CHECK(pl_sample_format(s1, &s1->blocks[0], 0, 0, s0, NULL, &v) == PL_VALID);
+    CHECK(r0 && r1);
+    if (r0 && r1) {
+        CHECK_EQ_U64(pl_sample_inst_key(r1, &r1->blocks[0], 0), 77);
+        CHECK_EQ_U64(pl_sample_format(r1, &r1->blocks[0], 0, 0, r0, NULL, &rv), PL_VALID);
+        CHECK(memcmp(&v, &rv, sizeof v) == 0);
+    }
     free(r0);
     free(r1);
     free(s0);
@@ -513,6 +576,7 @@ int main(void)
     RUN(t_writer_matches_hand_layout);
     RUN(t_reads_hand_block);
     RUN(t_round_trip_fixture_global);
+    RUN(t_instance_keys_travel);
     RUN(t_bad_blocks);
     RUN(t_truncated_and_flipped);
     RUN(t_unknown_objects);

@@ -17,11 +17,13 @@
  * PerfTime/PerfFreq; other objects carry the result's own read time there.
  * Counter values are 8-byte aligned when 8 bytes long.
  *
- * perflib's extension (data form only): the last 24 + ALIGN8(n) bytes of an
- * object, inside its TotalByteLength so standard consumers step over them,
- * hold the n presence flags of its values (pl_sample.have), n, the result's
- * own time, their size and the mark "PLV1".  Blocks without it read with
- * every value present and the data block's PerfTime as each result's time.
+ * perflib's extension (data form only): the last 8i + ALIGN8(n) + 24 bytes
+ * of an object with i instances and n values, inside its TotalByteLength so
+ * standard consumers step over them, hold the instance keys (pl_inst.key:
+ * part of an instance's identity), the presence flags of its values
+ * (pl_sample.have), n, i, the result's own time, their size and the mark
+ * "PLV1".  Blocks without it read with keys 0, every value present and the
+ * data block's PerfTime as each result's time.
  *
  * Nothing read trusts a length, offset or count: each is checked against the
  * real buffer, and a bad block is EINVAL with the offset and the rule (the

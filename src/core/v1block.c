@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-#define EXT_TAIL 24u                    /* n, reserved, time, size, mark */
+#define EXT_TAIL 24u                    /* values, instances, time, size, mark */
 #define MAX_NAME_BYTES (2u * PL_DB_MAX_INSTANCE_NAME)
 
 /* ---------------------------------------------------------------- writing */
@@ -136,14 +136,18 @@ static void instance_def(wr *w, const pl_sample *s, const pl_block *b, uint32_t 
     pad8(w);
 }
 
-/* perflib's extension: presence flags and the result's own time. */
+/* perflib's extension: instance keys (part of an instance's identity: a
+ * process that changes its name is still the same one), presence flags and
+ * the result's own time. */
 static void extension(wr *w, const pl_sample *s, const pl_block *b, uint32_t ninst)
 {
     size_t start = w->off, n = (size_t)ninst * b->ncounters;
+    for (uint32_t i = 0; i < ninst; i++)
+        put64(w, pl_sample_inst_key(s, b, i));
     put_bytes(w, s->have + b->vals_off, n);
     pad8(w);
     put32(w, (uint32_t)n);
-    put32(w, 0);
+    put32(w, ninst);
     put64(w, (uint64_t)b->time);
     put32(w, (uint32_t)(w->off + 8 - start));
     put32(w, PL_V1_EXT);
@@ -343,12 +347,12 @@ static int check_ext(rd *r, size_t o, size_t end, size_t *ext)
     *ext = 0;
     if (end - o < EXT_TAIL || pl_r32(r->p + end - 4) != PL_V1_EXT)
         return 0;                         /* padding, or another writer's bytes */
-    uint32_t size = pl_r32(r->p + end - 8), n = pl_r32(r->p + end - 24);
-    if (size != end - o || ALIGN8((size_t)n) + EXT_TAIL != size)
+    uint32_t size = pl_r32(r->p + end - 8), n = pl_r32(r->p + end - 24), ni = pl_r32(r->p + end - 20);
+    if (size != end - o || 8ull * ni + ALIGN8((uint64_t)n) + EXT_TAIL != size)
         return fail(r, end - 8, "PLV1 extension size does not match the rest of its object");
-    for (uint32_t k = 0; k < n; k++)
-        if (r->p[o + k] > PL_HAVE_NO_BASE)
-            return fail(r, o + k, "PLV1 presence flag out of range");
+    for (size_t k = o + 8ull * ni; k < o + 8ull * ni + n; k++)
+        if (r->p[k] > PL_HAVE_NO_BASE)
+            return fail(r, k, "PLV1 presence flag out of range");
     *ext = o;
     return 0;
 }
@@ -471,8 +475,9 @@ static int map_object(rd *r, const pl_env *env, v1map *m, v1def *defs)
     }
     m->ninst = ni == PERF_NO_INSTANCES ? 1 : (uint32_t)ni;
     size_t end = m->obj + pl_r32(p);
-    if (m->ext && pl_r32(r->p + end - EXT_TAIL) != (uint64_t)m->ninst * m->nres)
-        return fail(r, end - EXT_TAIL, "PLV1 extension holds other than one flag per value");
+    if (m->ext && (pl_r32(r->p + end - EXT_TAIL) != (uint64_t)m->ninst * m->nres
+                   || pl_r32(r->p + end - EXT_TAIL + 4) != m->ninst))
+        return fail(r, end - EXT_TAIL, "PLV1 extension holds other than one key per instance and one flag per value");
     return 0;
 }
 
@@ -489,13 +494,13 @@ static void walk_instances(const rd *r, v1map *m, pl_sample *s, size_t ii, size_
             l = inst_name(r, o, s ? s->names + *ni : NULL, s ? SIZE_MAX : 0);
             if (s) {
                 s->inst[ii + i].id = pl_r32(r->p + o + 12);
-                s->inst[ii + i].key = 0;
+                s->inst[ii + i].key = m->ext ? pl_r64(r->p + m->ext + 8u * i) : 0;
                 s->inst[ii + i].name_off = (uint32_t)*ni;
             }
             o += pl_r32(r->p + o);
         } else if (s) {
             s->names[*ni] = '\0';
-            s->inst[ii + i] = (pl_inst){ 0, (uint32_t)*ni, 0 };
+            s->inst[ii + i] = (pl_inst){ 0, (uint32_t)*ni, m->ext ? pl_r64(r->p + m->ext + 8u * i) : 0 };
         }
         if (s)
             *ni += l + 1;
@@ -534,7 +539,7 @@ static void take_values(const rd *r, const v1map *m, const v1def *defs, pl_sampl
         vi += m->nres;
     }
     if (m->ext)
-        memcpy(s->have + b->vals_off, r->p + m->ext, (size_t)m->ninst * m->nres);
+        memcpy(s->have + b->vals_off, r->p + m->ext + 8u * m->ninst, (size_t)m->ninst * m->nres);
 }
 
 /* Validates, maps every object and sizes the sample: 0 or EINVAL/ENOMEM. */
