@@ -200,12 +200,13 @@ lint:
 BENCH_FLOORS := $(patsubst bench/%.c,build/bench/%,$(wildcard bench/floor_*.c))
 
 bench: deps
-	@$(MAKE) --no-print-directory all build/bench/floor build/bench/bulk $(BENCH_FLOORS)
+	@$(MAKE) --no-print-directory all build/bench/floor build/bench/bulk build/bench/v1 $(BENCH_FLOORS)
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/collect.lua
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/process.lua
 	build/bench/bulk
+	build/bench/v1
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/bulk.lua
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
@@ -225,6 +226,11 @@ build/bench/bulk: bench/bulk.c build/libperflib-core.a build/libperflib-provider
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -o $@ $< build/libperflib-providers.a \
 	  build/libperflib-core.a -lm
+
+# a V1 PERF_DATA_BLOCK against the V2 data block of the same Global sample
+build/bench/v1: bench/v1.c build/libperflib-core.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -o $@ $< build/libperflib-core.a -lm
 
 # luarocks builds in the source tree: do it in a copy, install into build/rocktree.
 # perflib against sysstat and psutil on the same interval (not part of make test)

@@ -1,15 +1,13 @@
 /* Samples as PerfLib V2 data blocks and back (pl_datablock.h).  One walk
  * writes and sizes a block; one walk validates, and the reader only trusts
  * what the validator passed. */
-#include "pl_datablock.h"
-#include "pl_le.h"
+#include "pl_wr.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#define ALIGN8(n) (((n) + 7u) & ~(size_t)7u)
 #define TRAILER_HEAD 72u                /* fixed part of a block trailer */
 #define TRAILER_TAIL 8u                 /* u32 size, u32 magic at the very end */
 #define TRAILER_TIME 8u                 /* the result's own time, before the tail (absent in older blocks) */
@@ -50,53 +48,6 @@ static uint32_t wire_status(const pl_block *b, uint32_t shape)
     }
 }
 
-/* Writer state: one walk sizes and writes; nothing goes past cap (buf NULL
- * only sizes). */
-typedef struct wr {
-    uint8_t *buf;
-    size_t off, cap;
-} wr;
-
-/* Where n bytes at off go, or NULL when they do not fit (or only sizing). */
-static uint8_t *at(const wr *w, size_t off, size_t n)
-{
-    return w->buf && off <= w->cap && n <= w->cap - off ? w->buf + off : NULL;
-}
-
-static void put32(wr *w, uint32_t v)
-{
-    uint8_t *p = at(w, w->off, 4);
-    if (p)
-        pl_w32(p, v);
-    w->off += 4;
-}
-static void put64(wr *w, uint64_t v)
-{
-    uint8_t *p = at(w, w->off, 8);
-    if (p)
-        pl_w64(p, v);
-    w->off += 8;
-}
-static void put_bytes(wr *w, const void *src, size_t n)
-{
-    uint8_t *p = at(w, w->off, n);
-    if (p && n)
-        memcpy(p, src, n);
-    w->off += n;
-}
-static void pad8(wr *w)
-{
-    static const uint8_t zero[8];
-    put_bytes(w, zero, ALIGN8(w->off) - w->off);
-}
-/* A size that is known only after what it counts: written back at off. */
-static void patch32(wr *w, size_t off, uint32_t v)
-{
-    uint8_t *p = at(w, off, 4);
-    if (p)
-        pl_w32(p, v);
-}
-
 static void counter_data(wr *w, const pl_sample *s, const pl_block *b, uint32_t i, uint32_t c)
 {
     size_t k = b->vals_off + (size_t)i * b->ncounters + c;
@@ -117,13 +68,19 @@ static void multi_counters(wr *w, const pl_sample *s, const pl_block *b)
     pad8(w);
 }
 
-static void instance_header_of(wr *w, uint32_t id, const char *utf8)
+size_t pl_db_instance_name(const char *utf8, uint16_t name[PL_DB_MAX_INSTANCE_NAME])
 {
-    uint16_t name[PL_DB_MAX_INSTANCE_NAME];
     size_t n = pl_utf8_to_utf16(utf8, name, PL_DB_MAX_INSTANCE_NAME);
     if (n >= PL_DB_MAX_INSTANCE_NAME)          /* cut at PERF_MAX_INSTANCE_NAME: as far as it went */
         for (n = 0; name[n]; n++)
             ;
+    return n;
+}
+
+static void instance_header_of(wr *w, uint32_t id, const char *utf8)
+{
+    uint16_t name[PL_DB_MAX_INSTANCE_NAME];
+    size_t n = pl_db_instance_name(utf8, name);
     uint32_t size = (uint32_t)ALIGN8(PL_DB_INSTANCE_HEADER + 2 * (n + 1));
     put32(w, size);
     put32(w, id);
@@ -227,7 +184,7 @@ static void counter_block(wr *w, const pl_sample *s, const pl_block *b, int ext)
     patch32(w, start + 8, (uint32_t)(w->off - start));
 }
 
-static void system_time(uint8_t *p, int64_t t100)
+void pl_db_system_time(uint8_t *p, int64_t t100)
 {
     /* FILETIME (100 ns since 1601) to SYSTEMTIME in UTC */
     /* the time may come from an untrusted block: no overflow whatever it says */
@@ -261,7 +218,7 @@ static size_t emit(const pl_sample *s, int ext, uint8_t *buf, size_t cap)
         pl_w64(buf + 8, (uint64_t)s->perf_time);
         pl_w64(buf + 16, (uint64_t)s->time100ns);
         pl_w64(buf + 24, (uint64_t)s->perf_freq);
-        system_time(buf + 32, s->time100ns);
+        pl_db_system_time(buf + 32, s->time100ns);
     }
     return w.off;
 }
@@ -277,21 +234,6 @@ size_t pl_db_write(const pl_sample *s, int ext, void *buf, size_t cap)
 }
 
 /* ---------------------------------------------------------------- validating */
-
-typedef struct rd {
-    const uint8_t *p;
-    size_t len;
-    pl_db_error *err;
-} rd;
-
-static int fail(rd *r, size_t off, const char *rule)
-{
-    if (r->err) {
-        r->err->offset = off;
-        r->err->rule = rule;
-    }
-    return EINVAL;
-}
 
 /* A PERF_COUNTER_DATA at *o inside [.., end): checks and steps over it. */
 static int check_counter_data(rd *r, size_t *o, size_t end)
@@ -572,6 +514,32 @@ static void *std_alloc(void *ud, size_t size)
     return malloc(size);
 }
 
+pl_sample *pl_db_sample_alloc(pl_alloc_fn alloc, void *ud, uint32_t nblocks, size_t ncidx, size_t ninst,
+                              size_t nvals, size_t nnames)
+{
+    size_t o_blocks = ALIGN8(sizeof(pl_sample));
+    size_t o_cidx = o_blocks + ALIGN8((size_t)nblocks * sizeof(pl_block));
+    size_t o_inst = o_cidx + ALIGN8(ncidx * sizeof(uint32_t));
+    size_t o_vals = o_inst + ALIGN8(ninst * sizeof(pl_inst));
+    size_t o_have = o_vals + ALIGN8(nvals * sizeof(pl_pair));
+    size_t o_names = o_have + ALIGN8(nvals);
+    char *mem = (alloc ? alloc : std_alloc)(ud, o_names + nnames);
+    if (!mem)
+        return NULL;
+    pl_sample *s = (pl_sample *)(void *)mem;
+    memset(s, 0, sizeof *s);
+    s->foreign = 1;                      /* its ids are not this process's: pair by definition */
+    s->nblocks = nblocks;
+    s->blocks = (pl_block *)(void *)(mem + o_blocks);
+    s->cidx = (uint32_t *)(void *)(mem + o_cidx);
+    s->inst = (pl_inst *)(void *)(mem + o_inst);
+    s->vals = (pl_pair *)(void *)(mem + o_vals);
+    s->have = (uint8_t *)(mem + o_have);
+    s->names = mem + o_names;
+    s->names[0] = '\0';
+    return s;
+}
+
 /* The raw value of the PERF_COUNTER_DATA at o (validated), and the offset after it. */
 static uint64_t take_data(const rd *r, size_t *o)
 {
@@ -631,35 +599,18 @@ int pl_db_read(pl_env *env, const void *buf, size_t len, pl_alloc_fn alloc, void
         free(sets);
         return e;
     }
-    size_t o_blocks = ALIGN8(sizeof(pl_sample));
-    size_t o_cidx = o_blocks + ALIGN8((size_t)n * sizeof(pl_block));
-    size_t o_inst = o_cidx + ALIGN8(ncidx * sizeof(uint32_t));
-    size_t o_vals = o_inst + ALIGN8(ninst * sizeof(pl_inst));
-    size_t o_have = o_vals + ALIGN8(nvals * sizeof(pl_pair));
-    size_t o_names = o_have + ALIGN8(nvals);
-    char *mem = (alloc ? alloc : std_alloc)(ud, o_names + nnames);
-    if (!mem) {
+    pl_sample *s = pl_db_sample_alloc(alloc, ud, n, ncidx, ninst, nvals, nnames);
+    if (!s) {
         free(views);
         free(sets);
         return ENOMEM;
     }
-    pl_sample *s = (pl_sample *)(void *)mem;
-    memset(s, 0, sizeof *s);
     size_t st = pl_r32(r.p) - SAMPLE_TRAILER;
     s->query_id = pl_r64(r.p + st + 8);
     s->seq = pl_r64(r.p + st + 16);
     s->perf_time = (int64_t)pl_r64(r.p + 8);
     s->time100ns = (int64_t)pl_r64(r.p + 16);
     s->perf_freq = (int64_t)pl_r64(r.p + 24);
-    s->foreign = 1;                      /* its ids are not this process's: pair by definition */
-    s->nblocks = n;
-    s->blocks = (pl_block *)(void *)(mem + o_blocks);
-    s->cidx = (uint32_t *)(void *)(mem + o_cidx);
-    s->inst = (pl_inst *)(void *)(mem + o_inst);
-    s->vals = (pl_pair *)(void *)(mem + o_vals);
-    s->have = (uint8_t *)(mem + o_have);
-    s->names = mem + o_names;
-    s->names[0] = '\0';
     size_t ci = 0, ii = 0, vi = 0, ni = 1;
     for (uint32_t k = 0; k < n; k++) {
         const view *v = &views[k];

@@ -66,12 +66,25 @@ int pl_db_validate(const void *buf, size_t len, pl_db_error *err);
 int pl_db_read(pl_env *env, const void *buf, size_t len, pl_alloc_fn alloc, void *ud, pl_sample **out,
                pl_db_error *err);
 
+/* A foreign sample read from a block, in one allocation from alloc (NULL:
+ * malloc) laid out for these counts (nnames >= 1: names[0] is ""), with
+ * everything but the pointers and nblocks zero; NULL for ENOMEM. */
+pl_sample *pl_db_sample_alloc(pl_alloc_fn alloc, void *ud, uint32_t nblocks, size_t ncidx, size_t ninst,
+                              size_t nvals, size_t nnames);
+
 /* One PERF_INSTANCE_HEADER block (header, UTF-16LE name with its NUL,
  * padding to 8) at buf; buf NULL only sizes.  Returns its size. */
 size_t pl_db_put_instance(void *buf, uint32_t id, const char *name);
 /* A UTF-16LE string with its NUL at buf (unaligned is fine); buf NULL only
  * sizes.  Returns its size in bytes. */
 size_t pl_db_put_utf16(void *buf, const char *s);
+
+/* An instance name as UTF-16 units with its NUL, cut at PERF_MAX_INSTANCE_NAME;
+ * returns the units without the NUL. */
+size_t pl_db_instance_name(const char *utf8, uint16_t name[PL_DB_MAX_INSTANCE_NAME]);
+/* FILETIME t100 (100 ns since 1601) as a SYSTEMTIME in UTC, 16 bytes at p;
+ * any value is safe (a year gmtime cannot hold gives zeros). */
+void pl_db_system_time(uint8_t *p, int64_t t100);
 
 /* UTF-8 -> UTF-16 (native units) into out: as many whole units as fit in cap
  * with a NUL after them (a surrogate pair is never cut); invalid UTF-8 becomes

@@ -1,0 +1,125 @@
+/* make bench: the cost of a V1 PERF_DATA_BLOCK against the V2 data block of
+ * the same sample (issue 11: V1 Global costs no more than 1.1x V2).
+ *
+ *   build/bench/v1 [-t SECONDS] [-r ROUNDS] [-R ROOT]
+ *
+ * One "Global" collection of the machine below ROOT (default /), as
+ * RegQueryValueEx(HKEY_PERFORMANCE_DATA, "Global") would collect it, is
+ * written back to back into a buffer allocated once, for about SECONDS
+ * (default 0.1) per round: pl_db_write standard (what the C API returns),
+ * pl_db_write with perflib's trailers (what s:block() returns), and
+ * pl_v1_write (with perflib's extension, what s:block{v1 = true} returns).
+ * The median of ROUNDS (default 9) is reported in µs per block, and the
+ * ratio V1 / V2 against the 1.1 target, for both V2 forms.  A checksum of
+ * the bytes keeps the loop honest.  Benchmarks report, tests assert: the
+ * exit status is 0 even on a MISS, 1 only when the query cannot be set up. */
+#include "perflib.h"
+#include "pl_datablock.h"
+#include "pl_v1.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TARGET 1.1
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+enum { V2_STD, V2_EXT, V1, NKINDS };
+static const char *const kind_name[NKINDS] = { "V2 standard", "V2 + trailers", "V1 + extension" };
+
+static size_t write_one(int kind, const pl_sample *s, uint8_t *buf, size_t cap)
+{
+    if (kind == V1)
+        return pl_v1_write(s, "bench", 0, buf, cap);
+    return pl_db_write(s, kind == V2_EXT, buf, cap);
+}
+
+/* Microseconds per block: the median of rounds of back-to-back writes. */
+static double time_kind(int kind, const pl_sample *s, uint8_t *buf, size_t cap, double secs, int rounds,
+                        unsigned *sum)
+{
+    double *per = malloc((size_t)rounds * sizeof *per);
+    if (!per)
+        return -1;
+    for (int r = 0; r < rounds; r++) {
+        long n = 0;
+        double t0 = now(), t;
+        do {
+            for (int k = 0; k < 16; k++, n++)
+                *sum += buf[write_one(kind, s, buf, cap) / 2];
+            t = now();
+        } while (t - t0 < secs);
+        per[r] = (t - t0) / (double)n * 1e6;
+    }
+    qsort(per, (size_t)rounds, sizeof *per, cmp_double);
+    double med = per[rounds / 2];
+    free(per);
+    return med;
+}
+
+int main(int argc, char **argv)
+{
+    double secs = 0.1;
+    int rounds = 9, opt;
+    const char *root = NULL;
+    while ((opt = getopt(argc, argv, "t:r:R:")) != -1) {
+        if (opt == 't')
+            secs = atof(optarg);
+        else if (opt == 'r')
+            rounds = atoi(optarg) > 0 ? atoi(optarg) : 1;
+        else if (opt == 'R')
+            root = optarg;
+        else
+            return fprintf(stderr, "usage: %s [-t SECONDS] [-r ROUNDS] [-R ROOT]\n", argv[0]), 1;
+    }
+    pl_env *env = pl_env_new(root);
+    pl_query *q = env ? pl_query_new(env) : NULL;
+    pl_registry_sel sel;
+    uint32_t first, count;
+    pl_sample *s = NULL;
+    if (!q || pl_registry_parse(env, "Global", &sel) || pl_query_add_sets(q, &sel, &first, &count)
+        || pl_query_collect(q, &s)) {
+        fprintf(stderr, "v1: cannot collect Global\n");
+        return 1;
+    }
+    size_t cap = 0;
+    for (int k = 0; k < NKINDS; k++) {
+        size_t n = write_one(k, s, NULL, 0);
+        cap = n > cap ? n : cap;
+    }
+    uint8_t *buf = malloc(cap);
+    if (!buf)
+        return 1;
+    unsigned sum = 0;
+    double us[NKINDS];
+    printf("V1 block bench: Global, %u results, %s\n", s->nblocks, root ? root : "/");
+    for (int k = 0; k < NKINDS; k++) {
+        us[k] = time_kind(k, s, buf, cap, secs, rounds, &sum);
+        printf("  %-16s %8zu bytes %9.2f us/block\n", kind_name[k], write_one(k, s, NULL, 0), us[k]);
+    }
+    for (int k = V2_STD; k <= V2_EXT; k++) {
+        double ratio = us[V1] / us[k];
+        printf("  V1 / %-13s %6.2fx (target <= %.1fx) %s\n", kind_name[k], ratio, TARGET,
+               ratio <= TARGET ? "ok" : "MISS");
+    }
+    printf("  (checksum %u)\n", sum);
+    free(buf);
+    free(s);
+    pl_query_free(q);
+    pl_env_unref(env);
+    return 0;
+}
