@@ -228,9 +228,10 @@ build/bench/bulk: bench/bulk.c build/libperflib-core.a build/libperflib-provider
 	  build/libperflib-core.a -lm
 
 # a V1 PERF_DATA_BLOCK against the V2 data block of the same Global sample
-build/bench/v1: bench/v1.c build/libperflib-core.a
+build/bench/v1: bench/v1.c build/libperflib-core.a build/libperflib-providers.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -o $@ $< build/libperflib-core.a -lm
+	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -o $@ $< build/libperflib-providers.a \
+	  build/libperflib-core.a -lm
 
 # luarocks builds in the source tree: do it in a copy, install into build/rocktree.
 # perflib against sysstat and psutil on the same interval (not part of make test)

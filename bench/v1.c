@@ -14,6 +14,7 @@
  * the bytes keeps the loop honest.  Benchmarks report, tests assert: the
  * exit status is 0 even on a MISS, 1 only when the query cannot be set up. */
 #include "perflib.h"
+#include "providers.h"
 #include "pl_datablock.h"
 #include "pl_v1.h"
 
@@ -86,7 +87,7 @@ int main(int argc, char **argv)
         else
             return fprintf(stderr, "usage: %s [-t SECONDS] [-r ROUNDS] [-R ROOT]\n", argv[0]), 1;
     }
-    pl_env *env = pl_env_new(root);
+    pl_env *env = pl_register_builtin(NULL, 0) == 0 ? pl_env_new(root) : NULL;
     pl_query *q = env ? pl_query_new(env) : NULL;
     pl_registry_sel sel;
     uint32_t first, count;

@@ -5,6 +5,7 @@
  * the same present values, and it formats against itself and the re-read without a
  * sanitizer report. */
 #include "perflib.h"
+#include "providers.h"
 #include "pl_v1.h"
 
 #include <stdint.h>
@@ -67,7 +68,7 @@ static void again(const pl_sample *s)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!env && !(env = pl_env_new(NULL)))
+    if (!env && (pl_register_builtin(NULL, 0) != 0 || !(env = pl_env_new(NULL))))
         return 0;
     /* a copy of exactly size bytes: reading one byte past it is a reported overflow */
     uint8_t *buf = malloc(size ? size : 1);
