@@ -38,6 +38,26 @@ typedef const GUID *LPCGUID;
 typedef struct _SYSTEMTIME {
     WORD wYear, wMonth, wDayOfWeek, wDay, wHour, wMinute, wSecond, wMilliseconds;
 } SYSTEMTIME;
+
+/* for the registry interface (perflib_v1.h) */
+typedef char CHAR;
+typedef CHAR *LPSTR;
+typedef const CHAR *LPCSTR;
+typedef int BOOL;
+typedef LONG LSTATUS;
+typedef uintptr_t ULONG_PTR;
+typedef union _LARGE_INTEGER {
+    struct {
+        DWORD LowPart;
+        LONG HighPart;
+    };
+    struct {
+        DWORD LowPart;
+        LONG HighPart;
+    } u;
+    LONGLONG QuadPart;
+} LARGE_INTEGER;
+typedef struct HKEY__ *HKEY;
 #endif
 
 #endif

@@ -10,6 +10,7 @@
 #include "pl_datablock.h"
 #include "pl_le.h"
 #include "providers.h"
+#include "pl_capi.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -560,3 +561,9 @@ API ULONG PerflibCheckDataBlock(const void *pBlock, DWORD cbBlock, LPDWORD pOffs
         *pRule = e.rule;
     return ERROR_INVALID_DATA;
 }
+
+/* ---------------------------------------------------------------- shared with perfv1.c */
+
+void pl_capi_lock(void) { pthread_mutex_lock(&lock); }
+void pl_capi_unlock(void) { pthread_mutex_unlock(&lock); }
+pl_env *pl_capi_local(ULONG *err) { return machine(NULL, err); }

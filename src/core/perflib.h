@@ -379,7 +379,8 @@ typedef struct pl_registry_sel {
     uint32_t unknown[PL_REG_MAX];   /* indexes in a list that name no counterset */
 } pl_registry_sel;
 /* Parses a registry query string (case-insensitive keywords). 0, EINVAL
- * (not a query string), ENOENT (a language other than 009). */
+ * (not a query string).  "Counter <lang>" / "Help <lang>": any language id
+ * (1-4 hex digits, or none) gives the English tables, the only ones. */
 int pl_registry_parse(const pl_env *env, const char *query, pl_registry_sel *sel);
 /* Adds \Set(*)\* (or \Set\*) for each selected set; the new results are
  * at indexes first .. first + count - 1. */

@@ -40,12 +40,6 @@
 #define PL_V1_COUNTER_BLOCK 8u            /* ByteLength and padding: values start 8-aligned */
 #define PL_V1_EXT 0x31564C50u             /* "PLV1" little-endian */
 
-#define PERF_DATA_VERSION 1u
-#define PERF_DATA_REVISION 1u
-#define PERF_NO_INSTANCES (-1)
-#define PERF_METADATA_MULTIPLE_INSTANCES (-2)
-#define PERF_METADATA_NO_INSTANCES (-3)
-#define PERF_NO_UNIQUE_ID (-1)
 
 #define PL_V1_METADATA 1u                 /* definitions only (MetadataGlobal / MetadataCostly) */
 

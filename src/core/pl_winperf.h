@@ -85,6 +85,14 @@
 #define PERF_DETAIL_EXPERT   300u
 #define PERF_DETAIL_WIZARD   400u
 
+/* ---- V1 data blocks (PERF_DATA_BLOCK, PERF_OBJECT_TYPE) ---- */
+#define PERF_DATA_VERSION 1u
+#define PERF_DATA_REVISION 1u
+#define PERF_NO_INSTANCES (-1)
+#define PERF_METADATA_MULTIPLE_INSTANCES (-2)
+#define PERF_METADATA_NO_INSTANCES (-3)
+#define PERF_NO_UNIQUE_ID (-1)
+
 /* ---- counterset instance types (perflib.h) ---- */
 #define PERF_COUNTERSET_SINGLE_INSTANCE  0u
 #define PERF_COUNTERSET_MULTI_INSTANCES  2u

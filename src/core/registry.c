@@ -73,13 +73,19 @@ int pl_registry_parse(const pl_env *env, const char *query, pl_registry_sel *sel
         return 0;
     }
     if (strncasecmp(p, "Counter", 7) == 0 || strncasecmp(p, "Help", 4) == 0) {
-        /* "Counter 009" / "Help 009": only English (009) exists */
+        /* "Counter 009" / "Help 007": a language id of 1-4 hex digits.  Only
+         * English tables exist, and every language answers them, as Windows
+         * falls back to English (009) where a language has no strings. */
         const char *lang = p + (strncasecmp(p, "Counter", 7) == 0 ? 7 : 4);
+        size_t n;
         sel->kind = strncasecmp(p, "Counter", 7) == 0 ? PL_REG_NAMES : PL_REG_HELP;
+        if (*lang && *lang != ' ')
+            return EINVAL;                /* "Counters", "Helpful" */
         while (*lang == ' ')
             lang++;
-        if (*lang && strcmp(lang, "009") != 0 && strcmp(lang, "9") != 0)
-            return ENOENT;
+        n = strspn(lang, "0123456789abcdefABCDEF");
+        if (n > 4 || lang[n])
+            return EINVAL;
         return 0;
     }
     /* a list of decimal counterset indexes: "2 4" */

@@ -433,38 +433,112 @@ static void push_metadata(lua_State *L, const pl_counterset_def *cs)
     lua_setfield(L, -2, "counters");
 }
 
+/* opts of collect at index i: whether a V1 block is asked for. */
+static int collect_opts(lua_State *L, int i)
+{
+    int v1;
+    if (lua_isnoneornil(L, i))
+        return 0;
+    luaL_checktype(L, i, LUA_TTABLE);
+    lua_getfield(L, i, "v1");
+    v1 = lua_toboolean(L, -1);
+    lua_getfield(L, i, "system");
+    if (!lua_isnil(L, -1) && !lua_isstring(L, -1))
+        luaL_argerror(L, i, "opts.system must be a string");
+    lua_pop(L, 2);
+    return v1;
+}
+
+/* Collects the selected sets in a new query: the Sample (or, block >= 0,
+ * its V1 block string, metadata-only when block is 1), the Query and the
+ * unknown indexes.  Options are at index 3. */
+static int collect_sets(lua_State *L, int mi, const pl_registry_sel *sel, int block)
+{
+    uint32_t first, count;
+    int e;
+    lpl_new_query(L, mi);
+    int qi = lua_gettop(L);
+    lpl_query *q = lua_touserdata(L, qi);
+    if (!q || !q->q)
+        return 3;                    /* lpl_new_query pushed nil, message, errno */
+    if ((e = pl_query_add_sets(q->q, sel, &first, &count)) != 0)
+        return lpl_fail(L, "collect", e);
+    lua_getfield(L, qi, "collect");
+    lua_pushvalue(L, qi);
+    lua_call(L, 1, 3);
+    if (lua_isnil(L, -3))
+        return 3;
+    lua_pop(L, 2);
+    if (block >= 0) {                /* s:block{v1 = true, metadata = ..., system = opts.system} */
+        lua_getfield(L, -1, "block");
+        lua_insert(L, -2);
+        lua_createtable(L, 0, 3);
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, "v1");
+        lua_pushboolean(L, block);
+        lua_setfield(L, -2, "metadata");
+        if (lua_istable(L, 3)) {
+            lua_getfield(L, 3, "system");
+            lua_setfield(L, -2, "system");
+        }
+        lua_call(L, 2, 1);
+    }
+    lua_pushvalue(L, qi);
+    lua_createtable(L, (int)sel->nunknown, 0);
+    for (uint32_t k = 0; k < sel->nunknown; k++) {
+        lua_pushinteger(L, sel->unknown[k]);
+        lua_rawseti(L, -2, (lua_Integer)k + 1);
+    }
+    return 3;
+}
+
 /***
  * Collection by registry query string, after RegQueryValueEx on
  * HKEY_PERFORMANCE_DATA: "Global" (every counterset not marked costly),
  * "Costly" (the costly ones), a list of counterset title indexes ("1000
  * 3000"; Thread brings Process along), "MetadataGlobal" / "MetadataCostly"
  * (definitions only: no instance data and no I/O), "Counter 009" and
- * "Help 009" (the title index tables).
+ * "Help 009" (the title index tables; every language id gives the English
+ * ones, the only ones, as Windows falls back to English).
+ * `opts.v1 = true` returns the data and metadata collections as the
+ * PERF_DATA_BLOCK string RegQueryValueEx would (the metadata form collects
+ * a sample for it); `opts.system` names the system in it.
  * @function collect
  * @tparam string what
- * @tparam[opt] Machine machine
- * @return for data: a Sample, the Query that took it (collect again for
- *   rates), and the list of indexes that named no counterset; for
- *   metadata: an array of counterset tables; for the name tables: a table
+ * @tparam[opt] Machine machine (or opts in its place)
+ * @tparam[opt] table opts `v1`, `system`
+ * @return for data: a Sample (with `v1`: its V1 block string), the Query
+ *   that took it (collect again for rates), and the list of indexes that
+ *   named no counterset; for metadata: an array of counterset tables (with
+ *   `v1`: the metadata-only V1 block string); for the name tables: a table
  *   index -> text
  */
 static int l_collect(lua_State *L)
 {
     const char *what = luaL_checkstring(L, 1);
     lpl_machine *m;
-    lua_settop(L, 2);
+    int v1;
+    lua_settop(L, 3);
+    if (lua_istable(L, 2)) {                 /* collect(what, opts) */
+        lua_copy(L, 2, 3);
+        lua_pushnil(L);
+        lua_replace(L, 2);
+    }
+    v1 = collect_opts(L, 3);
     m = lpl_opt_machine(L, 2);
     int mi = lua_gettop(L);
     pl_registry_sel *sel = lua_newuserdatauv(L, sizeof *sel, 0);
     int e = pl_registry_parse(m->env, what, sel);
     if (e == EINVAL)
         return luaL_argerror(L, 1, lua_pushfstring(L, "not a registry query string: '%s'", what));
-    if (e == ENOENT)
-        return luaL_argerror(L, 1, "only language 009 (English) has name tables");
     if (e)
         return lpl_fail(L, "collect", e);
+    if (v1 && (sel->kind == PL_REG_NAMES || sel->kind == PL_REG_HELP))
+        return luaL_error(L, "collect: opts.v1 is for data and metadata collections, not name tables");
     switch (sel->kind) {
     case PL_REG_METADATA:
+        if (v1)
+            return collect_sets(L, mi, sel, 1);
         lua_createtable(L, (int)sel->nsets, 0);
         for (uint32_t k = 0; k < sel->nsets; k++) {
             push_metadata(L, sel->sets[k]);
@@ -487,29 +561,8 @@ static int l_collect(lua_State *L)
         }
         return 1;
     }
-    default: {
-        uint32_t first, count;
-        lpl_new_query(L, mi);
-        int qi = lua_gettop(L);
-        lpl_query *q = lua_touserdata(L, qi);
-        if (!q || !q->q)
-            return 3;                    /* lpl_new_query pushed nil, message, errno */
-        if ((e = pl_query_add_sets(q->q, sel, &first, &count)) != 0)
-            return lpl_fail(L, "collect", e);
-        lua_getfield(L, qi, "collect");
-        lua_pushvalue(L, qi);
-        lua_call(L, 1, 3);
-        if (lua_isnil(L, -3))
-            return 3;
-        lua_pop(L, 2);
-        lua_pushvalue(L, qi);
-        lua_createtable(L, (int)sel->nunknown, 0);
-        for (uint32_t k = 0; k < sel->nunknown; k++) {
-            lua_pushinteger(L, sel->unknown[k]);
-            lua_rawseti(L, -2, (lua_Integer)k + 1);
-        }
-        return 3;
-    }
+    default:
+        return collect_sets(L, mi, sel, v1 ? 0 : -1);
     }
 }
 
