@@ -105,15 +105,22 @@ build/perflib.pc: Makefile
 	  'Version: 0.1.0' 'Libs: -L$${libdir} -lperflib' 'Libs.private: -lm -lpthread' \
 	  'Cflags: -I$${includedir}/perflib' > $@
 
-# the seed's CpuPerfCounters consumer and other C examples, against the C library
-build/examples/%: examples/%.c build/libperflib.a src/capi/perflib_v2.h src/capi/perflib_wintypes.h
+# the installed headers, staged as they are installed: examples see nothing else
+PUBLIC_H := src/capi/perflib_v2.h src/capi/perflib_v1.h src/capi/perflib_wintypes.h src/core/pl_winperf.h
+STAGED_H := $(addprefix build/include/perflib/,$(notdir $(PUBLIC_H)))
+$(STAGED_H): build/include/perflib/%: $(PUBLIC_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/capi -o $@ $< build/libperflib.a -lm -lpthread
+	cp $(filter %/$*,$(PUBLIC_H)) $@
+
+# the seed's consumers (CpuPerfCounters, the registry programs), against the C library
+build/examples/%: examples/%.c build/libperflib.a $(STAGED_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Ibuild/include/perflib -o $@ $< build/libperflib.a -lm -lpthread
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include/perflib $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/bin \
 	  $(DESTDIR)$(LIBDIR)/lua/5.4/perflib $(DESTDIR)$(PREFIX)/share/lua/5.4/perflib/rules
-	install -m 644 src/capi/perflib_v2.h src/capi/perflib_wintypes.h $(DESTDIR)$(PREFIX)/include/perflib/
+	install -m 644 $(PUBLIC_H) $(DESTDIR)$(PREFIX)/include/perflib/
 	install -m 644 build/libperflib.a $(DESTDIR)$(LIBDIR)/
 	install -m 755 build/libperflib.so $(DESTDIR)$(LIBDIR)/libperflib.so.0
 	ln -sf libperflib.so.0 $(DESTDIR)$(LIBDIR)/libperflib.so

@@ -178,37 +178,58 @@ static void test_value_names(void)
     CHECK(RegCloseKey(hklm) == ERROR_INVALID_HANDLE);
 }
 
-/* The table as the env says it should be: index, text, ..., "" (W or A). */
+/* The table as the env says it should be: (index, text) pairs sorted by
+ * index, the names led by 1 -> the highest index, then "" (W or A). */
+typedef struct pair {
+    uint32_t index;
+    const char *text;
+} pair;
+
+static int by_index(const void *a, const void *b)
+{
+    uint32_t x = ((const pair *)a)->index, y = ((const pair *)b)->index;
+    return x < y ? -1 : x > y;
+}
+
+static void put_ascii(uint8_t *out, size_t cap, size_t *o, const char *s, int wide)
+{
+    for (;; s++) {                                   /* perflib's names are ASCII */
+        if (*o + 2 <= cap) {
+            out[*o] = (uint8_t)*s;
+            if (wide)
+                out[*o + 1] = 0;
+        }
+        *o += wide ? 2 : 1;
+        if (!*s)
+            return;
+    }
+}
+
 static size_t expected_table(int help, int wide, uint8_t *out, size_t cap)
 {
-    size_t o = 0;
-    char num[16];
+    static pair pairs[8192];
+    size_t n = 0, o = 0;
+    char num[16], last[16];
     for (uint32_t k = 0; k < pl_env_counterset_count(env); k++) {
         const pl_counterset_def *cs = pl_env_counterset(env, k);
-        for (int64_t i = -1; i < (int64_t)cs->ncounters; i++) {
-            uint32_t index = i < 0 ? cs->index : pl_counter_title_index(cs, &cs->counters[i]);
-            const char *text = i < 0 ? (help ? cs->help : cs->name) : (help ? cs->counters[i].help : cs->counters[i].name);
-            snprintf(num, sizeof num, "%u", (unsigned)(index + (uint32_t)help));
-            const char *parts[2] = { num, text };
-            for (int p = 0; p < 2; p++)
-                for (const char *c = parts[p];; c++) {   /* the names are ASCII */
-                    if (o + 2 <= cap) {
-                        out[o] = (uint8_t)*c;
-                        if (wide)
-                            out[o + 1] = 0;
-                    }
-                    o += wide ? 2 : 1;
-                    if (!*c)
-                        break;
-                }
-        }
+        pairs[n++] = (pair){ cs->index + (uint32_t)help, help ? cs->help : cs->name };
+        for (uint32_t i = 0; i < cs->ncounters; i++)
+            pairs[n++] = (pair){ pl_counter_title_index(cs, &cs->counters[i]) + (uint32_t)help,
+                                 help ? cs->counters[i].help : cs->counters[i].name };
     }
-    if (o + 2 <= cap) {
-        out[o] = 0;
-        if (wide)
-            out[o + 1] = 0;
+    qsort(pairs, n, sizeof pairs[0], by_index);
+    if (!help) {
+        snprintf(last, sizeof last, "%u", (unsigned)pairs[n - 1].index);
+        put_ascii(out, cap, &o, "1", wide);
+        put_ascii(out, cap, &o, last, wide);
     }
-    return o + (wide ? 2 : 1);
+    for (size_t k = 0; k < n; k++) {
+        snprintf(num, sizeof num, "%u", (unsigned)pairs[k].index);
+        put_ascii(out, cap, &o, num, wide);
+        put_ascii(out, cap, &o, pairs[k].text, wide);
+    }
+    put_ascii(out, cap, &o, "", wide);
+    return o;
 }
 
 static void check_table(HKEY key, const char *aname, LPCWSTR wname, int help)
@@ -228,6 +249,19 @@ static void check_table(HKEY key, const char *aname, LPCWSTR wname, int help)
     free(want);
 }
 
+/* the highest title index in use: the last counter name of the last set */
+static uint32_t last_index(void)
+{
+    uint32_t last = 0;
+    for (uint32_t k = 0; k < pl_env_counterset_count(env); k++) {
+        const pl_counterset_def *cs = pl_env_counterset(env, k);
+        for (uint32_t i = 0; i < cs->ncounters; i++)
+            if (pl_counter_title_index(cs, &cs->counters[i]) > last)
+                last = pl_counter_title_index(cs, &cs->counters[i]);
+    }
+    return last;
+}
+
 static void test_text_tables(void)
 {
     check_table(HKEY_PERFORMANCE_DATA, "Counter 009", u"Counter 009", 0);
@@ -242,8 +276,12 @@ static void test_text_tables(void)
     /* the first entries' exact bytes, written out by hand */
     const pl_counterset_def *cs = pl_env_counterset(env, 0);
     CHECK(cs->index == 1000 && strcmp(cs->name, "Processor Information") == 0);
-    static const uint8_t a_head[] = "1000\0Processor Information\0" "1002\0% Processor Time";
-    static const WCHAR w_head[] = u"1000\0Processor Information\0" u"1002\0% Processor Time";
+    char a_head[128];
+    WCHAR w_head[128];
+    int hn = snprintf(a_head, sizeof a_head, "1%c%u%c1000%cProcessor Information%c1002%c%% Processor Time", 0,
+                      (unsigned)last_index(), 0, 0, 0, 0);
+    for (int i = 0; i <= hn; i++)
+        w_head[i] = (WCHAR)(unsigned char)a_head[i];
     uint8_t buf[4096];
     DWORD size = 16, type = 0;
     CHECK(RegQueryValueExA(HKEY_PERFORMANCE_TEXT, "Counter", NULL, &type, buf, &size) == ERROR_MORE_DATA);
@@ -252,16 +290,17 @@ static void test_text_tables(void)
     uint8_t *all = malloc(need);
     size = need;
     CHECK(RegQueryValueExA(HKEY_PERFORMANCE_TEXT, "Counter", NULL, &type, all, &size) == ERROR_SUCCESS);
-    CHECK(memcmp(all, a_head, sizeof a_head) == 0);
+    CHECK(memcmp(all, a_head, (size_t)hn + 1) == 0);
     CHECK(all[need - 1] == 0 && all[need - 2] == 0);          /* the list ends with an empty string */
     free(all);
     size = sizeof buf;
-    CHECK(RegQueryValueExW(HKEY_PERFORMANCE_TEXT, u"Counter", NULL, &type, buf, &size) == ERROR_MORE_DATA ||
-          memcmp(buf, w_head, sizeof w_head) == 0);
-    size = sizeof w_head;
+    CHECK(RegQueryValueExW(HKEY_PERFORMANCE_TEXT, u"Counter", NULL, &type, buf, &size) == ERROR_MORE_DATA);
+    CHECK(memcmp(buf, w_head, 2 * ((size_t)hn + 1)) == 0);      /* what fits is written */
+    DWORD cap = 2 * ((DWORD)hn + 1);
+    size = cap;
     memset(buf, 0xA5, sizeof buf);
     CHECK(RegQueryValueExW(HKEY_PERFORMANCE_TEXT, u"Counter", NULL, &type, buf, &size) == ERROR_MORE_DATA);
-    CHECK(buf[sizeof w_head] == 0xA5);
+    CHECK(buf[cap] == 0xA5 && buf[cap - 1] == 0 && size > cap);     /* nothing past the caller's size */
 }
 
 static void test_close(void)

@@ -128,18 +128,52 @@ static void put_entry(out *o, uint32_t index, const char *text, int wide)
     put_text(o, text ? text : "", wide);
 }
 
-/* The "Counter" / "Help" table as REG_MULTI_SZ: index, text, ..., and the
- * empty string that ends the list. */
+/* The set with the smallest title index above after (NULL: none). */
+static const pl_counterset_def *next_set(const pl_env *env, uint32_t after, int first)
+{
+    const pl_counterset_def *best = NULL;
+    for (uint32_t k = 0; k < pl_env_counterset_count(env); k++) {
+        const pl_counterset_def *cs = pl_env_counterset(env, k);
+        if ((first || cs->index > after) && (!best || cs->index < best->index))
+            best = cs;
+    }
+    return best;
+}
+
+/* The counter of cs with the smallest id above after (NULL: none). */
+static const pl_counter_def *next_counter(const pl_counterset_def *cs, const pl_counter_def *after)
+{
+    const pl_counter_def *best = NULL;
+    for (uint32_t i = 0; i < cs->ncounters; i++) {
+        const pl_counter_def *c = &cs->counters[i];
+        if ((!after || c->id > after->id) && (!best || c->id < best->id))
+            best = c;
+    }
+    return best;
+}
+
+/* The "Counter" / "Help" table as REG_MULTI_SZ: index, text, ... in
+ * increasing index order, and the empty string that ends the list.  As on
+ * Windows, the names start with the pair 1 -> the highest index in use. */
 static size_t put_table(const pl_env *env, int help, int wide, uint8_t *buf, size_t cap)
 {
     out o = { buf, cap, 0 };
-    for (uint32_t k = 0; k < pl_env_counterset_count(env); k++) {
-        const pl_counterset_def *cs = pl_env_counterset(env, k);
-        put_entry(&o, cs->index + (uint32_t)help, help ? cs->help : cs->name, wide);
-        for (uint32_t i = 0; i < cs->ncounters; i++) {
-            const pl_counter_def *c = &cs->counters[i];
-            put_entry(&o, pl_counter_title_index(cs, c) + (uint32_t)help, help ? c->help : c->name, wide);
+    const pl_counterset_def *cs;
+    if (!help) {
+        uint32_t last = 1;
+        char num[16];
+        for (cs = next_set(env, 0, 1); cs; cs = next_set(env, cs->index, 0)) {
+            last = cs->index;
+            for (const pl_counter_def *c = next_counter(cs, NULL); c; c = next_counter(cs, c))
+                last = pl_counter_title_index(cs, c);
         }
+        snprintf(num, sizeof num, "%u", (unsigned)last);
+        put_entry(&o, 1, num, wide);
+    }
+    for (cs = next_set(env, 0, 1); cs; cs = next_set(env, cs->index, 0)) {
+        put_entry(&o, cs->index + (uint32_t)help, help ? cs->help : cs->name, wide);
+        for (const pl_counter_def *c = next_counter(cs, NULL); c; c = next_counter(cs, c))
+            put_entry(&o, pl_counter_title_index(cs, c) + (uint32_t)help, help ? c->help : c->name, wide);
     }
     put_text(&o, "", wide);
     return o.off;
