@@ -571,6 +571,79 @@ static void t_metadata(void)
     pl_env_unref(env);
 }
 
+/* ---- parent references -------------------------------------------------- */
+
+/* One sample of every path in paths (NULL-ended), in that order. */
+static pl_sample *collect_paths(pl_env *env, const char *const *paths)
+{
+    pl_query *q = pl_query_new(env);
+    uint32_t st, idx;
+    pl_sample *s = NULL;
+    for (; *paths; paths++)
+        CHECK(pl_query_add_path(q, *paths, &st, &idx) == 0 && st == 0);
+    CHECK(pl_query_collect(q, &s) == 0 && s);
+    pl_query_free(q);
+    return s;
+}
+
+/* The ParentObjectTitleIndex / ParentObjectInstance pairs of the object
+ * with this title index, read off the bytes by winperf.h's offsets. */
+static uint32_t parents_of(const uint8_t *w, uint32_t title, uint32_t *pt, uint32_t *pi, uint32_t cap)
+{
+    size_t o = pl_r32(w + 24);
+    for (uint32_t k = 0; k < pl_r32(w + 28); k++, o += pl_r32(w + o)) {
+        int32_t ninst = (int32_t)pl_r32(w + o + 40);
+        if (pl_r32(w + o + 12) != title || ninst < 0)
+            continue;
+        size_t i = o + pl_r32(w + o + 4);
+        for (int32_t j = 0; j < ninst && (uint32_t)j < cap; j++) {
+            pt[j] = pl_r32(w + i + 4);
+            pi[j] = pl_r32(w + i + 8);
+            i += pl_r32(w + i);
+            i += pl_r32(w + i);                /* its PERF_COUNTER_BLOCK */
+        }
+        return (uint32_t)ninst;
+    }
+    return 0;
+}
+
+/* proc-basic: Process instances in order process_api (pid 1) 0, kthreadd (2)
+ * 1, bash (1162) 2, "we ird) (x" (20259) 3, cat (25423) 4, bash#1 (30473) 5,
+ * _Total#1 6, trunc 7, _Total 8 (test_process.c); threads process_api/1,
+ * /45, /46 (pid 1), kthreadd/2, bash/1162, cat/25423, bashthr/30480 (pid
+ * 30473), so parents 0 0 0 1 2 4 5 of Process (title index 14000). */
+static void t_thread_parents(void)
+{
+    static const uint32_t want[] = { 0, 0, 0, 1, 2, 4, 5 };
+    static const char *const both[] = { "\\Thread(*)\\*", "\\Process(*)\\*", NULL };
+    static const char *const alone[] = { "\\Thread(*)\\*", NULL };
+    static const char *const no_pid[] = { "\\Process(*)\\*", "\\Thread(*)\\% Processor Time", NULL };
+    const char *const *cases[] = { both, alone, no_pid };
+    pl_env *env = pl_env_new("spec/fixtures/proc-basic");
+    CHECK(env != NULL);
+    for (int c = 0; c < 3; c++) {
+        pl_sample *s = collect_paths(env, cases[c]);
+        size_t n;
+        uint8_t *w = write_v1(s, NULL, 0, &n);
+        uint32_t pt[16] = { 0 }, pi[16] = { 0 };
+        CHECK_EQ_U64(parents_of(w, 15000, pt, pi, 16), 7);
+        for (int j = 0; j < 7; j++) {
+            /* without Process in the block, or without the thread's pid: 0 0 */
+            CHECK_EQ_U64(pt[j], c == 0 ? 14000 : 0);
+            CHECK_EQ_U64(pi[j], c == 0 ? want[j] : 0);
+        }
+        CHECK_EQ_U64(parents_of(w, 14000, pt, pi, 16), c == 1 ? 0 : 9);
+        CHECK(c == 1 || (pt[0] == 0 && pi[8] == 0));    /* Process has no parent */
+        pl_sample *r = NULL;
+        CHECK(pl_v1_read(env, w, n, NULL, NULL, &r, NULL) == 0 && r);   /* read as before */
+        CHECK(r && r->nblocks == s->nblocks && r->blocks[c == 2].ninst == 7);
+        free(r);
+        free(w);
+        free(s);
+    }
+    pl_env_unref(env);
+}
+
 int main(void)
 {
     RUN(t_writer_matches_hand_layout);
@@ -583,5 +656,6 @@ int main(void)
     RUN(t_overlong_name);
     RUN(t_short_buffer);
     RUN(t_metadata);
+    RUN(t_thread_parents);
     return CT_END();
 }

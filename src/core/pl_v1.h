@@ -17,6 +17,15 @@
  * PerfTime/PerfFreq; other objects carry the result's own read time there.
  * Counter values are 8-byte aligned when 8 bytes long.
  *
+ * Parent references (PERF_INSTANCE_DEFINITION.ParentObjectTitleIndex and
+ * ParentObjectInstance), as Windows sets them: a Thread instance names the
+ * Process object's title index and the 0-based position of its process (its
+ * "ID Process" value matched against the Process instance ids) in the first
+ * Process object of the same block.  Both are 0 when the block has no
+ * Process object, the Thread result lacks "ID Process", or the process is
+ * not among the Process instances (it ended between the two reads); every
+ * other set has no parent.  The reader ignores them.
+ *
  * perflib's extension (data form only): the last 8i + ALIGN8(n) + 24 bytes
  * of an object with i instances and n values, inside its TotalByteLength so
  * standard consumers step over them, hold the instance keys (pl_inst.key:
