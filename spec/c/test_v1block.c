@@ -644,6 +644,73 @@ static void t_thread_parents(void)
     pl_env_unref(env);
 }
 
+/* The metadata form from the definitions alone: the bytes of the metadata
+ * form of a collected sample but for the times (the data block's 36..80,
+ * each object's PerfTime/PerfFreq at 48..64), and no provider runs. */
+static int m_runs;
+static int m_open(pl_env *env, void **state)
+{
+    m_runs++;
+    return t_open(env, state);
+}
+static int m_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
+{
+    m_runs++;
+    return t_collect(state, wanted, snap);
+}
+static const pl_provider_ops m_ops = { m_open, t_close, t_instances, m_collect };
+static const pl_counterset_def m_set = {
+    { 0x5a5a0303, 0x1111, 0x2222, { 1, 2, 3, 4, 5, 6, 7, 9 } }, "V1Counted", "Test set.",
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, 4, t_counters, &m_ops, T_INDEX + 2000,
+};
+
+static void zero_times(uint8_t *w)
+{
+    memset(w + 36, 0, 80 - 36);
+    size_t o = pl_r32(w + 24);
+    for (uint32_t k = 0; k < pl_r32(w + 28); k++, o += pl_r32(w + o))
+        memset(w + o + 48, 0, 16);
+}
+
+static void t_metadata_without_collect(void)
+{
+    static const char *const paths[] = { "\\V1Counted(*)\\*", "\\Memory\\*", "\\Process(*)\\*",
+                                         "\\V1Counted(a)\\Level", NULL };
+    pl_env *env = pl_env_new(FIX);
+    CHECK(env && pl_env_register(env, &m_set) == 0);
+    pl_query *q = pl_query_new(env);
+    uint32_t st, idx;
+    for (const char *const *p = paths; *p; p++)
+        CHECK(pl_query_add_path(q, *p, &st, &idx) == 0 && st == 0);
+    size_t n = pl_v1_write_metadata(q, "HOST", NULL, 0);
+    uint8_t *m = malloc(n);
+    CHECK(m && pl_v1_write_metadata(q, "HOST", m, n) == n);
+    CHECK_EQ_U64(m_runs, 0);                       /* nothing opened, nothing collected */
+    CHECK(pl_v1_validate(m, n, NULL) == 0);
+    CHECK_EQ_U64(pl_r32(m + 28), 4);
+    pl_sample *s = NULL;
+    CHECK(pl_query_collect(q, &s) == 0 && s);
+    CHECK_EQ_U64(m_runs, 2);
+    size_t n2;
+    uint8_t *w = write_v1(s, "HOST", PL_V1_METADATA, &n2);
+    CHECK_EQ_U64(n2, n);
+    if (n2 == n) {
+        zero_times(m);
+        zero_times(w);
+        CHECK(memcmp(m, w, n) == 0);
+    }
+    /* a short buffer: the size, nothing past cap written */
+    uint8_t small[100];
+    memset(small, 0xAB, sizeof small);
+    CHECK_EQ_U64(pl_v1_write_metadata(q, "HOST", small, 90), n);
+    CHECK(small[90] == 0xAB && small[99] == 0xAB);
+    free(w);
+    free(m);
+    free(s);
+    pl_query_free(q);
+    pl_env_unref(env);
+}
+
 int main(void)
 {
     RUN(t_writer_matches_hand_layout);
@@ -657,5 +724,6 @@ int main(void)
     RUN(t_short_buffer);
     RUN(t_metadata);
     RUN(t_thread_parents);
+    RUN(t_metadata_without_collect);
     return CT_END();
 }

@@ -59,6 +59,14 @@
  * (UTF-8; NULL for none).  flags: PL_V1_METADATA or 0. */
 size_t pl_v1_write(const pl_sample *s, const char *sysname, unsigned flags, void *buf, size_t cap);
 
+/* The metadata form (PL_V1_METADATA) of query q's results from their
+ * definitions alone: no provider is opened or collected, so no I/O.  The
+ * same bytes as pl_v1_write(sample of q, sysname, PL_V1_METADATA) but for
+ * the times (the data block's and each object's PerfTime/PerfFreq: the
+ * clock now), and every result has its object, where a sample leaves out
+ * the sets whose collect failed.  The size it takes, as pl_v1_write. */
+size_t pl_v1_write_metadata(const pl_query *q, const char *sysname, void *buf, size_t cap);
+
 /* Checks every length, offset and count of a V1 block (any provider's, no
  * definitions needed): 0, or EINVAL with *err set. */
 int pl_v1_validate(const void *buf, size_t len, pl_db_error *err);

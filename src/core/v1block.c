@@ -242,16 +242,47 @@ static void object(wr *w, const pl_sample *s, const pl_block *b, unsigned flags)
     put64(&h, (uint64_t)(obj ? b->obj_freq : s->perf_freq));
 }
 
+/* The system name after the PERF_DATA_BLOCK; returns HeaderLength. */
+static size_t begin(wr *w, const char *sysname, size_t *name)
+{
+    *name = sysname ? pl_db_put_utf16(NULL, sysname) : 0;
+    if (*name && at(w, w->off, *name))
+        pl_db_put_utf16(w->buf + w->off, sysname);
+    w->off += *name;
+    pad8(w);
+    return w->off;
+}
+
+/* The PERF_DATA_BLOCK, its times s's; returns the block's size. */
+static size_t finish(wr *w, const pl_sample *s, size_t name, size_t hlen, uint32_t nobj, uint32_t first)
+{
+    if (at(w, 0, PL_V1_DATA_BLOCK)) {
+        static const uint16_t sig[4] = { 'P', 'E', 'R', 'F' };
+        for (int k = 0; k < 4; k++)
+            pl_w16(w->buf + 2 * k, sig[k]);
+        pl_w32(w->buf + 8, 1);            /* LittleEndian */
+        pl_w32(w->buf + 12, PERF_DATA_VERSION);
+        pl_w32(w->buf + 16, PERF_DATA_REVISION);
+        pl_w32(w->buf + 20, (uint32_t)w->off);
+        pl_w32(w->buf + 24, (uint32_t)hlen);
+        pl_w32(w->buf + 28, nobj);
+        pl_w32(w->buf + 32, first);       /* DefaultObject */
+        pl_db_system_time(w->buf + 36, s->time100ns);
+        pl_w32(w->buf + 52, 0);
+        pl_w64(w->buf + 56, (uint64_t)s->perf_time);
+        pl_w64(w->buf + 64, (uint64_t)s->perf_freq);
+        pl_w64(w->buf + 72, (uint64_t)s->time100ns);
+        pl_w32(w->buf + 80, (uint32_t)name);
+        pl_w32(w->buf + 84, name ? PL_V1_DATA_BLOCK : 0);
+    }
+    return w->off;
+}
+
 size_t pl_v1_write(const pl_sample *s, const char *sysname, unsigned flags, void *buf, size_t cap)
 {
     wr w = { buf, PL_V1_DATA_BLOCK, cap };
     uint32_t nobj = 0, first = 0;
-    size_t name = sysname ? pl_db_put_utf16(NULL, sysname) : 0;
-    if (name && at(&w, w.off, name))
-        pl_db_put_utf16(w.buf + w.off, sysname);
-    w.off += name;
-    pad8(&w);
-    size_t hlen = w.off;
+    size_t name, hlen = begin(&w, sysname, &name);
     for (uint32_t k = 0; k < s->nblocks; k++) {
         const pl_block *b = &s->blocks[k];
         if (b->shape == PERF_ERROR_RETURN)
@@ -260,26 +291,27 @@ size_t pl_v1_write(const pl_sample *s, const char *sysname, unsigned flags, void
             first = b->cs->index;
         object(&w, s, b, flags);
     }
-    if (at(&w, 0, PL_V1_DATA_BLOCK)) {
-        static const uint16_t sig[4] = { 'P', 'E', 'R', 'F' };
-        for (int k = 0; k < 4; k++)
-            pl_w16(w.buf + 2 * k, sig[k]);
-        pl_w32(w.buf + 8, 1);             /* LittleEndian */
-        pl_w32(w.buf + 12, PERF_DATA_VERSION);
-        pl_w32(w.buf + 16, PERF_DATA_REVISION);
-        pl_w32(w.buf + 20, (uint32_t)w.off);
-        pl_w32(w.buf + 24, (uint32_t)hlen);
-        pl_w32(w.buf + 28, nobj);
-        pl_w32(w.buf + 32, first);        /* DefaultObject */
-        pl_db_system_time(w.buf + 36, s->time100ns);
-        pl_w32(w.buf + 52, 0);
-        pl_w64(w.buf + 56, (uint64_t)s->perf_time);
-        pl_w64(w.buf + 64, (uint64_t)s->perf_freq);
-        pl_w64(w.buf + 72, (uint64_t)s->time100ns);
-        pl_w32(w.buf + 80, (uint32_t)name);
-        pl_w32(w.buf + 84, name ? PL_V1_DATA_BLOCK : 0);
+    return finish(&w, s, name, hlen, nobj, first);
+}
+
+size_t pl_v1_write_metadata(const pl_query *q, const char *sysname, void *buf, size_t cap)
+{
+    wr w = { buf, PL_V1_DATA_BLOCK, cap };
+    pl_sample s = { 0 };
+    uint32_t nobj = pl_query_count(q), first = 0;
+    size_t name, hlen = begin(&w, sysname, &name);
+    pl_now(&s.perf_time, &s.perf_freq, &s.time100ns);
+    for (uint32_t k = 0; k < nobj; k++) {
+        /* a result of the definitions alone: its set, its counters, no values */
+        const pl_spec *sp = pl_query_spec(q, k);
+        int single = sp->cs->instance_type == PERF_COUNTERSET_SINGLE_INSTANCE;
+        pl_block b = { .cs = sp->cs, .ncounters = sp->ncounters, .ninst = single ? 1u : 0u, .time = s.perf_time };
+        s.cidx = sp->counters;
+        if (!k)
+            first = sp->cs->index;
+        object(&w, &s, &b, PL_V1_METADATA);
     }
-    return w.off;
+    return finish(&w, &s, name, hlen, nobj, first);
 }
 
 /* ---------------------------------------------------------------- validating */
