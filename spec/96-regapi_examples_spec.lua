@@ -80,6 +80,24 @@ describe("reg_object_names (displaying object, instance and counter names)", fun
     assert.truthy(out:match "^Object %d+ Thread\n")
     assert.truthy(out:match "\nObject %d+ Process\n")
   end)
+
+  it("shows each thread's parent process by its 0-based instance in the Process object", function()
+    local out, ok = run(BIN .. "reg_object_names " .. perflib.counterset("Thread").index)
+    assert.is_true(ok)
+    local procs = {}
+    for name in (out:match "\nObject %d+ Process\n(.*)$" or ""):gmatch "\n  Instance ([^\n]*)" do
+      procs[#procs + 1] = name
+    end
+    assert.is_true(#procs > 0)
+    local parented = 0
+    for n, name in out:gmatch "\n  Instance [^\n]- %(parent Process #(%d+) ([^\n]*)%)" do
+      assert.equals(procs[tonumber(n) + 1], name)
+      parented = parented + 1
+    end
+    assert.is_true(parented > 0)
+    -- this very program: its thread (comm/tid) names its process
+    assert.truthy(out:match "\n  Instance reg_object_name/%d+ %(parent Process #%d+ reg_object_name[^\n]*%)\n")
+  end)
 end)
 
 describe("reg_counter_values (retrieving counter data and calculating counter values)", function()

@@ -4,6 +4,7 @@
  * RegCloseKey, and the W and A title tables byte for byte.  On this
  * machine's live data: blocks are checked with the core's V1 validator. */
 #include "ctest.h"
+#include <errno.h>
 #include "perflib_v1.h"
 #include "perflib.h"
 #include "pl_v1.h"
@@ -324,6 +325,70 @@ static void test_close(void)
     CHECK(RegCloseKey(HKEY_PERFORMANCE_DATA) == ERROR_SUCCESS);
 }
 
+/* "MetadataGlobal" writes definitions only: no provider is opened or
+ * collected (no I/O), where "Global" collects each set once per call. */
+static int counted_opens, counted_collects;
+static int c_open(pl_env *e, void **state)
+{
+    (void)e;
+    counted_opens++;
+    *state = NULL;
+    return 0;
+}
+static void c_close(void *state) { (void)state; }
+static int c_instances(void *state, pl_snapshot *snap)
+{
+    (void)state;
+    pl_snap_clear(snap);
+    return pl_snap_add(snap, "one", 1) < 0 ? ENOMEM : 0;
+}
+static int c_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
+{
+    (void)wanted;
+    counted_collects++;
+    return c_instances(state, snap);
+}
+static const pl_provider_ops c_ops = { c_open, c_close, c_instances, c_collect };
+static const pl_counter_def c_counters[] = {
+    { 0, "Hits", "", PERF_COUNTER_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
+};
+static const pl_counterset_def c_set = {
+    { 0x5a5a0202, 0x3333, 0x4444, { 8, 7, 6, 5, 4, 3, 2, 1 } }, "V1CountedCollects", "Test set.",
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, 1, c_counters, &c_ops, 61000,
+};
+
+static int has_object(const char *name, DWORD index, LONG *ninst)
+{
+    DWORD type = 0, size = 0;
+    LSTATUS st;
+    uint8_t *b = query_a(HKEY_PERFORMANCE_DATA, name, &type, &size, &st);
+    int found = 0;
+    if (b && st == ERROR_SUCCESS && valid_block(b, size)) {
+        const PERF_DATA_BLOCK *pdb = (const PERF_DATA_BLOCK *)b;
+        const uint8_t *o = b + pdb->HeaderLength;
+        for (DWORD k = 0; k < pdb->NumObjectTypes; k++, o += ((const PERF_OBJECT_TYPE *)o)->TotalByteLength)
+            if (((const PERF_OBJECT_TYPE *)o)->ObjectNameTitleIndex == index) {
+                found = 1;
+                *ninst = ((const PERF_OBJECT_TYPE *)o)->NumInstances;
+            }
+    }
+    free(b);
+    return found;
+}
+
+static void test_metadata_collects_nothing(void)
+{
+    LONG ni = 0;
+    CHECK(pl_register_counterset(&c_set, NULL, NULL, 0) == 0);
+    CHECK(has_object("MetadataGlobal", 61000, &ni) && ni == PERF_METADATA_MULTIPLE_INSTANCES);
+    CHECK(has_object("OLD_MetadataGlobal", 61000, &ni));
+    CHECK_EQ_U64(counted_opens, 0);
+    CHECK_EQ_U64(counted_collects, 0);
+    CHECK(has_object("Global", 61000, &ni) && ni == 1);
+    CHECK(counted_opens > 0 && counted_collects > 0);   /* once per try of the grow loop */
+    CHECK(RegCloseKey(HKEY_PERFORMANCE_DATA) == ERROR_SUCCESS);
+}
+
 int main(void)
 {
     DWORD size = 0;
@@ -339,6 +404,7 @@ int main(void)
     RUN(test_value_names);
     RUN(test_text_tables);
     RUN(test_close);
+    RUN(test_metadata_collects_nothing);
     pl_env_unref(env);
     RegCloseKey(HKEY_PERFORMANCE_DATA);
     return CT_END();

@@ -571,6 +571,146 @@ static void t_metadata(void)
     pl_env_unref(env);
 }
 
+/* ---- parent references -------------------------------------------------- */
+
+/* One sample of every path in paths (NULL-ended), in that order. */
+static pl_sample *collect_paths(pl_env *env, const char *const *paths)
+{
+    pl_query *q = pl_query_new(env);
+    uint32_t st, idx;
+    pl_sample *s = NULL;
+    for (; *paths; paths++)
+        CHECK(pl_query_add_path(q, *paths, &st, &idx) == 0 && st == 0);
+    CHECK(pl_query_collect(q, &s) == 0 && s);
+    pl_query_free(q);
+    return s;
+}
+
+/* The ParentObjectTitleIndex / ParentObjectInstance pairs of the object
+ * with this title index, read off the bytes by winperf.h's offsets. */
+static uint32_t parents_of(const uint8_t *w, uint32_t title, uint32_t *pt, uint32_t *pi, uint32_t cap)
+{
+    size_t o = pl_r32(w + 24);
+    for (uint32_t k = 0; k < pl_r32(w + 28); k++, o += pl_r32(w + o)) {
+        int32_t ninst = (int32_t)pl_r32(w + o + 40);
+        if (pl_r32(w + o + 12) != title || ninst < 0)
+            continue;
+        size_t i = o + pl_r32(w + o + 4);
+        for (int32_t j = 0; j < ninst && (uint32_t)j < cap; j++) {
+            pt[j] = pl_r32(w + i + 4);
+            pi[j] = pl_r32(w + i + 8);
+            i += pl_r32(w + i);
+            i += pl_r32(w + i);                /* its PERF_COUNTER_BLOCK */
+        }
+        return (uint32_t)ninst;
+    }
+    return 0;
+}
+
+/* proc-basic: Process instances in order process_api (pid 1) 0, kthreadd (2)
+ * 1, bash (1162) 2, "we ird) (x" (20259) 3, cat (25423) 4, bash#1 (30473) 5,
+ * _Total#1 6, trunc 7, _Total 8 (test_process.c); threads process_api/1,
+ * /45, /46 (pid 1), kthreadd/2, bash/1162, cat/25423, bashthr/30480 (pid
+ * 30473), so parents 0 0 0 1 2 4 5 of Process (title index 14000). */
+static void t_thread_parents(void)
+{
+    static const uint32_t want[] = { 0, 0, 0, 1, 2, 4, 5 };
+    static const char *const both[] = { "\\Thread(*)\\*", "\\Process(*)\\*", NULL };
+    static const char *const alone[] = { "\\Thread(*)\\*", NULL };
+    static const char *const no_pid[] = { "\\Process(*)\\*", "\\Thread(*)\\% Processor Time", NULL };
+    const char *const *cases[] = { both, alone, no_pid };
+    pl_env *env = pl_env_new("spec/fixtures/proc-basic");
+    CHECK(env != NULL);
+    for (int c = 0; c < 3; c++) {
+        pl_sample *s = collect_paths(env, cases[c]);
+        size_t n;
+        uint8_t *w = write_v1(s, NULL, 0, &n);
+        uint32_t pt[16] = { 0 }, pi[16] = { 0 };
+        CHECK_EQ_U64(parents_of(w, 15000, pt, pi, 16), 7);
+        for (int j = 0; j < 7; j++) {
+            /* without Process in the block, or without the thread's pid: 0 0 */
+            CHECK_EQ_U64(pt[j], c == 0 ? 14000 : 0);
+            CHECK_EQ_U64(pi[j], c == 0 ? want[j] : 0);
+        }
+        CHECK_EQ_U64(parents_of(w, 14000, pt, pi, 16), c == 1 ? 0 : 9);
+        CHECK(c == 1 || (pt[0] == 0 && pi[8] == 0));    /* Process has no parent */
+        pl_sample *r = NULL;
+        CHECK(pl_v1_read(env, w, n, NULL, NULL, &r, NULL) == 0 && r);   /* read as before */
+        CHECK(r && r->nblocks == s->nblocks && r->blocks[c == 2].ninst == 7);
+        free(r);
+        free(w);
+        free(s);
+    }
+    pl_env_unref(env);
+}
+
+/* The metadata form from the definitions alone: the bytes of the metadata
+ * form of a collected sample but for the times (the data block's 36..80,
+ * each object's PerfTime/PerfFreq at 48..64), and no provider runs. */
+static int m_runs;
+static int m_open(pl_env *env, void **state)
+{
+    m_runs++;
+    return t_open(env, state);
+}
+static int m_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
+{
+    m_runs++;
+    return t_collect(state, wanted, snap);
+}
+static const pl_provider_ops m_ops = { m_open, t_close, t_instances, m_collect };
+static const pl_counterset_def m_set = {
+    { 0x5a5a0303, 0x1111, 0x2222, { 1, 2, 3, 4, 5, 6, 7, 9 } }, "V1Counted", "Test set.",
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, 4, t_counters, &m_ops, T_INDEX + 2000,
+};
+
+static void zero_times(uint8_t *w)
+{
+    memset(w + 36, 0, 80 - 36);
+    size_t o = pl_r32(w + 24);
+    for (uint32_t k = 0; k < pl_r32(w + 28); k++, o += pl_r32(w + o))
+        memset(w + o + 48, 0, 16);
+}
+
+static void t_metadata_without_collect(void)
+{
+    static const char *const paths[] = { "\\V1Counted(*)\\*", "\\Memory\\*", "\\Process(*)\\*",
+                                         "\\V1Counted(a)\\Level", NULL };
+    pl_env *env = pl_env_new(FIX);
+    CHECK(env && pl_env_register(env, &m_set) == 0);
+    pl_query *q = pl_query_new(env);
+    uint32_t st, idx;
+    for (const char *const *p = paths; *p; p++)
+        CHECK(pl_query_add_path(q, *p, &st, &idx) == 0 && st == 0);
+    size_t n = pl_v1_write_metadata(q, "HOST", NULL, 0);
+    uint8_t *m = malloc(n);
+    CHECK(m && pl_v1_write_metadata(q, "HOST", m, n) == n);
+    CHECK_EQ_U64(m_runs, 0);                       /* nothing opened, nothing collected */
+    CHECK(pl_v1_validate(m, n, NULL) == 0);
+    CHECK_EQ_U64(pl_r32(m + 28), 4);
+    pl_sample *s = NULL;
+    CHECK(pl_query_collect(q, &s) == 0 && s);
+    CHECK_EQ_U64(m_runs, 2);
+    size_t n2;
+    uint8_t *w = write_v1(s, "HOST", PL_V1_METADATA, &n2);
+    CHECK_EQ_U64(n2, n);
+    if (n2 == n) {
+        zero_times(m);
+        zero_times(w);
+        CHECK(memcmp(m, w, n) == 0);
+    }
+    /* a short buffer: the size, nothing past cap written */
+    uint8_t small[100];
+    memset(small, 0xAB, sizeof small);
+    CHECK_EQ_U64(pl_v1_write_metadata(q, "HOST", small, 90), n);
+    CHECK(small[90] == 0xAB && small[99] == 0xAB);
+    free(w);
+    free(m);
+    free(s);
+    pl_query_free(q);
+    pl_env_unref(env);
+}
+
 int main(void)
 {
     RUN(t_writer_matches_hand_layout);
@@ -583,5 +723,7 @@ int main(void)
     RUN(t_overlong_name);
     RUN(t_short_buffer);
     RUN(t_metadata);
+    RUN(t_thread_parents);
+    RUN(t_metadata_without_collect);
     return CT_END();
 }

@@ -191,7 +191,7 @@ static LSTATUS sized(size_t need, LPBYTE lpData, LPDWORD lpcbData)
     return lpData && cap < need ? ERROR_MORE_DATA : ERROR_SUCCESS;
 }
 
-/* Collects name's query anew and writes its V1 block. */
+/* Collects name's query anew and writes its V1 block (metadata: no collect). */
 static LSTATUS data_block(pl_env *env, const char *name, const pl_registry_sel *sel, unsigned flags,
                           LPBYTE lpData, LPDWORD lpcbData)
 {
@@ -201,11 +201,13 @@ static LSTATUS data_block(pl_env *env, const char *name, const pl_registry_sel *
     cached *c = query_for(env, name, sel, flags, &err);
     if (!c)
         return err;
-    if (pl_query_collect_with(c->q, sample_mem, c, &s))
-        return ERROR_OUTOFMEMORY;
     if (gethostname(host, sizeof host - 1) != 0)
         host[0] = 0;
     size_t cap = lpData && lpcbData ? *lpcbData : 0;
+    if (flags & PL_V1_METADATA)           /* definitions only: no provider runs */
+        return sized(pl_v1_write_metadata(c->q, host, lpData, cap), lpData, lpcbData);
+    if (pl_query_collect_with(c->q, sample_mem, c, &s))
+        return ERROR_OUTOFMEMORY;
     return sized(pl_v1_write(s, host, flags, lpData, cap), lpData, lpcbData);
 }
 

@@ -17,6 +17,15 @@
  * PerfTime/PerfFreq; other objects carry the result's own read time there.
  * Counter values are 8-byte aligned when 8 bytes long.
  *
+ * Parent references (PERF_INSTANCE_DEFINITION.ParentObjectTitleIndex and
+ * ParentObjectInstance), as Windows sets them: a Thread instance names the
+ * Process object's title index and the 0-based position of its process (its
+ * "ID Process" value matched against the Process instance ids) in the first
+ * Process object of the same block.  Both are 0 when the block has no
+ * Process object, the Thread result lacks "ID Process", or the process is
+ * not among the Process instances (it ended between the two reads); every
+ * other set has no parent.  The reader ignores them.
+ *
  * perflib's extension (data form only): the last 8i + ALIGN8(n) + 24 bytes
  * of an object with i instances and n values, inside its TotalByteLength so
  * standard consumers step over them, hold the instance keys (pl_inst.key:
@@ -49,6 +58,14 @@
  * so a caller answers ERROR_MORE_DATA with it.  sysname: the system name
  * (UTF-8; NULL for none).  flags: PL_V1_METADATA or 0. */
 size_t pl_v1_write(const pl_sample *s, const char *sysname, unsigned flags, void *buf, size_t cap);
+
+/* The metadata form (PL_V1_METADATA) of query q's results from their
+ * definitions alone: no provider is opened or collected, so no I/O.  The
+ * same bytes as pl_v1_write(sample of q, sysname, PL_V1_METADATA) but for
+ * the times (the data block's and each object's PerfTime/PerfFreq: the
+ * clock now), and every result has its object, where a sample leaves out
+ * the sets whose collect failed.  The size it takes, as pl_v1_write. */
+size_t pl_v1_write_metadata(const pl_query *q, const char *sysname, void *buf, size_t cap);
 
 /* Checks every length, offset and count of a V1 block (any provider's, no
  * definitions needed): 0, or EINVAL with *err set. */

@@ -120,14 +120,64 @@ static void counter_block(wr *w, const pl_sample *s, const pl_block *b, uint32_t
     }
 }
 
-static void instance_def(wr *w, const pl_sample *s, const pl_block *b, uint32_t i)
+/* Windows' parent references (PERF_INSTANCE_DEFINITION.ParentObjectTitleIndex
+ * and ParentObjectInstance): a child set, its counter that holds the parent
+ * instance's id, and the parent set.  A Thread names its Process by pid. */
+static const struct {
+    const char *child, *counter, *parent;
+} parents[] = {
+    { "Thread", "ID Process", "Process" },
+};
+
+/* Where result b's instances find their parents: the parent object written
+ * in the same block and b's counter holding the parent id; pb NULL: none. */
+typedef struct parent_ref {
+    const pl_block *pb;
+    uint32_t c, hint;
+} parent_ref;
+
+static parent_ref parent_of(const pl_sample *s, const pl_block *b)
+{
+    parent_ref r = { NULL, 0, 0 };
+    for (size_t k = 0; k < sizeof parents / sizeof parents[0]; k++) {
+        if (strcmp(b->cs->name, parents[k].child) != 0)
+            continue;
+        for (r.c = 0; r.c < b->ncounters && strcmp(pl_sample_counter(s, b, r.c)->name, parents[k].counter); r.c++)
+            ;
+        for (uint32_t j = 0; r.c < b->ncounters && !r.pb && j < s->nblocks; j++)
+            if (s->blocks[j].shape != PERF_ERROR_RETURN && !strcmp(s->blocks[j].cs->name, parents[k].parent))
+                r.pb = &s->blocks[j];
+    }
+    return r;
+}
+
+/* Instance i's parent: its index in the parent object (children come grouped
+ * by parent, so the last match is tried first), or -1 when it has none there. */
+static int64_t parent_index(const pl_sample *s, const pl_block *b, uint32_t i, parent_ref *r)
+{
+    size_t x = b->vals_off + (size_t)i * b->ncounters + r->c;
+    if (!r->pb || !s->have[x])
+        return -1;
+    uint64_t id = s->vals[x].v;
+    for (uint32_t k = 0, n = r->pb->ninst; k < n; k++) {
+        uint32_t j = (r->hint + k) % n;
+        if (pl_sample_inst_id(s, r->pb, j) == id) {
+            r->hint = j;
+            return j;
+        }
+    }
+    return -1;
+}
+
+static void instance_def(wr *w, const pl_sample *s, const pl_block *b, uint32_t i, parent_ref *pr)
 {
     uint16_t name[PL_DB_MAX_INSTANCE_NAME];
     size_t n = pl_db_instance_name(pl_sample_inst_name(s, b, i), name);
     uint32_t nbytes = (uint32_t)(2 * (n + 1));
+    int64_t p = parent_index(s, b, i, pr);
     put32(w, (uint32_t)ALIGN8(PL_V1_INSTANCE_DEF + nbytes));
-    put32(w, 0);                          /* ParentObjectTitleIndex: perflib sets have no parent */
-    put32(w, 0);
+    put32(w, p < 0 ? 0 : pr->pb->cs->index); /* ParentObjectTitleIndex: 0, no parent here */
+    put32(w, p < 0 ? 0 : (uint32_t)p);     /* ParentObjectInstance: its 0-based instance */
     put32(w, pl_sample_inst_id(s, b, i)); /* PL_NO_ID is PERF_NO_UNIQUE_ID */
     put32(w, PL_V1_INSTANCE_DEF);
     put32(w, nbytes);
@@ -165,9 +215,10 @@ static void object(wr *w, const pl_sample *s, const pl_block *b, unsigned flags)
     uint32_t ndefs = definitions(w, s, b, slots, &blen);
     size_t deflen = w->off - start;
     if (!(flags & PL_V1_METADATA)) {
+        parent_ref pr = parent_of(s, b);
         for (uint32_t i = 0; i < b->ninst; i++) {
             if (!single)
-                instance_def(w, s, b, i);
+                instance_def(w, s, b, i, &pr);
             counter_block(w, s, b, i, slots, blen);
         }
         extension(w, s, b, b->ninst);
@@ -191,16 +242,47 @@ static void object(wr *w, const pl_sample *s, const pl_block *b, unsigned flags)
     put64(&h, (uint64_t)(obj ? b->obj_freq : s->perf_freq));
 }
 
+/* The system name after the PERF_DATA_BLOCK; returns HeaderLength. */
+static size_t begin(wr *w, const char *sysname, size_t *name)
+{
+    *name = sysname ? pl_db_put_utf16(NULL, sysname) : 0;
+    if (*name && at(w, w->off, *name))
+        pl_db_put_utf16(w->buf + w->off, sysname);
+    w->off += *name;
+    pad8(w);
+    return w->off;
+}
+
+/* The PERF_DATA_BLOCK, its times s's; returns the block's size. */
+static size_t finish(wr *w, const pl_sample *s, size_t name, size_t hlen, uint32_t nobj, uint32_t first)
+{
+    if (at(w, 0, PL_V1_DATA_BLOCK)) {
+        static const uint16_t sig[4] = { 'P', 'E', 'R', 'F' };
+        for (int k = 0; k < 4; k++)
+            pl_w16(w->buf + 2 * k, sig[k]);
+        pl_w32(w->buf + 8, 1);            /* LittleEndian */
+        pl_w32(w->buf + 12, PERF_DATA_VERSION);
+        pl_w32(w->buf + 16, PERF_DATA_REVISION);
+        pl_w32(w->buf + 20, (uint32_t)w->off);
+        pl_w32(w->buf + 24, (uint32_t)hlen);
+        pl_w32(w->buf + 28, nobj);
+        pl_w32(w->buf + 32, first);       /* DefaultObject */
+        pl_db_system_time(w->buf + 36, s->time100ns);
+        pl_w32(w->buf + 52, 0);
+        pl_w64(w->buf + 56, (uint64_t)s->perf_time);
+        pl_w64(w->buf + 64, (uint64_t)s->perf_freq);
+        pl_w64(w->buf + 72, (uint64_t)s->time100ns);
+        pl_w32(w->buf + 80, (uint32_t)name);
+        pl_w32(w->buf + 84, name ? PL_V1_DATA_BLOCK : 0);
+    }
+    return w->off;
+}
+
 size_t pl_v1_write(const pl_sample *s, const char *sysname, unsigned flags, void *buf, size_t cap)
 {
     wr w = { buf, PL_V1_DATA_BLOCK, cap };
     uint32_t nobj = 0, first = 0;
-    size_t name = sysname ? pl_db_put_utf16(NULL, sysname) : 0;
-    if (name && at(&w, w.off, name))
-        pl_db_put_utf16(w.buf + w.off, sysname);
-    w.off += name;
-    pad8(&w);
-    size_t hlen = w.off;
+    size_t name, hlen = begin(&w, sysname, &name);
     for (uint32_t k = 0; k < s->nblocks; k++) {
         const pl_block *b = &s->blocks[k];
         if (b->shape == PERF_ERROR_RETURN)
@@ -209,26 +291,27 @@ size_t pl_v1_write(const pl_sample *s, const char *sysname, unsigned flags, void
             first = b->cs->index;
         object(&w, s, b, flags);
     }
-    if (at(&w, 0, PL_V1_DATA_BLOCK)) {
-        static const uint16_t sig[4] = { 'P', 'E', 'R', 'F' };
-        for (int k = 0; k < 4; k++)
-            pl_w16(w.buf + 2 * k, sig[k]);
-        pl_w32(w.buf + 8, 1);             /* LittleEndian */
-        pl_w32(w.buf + 12, PERF_DATA_VERSION);
-        pl_w32(w.buf + 16, PERF_DATA_REVISION);
-        pl_w32(w.buf + 20, (uint32_t)w.off);
-        pl_w32(w.buf + 24, (uint32_t)hlen);
-        pl_w32(w.buf + 28, nobj);
-        pl_w32(w.buf + 32, first);        /* DefaultObject */
-        pl_db_system_time(w.buf + 36, s->time100ns);
-        pl_w32(w.buf + 52, 0);
-        pl_w64(w.buf + 56, (uint64_t)s->perf_time);
-        pl_w64(w.buf + 64, (uint64_t)s->perf_freq);
-        pl_w64(w.buf + 72, (uint64_t)s->time100ns);
-        pl_w32(w.buf + 80, (uint32_t)name);
-        pl_w32(w.buf + 84, name ? PL_V1_DATA_BLOCK : 0);
+    return finish(&w, s, name, hlen, nobj, first);
+}
+
+size_t pl_v1_write_metadata(const pl_query *q, const char *sysname, void *buf, size_t cap)
+{
+    wr w = { buf, PL_V1_DATA_BLOCK, cap };
+    pl_sample s = { 0 };
+    uint32_t nobj = pl_query_count(q), first = 0;
+    size_t name, hlen = begin(&w, sysname, &name);
+    pl_now(&s.perf_time, &s.perf_freq, &s.time100ns);
+    for (uint32_t k = 0; k < nobj; k++) {
+        /* a result of the definitions alone: its set, its counters, no values */
+        const pl_spec *sp = pl_query_spec(q, k);
+        int single = sp->cs->instance_type == PERF_COUNTERSET_SINGLE_INSTANCE;
+        pl_block b = { .cs = sp->cs, .ncounters = sp->ncounters, .ninst = single ? 1u : 0u, .time = s.perf_time };
+        s.cidx = sp->counters;
+        if (!k)
+            first = sp->cs->index;
+        object(&w, &s, &b, PL_V1_METADATA);
     }
-    return w.off;
+    return finish(&w, &s, name, hlen, nobj, first);
 }
 
 /* ---------------------------------------------------------------- validating */
