@@ -34,7 +34,7 @@ build/fuzz/obj/%.o: src/%.c $(HDRS)
 $(FUZZ_LIB): $(FUZZ_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-build/fuzz/%: fuzz/fuzz_%.c $(FUZZ_LIB) $(HDRS)
+build/fuzz/%: fuzz/fuzz_%.c $(FUZZ_LIB) $(HDRS) $(wildcard fuzz/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) -lm -lpthread
 

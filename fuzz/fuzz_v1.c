@@ -2,10 +2,9 @@
  * pl_v1_read) on untrusted bytes.  An error must point inside the buffer
  * and say why; read never accepts what validate refuses; a block that reads
  * must come back out: its sample written again as V1 validates and reads to
- * the same present values, and it formats against itself and the re-read without a
- * sanitizer report. */
-#include "perflib.h"
-#include "providers.h"
+ * the same present values, and it formats against itself and the re-read, by the bulk path and value
+ * by value alike (fuzz_common.h). */
+#include "fuzz_common.h"
 #include "pl_v1.h"
 
 #include <stdint.h>
@@ -14,29 +13,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static pl_env *env;
-
-/* Every value of s1 against s0 in bulk: the statuses and values are bounded. */
-static void format_all(const pl_sample *s1, const pl_sample *s0)
-{
-    for (uint32_t k = 0; k < s1->nblocks; k++) {
-        const pl_block *b = &s1->blocks[k];
-        size_t n = (size_t)b->ninst * b->ncounters;
-        double *out = malloc((n ? n : 1) * sizeof *out);
-        uint8_t *st = malloc(n ? n : 1);
-        if (out && st) {
-            pl_sample_format_block(s1, b, s0, NULL, out, st);
-            for (size_t q = 0; q < n; q++)
-                if (st[q] >= PL_STATUS_COUNT)
-                    abort();
-        }
-        free(out);
-        free(st);
-    }
-}
-
 /* s written as V1 again reads back with the same raw values. */
-static void again(const pl_sample *s)
+static void again(pl_env *env, const pl_sample *s)
 {
     size_t n = pl_v1_write(s, "fuzz", 0, NULL, 0);
     uint8_t *buf = malloc(n);
@@ -61,20 +39,17 @@ static void again(const pl_sample *s)
                 abort();
         }
     }
-    format_all(r, s);
+    fz_format_pair(r, s);
     free(r);
     free(buf);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!env && (pl_register_builtin(NULL, 0) != 0 || !(env = pl_env_new(NULL))))
-        return 0;
-    /* a copy of exactly size bytes: reading one byte past it is a reported overflow */
-    uint8_t *buf = malloc(size ? size : 1);
+    pl_env *env = fz_env();
+    uint8_t *buf = env ? fz_copy(data, size) : NULL;
     if (!buf)
         return 0;
-    memcpy(buf, data, size);
     pl_db_error err = { 0, NULL };
     int valid = pl_v1_validate(buf, size, &err) == 0;
     if (!valid && (err.offset > size || !err.rule))
@@ -83,8 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (pl_v1_read(env, buf, size, NULL, NULL, &s, &err) == 0) {
         if (!valid)
             abort();                      /* read accepted what validate refused */
-        format_all(s, s);
-        again(s);
+        fz_format_pair(s, s);
+        again(env, s);
         free(s);
     }
     free(buf);
