@@ -2,8 +2,8 @@
  * pl_v1_read) on untrusted bytes.  An error must point inside the buffer
  * and say why; read never accepts what validate refuses; a block that reads
  * must come back out: its sample written again as V1 validates and reads to
- * the same present values, and it formats against itself and the re-read, by the bulk path and value
- * by value alike (fuzz_common.h). */
+ * the same present values, and it formats against itself and the re-read,
+ * by the bulk path and value by value alike (fuzz_common.h). */
 #include "fuzz_common.h"
 #include "pl_v1.h"
 
