@@ -199,3 +199,37 @@ describe("perflib.syslog", function()
     assert.has_error(function() perflib.syslog("info", "x", ("i"):rep(64)) end)
   end)
 end)
+
+describe("misuse of the process and log helpers names the argument", function()
+  it("syslog refuses an ident a log line could not carry, a long socket path, a NUL in the message", function()
+    for _, ident in ipairs { "a b", "a:b", "a[1]", "a\nb" } do
+      local ok, err = pcall(perflib.syslog, "info", "x", ident)
+      assert.is_false(ok)
+      assert.matches("bad argument #3", err)
+    end
+    local ok, err = pcall(perflib.syslog, "info", "x", "perflib", ("/tmp/" .. ("s"):rep(200)))
+    assert.is_false(ok)
+    assert.matches("socket path too long", err)
+    ok, err = pcall(perflib.syslog, "info", "a\0b")
+    assert.is_false(ok)
+    assert.matches("message contains a NUL byte", err)
+  end)
+
+  it("kill refuses pids that are no child's (0, 1, negatives: whole groups or init)", function()
+    for _, pid in ipairs { 0, 1, -1, -12345 } do
+      local ok, err = pcall(perflib.kill, pid, "TERM")
+      assert.is_false(ok)
+      assert.matches("pid must be a child's process id", err)
+    end
+  end)
+
+  it("sandbox refuses a limit or a budget out of range", function()
+    local core = require "perflib.core"
+    local ok, err = pcall(core.sandbox, 0, 1024, nil, function() end)
+    assert.is_false(ok)
+    assert.matches("positive instruction limit expected", err)
+    ok, err = pcall(core.sandbox, 1000, 0, nil, function() end)
+    assert.is_false(ok)
+    assert.matches("memory budget out of range", err)
+  end)
+end)

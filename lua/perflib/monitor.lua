@@ -67,9 +67,9 @@ end
 
 -- The sources of the rules that did not load (set.rejected): a rule with a mistake still
 -- gets its counter paths checked, so one run reports every mistake of the file.
-local function rejected_problems(set, machine)
+local function rejected_problems(set)
   local out = {}
-  local q = perflib.query(machine)
+  local q = perflib.query()
   for _, r in ipairs(set.rejected or {}) do
     local d = type(r.def) == "table" and r.def or {}
     local paths = type(d.sources) == "table" and d.sources or {}
@@ -250,7 +250,7 @@ function M.monitor(path, opts, out, err)
     for _, ev in ipairs(events) do
       local line = ("%s %s"):format(T.rfc3339(s1.timestamp), describe(ev))
       if opts.view then
-        recent[#recent + 1] = T.escape(line)
+        recent[#recent + 1] = line            -- view.render escapes every line it draws
         if #recent > 50 then table.remove(recent, 1) end
       else
         say(out, "%s", line)

@@ -79,9 +79,14 @@ local function invalid_message(v)
   if v.reported then return "uses an unknown function (reported above)" end
   return v.message
 end
--- A condition method on a mistake is the mistake (R.abve(90):clears_below(80)).
-function Obj:clears_below() return self end
-function Obj:clears_above() return self end
+-- A condition method on a mistake is the mistake (R.abve(90):clears_below(80)); on anything
+-- else that is not a condition it is misuse.
+local function not_a_condition(self, method)
+  if self.kind ~= "invalid" then error(("%s goes with a condition, not a %s"):format(method, self.kind), 3) end
+  return self
+end
+function Obj:clears_below() return not_a_condition(self, "clears_below") end
+function Obj:clears_above() return not_a_condition(self, "clears_above") end
 
 local function window_of(w, fname)
   local s, err = R.duration(w)

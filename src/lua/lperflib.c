@@ -442,9 +442,11 @@ static int collect_opts(lua_State *L, int i)
     luaL_checktype(L, i, LUA_TTABLE);
     lua_getfield(L, i, "v1");
     v1 = lua_toboolean(L, -1);
-    lua_getfield(L, i, "system");
+    lua_getfield(L, i, "system");      /* checked before any I/O, by the rules of s:block */
     if (!lua_isnil(L, -1) && !lua_isstring(L, -1))
         luaL_argerror(L, i, "opts.system must be a string");
+    if (!lua_isnil(L, -1) && !v1)
+        luaL_argerror(L, i, "opts.system needs opts.v1 (V2 samples carry no system name)");
     lua_pop(L, 2);
     return v1;
 }

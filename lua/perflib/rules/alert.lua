@@ -216,11 +216,11 @@ end
 -- Apply the no-data / reset / vanish policies, then step with a known condition.  A gap before
 -- a known condition: a sample since the last step where the condition was unknown (no data, a
 -- reset, no rate yet, a vanished instance), or `dt` (the time since the rule's last evaluation)
--- beyond the engine's gap limit for the rule (self.gap_limit, see perflib.rules.engine).
+-- beyond the rule's gap limit (its state's `gap`, from E.gap_limit in perflib.rules.engine).
 local function outcome(self, rule, a, t, c, why, dt)
   if c ~= nil then
     a.miss, a.miss_since = 0, nil
-    local lim = self.gap_limit and self.gap_limit[rule.name]
+    local lim = self.st[rule.name] and self.st[rule.name].gap
     local gap = a.unseen or (lim ~= nil and dt ~= nil and dt > lim)
     a.unseen = nil
     return step(self, rule, a, t, c, dt, gap)

@@ -81,7 +81,7 @@ local function new_engine(set, opts)
   -- opts.interval: the sampling interval (seconds), for telling gaps (see E.gap_limit)
   local self = setmetatable({ set = set, rules = set:list(), st = {}, limit = opts.limit or E.DEFAULT_LIMIT,
                               t = nil, errors = {}, recs = {}, srcs = {}, stamp = 0, hook_off = {},
-                              todo = {}, vers = {}, bkeys = {}, flagbuf = {}, gap_limit = {} }, Engine)
+                              todo = {}, vers = {}, bkeys = {}, flagbuf = {} }, Engine)
   self.memory, self.hook_boxes = opts.memory or E.DEFAULT_MEMORY, {}     -- for the sandbox
   -- opts.bank = false: every rule through the Lua path (the specs compare both)
   if opts.bank ~= false then self.bank = core.rulebank(#self.rules) end
@@ -90,7 +90,6 @@ local function new_engine(set, opts)
     local rs = rule_info(rule)
     rs.series, rs.alerts, rs.disabled, rs.last_eval = {}, {}, false, nil
     rs.gap = E.gap_limit(rule.every, opts.interval)
-    self.gap_limit[rule.name] = rs.gap
     self.st[rule.name], self.recs[i] = rs, rs
   end
   return self
@@ -203,11 +202,13 @@ local function eval_instance(self, rule, ri, ser, name, fs, t)
   return any, nil, value, sev
 end
 
+--- Does the rule watch an instance of this name (its `instances` and `exclude` patterns)?
 local function want(rule, name)
   if rule.instances and not sfind(name, rule.instances) then return false end
   if rule.exclude and sfind(name, rule.exclude) then return false end
   return true
 end
+E.want = want
 
 local CMPF = {
   [">="] = function(a, b) return a >= b end, [">"] = function(a, b) return a > b end,

@@ -409,16 +409,14 @@ local function make_note(kind, route, alerts, t, group, is_repeat, off)
   local one = alerts[1]
   local msgs = {}
   for _, a in ipairs(alerts) do msgs[#msgs + 1] = a.message or (a.name .. " " .. label_text(a.labels)) end
-  return { kind = kind, route = route.name, group = group and group.labels or copy(one.labels),
+  return stamp({ kind = kind, route = route.name, group = group and group.labels or copy(one.labels),
     group_key = group and group.key, t = t, is_repeat = is_repeat or false,
     name = one.name, alertname = one.name,
     state = kind == "alert" and (firing > 0 and "firing" or "resolved") or one.state,
     labels = common_labels(alerts), value = #alerts == 1 and one.value or nil,
     message = #alerts == 1 and msgs[1] or (#alerts .. " alerts: " .. table.concat(msgs, "; ")),
     count = #alerts, firing = firing, resolved = #alerts - firing, alerts = alerts,
-    active_since = one.active_since, fired_at = one.fired_at, resolved_at = one.resolved_at,
-    active_since_time = one.active_since_time, fired_at_time = one.fired_at_time,
-    resolved_at_time = one.resolved_at_time, time = off and N.rfc3339(t + off) }
+    active_since = one.active_since, fired_at = one.fired_at, resolved_at = one.resolved_at }, off)
 end
 
 local function take_token(route, t)

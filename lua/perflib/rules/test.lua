@@ -99,13 +99,12 @@ end
 
 -- Input instances that no rule reading their path watches (its `instances` / `exclude`).
 local function unwatched(set, paths, order)
-  local out = {}
+  local out, rules = {}, set:list()
   for _, path in ipairs(order) do
     for _, inst in ipairs(paths[path].names) do
       local seen = false
-      for _, rule in ipairs(set:list()) do
-        if rule.source == path and (not rule.instances or inst:find(rule.instances))
-           and not (rule.exclude and inst:find(rule.exclude)) then seen = true end
+      for _, rule in ipairs(rules) do
+        if rule.source == path and E.want(rule, inst) then seen = true end
         for _, p in ipairs(rule.sources or {}) do if p == path then seen = true end end
       end
       if not seen then
