@@ -187,6 +187,16 @@ int pl_parse_kb_line(const char *p, uint64_t *v)
     return *p == '\n';
 }
 
+int pl_file_read_required(pl_file *f, const pl_env *env, const char *rel, pl_snapshot *snap)
+{
+    int e = pl_file_read(f, env, rel);
+    if (!e && f->len == 0)
+        e = EINVAL;
+    if (e)
+        snap->err_path = rel;
+    return e;
+}
+
 void pl_sources_init(pl_sources *src)
 {
     memset(src, 0, sizeof *src);

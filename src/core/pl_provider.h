@@ -44,6 +44,9 @@ const char *pl_next_line(const char *p);
  * after its key: digits, an optional "kB", then the end of the line.  1 with
  * *v; 0 for anything else, so a malformed line is never half read. */
 int pl_parse_kb_line(const char *p, uint64_t *v);
+/* A file the set cannot do without (its instance list), read afresh: an
+ * empty one is EINVAL.  0, or errno with snap->err_path = rel. */
+int pl_file_read_required(pl_file *f, const pl_env *env, const char *rel, pl_snapshot *snap);
 /* Sets built from several sources (files, directories).  A source that
  * cannot be read, or is empty, leaves only its own counters absent
  * ("no_data"); the others keep their values.  The set fails only when every

@@ -251,10 +251,10 @@ static inline pl_status fast_value(const cdesc *cd, uint8_t h1, uint8_t h0, uint
         return h1 != 1 ? have_status(h1) : have_status(h0);
     if (a1 < a0)
         return PL_NEGATIVE_DELTA;
-    if ((int64_t)t1 <= (int64_t)t0)
-        return (int64_t)t1 == (int64_t)t0 ? PL_ZERO_INTERVAL : PL_NEGATIVE_INTERVAL;
+    pl_status is = pl_interval(t1, t0, &dt);
+    if (is != PL_VALID)
+        return is;
     dn = (double)(a1 - a0);
-    dt = (double)(t1 - t0);          /* t1 > t0 as signed: exact in unsigned, never an overflow */
     switch (cd->kind) {
     case K_RATE: v = dn / (dt / (double)cd->freq); break;
     case K_QUEUE: v = dn / dt; break;
@@ -324,8 +324,8 @@ size_t pl_sample_format_block(const pl_sample *s1, const pl_block *b1, const pl_
             int cap = cd[0].cap;
             for (k = 0; k < n; k++) {
                 uint64_t a1 = v1[k].v, a0 = v0[k].v;
-                int64_t t1 = (int64_t)v1[k].b, t0 = (int64_t)v0[k].b;
-                double v;
+                double v, dt;
+                pl_status is;
                 out[k] = 0;
                 if (h1[k] != 1 || h0[k] != 1) {
                     st[k] = (uint8_t)(h1[k] != 1 ? have_status(h1[k]) : have_status(h0[k]));
@@ -335,11 +335,11 @@ size_t pl_sample_format_block(const pl_sample *s1, const pl_block *b1, const pl_
                     st[k] = PL_NEGATIVE_DELTA;
                     continue;
                 }
-                if (t1 <= t0) {
-                    st[k] = t1 == t0 ? PL_ZERO_INTERVAL : PL_NEGATIVE_INTERVAL;
+                if ((is = pl_interval(v1[k].b, v0[k].b, &dt)) != PL_VALID) {
+                    st[k] = (uint8_t)is;
                     continue;
                 }
-                v = 100.0 * (double)(a1 - a0) / (double)((uint64_t)t1 - (uint64_t)t0);
+                v = 100.0 * (double)(a1 - a0) / dt;
                 if (cap)
                     v = v > 100.0 ? 100.0 : v < 0.0 ? 0.0 : v;
                 out[k] = v;

@@ -479,7 +479,7 @@ static int mem_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     memset(m.kb, 0, sizeof m.kb);
     memset(m.vm, 0, sizeof m.vm);
     pl_sources_init(&files);
-    /* an unreadable file is parsed as one without lines: its values absent */
+    /* a file that cannot be read is not parsed: its values stay absent */
     if (need_mi && pl_source_read(&files, &s->f[F_MEMINFO], s->env, "proc/meminfo"))
         parse_meminfo(s->f[F_MEMINFO].buf, &m);
     if (need_vm && pl_source_read(&files, &s->f[F_VMSTAT], s->env, "proc/vmstat"))

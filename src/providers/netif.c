@@ -397,13 +397,8 @@ static int walk(netif_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
     const char *p;
     int e, ti;
 
-    e = pl_file_read(&s->dev, s->env, "proc/net/dev");
-    if (!e && s->dev.len == 0)
-        e = EINVAL;
-    if (e) {
-        snap->err_path = "proc/net/dev";
+    if ((e = pl_file_read_required(&s->dev, s->env, "proc/net/dev", snap)) != 0)
         return e;
-    }
     for (uint32_t c = 0; values && c < NC; c++)
         if (map[c].kind == M_SYS && (!wanted || wanted[c]))
             want_sys[map[c].a] = any_sys = 1;

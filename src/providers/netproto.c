@@ -526,13 +526,9 @@ static int tcp6_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 
     if ((e = pl_single_instance(state, snap)) != 0)
         return e;
-    e = pl_file_read(&s->tab, s->env, "proc/net/tcp6");
-    if (!e && s->tab.len == 0)
-        e = EINVAL;          /* not even the header line */
-    if (e) {
-        snap->err_path = "proc/net/tcp6";
+    /* empty: not even the header line */
+    if ((e = pl_file_read_required(&s->tab, s->env, "proc/net/tcp6", snap)) != 0)
         return e;
-    }
     p = pl_next_line(s->tab.buf);            /* past the header */
     for (; p && (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
         int st = line_state(p);
@@ -546,7 +542,6 @@ static int tcp6_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         else if (st == 0x06)
             n[C6_TIMEWAIT]++;
     }
-    /* a cut-off last line (no '\n') is left out */
     for (uint32_t i = 0; i < C6_N; i++)
         pl_snap_set(snap, 0, i, n[i]);
     return 0;

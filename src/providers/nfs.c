@@ -231,10 +231,9 @@ static int nfs_read(nstate *s, pl_snapshot *snap, int values)
     if (pl_names_begin(&s->names, 8) != 0)
         return ENOMEM;
     memset(&m, 0, sizeof m);
-    for (p = s->file.buf; *p; p = *nl ? nl + 1 : nl) {
-        nl = strchr(p, '\n');
-        if (!nl)
-            nl = p + strlen(p);      /* a last line without its newline */
+    for (p = s->file.buf; *p; p = nl + 1) {
+        if (!(nl = strchr(p, '\n')))     /* pl_file_read ends every line with one */
+            break;
         if (strncmp(p, "device ", 7) == 0) {
             if (inst >= 0 && stats && values)
                 publish(snap, (uint32_t)inst, &m);

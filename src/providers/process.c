@@ -233,7 +233,7 @@ static const char *rel_of(const pent *e, int k, char *rel)
     char *p;
     if (e->fd[k] >= 0)
         return NULL;
-    p = pl_pt_utoa(rel, e->pid);
+    p = pl_utoa(rel, e->pid);
     strcpy(p, leaf[k]);
     return rel;
 }
@@ -292,10 +292,8 @@ static int after_fail(pstate *s, pent *e, int k, int err, pl_snapshot *snap)
     err = read_stat(s, e, PS_BIT(PS_START), &ps);
     if (err == 0)
         return e->start == start ? 0 : -1;
-    if (err == EINVAL || pl_pt_outcome(err) == PL_PT_GONE)
-        return -1;
-    if (pl_pt_outcome(err) == PL_PT_DENIED)
-        return -1;
+    if (err == EINVAL || pl_pt_outcome(err) != PL_PT_FAILED)
+        return -1;                   /* gone, or denied: it counts as gone */
     snap->err_path = errpath[F_STAT];
     return err;
 }
@@ -530,7 +528,7 @@ static int p_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
             if (cinfo[x].total != T_NONE)
                 c.tmask |= BIT(x);
         }
-    if ((e = pl_pt_list_pids(&s->b, 1, snap)) != 0)
+    if ((e = pl_pt_list_pids(&s->b, snap)) != 0)
         return e;
     if ((e = pl_etab_sync(&s->tab, s->b.ids, s->b.nids, ent_init, ent_retire, s)) != 0 ||
         (e = pl_names_begin(&s->names, s->tab.n + 1)) != 0)

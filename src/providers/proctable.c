@@ -529,7 +529,7 @@ void pl_pt_base_free(pl_ptbase *b)
     pl_env_unref(b->env);
 }
 
-int pl_pt_list_pids(pl_ptbase *b, int refresh, pl_snapshot *snap)
+int pl_pt_list_pids(pl_ptbase *b, pl_snapshot *snap)
 {
     int e;
     if (b->procfd < 0) {
@@ -539,8 +539,7 @@ int pl_pt_list_pids(pl_ptbase *b, int refresh, pl_snapshot *snap)
             return errno;
         }
     }
-    if (refresh)
-        pl_pt_budget_refresh();
+    pl_pt_budget_refresh();
     if ((e = pl_pt_list_ids(b->procfd, &b->db, &b->ids, &b->nids, &b->idcap)) != 0) {
         snap->err_path = "proc";
         return e;

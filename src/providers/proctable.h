@@ -61,8 +61,6 @@ int pl_pt_count(int dirfd, const char *rel, int *fd, pl_rbuf *scratch, uint32_t 
  * is).  *ids grows and is kept. */
 int pl_pt_list_ids(int fd, pl_rbuf *scratch, uint32_t **ids, uint32_t *n, uint32_t *cap);
 
-/* Writes the decimal of v at p; returns the end (no NUL). */
-#define pl_pt_utoa pl_utoa
 
 /* ---- /proc/[pid]/stat --------------------------------------------------- */
 enum {
@@ -133,10 +131,9 @@ typedef struct pl_ptbase {
 
 void pl_pt_base_init(pl_ptbase *b, pl_env *env);
 void pl_pt_base_free(pl_ptbase *b);
-/* Opens <root>/proc once, then lists its pids into b->ids; a collect also
- * refreshes the descriptor budget (refresh), between the two as before.
- * 0, or errno with snap->err_path "proc". */
-int pl_pt_list_pids(pl_ptbase *b, int refresh, pl_snapshot *snap);
+/* Opens <root>/proc once, refreshes the descriptor budget, then lists its
+ * pids into b->ids.  0, or errno with snap->err_path "proc". */
+int pl_pt_list_pids(pl_ptbase *b, pl_snapshot *snap);
 
 /* ---- clocks -------------------------------------------------------------- */
 /* ticks -> 100 ns: one multiply when USER_HZ divides 10^7. */

@@ -39,7 +39,6 @@ static const pl_counter_def counters[NC] = {
 typedef struct zone {
     unsigned num;                /* first: a pl_numbered record */
     int fd_type, fd_temp;
-    char type[NAME_MAX_ + 1];    /* the type file, sanitised */
     char name[NAME_MAX_ + PL_NAMES_EXTRA];   /* type, then "#k" for a repeated type */
 } zone;
 
@@ -118,7 +117,6 @@ static int add_zones(th_state *s, pl_snapshot *snap)
         if (n == 0)
             snprintf(buf, sizeof buf, "thermal_zone%u", z->num);
         pl_name_sanitize(buf);
-        memcpy(z->type, buf, sizeof z->type);
         if (!pl_names_next(&s->names, buf, strlen(buf), z->name) ||
             pl_snap_add(snap, z->name, z->num) < 0)
             return ENOMEM;

@@ -156,7 +156,7 @@ static int list_threads(tstate *s, tproc *p)
     int fd = p->taskfd, e;
     p->ntids = 0;
     if (fd < 0) {
-        char rel[40], *q = pl_pt_utoa(rel, p->pid);
+        char rel[40], *q = pl_utoa(rel, p->pid);
         strcpy(q, "/task");
         fd = openat(s->b.procfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
@@ -178,9 +178,9 @@ static const char *rel_of(const tproc *p, const tent *t, int k, char *rel)
     char *q;
     if (t->fd[k] >= 0)
         return NULL;
-    q = pl_pt_utoa(rel, p->pid);
+    q = pl_utoa(rel, p->pid);
     memcpy(q, "/task/", 6);
-    q = pl_pt_utoa(q + 6, t->tid);
+    q = pl_utoa(q + 6, t->tid);
     strcpy(q, k ? "/status" : "/stat");
     return rel;
 }
@@ -326,7 +326,7 @@ static int one_thread(tstate *s, const tproc *p, tent *t, tcol *c, pl_snapshot *
     memcpy(name, c->have_comm ? c->comm : ps.comm, n);
     q = name + n;
     *q++ = '/';
-    *pl_pt_utoa(q, t->tid) = '\0';
+    *pl_utoa(q, t->tid) = '\0';
     stat_values(s, p, t, &ps, c->clock, v, &have);
     if (c->want_status) {
         e = read_file(s, p, t, 1);
@@ -393,7 +393,7 @@ static int t_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
             c.clock |= x == X_ELAP;
             c.want_status |= x == X_CTXSW;
         }
-    if ((e = pl_pt_list_pids(&s->b, 1, snap)) != 0)
+    if ((e = pl_pt_list_pids(&s->b, snap)) != 0)
         return e;
     if ((e = pl_etab_sync(&s->procs, s->b.ids, s->b.nids, proc_init, proc_retire, s)) != 0)
         return e;
