@@ -104,6 +104,7 @@ enum { MK_STORAGE, MK_PSEUDO, MK_KERNEL };
 
 typedef struct mnt {
     uint32_t id, parent, major, minor;
+    uint32_t up;             /* index of the parent mount, NO_UP for none (set by classify) */
     size_t name;             /* offset into the name pool */
     int ro, remote, kind;
     int visible;             /* a storage mount that nothing covers: an instance */
@@ -213,24 +214,36 @@ static int has_ro(const char *opts, size_t n)
     return (n == 2 || (n > 2 && opts[2] == ',')) && opts[0] == 'r' && opts[1] == 'o';
 }
 
-static mnt *mount_by_id(ldstate *s, uint32_t id)
+#define NO_UP UINT32_MAX
+
+static const mnt *parent_of(const ldstate *s, const mnt *m)
 {
-    for (uint32_t i = 0; i < s->nm; i++)
-        if (s->m[i].id == id)
-            return &s->m[i];
-    return NULL;
+    return m->up == NO_UP ? NULL : &s->m[m->up];
+}
+
+/* Each mount's parent as an index, found once per listing: the walks up the
+ * tree below then cost one step a level instead of a search. */
+static void link_parents(ldstate *s)
+{
+    for (uint32_t i = 0; i < s->nm; i++) {
+        mnt *m = &s->m[i];
+        m->up = NO_UP;
+        for (uint32_t j = 0; m->parent != m->id && j < s->nm; j++)
+            if (s->m[j].id == m->parent) {
+                m->up = j;
+                break;
+            }
+    }
 }
 
 /* 1 when mount a is b or one of b's ancestors in the mount tree (parent
  * chains are bounded: a hostile file may loop them). */
-static int mount_above(ldstate *s, const mnt *a, const mnt *b)
+static int mount_above(const ldstate *s, const mnt *a, const mnt *b)
 {
     for (uint32_t step = 0; b && step <= s->nm; step++) {
         if (b == a)
             return 1;
-        if (b->parent == b->id)
-            return 0;
-        b = mount_by_id(s, b->parent);
+        b = parent_of(s, b);
     }
     return 0;
 }
@@ -264,10 +277,11 @@ static int covered(ldstate *s, uint32_t i)
 /* Kinds inherited from the mounts above, then visibility. */
 static void classify(ldstate *s)
 {
+    link_parents(s);
     for (uint32_t i = 0; i < s->nm; i++) {
         const mnt *up = &s->m[i];
         for (uint32_t step = 0; s->m[i].kind != MK_KERNEL && step <= s->nm; step++) {
-            if (up->parent == up->id || !(up = mount_by_id(s, up->parent)))
+            if (!(up = parent_of(s, up)))
                 break;
             if (up->kind == MK_KERNEL)
                 s->m[i].kind = MK_KERNEL;
