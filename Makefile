@@ -14,11 +14,13 @@ SECONDS_  := $(if $(SECONDS),$(SECONDS),0)
 # Debian 12 packages everything below needs (make test, make run, make bench).
 DEB_PKGS  := gcc make pkg-config lua5.4 liblua5.4-dev lua-busted lua-check \
              luarocks libedit-dev valgrind tmux lua-ldoc lua-markdown cppcheck \
-             clang libclang-rt-14-dev python3
+             clang libclang-rt-14-dev python3 libinih-dev
 
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null)
 EDIT_LIBS  := $(shell pkg-config --libs libedit 2>/dev/null)
+# the providers' one library: inih reads plug-in configuration files
+PROV_LIBS  := -linih
 
 CWARNS  := -Wall -Wextra -pedantic -Wshadow -Wcast-qual -Wmissing-prototypes \
            -Wstrict-prototypes -Wwrite-strings -Wundef -Werror=implicit-function-declaration
@@ -36,6 +38,7 @@ LUA_SRC  := $(wildcard lua/perflib/*.lua) $(wildcard lua/perflib/rules/*.lua)
 HDRS     := $(wildcard src/*/*.h)
 CTESTS   := $(patsubst spec/c/%.c,build/ctest/%,$(wildcard spec/c/test_*.c))
 EXAMPLES := $(patsubst examples/%.c,build/examples/%,$(wildcard examples/*.c))
+PLUGIN_EXAMPLES := $(patsubst examples/plugins/%.c,build/examples/plugins/lib%.so,$(wildcard examples/plugins/*.c))
 
 CORE_OBJ := $(patsubst src/%.c,build/obj/%.o,$(CORE_SRC))
 PROV_OBJ := $(patsubst src/%.c,build/obj/%.o,$(PROV_SRC))
@@ -49,7 +52,7 @@ SAN_OBJ  := $(SAN_CORE) $(SAN_PROV) $(patsubst src/%.c,build/san/%.o,$(BIND_SRC)
 .PHONY: all deps run test lint bench clean rock doc crosscheck install
 
 all: build/libperflib-core.a build/libperflib-providers.a build/libperflib.a build/libperflib.so build/perflib.pc \
-     build/perflib/core.so build/perflua $(CTESTS) $(EXAMPLES)
+     build/perflib/core.so build/perflua $(CTESTS) $(EXAMPLES) $(PLUGIN_EXAMPLES) $(SPEC_PLUGINS)
 
 # ---- dependencies -------------------------------------------------------------
 deps:
@@ -94,7 +97,7 @@ build/libperflib.a: $(CORE_OBJ) $(PROV_OBJ) $(CAPI_OBJ)
 
 build/libperflib.so: $(CORE_OBJ) $(PROV_OBJ) $(CAPI_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,libperflib.so.0 -o $@ $^ -lm -lpthread
+	$(CC) -shared -Wl,-soname,libperflib.so.0 -o $@ $^ $(PROV_LIBS) -lm -lpthread
 
 PREFIX  ?= /usr/local
 LIBDIR  ?= $(PREFIX)/lib
@@ -102,7 +105,7 @@ build/perflib.pc: Makefile
 	@mkdir -p $(dir $@)
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$${prefix}/include' '' \
 	  'Name: perflib' 'Description: Linux performance counters: the PerfLib V2 consumer API' \
-	  'Version: 0.1.0' 'Libs: -L$${libdir} -lperflib' 'Libs.private: -lm -lpthread' \
+	  'Version: 0.1.0' 'Libs: -L$${libdir} -lperflib' 'Libs.private: -linih -lm -lpthread' \
 	  'Cflags: -I$${includedir}/perflib' > $@
 
 # the installed headers, staged as they are installed: examples see nothing else
@@ -115,7 +118,18 @@ $(STAGED_H): build/include/perflib/%: $(PUBLIC_H)
 # the seed's consumers (CpuPerfCounters, the registry programs), against the C library
 build/examples/%: examples/%.c build/libperflib.a $(STAGED_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(OPT) $(CWARNS) -Ibuild/include/perflib -o $@ $< build/libperflib.a -lm -lpthread
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Ibuild/include/perflib -o $@ $< build/libperflib.a $(PROV_LIBS) -lm -lpthread
+
+# seed 002's provider as a plug-in: only the public headers, no perflib library
+build/examples/plugins/lib%.so: examples/plugins/%.c $(STAGED_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -shared -fPIC -fvisibility=hidden -Ibuild/include/perflib -o $@ $<
+
+# a plug-in that loads and then misbehaves as its Export string says (spec/97-plugins_guards_spec.lua)
+SPEC_PLUGINS := build/test-plugins/flaky.so
+build/test-plugins/flaky.so: spec/c/plugins/flaky.c $(STAGED_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -shared -fPIC -fvisibility=hidden -Ibuild/include/perflib -o $@ $<
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include/perflib $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/bin \
@@ -133,11 +147,11 @@ install: all
 
 build/perflib/core.so: $(CORE_OBJ) $(PROV_OBJ) $(BIND_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $^ -lm
+	$(CC) -shared -o $@ $^ $(PROV_LIBS) -lm
 
 build/san/perflib/core.so: $(SAN_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -fsanitize=address,undefined -o $@ $^ -lm
+	$(CC) -shared -fsanitize=address,undefined -o $@ $^ $(PROV_LIBS) -lm
 
 # The host embeds the Lua facade so it runs from anywhere.
 build/gen/perflib_lua.c: $(LUA_SRC) src/host/embed.lua Makefile
@@ -149,7 +163,7 @@ build/perflua: $(HOST_SRC) build/gen/perflib_lua.c build/libperflib-core.a \
 	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/lua $(LUA_CFLAGS) -o $@ \
 	  $(HOST_SRC) build/gen/perflib_lua.c $(BIND_OBJ) build/libperflib-providers.a \
 	  build/libperflib-core.a \
-	  $(LUA_LIBS) $(EDIT_LIBS) -lm -Wl,-E
+	  $(LUA_LIBS) $(EDIT_LIBS) $(PROV_LIBS) -lm -Wl,-E
 
 # C tests of the core and the built-in providers: no Lua anywhere on their
 # link line, only the libraries a C program would link; -DCT_BUILTIN makes
@@ -157,12 +171,12 @@ build/perflua: $(HOST_SRC) build/gen/perflib_lua.c build/libperflib-core.a \
 build/ctest/%: spec/c/%.c build/libperflib-core.a build/libperflib-providers.a $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(OPT) $(CWARNS) -DCT_BUILTIN -Isrc/core -Isrc/providers -Ispec/c -o $@ $< \
-	  build/libperflib-providers.a build/libperflib-core.a -lm
+	  build/libperflib-providers.a build/libperflib-core.a $(PROV_LIBS) -lm
 
 build/san/ctest/%: spec/c/%.c $(SAN_CORE) $(SAN_PROV) $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(SAN) $(CWARNS) -DCT_BUILTIN -Isrc/core -Isrc/providers -Ispec/c -o $@ $< \
-	  $(SAN_CORE) $(SAN_PROV) -lm
+	  $(SAN_CORE) $(SAN_PROV) $(PROV_LIBS) -lm
 
 # the core alone, without one provider object: its registry starts empty
 CORE_TESTS := $(filter build/ctest/test_registry_door%,$(CTESTS))
@@ -178,11 +192,11 @@ $(patsubst build/%,build/san/%,$(CORE_TESTS)): build/san/ctest/%: spec/c/%.c $(S
 CAPI_TESTS := $(filter build/ctest/test_capi%,$(CTESTS))
 $(CAPI_TESTS): build/ctest/%: spec/c/%.c build/libperflib.a $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/providers -Isrc/capi -Ispec/c -o $@ $< build/libperflib.a -lm -lpthread
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/providers -Isrc/capi -Ispec/c -o $@ $< build/libperflib.a $(PROV_LIBS) -lm -lpthread
 
 $(patsubst build/%,build/san/%,$(CAPI_TESTS)): build/san/ctest/%: spec/c/%.c $(SAN_CAPI) $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Isrc/providers -Isrc/capi -Ispec/c -o $@ $< $(SAN_CAPI) -lm -lpthread
+	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Isrc/providers -Isrc/capi -Ispec/c -o $@ $< $(SAN_CAPI) $(PROV_LIBS) -lm -lpthread
 
 # ---- main job -------------------------------------------------------------------
 # the main job: the monitor with the default rules, its live status view and
@@ -229,16 +243,16 @@ build/bench/floor_%: bench/floor_%.c bench/floor_common.h
 	$(CC) $(CSTD) -O2 $(CWARNS) -o $@ $<
 
 # formula evaluation in C alone: ns per formatted value
-build/bench/bulk: bench/bulk.c build/libperflib-core.a build/libperflib-providers.a
+build/bench/bulk: bench/bulk.c bench/bench_clock.h build/libperflib-core.a build/libperflib-providers.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -o $@ $< build/libperflib-providers.a \
-	  build/libperflib-core.a -lm
+	  build/libperflib-core.a $(PROV_LIBS) -lm
 
 # a V1 PERF_DATA_BLOCK against the V2 data block of the same Global sample
-build/bench/v1: bench/v1.c build/libperflib-core.a build/libperflib-providers.a
+build/bench/v1: bench/v1.c bench/bench_clock.h build/libperflib-core.a build/libperflib-providers.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -o $@ $< build/libperflib-providers.a \
-	  build/libperflib-core.a -lm
+	  build/libperflib-core.a $(PROV_LIBS) -lm
 
 # luarocks builds in the source tree: do it in a copy, install into build/rocktree.
 # perflib against sysstat and psutil on the same interval (not part of make test)

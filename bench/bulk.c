@@ -23,6 +23,7 @@
  * pass only (for perf record / callgrind).
  * Benchmarks report, tests assert: the exit status is 0 even on a MISS, and
  * 1 only when the fixture or the query cannot be set up. */
+#include "bench_clock.h"
 #include "perflib.h"
 #include "providers.h"
 
@@ -40,18 +41,6 @@
 #define NCOUNTERS 11u
 #define HZ 100
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* the temporary machine, removed at exit whatever happens */
 static char root[] = "/tmp/perflib-bulk-XXXXXX", dir[64], stat_path[96];
@@ -206,7 +195,7 @@ static double time_pass(pass_fn fn, const pl_sample *s1, const pl_block *b1, con
             goto bad;
     for (int r = 0; r < rounds; r++) {
         long it = 0;
-        double t0 = now(), t;
+        double t0 = bench_now(), t;
         do {
             for (int i = 0; i < 8; i++) {
                 if (fn(s1, b1, s0, out, st) != n)
@@ -214,12 +203,12 @@ static double time_pass(pass_fn fn, const pl_sample *s1, const pl_block *b1, con
                 sink += out[(size_t)(it + i) % n];
             }
             it += 8;
-            t = now();
+            t = bench_now();
         } while (t - t0 < secs);
         ns[r] = (t - t0) * 1e9 / ((double)it * (double)n);
         *iters = it;
     }
-    qsort(ns, (size_t)rounds, sizeof ns[0], cmp_double);
+    qsort(ns, (size_t)rounds, sizeof ns[0], bench_cmp_double);
     return ns[rounds / 2];
 bad:
     fprintf(stderr, "bulk: a formatting pass returned fewer than %zu valid values\n", n);

@@ -36,7 +36,7 @@ $(FUZZ_LIB): $(FUZZ_OBJ)
 
 build/fuzz/%: fuzz/fuzz_%.c $(FUZZ_LIB) $(HDRS) $(wildcard fuzz/*.h)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) -lm -lpthread
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(PROV_LIBS) -lm -lpthread
 
 fuzz-build: $(FUZZ_BINS)
 

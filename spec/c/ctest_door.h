@@ -35,13 +35,13 @@ static int door_collect(void *st, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops door_ops = { door_open, door_close, pl_single_instance, door_collect };
+static const pl_provider_ops door_ops = { door_open, door_close, pl_single_instance, door_collect, NULL };
 
 /* A single-instance set named name with GUID d1-0000-4000-8000-<d4 tail>. */
 #define DOOR_SET(d1, tail, name, index)                                                    \
     { { (d1), 0x0000, 0x4000, { 0x80, 0x00, 0, 0, 0, 0, (uint8_t)((tail) >> 8),            \
                                 (uint8_t)(tail) } },                                       \
       (name), "A set published by a test.", PERF_COUNTERSET_SINGLE_INSTANCE, 0,            \
-      2, door_counters, &door_ops, (index) }
+      2, door_counters, &door_ops, (index), NULL }
 
 #endif

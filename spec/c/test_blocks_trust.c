@@ -79,16 +79,16 @@ static int slow_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops fast_ops = { t_open, t_close, one_instance, fast_collect };
-static const pl_provider_ops slow_ops = { t_open, t_close, one_instance, slow_collect };
+static const pl_provider_ops fast_ops = { t_open, t_close, one_instance, fast_collect, NULL };
+static const pl_provider_ops slow_ops = { t_open, t_close, one_instance, slow_collect, NULL };
 
 static const pl_counterset_def fast_set = {
     { 0x5a5a0001, 0x1111, 0x2222, { 1, 2, 3, 4, 5, 6, 7, 8 } }, "Fast", "Reads the clock.",
-    PERF_COUNTERSET_SINGLE_INSTANCE, 0, N_FAST, fast_counters, &fast_ops, 91000,
+    PERF_COUNTERSET_SINGLE_INSTANCE, 0, N_FAST, fast_counters, &fast_ops, 91000, NULL,
 };
 static const pl_counterset_def slow_set = {
     { 0x5a5a0002, 0x1111, 0x2222, { 1, 2, 3, 4, 5, 6, 7, 8 } }, "Slow", "Takes its time.",
-    PERF_COUNTERSET_SINGLE_INSTANCE, 0, 1, slow_counters, &slow_ops, 92000,
+    PERF_COUNTERSET_SINGLE_INSTANCE, 0, 1, slow_counters, &slow_ops, 92000, NULL,
 };
 
 static pl_env *test_env(void)

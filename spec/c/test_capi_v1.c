@@ -348,13 +348,13 @@ static int c_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     counted_collects++;
     return c_instances(state, snap);
 }
-static const pl_provider_ops c_ops = { c_open, c_close, c_instances, c_collect };
+static const pl_provider_ops c_ops = { c_open, c_close, c_instances, c_collect, NULL };
 static const pl_counter_def c_counters[] = {
     { 0, "Hits", "", PERF_COUNTER_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
 };
 static const pl_counterset_def c_set = {
     { 0x5a5a0202, 0x3333, 0x4444, { 8, 7, 6, 5, 4, 3, 2, 1 } }, "V1CountedCollects", "Test set.",
-    PERF_COUNTERSET_MULTI_INSTANCES, 0, 1, c_counters, &c_ops, 61000,
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, 1, c_counters, &c_ops, 61000, NULL,
 };
 
 static int has_object(const char *name, DWORD index, LONG *ninst)

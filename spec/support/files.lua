@@ -30,6 +30,14 @@ function M.run(cmd)
   return out, ok and 0 or code
 end
 
+--- The working directory (the repository's root when busted runs).
+function M.cwd()
+  local p = assert(io.popen "pwd")
+  local d = p:read "l"
+  p:close()
+  return d
+end
+
 --- A new empty directory, and the function that removes it.
 function M.tempdir()
   local dir = os.tmpname()

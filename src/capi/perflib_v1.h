@@ -108,6 +108,14 @@ typedef struct _PERF_COUNTER_BLOCK {
     DWORD ByteLength;
 } PERF_COUNTER_BLOCK, *PPERF_COUNTER_BLOCK;
 
+/* A V1 provider ("performance extension DLL"): a shared object exporting
+ * these three, named in its .plugin file (seed 002; perflib runs it in a
+ * host process of its own). */
+typedef DWORD PM_OPEN_PROC(LPWSTR exportString);
+typedef DWORD PM_COLLECT_PROC(LPWSTR lpValueName, LPVOID *lppData, LPDWORD lpcbTotalBytes,
+                              LPDWORD lpNumObjectTypes);
+typedef DWORD PM_CLOSE_PROC(void);
+
 LSTATUS RegQueryValueExW(HKEY hKey, LPCWSTR lpValueName, LPDWORD lpReserved, LPDWORD lpType,
                          LPBYTE lpData, LPDWORD lpcbData);
 LSTATUS RegQueryValueExA(HKEY hKey, LPCSTR lpValueName, LPDWORD lpReserved, LPDWORD lpType,

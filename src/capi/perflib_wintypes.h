@@ -58,6 +58,7 @@ typedef union _LARGE_INTEGER {
     LONGLONG QuadPart;
 } LARGE_INTEGER;
 typedef struct HKEY__ *HKEY;
+typedef void *LPVOID;
 #endif
 
 #endif

@@ -6,6 +6,7 @@
  * table (slot and generation), so a stale or made-up handle is
  * ERROR_INVALID_HANDLE.  One mutex serializes the calls. */
 #include "perflib_v2.h"
+#include "plugin.h"
 #include "perflib.h"
 #include "pl_datablock.h"
 #include "pl_le.h"
@@ -68,7 +69,12 @@ static int utf16_arg(const WCHAR *s, size_t max, char *out, size_t cap)
 static pl_env *machine(LPCWSTR szMachine, ULONG *err)
 {
     char root[4096];
+    static int plugins_loaded;
     int e = pl_register_builtin(NULL, 0);   /* libperflib bundles the built-in sets */
+    if (!e && !plugins_loaded) {
+        plugins_loaded = 1;                 /* and this system's plug-ins, once (under the API lock) */
+        e = pl_plugins_load_default(NULL, 0) == ENOMEM ? ENOMEM : 0;
+    }
     if (e) {
         *err = win_error(e);
         return NULL;

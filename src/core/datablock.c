@@ -501,7 +501,7 @@ static int check_all(rd *r, view *views, int *all_ext, int *has_sample)
 
 int pl_db_validate(const void *buf, size_t len, pl_db_error *err)
 {
-    rd r = { buf, len, err };
+    rd r = { buf, len, err, 0 };
     int ext, smp;
     return check_all(&r, NULL, &ext, &smp);
 }
@@ -552,7 +552,7 @@ static uint64_t take_data(const rd *r, size_t *o)
 int pl_db_read(pl_env *env, const void *buf, size_t len, pl_alloc_fn alloc, void *ud, pl_sample **out,
                pl_db_error *err)
 {
-    rd r = { buf, len, err };
+    rd r = { buf, len, err, 0 };
     int ext, smp, e;
     *out = NULL;
     /* the header first, so that the count below is the buffer's own */

@@ -464,6 +464,7 @@ void pl_snap_clear(pl_snapshot *s)
     s->names_len = 0;
     s->obj_time = s->obj_freq = 0;
     s->err_path = NULL;
+    s->err_msg = NULL;
 }
 
 int pl_snap_add(pl_snapshot *s, const char *name, uint32_t id)
@@ -513,7 +514,7 @@ int pl_snap_add_key(pl_snapshot *s, const char *name, uint32_t id, uint64_t key)
 int pl_enum_instances(pl_env *env, const pl_counterset_def *cs, pl_snapshot *out)
 {
     void *st = NULL;
-    int e = cs->ops->open(env, &st);
+    int e = pl_provider_open(cs, env, &st);
     if (e)
         return e;
     pl_snap_clear(out);

@@ -46,6 +46,7 @@ typedef struct pl_counter_def {
 
 typedef struct pl_env pl_env;
 typedef struct pl_snapshot pl_snapshot;
+typedef struct pl_counterset_def pl_counterset_def;
 
 /* A provider fills snapshots of one counterset.  State is per query, so
  * files stay open between collections. */
@@ -56,9 +57,12 @@ typedef struct pl_provider_ops {
     int (*instances)(void *state, pl_snapshot *snap);
     /* wanted[i] != 0 when counter index i is needed (NULL = all). */
     int (*collect)(void *state, const uint8_t *wanted, pl_snapshot *snap);
+    /* Instead of open, when set: for providers whose sets are made at run
+     * time (plug-ins), which must know the set they open. */
+    int (*open_set)(pl_env *env, const pl_counterset_def *cs, void **state);
 } pl_provider_ops;
 
-typedef struct pl_counterset_def {
+struct pl_counterset_def {
     pl_guid guid;
     const char *name;
     const char *help;
@@ -68,7 +72,14 @@ typedef struct pl_counterset_def {
     const pl_counter_def *counters;
     const pl_provider_ops *ops;
     uint32_t index;          /* stable title index (the "Counter 009" number), even */
-} pl_counterset_def;
+    void *provider_data;     /* the provider's own (a plug-in's object), for open_set */
+};
+
+/* Opens cs's provider state for env: open, or open_set when the ops have it. */
+static inline int pl_provider_open(const pl_counterset_def *cs, pl_env *env, void **state)
+{
+    return cs->ops->open_set ? cs->ops->open_set(env, cs, state) : cs->ops->open(env, state);
+}
 
 int pl_counter_index(const pl_counterset_def *cs, uint32_t id);        /* -1 if unknown */
 int pl_counter_index_by_name(const pl_counterset_def *cs, const char *name);
@@ -118,6 +129,8 @@ struct pl_snapshot {
     int64_t obj_time;        /* PERF_OBJECT_TIMER clock for this set, if any */
     int64_t obj_freq;
     const char *err_path;    /* file that failed, for messages */
+    const char *err_msg;     /* or a sentence saying what failed (a plug-in's), NULL if none;
+                                the provider keeps it until its next collect */
 };
 
 void pl_snap_init(pl_snapshot *s, const pl_counterset_def *cs);
@@ -261,6 +274,7 @@ typedef struct pl_block {
     size_t vals_off;         /* into sample->vals / have: ninst x ncounters */
     int64_t obj_time, obj_freq;
     const char *err_path;
+    const char *err_msg;     /* the snapshot's err_msg, copied into the sample */
     uint32_t filter_off;     /* the spec's instance filter, into sample->names */
     int64_t time;            /* when this result's counterset was read (the middle of its
                                 collect), in the sample's ticks: its formulas' clock */

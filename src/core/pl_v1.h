@@ -71,6 +71,15 @@ size_t pl_v1_write_metadata(const pl_query *q, const char *sysname, void *buf, s
  * definitions needed): 0, or EINVAL with *err set. */
 int pl_v1_validate(const void *buf, size_t len, pl_db_error *err);
 
+/* Checks a run of nobj PERF_OBJECT_TYPEs without a PERF_DATA_BLOCK (what a
+ * V1 plug-in's Collect returns) as pl_v1_validate checks a block's objects,
+ * ending exactly at len.  flags: PL_V1_LAX_ALIGN lets lengths that are not
+ * multiples of 8 through (the Perflib switch that skips alignment tests).
+ * 0, or EINVAL with *err (offsets from buf). */
+#define PL_V1_LAX_ALIGN 1u
+int pl_v1_validate_objects(const void *buf, size_t len, uint32_t nobj, unsigned flags,
+                           pl_db_error *err);
+
 /* 1 when buf starts with the V1 signature "PERF" in UTF-16LE. */
 int pl_v1_is_block(const void *buf, size_t len);
 

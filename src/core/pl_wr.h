@@ -68,6 +68,8 @@ typedef struct rd {
     const uint8_t *p;
     size_t len;
     pl_db_error *err;
+    int lax_align;           /* V1 plug-in objects with alignment tests off: lengths need not be
+                                multiples of 8 (every read is byte-wise either way) */
 } rd;
 
 static inline int fail(rd *r, size_t off, const char *rule)

@@ -427,7 +427,7 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
         int64_t before = t1;             /* each set between two readings of the clock */
         t->err = 0;
         if (!t->state) {
-            t->err = t->cs->ops->open(q->env, &t->state);
+            t->err = pl_provider_open(t->cs, q->env, &t->state);
             if (t->err)
                 t->state = NULL;
         }
@@ -464,8 +464,11 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
         ncidx += s->pub.ncounters;
         nnames += strlen(s->pub.instance) + 1;
         s->nmatch = 0;
-        if (s->set->err)
+        if (s->set->err) {
+            if (s->set->snap.err_msg)
+                nnames += strlen(s->set->snap.err_msg) + 1;
             continue;
+        }
         match_instances(q, s);
         ninst += s->nmatch;
         nvals += (size_t)s->nmatch * s->pub.ncounters;
@@ -539,6 +542,12 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
             b->status = PL_NO_DATA;
             b->err = s->set->err;
             b->err_path = snap->err_path;
+            if (snap->err_msg) {
+                size_t l = strlen(snap->err_msg) + 1;
+                memcpy(smp->names + ni, snap->err_msg, l);
+                b->err_msg = smp->names + ni;
+                ni += l;
+            }
             continue;
         }
         if (nm == 0 && (b->shape == PERF_SINGLE_COUNTER || b->shape == PERF_MULTIPLE_COUNTERS)) {

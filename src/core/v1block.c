@@ -371,7 +371,7 @@ static int check_block(rd *r, size_t *o, size_t end, size_t defs, uint32_t ndefs
     if (end - *o < 8)
         return fail(r, *o, "PERF_COUNTER_BLOCK does not fit in its object");
     uint32_t bl = pl_r32(r->p + *o);
-    if (bl < 4 || bl % 8 || bl > end - *o)
+    if (bl < 4 || (bl % 8 && !r->lax_align) || bl > end - *o)
         return fail(r, *o, "PERF_COUNTER_BLOCK ByteLength below 4, not a multiple of 8 or past its object");
     for (uint32_t j = 0; j < ndefs; j++) {
         uint64_t off = pl_r32(r->p + defs + 36), size = pl_r32(r->p + defs + 32);
@@ -407,13 +407,13 @@ static int check_name(rd *r, size_t o, uint32_t bl)
 static int check_instances(rd *r, size_t *o, size_t end, int32_t ninst, size_t defs, uint32_t ndefs)
 {
     int e;
-    if ((uint32_t)ninst > (end - *o) / (PL_V1_INSTANCE_DEF + 16))
+    if ((uint32_t)ninst > (end - *o) / (PL_V1_INSTANCE_DEF + 4))
         return fail(r, *o, "NumInstances more than the object holds");
     for (int32_t i = 0; i < ninst; i++) {
         if (end - *o < PL_V1_INSTANCE_DEF)
             return fail(r, *o, "PERF_INSTANCE_DEFINITION does not fit in its object");
         uint32_t bl = pl_r32(r->p + *o);
-        if (bl < PL_V1_INSTANCE_DEF || bl % 8 || bl > end - *o)
+        if (bl < PL_V1_INSTANCE_DEF || (bl % 8 && !r->lax_align) || bl > end - *o)
             return fail(r, *o, "PERF_INSTANCE_DEFINITION ByteLength below 24, not a multiple of 8 or past its object");
         if ((e = check_name(r, *o, bl)))
             return e;
@@ -448,11 +448,11 @@ static int check_object(rd *r, size_t o, size_t limit, size_t *ext)
     uint32_t total = pl_r32(p), deflen = pl_r32(p + 4), hlen = pl_r32(p + 8), ndefs = pl_r32(p + 32);
     int32_t ninst = (int32_t)pl_r32(p + 40);
     int e;
-    if (total < PL_V1_OBJECT_TYPE || total % 8 || total > limit - o)
+    if (total < PL_V1_OBJECT_TYPE || (total % 8 && !r->lax_align) || total > limit - o)
         return fail(r, o, "PERF_OBJECT_TYPE TotalByteLength below 64, not a multiple of 8 or past the block");
     if (hlen < PL_V1_OBJECT_TYPE || hlen > total)
         return fail(r, o + 8, "PERF_OBJECT_TYPE HeaderLength below 64 or past its object");
-    if (deflen < hlen || deflen > total || deflen % 8)
+    if (deflen < hlen || deflen > total || (deflen % 8 && !r->lax_align))
         return fail(r, o + 4, "DefinitionLength below HeaderLength, past its object or not a multiple of 8");
     if ((e = check_defs(r, o, hlen, deflen, ndefs)))
         return e;
@@ -492,8 +492,28 @@ static int check_all(rd *r, size_t *objs, size_t *exts)
 
 int pl_v1_validate(const void *buf, size_t len, pl_db_error *err)
 {
-    rd r = { buf, len, err };
+    rd r = { buf, len, err, 0 };
     return check_all(&r, NULL, NULL);
+}
+
+int pl_v1_validate_objects(const void *buf, size_t len, uint32_t nobj, unsigned flags,
+                           pl_db_error *err)
+{
+    rd r = { buf, len, err, (flags & PL_V1_LAX_ALIGN) != 0 };
+    size_t o = 0, ext;
+    int e;
+    if (!buf && len)
+        return fail(&r, 0, "no buffer");
+    if (nobj > len / PL_V1_OBJECT_TYPE)
+        return fail(&r, 0, "more objects returned than the bytes hold");
+    for (uint32_t k = 0; k < nobj; k++) {
+        if ((e = check_object(&r, o, len, &ext)))
+            return e;
+        o += pl_r32(r.p + o);
+    }
+    if (o != len)
+        return fail(&r, o, "the returned length does not end at the last PERF_OBJECT_TYPE");
+    return 0;
 }
 
 /* ---------------------------------------------------------------- reading */
@@ -673,7 +693,7 @@ static void fill_block(const rd *r, const pl_sample *s, const v1map *m, pl_block
 int pl_v1_read(pl_env *env, const void *buf, size_t len, pl_alloc_fn alloc, void *ud, pl_sample **out,
                pl_db_error *err)
 {
-    rd r = { buf, len, err };
+    rd r = { buf, len, err, 0 };
     uint32_t total, hlen, nobj;
     v1def *defs = NULL;
     *out = NULL;

@@ -178,6 +178,13 @@ static int cs_instances(lua_State *L)
     pl_snap_init(&snap, cs);
     e = pl_enum_instances(m->env, cs, &snap);
     if (e) {
+        if (snap.err_msg) {                   /* a sentence that says it all (a plug-in's) */
+            luaL_pushfail(L);
+            lua_pushfstring(L, "%s: %s", cs->name, snap.err_msg);
+            lua_pushinteger(L, e);
+            pl_snap_free(&snap);
+            return 3;
+        }
         const char *what = snap.err_path ? lpl_push_path(L, m->env, snap.err_path) : cs->name;
         pl_snap_free(&snap);
         return lpl_fail(L, what, e);

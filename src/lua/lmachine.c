@@ -38,8 +38,11 @@ lpl_machine *lpl_opt_machine(lua_State *L, int i)
         lua_pushvalue(L, i);
         return m;
     }
-    if (lua_getfield(L, LUA_REGISTRYINDEX, DEFAULT_KEY) == LUA_TUSERDATA)
-        return lua_touserdata(L, -1);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, DEFAULT_KEY) == LUA_TUSERDATA) {
+        lpl_machine *m = lua_touserdata(L, -1);
+        pl_env_sync(m->env);              /* sets registered since (plug-ins); a clash keeps its own */
+        return m;
+    }
     lua_pop(L, 1);
     lpl_machine *m = push_machine(L, "/");
     lua_pushvalue(L, -1);

@@ -8,6 +8,7 @@
  * @module perflib.core
  */
 #include "lpl.h"
+#include "plugin.h"
 #include "providers.h"
 
 #include <errno.h>
@@ -513,7 +514,7 @@ static int collect_sets(lua_State *L, int mi, const pl_registry_sel *sel, int bl
  *   that took it (collect again for rates), and the list of indexes that
  *   named no counterset; for metadata: an array of counterset tables (with
  *   `v1`: the metadata-only V1 block string); for the name tables: a table
- *   index -> text
+ *   index -> text (the names with [1] = the highest index, as Windows' table)
  */
 static int l_collect(lua_State *L)
 {
@@ -550,16 +551,24 @@ static int l_collect(lua_State *L)
     case PL_REG_NAMES:
     case PL_REG_HELP: {
         int help = sel->kind == PL_REG_HELP;
+        lua_Integer last = 0;
         lua_newtable(L);
         for (uint32_t k = 0; k < pl_env_counterset_count(m->env); k++) {
             const pl_counterset_def *cs = pl_env_counterset(m->env, k);
             lua_pushstring(L, help ? cs->help : cs->name);
             lua_rawseti(L, -2, (lua_Integer)cs->index + help);
+            last = cs->index > last ? cs->index : last;
             for (uint32_t i = 0; i < cs->ncounters; i++) {
                 const pl_counter_def *c = &cs->counters[i];
+                lua_Integer t = (lua_Integer)pl_counter_title_index(cs, c);
                 lua_pushstring(L, help ? c->help : c->name);
-                lua_rawseti(L, -2, (lua_Integer)pl_counter_title_index(cs, c) + help);
+                lua_rawseti(L, -2, t + help);
+                last = t > last ? t : last;
             }
+        }
+        if (!help) {                          /* as Windows' table and the C API's: 1 -> the highest index */
+            lua_pushfstring(L, "%I", last);
+            lua_rawseti(L, -2, 1);
         }
         return 1;
     }
@@ -668,6 +677,9 @@ static const luaL_Reg funcs[] = {
     { "sample_from_block", lpl_sample_from_block },
     { "check_block", lpl_check_block },
     { "suggest", lpl_suggest },
+    { "plugins", lpl_plugins },
+    { "load_plugins", lpl_load_plugins },
+    { "reset_plugin", lpl_reset_plugin },
     { "calculate", NULL },
     { "statistics", NULL },
     { NULL, NULL }
@@ -680,6 +692,10 @@ LPL_EXPORT int luaopen_perflib_core(lua_State *L)
     /* the module bundles the built-in sets: every machine it makes has them */
     if (pl_register_builtin(msg, sizeof msg) != 0)
         return luaL_error(L, "perflib: %s", msg);
+    /* and the plug-ins of this system; one that cannot load is listed by
+     * perflib.plugins() with its reason, a directory that cannot be read
+     * is not an error here (perflib.load_plugins says why) */
+    pl_plugins_load_default(msg, sizeof msg);
     lpl_open_machine(L);
     lpl_open_counterset(L);
     lpl_open_query(L);

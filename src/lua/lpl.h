@@ -75,6 +75,9 @@ int lpl_wait(lua_State *L);
 int lpl_kill(lua_State *L);
 int lpl_syslog(lua_State *L);
 int lpl_isatty(lua_State *L);
+int lpl_plugins(lua_State *L);
+int lpl_load_plugins(lua_State *L);
+int lpl_reset_plugin(lua_State *L);
 
 /* Environment failure: pushes nil, "what: strerror(e)", e and returns 3. */
 int lpl_fail(lua_State *L, const char *what, int e);

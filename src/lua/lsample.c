@@ -536,7 +536,9 @@ static int s_results(lua_State *L)
             lua_getiuservalue(L, 1, 1);
             m = lua_touserdata(L, -1);
             lua_pop(L, 1);
-            if (b->err_path && m && m->env) {
+            if (b->err_msg) {
+                lua_pushfstring(L, "%s: %s", b->cs->name, b->err_msg);   /* says it all */
+            } else if (b->err_path && m && m->env) {
                 lpl_push_path(L, m->env, b->err_path);
                 lua_pushfstring(L, "%s: %s", lua_tostring(L, -1), strerror(b->err));
                 lua_remove(L, -2);

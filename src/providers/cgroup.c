@@ -737,7 +737,7 @@ static int cg_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops ops = { cg_open, cg_close, cg_instances, cg_collect };
+static const pl_provider_ops ops = { cg_open, cg_close, cg_instances, cg_collect, NULL };
 
 const pl_counterset_def pl_cgroup_def = {
     /* UUIDv5(perflib namespace, "Control Group") */
@@ -746,5 +746,5 @@ const pl_counterset_def pl_cgroup_def = {
     "CPU, memory, I/O, task and pressure figures of every control group, from the cgroup v2 "
     "files (cpu.stat, memory.current, io.stat, ...) with the v1 controllers as the fallback; "
     "costly: each collect walks the whole /sys/fs/cgroup tree.",
-    PERF_COUNTERSET_MULTI_INSTANCES, 1, NC, counters, &ops, 20000,
+    PERF_COUNTERSET_MULTI_INSTANCES, 1, NC, counters, &ops, 20000, NULL,
 };

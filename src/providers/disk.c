@@ -438,7 +438,7 @@ static int pd_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops ops = { pd_open, pd_close, pd_instances, pd_collect };
+static const pl_provider_ops ops = { pd_open, pd_close, pd_instances, pd_collect, NULL };
 
 const pl_counterset_def pl_physicaldisk_def = {
     /* UUIDv5(perflib namespace, "PhysicalDisk") */
@@ -447,5 +447,5 @@ const pl_counterset_def pl_physicaldisk_def = {
     "I/O of each whole physical disk (a /sys/block entry with a device link, so not "
     "partitions, loop, ram, zram, nor dm-* and md* volumes) and of all of them, from "
     "/proc/diskstats; instances are keyed by major:minor (id major << 20 | minor).",
-    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 4000,
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 4000, NULL,
 };

@@ -604,7 +604,7 @@ static int hw_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops ops = { hw_open, hw_close, hw_instances, hw_collect };
+static const pl_provider_ops ops = { hw_open, hw_close, hw_instances, hw_collect, NULL };
 
 const pl_counterset_def pl_hwevents_def = {
     /* UUIDv5("Hardware Events") in the perflib namespace */
@@ -613,5 +613,5 @@ const pl_counterset_def pl_hwevents_def = {
     "CPU cycles, instructions, cache and branch events and scheduler software events of each "
     "online CPU and of the machine, counted with perf_event_open(2) (needs perf_event_paranoid "
     "<= 0 or CAP_PERFMON; hardware events need a PMU).",
-    PERF_COUNTERSET_MULTI_INSTANCES, 1, NC, counters, &ops, 27000,
+    PERF_COUNTERSET_MULTI_INSTANCES, 1, NC, counters, &ops, 27000, NULL,
 };

@@ -404,12 +404,12 @@ static int hw_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops hw_ops = { hw_open, hw_close, hw_instances, hw_collect };
+static const pl_provider_ops hw_ops = { hw_open, hw_close, hw_instances, hw_collect, NULL };
 
 const pl_counterset_def pl_hwmon_def = {
     {0x7989ac46, 0xcaeb, 0x581d, {0xa0, 0xd0, 0x58, 0x85, 0xc8, 0xba, 0x65, 0x09}},
     "Hardware Sensors",
     "Temperatures, voltages, fan speeds, currents, power, energy and humidity of the hwmon "
     "sensors in /sys/class/hwmon; no instances on machines without hwmon drivers.",
-    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &hw_ops, 21000,
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &hw_ops, 21000, NULL,
 };

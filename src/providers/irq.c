@@ -274,8 +274,8 @@ static const pl_counter_def intr_counters[] = {
       PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
 };
 
-static const pl_provider_ops soft_ops = { soft_open, irq_close, irq_instances, irq_collect };
-static const pl_provider_ops intr_ops = { intr_open, irq_close, irq_instances, irq_collect };
+static const pl_provider_ops soft_ops = { soft_open, irq_close, irq_instances, irq_collect, NULL };
+static const pl_provider_ops intr_ops = { intr_open, irq_close, irq_instances, irq_collect, NULL };
 
 const pl_counterset_def pl_softirq_def = {
     /* UUIDv5(perflib namespace, "SoftIRQ") */
@@ -283,7 +283,7 @@ const pl_counterset_def pl_softirq_def = {
     "SoftIRQ",
     "Softirqs raised per vector (TIMER, NET_RX, BLOCK, ...) over all CPUs, from /proc/softirqs; "
     "the time spent in them is Processor Information's % DPC Time.",
-    PERF_COUNTERSET_MULTI_INSTANCES, 0, 1, soft_counters, &soft_ops, 23000,
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, 1, soft_counters, &soft_ops, 23000, NULL,
 };
 
 const pl_counterset_def pl_interrupts_def = {
@@ -292,5 +292,5 @@ const pl_counterset_def pl_interrupts_def = {
     "Interrupts",
     "Interrupts per IRQ line or per named interrupt class (LOC, RES, CAL, ...) over all CPUs, "
     "from /proc/interrupts; instances are the row labels.",
-    PERF_COUNTERSET_MULTI_INSTANCES, 0, 1, intr_counters, &intr_ops, 24000,
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, 1, intr_counters, &intr_ops, 24000, NULL,
 };

@@ -542,7 +542,7 @@ static int ld_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops ops = { ld_open, ld_close, ld_instances, ld_collect };
+static const pl_provider_ops ops = { ld_open, ld_close, ld_instances, ld_collect, NULL };
 
 const pl_counterset_def pl_logicaldisk_def = {
     /* UUIDv5(perflib namespace, "LogicalDisk") */
@@ -551,5 +551,5 @@ const pl_counterset_def pl_logicaldisk_def = {
     "Space, inodes and I/O of each visible storage mount of /proc/self/mountinfo (pseudo "
     "filesystems and mounts inside /proc and /sys left out; remote ones without space figures unless PERFLIB_STATVFS_REMOTE=1), "
     "and of all of them; instances are keyed by mount ID.",
-    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 5000,
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 5000, NULL,
 };

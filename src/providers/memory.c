@@ -503,7 +503,7 @@ static int mem_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 }
 
 static const pl_provider_ops mem_ops = {
-    mem_open, mem_close, pl_single_instance, mem_collect,
+    mem_open, mem_close, pl_single_instance, mem_collect, NULL,
 };
 
 const pl_counterset_def pl_memory_def = {
@@ -516,5 +516,5 @@ const pl_counterset_def pl_memory_def = {
     (uint32_t)MEM_N,
     mem_counters,
     &mem_ops,
-    2000,
+    2000, NULL,
 };

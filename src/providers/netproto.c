@@ -437,13 +437,13 @@ NP_OPEN(udp6_open, udp6_set)
 NP_OPEN(icmp4_open, icmp4_set)
 NP_OPEN(icmp6_open, icmp6_set)
 
-static const pl_provider_ops ip4_ops = { ip4_open, np_close, pl_single_instance, np_collect };
-static const pl_provider_ops ip6_ops = { ip6_open, np_close, pl_single_instance, np_collect };
-static const pl_provider_ops tcp4_ops = { tcp4_open, np_close, pl_single_instance, np_collect };
-static const pl_provider_ops udp4_ops = { udp4_open, np_close, pl_single_instance, np_collect };
-static const pl_provider_ops udp6_ops = { udp6_open, np_close, pl_single_instance, np_collect };
-static const pl_provider_ops icmp4_ops = { icmp4_open, np_close, pl_single_instance, np_collect };
-static const pl_provider_ops icmp6_ops = { icmp6_open, np_close, pl_single_instance, np_collect };
+static const pl_provider_ops ip4_ops = { ip4_open, np_close, pl_single_instance, np_collect, NULL };
+static const pl_provider_ops ip6_ops = { ip6_open, np_close, pl_single_instance, np_collect, NULL };
+static const pl_provider_ops tcp4_ops = { tcp4_open, np_close, pl_single_instance, np_collect, NULL };
+static const pl_provider_ops udp4_ops = { udp4_open, np_close, pl_single_instance, np_collect, NULL };
+static const pl_provider_ops udp6_ops = { udp6_open, np_close, pl_single_instance, np_collect, NULL };
+static const pl_provider_ops icmp4_ops = { icmp4_open, np_close, pl_single_instance, np_collect, NULL };
+static const pl_provider_ops icmp6_ops = { icmp6_open, np_close, pl_single_instance, np_collect, NULL };
 
 /* ---- TCPv6: connections from the /proc/net/tcp6 table ------------------------------ */
 
@@ -547,7 +547,7 @@ static int tcp6_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops tcp6_ops = { tcp6_open, tcp6_close, pl_single_instance, tcp6_collect };
+static const pl_provider_ops tcp6_ops = { tcp6_open, tcp6_close, pl_single_instance, tcp6_collect, NULL };
 
 /* ---- definitions ------------------------------------------------------------------ */
 
@@ -558,7 +558,7 @@ const pl_counterset_def pl_ipv4_def = {
     "IPv4",
     "IPv4 datagram traffic and errors of this network namespace, from the Ip line pair of "
     "/proc/net/snmp and IpExt of /proc/net/netstat.",
-    SINGLE, 0, NSTATIC(ip_counters), ip_counters, &ip4_ops, 7000,
+    SINGLE, 0, NSTATIC(ip_counters), ip_counters, &ip4_ops, 7000, NULL,
 };
 
 const pl_counterset_def pl_ipv6_def = {
@@ -566,7 +566,7 @@ const pl_counterset_def pl_ipv6_def = {
     "IPv6",
     "IPv6 datagram traffic and errors of this network namespace, from the Ip6 lines of "
     "/proc/net/snmp6 (absent when IPv6 is disabled at boot).",
-    SINGLE, 0, NSTATIC(ip_counters), ip_counters, &ip6_ops, 8000,
+    SINGLE, 0, NSTATIC(ip_counters), ip_counters, &ip6_ops, 8000, NULL,
 };
 
 const pl_counterset_def pl_tcpv4_def = {
@@ -575,7 +575,7 @@ const pl_counterset_def pl_tcpv4_def = {
     "TCP segments and connections of this network namespace, from the Tcp line pair of "
     "/proc/net/snmp and TcpExt of /proc/net/netstat; Linux keeps one TCP MIB, so these "
     "figures cover IPv4 and IPv6 together.",
-    SINGLE, 0, NSTATIC(tcp_counters), tcp_counters, &tcp4_ops, 9000,
+    SINGLE, 0, NSTATIC(tcp_counters), tcp_counters, &tcp4_ops, 9000, NULL,
 };
 
 const pl_counterset_def pl_tcpv6_def = {
@@ -584,7 +584,7 @@ const pl_counterset_def pl_tcpv6_def = {
     "IPv6 TCP connection counts, from a walk of /proc/net/tcp6 that costs time in proportion "
     "to the sockets (costly); segment counts are in TCPv4, which Linux keeps for both "
     "families.",
-    SINGLE, 1, NSTATIC(tcp6_counters), tcp6_counters, &tcp6_ops, 10000,
+    SINGLE, 1, NSTATIC(tcp6_counters), tcp6_counters, &tcp6_ops, 10000, NULL,
 };
 
 const pl_counterset_def pl_udpv4_def = {
@@ -592,7 +592,7 @@ const pl_counterset_def pl_udpv4_def = {
     "UDPv4",
     "IPv4 UDP datagrams and errors of this network namespace, from the Udp line pair of "
     "/proc/net/snmp.",
-    SINGLE, 0, NSTATIC(udp_counters), udp_counters, &udp4_ops, 11000,
+    SINGLE, 0, NSTATIC(udp_counters), udp_counters, &udp4_ops, 11000, NULL,
 };
 
 const pl_counterset_def pl_udpv6_def = {
@@ -600,19 +600,19 @@ const pl_counterset_def pl_udpv6_def = {
     "UDPv6",
     "IPv6 UDP datagrams and errors of this network namespace, from the Udp6 lines of "
     "/proc/net/snmp6.",
-    SINGLE, 0, NSTATIC(udp_counters), udp_counters, &udp6_ops, 12000,
+    SINGLE, 0, NSTATIC(udp_counters), udp_counters, &udp6_ops, 12000, NULL,
 };
 
 const pl_counterset_def pl_icmp_def = {
     {0xadbaffb2, 0xa77f, 0x5d33, {0x8a, 0xf8, 0x98, 0x17, 0x10, 0x3b, 0x0f, 0x0d}},
     "ICMP",
     "ICMP messages of this network namespace, from the Icmp line pair of /proc/net/snmp.",
-    SINGLE, 0, NSTATIC(icmp_counters), icmp_counters, &icmp4_ops, 13000,
+    SINGLE, 0, NSTATIC(icmp_counters), icmp_counters, &icmp4_ops, 13000, NULL,
 };
 
 const pl_counterset_def pl_icmpv6_def = {
     {0xdbdcb1ea, 0x62d0, 0x5029, {0x82, 0x56, 0x72, 0x13, 0x71, 0xa1, 0x71, 0xd4}},
     "ICMPv6",
     "ICMPv6 messages of this network namespace, from the Icmp6 lines of /proc/net/snmp6.",
-    SINGLE, 0, NSTATIC(icmp6_counters), icmp6_counters, &icmp6_ops, 28000,
+    SINGLE, 0, NSTATIC(icmp6_counters), icmp6_counters, &icmp6_ops, 28000, NULL,
 };

@@ -295,7 +295,7 @@ static int nfs_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return nfs_read(state, snap, 1);
 }
 
-static const pl_provider_ops ops = { nfs_open, nfs_close, nfs_instances, nfs_collect };
+static const pl_provider_ops ops = { nfs_open, nfs_close, nfs_instances, nfs_collect, NULL };
 
 const pl_counterset_def pl_nfs_def = {
     /* UUIDv5(perflib namespace, "NFS Client") */
@@ -303,5 +303,5 @@ const pl_counterset_def pl_nfs_def = {
     "NFS Client",
     "Traffic, operations and latency of each NFS mount, from /proc/self/mountstats; no "
     "NFS mount, no instance.",
-    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 25000,
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 25000, NULL,
 };

@@ -258,7 +258,7 @@ static int pf_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return pf_read(state, snap, 1);
 }
 
-static const pl_provider_ops ops = { pf_open, pf_close, pf_instances, pf_collect };
+static const pl_provider_ops ops = { pf_open, pf_close, pf_instances, pf_collect, NULL };
 
 const pl_counterset_def pl_pagingfile_def = {
     /* UUIDv5(perflib namespace, "Paging File") */
@@ -266,5 +266,5 @@ const pl_counterset_def pl_pagingfile_def = {
     "Paging File",
     "Use of each active swap area of /proc/swaps and of all of them; _Total is always "
     "listed, with 0 bytes when no swap is active.",
-    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 16000,
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 16000, NULL,
 };

@@ -568,7 +568,7 @@ static int p_instances(void *state, pl_snapshot *snap)
     return p_collect(state, none, snap);
 }
 
-static const pl_provider_ops ops = { p_open, p_close, p_instances, p_collect };
+static const pl_provider_ops ops = { p_open, p_close, p_instances, p_collect, NULL };
 
 const pl_counterset_def pl_process_def = {
     /* UUIDv5 of "Process" in the perflib namespace */
@@ -576,5 +576,5 @@ const pl_counterset_def pl_process_def = {
     "Process",
     "Processor time, memory, page faults, threads and I/O of each process, from "
     "/proc/[pid]/stat, and status, io, fd/ and smaps_rollup when their counters are asked for.",
-    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 14000,
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 14000, NULL,
 };

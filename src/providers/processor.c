@@ -756,7 +756,7 @@ static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops ops = { proc_open, proc_close, proc_instances, proc_collect };
+static const pl_provider_ops ops = { proc_open, proc_close, proc_instances, proc_collect, NULL };
 
 const pl_counterset_def pl_processor_def = {
     /* the Windows GUID of Processor Information, as in the PerfLib sample */
@@ -764,5 +764,5 @@ const pl_counterset_def pl_processor_def = {
     "Processor Information",
     "Time, interrupts, idle states and frequency of each logical processor, of each NUMA node "
     "and of the whole machine, from /proc/stat, /proc/interrupts, /proc/softirqs and sysfs.",
-    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 1000,
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 1000, NULL,
 };

@@ -179,12 +179,12 @@ static int psi_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return psi_fill(state, snap, 1);
 }
 
-static const pl_provider_ops psi_ops = { psi_open, psi_close, psi_instances, psi_collect };
+static const pl_provider_ops psi_ops = { psi_open, psi_close, psi_instances, psi_collect, NULL };
 
 const pl_counterset_def pl_psi_def = {
     {0x0fc9bc92, 0x5314, 0x5798, {0xaa, 0xd1, 0xc5, 0x0c, 0xf2, 0x25, 0x93, 0xbe}},
     "Pressure Stall Information",
     "Time tasks spent stalled on CPU, I/O, memory and IRQs, from /proc/pressure (kernel 4.20 "
     "and later with CONFIG_PSI); no instances where PSI is absent or disabled.",
-    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &psi_ops, 19000,
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &psi_ops, 19000, NULL,
 };

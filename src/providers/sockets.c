@@ -176,12 +176,12 @@ static int sk_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return pl_sources_end(&src, snap);
 }
 
-static const pl_provider_ops ops = { sk_open, sk_close, pl_single_instance, sk_collect };
+static const pl_provider_ops ops = { sk_open, sk_close, pl_single_instance, sk_collect, NULL };
 
 const pl_counterset_def pl_sockets_def = {
     {0x23006823, 0x5d1c, 0x556c, {0xb9, 0x5d, 0x09, 0x69, 0x94, 0x1a, 0x91, 0xba}},
     "Sockets",
     "Sockets in use and socket buffer memory of this network namespace by protocol, from "
     "/proc/net/sockstat and /proc/net/sockstat6.",
-    PERF_COUNTERSET_SINGLE_INSTANCE, 0, NC, counters, &ops, 26000,
+    PERF_COUNTERSET_SINGLE_INSTANCE, 0, NC, counters, &ops, 26000, NULL,
 };

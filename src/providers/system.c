@@ -313,7 +313,7 @@ static int sys_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 }
 
 static const pl_provider_ops sys_ops = {
-    sys_open, sys_close, pl_single_instance, sys_collect,
+    sys_open, sys_close, pl_single_instance, sys_collect, NULL,
 };
 
 const pl_counterset_def pl_system_def = {
@@ -326,5 +326,5 @@ const pl_counterset_def pl_system_def = {
     SC_N,
     sys_counters,
     &sys_ops,
-    3000,
+    3000, NULL,
 };

@@ -165,12 +165,12 @@ static int th_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops th_ops = { th_open, th_close, th_instances, th_collect };
+static const pl_provider_ops th_ops = { th_open, th_close, th_instances, th_collect, NULL };
 
 const pl_counterset_def pl_thermal_def = {
     {0xcace5e07, 0x63dd, 0x55a6, {0xb8, 0x96, 0xbe, 0xd4, 0x21, 0x7b, 0xe4, 0x0b}},
     "Thermal Zone Information",
     "Temperature of each ACPI or platform thermal zone, from /sys/class/thermal/thermal_zone*/"
     "temp; no instances on machines without thermal zones.",
-    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &th_ops, 17000,
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &th_ops, 17000, NULL,
 };

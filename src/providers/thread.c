@@ -413,7 +413,7 @@ static int t_instances(void *state, pl_snapshot *snap)
     return t_collect(state, none, snap);
 }
 
-static const pl_provider_ops ops = { t_open, t_close, t_instances, t_collect };
+static const pl_provider_ops ops = { t_open, t_close, t_instances, t_collect, NULL };
 
 const pl_counterset_def pl_thread_def = {
     /* UUIDv5 of "Thread" in the perflib namespace */
@@ -421,5 +421,5 @@ const pl_counterset_def pl_thread_def = {
     "Thread",
     "Processor time, priorities, state and context switches of each thread of each process, "
     "from /proc/[pid]/task/[tid]/stat and status; costly: it reads one file per thread.",
-    PERF_COUNTERSET_MULTI_INSTANCES, 1, NC, counters, &ops, 15000,
+    PERF_COUNTERSET_MULTI_INSTANCES, 1, NC, counters, &ops, 15000, NULL,
 };
