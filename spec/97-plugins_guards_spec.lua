@@ -67,7 +67,8 @@ describe("a plug-in that misbehaves after it loaded", function()
     assert.matches("plugin\trunning\t0\t0\t3", l[4], 1, true)
   end)
 
-  it("hangs: each Collect is abandoned at its timeout, the second failure disables it, and it is enabled again on request", function()
+  it("hangs: each Collect is abandoned at its timeout, the second failure disables it, and it can be enabled again",
+    function()
     local dir, remove = flaky("hang", "Collect Timeout = 300\nFailure Limit = 2")
     local out, rc = collects(dir, 3, [[
 print(perflib.reset_plugin "flaky", perflib.plugins()[1].state)

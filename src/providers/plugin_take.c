@@ -184,7 +184,7 @@ static int learn_object(plugin *pl, plug_obj *o, const uint8_t *p, char *msg, si
 int pl_plug_learn(plugin *pl, const uint8_t *buf, size_t len, uint32_t nobjs, int lax, char *msg,
                   size_t size)
 {
-    pl_db_error err;
+    pl_db_error err = { 0, NULL };
     size_t off = 0;
     int e;
     if (pl_v1_validate_objects(buf, len, nobjs, lax ? PL_V1_LAX_ALIGN : 0, &err))
@@ -271,7 +271,7 @@ static int instances(const plug_obj *o, const uint8_t *p, pl_names *nm, pl_snaps
 int pl_plug_take(const plug_obj *o, const uint8_t *buf, size_t len, uint32_t nobjs, int lax,
                  pl_names *nm, pl_snapshot *snap, char *msg, size_t size)
 {
-    pl_db_error err;
+    pl_db_error err = { 0, NULL };
     int e;
     if (pl_v1_validate_objects(buf, len, nobjs, lax ? PL_V1_LAX_ALIGN : 0, &err))
         return say(msg, size, "its answer is malformed at byte %zu: %s", err.offset, err.rule);
