@@ -52,7 +52,8 @@ SAN_OBJ  := $(SAN_CORE) $(SAN_PROV) $(patsubst src/%.c,build/san/%.o,$(BIND_SRC)
 .PHONY: all deps run test lint bench clean rock doc crosscheck install
 
 all: build/libperflib-core.a build/libperflib-providers.a build/libperflib.a build/libperflib.so build/perflib.pc \
-     build/perflib/core.so build/perflua $(CTESTS) $(EXAMPLES) $(PLUGIN_EXAMPLES) $(SPEC_PLUGINS)
+     build/perflib/core.so build/perflua build/perflib-plugin-host $(CTESTS) $(EXAMPLES) $(PLUGIN_EXAMPLES) \
+     $(SPEC_PLUGINS)
 
 # ---- dependencies -------------------------------------------------------------
 deps:
@@ -78,6 +79,17 @@ build/san/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(SAN) $(CWARNS) -fPIC -Isrc/core -Isrc/providers -Isrc/capi $(LUA_CFLAGS) -c $< -o $@
 
+# The out-of-process plug-in host (src/plughost): nothing of perflib, no Lua.
+# build/san/ holds a link to it, so that san builds find it as they find it
+# next to build/ctest and build/perflib.
+build/perflib-plugin-host: $(wildcard src/plughost/*.c) src/providers/plugin_proto.h src/capi/perflib_wintypes.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/providers -Isrc/capi -o $@ $(wildcard src/plughost/*.c) -ldl
+
+build/san/perflib-plugin-host: build/perflib-plugin-host
+	@mkdir -p $(dir $@)
+	ln -sf ../perflib-plugin-host $@
+
 # The core alone (its registry empty), and the built-in providers apart: a
 # program that wants them links build/libperflib-providers.a before the core
 # and calls pl_register_builtin.
@@ -101,6 +113,11 @@ build/libperflib.so: $(CORE_OBJ) $(PROV_OBJ) $(CAPI_OBJ)
 
 PREFIX  ?= /usr/local
 LIBDIR  ?= $(PREFIX)/lib
+LIBEXECDIR ?= $(PREFIX)/libexec/perflib
+# where the plug-in host is installed (plugin_host.c looks there first)
+PL_HOST_DEF := -DPL_PLUGIN_HOST_PATH='"$(LIBEXECDIR)/perflib-plugin-host"'
+build/obj/providers/plugin_host.o: CFLAGS_ += $(PL_HOST_DEF)
+build/san/providers/plugin_host.o: SAN += $(PL_HOST_DEF)
 build/perflib.pc: Makefile
 	@mkdir -p $(dir $@)
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$${prefix}/include' '' \
@@ -141,6 +158,8 @@ install: all
 	$(MAKE) --no-print-directory -B build/perflib.pc PREFIX=$(PREFIX) LIBDIR=$(LIBDIR)
 	install -m 644 build/perflib.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 	install -m 755 build/perflua $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(LIBEXECDIR)
+	install -m 755 build/perflib-plugin-host $(DESTDIR)$(LIBEXECDIR)/
 	install -m 755 build/perflib/core.so $(DESTDIR)$(LIBDIR)/lua/5.4/perflib/
 	install -m 644 $(wildcard lua/perflib/*.lua) $(DESTDIR)$(PREFIX)/share/lua/5.4/perflib/
 	install -m 644 $(wildcard lua/perflib/rules/*.lua) $(DESTDIR)$(PREFIX)/share/lua/5.4/perflib/rules/
@@ -149,7 +168,7 @@ build/perflib/core.so: $(CORE_OBJ) $(PROV_OBJ) $(BIND_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ $(PROV_LIBS) -lm
 
-build/san/perflib/core.so: $(SAN_OBJ)
+build/san/perflib/core.so: $(SAN_OBJ) | build/san/perflib-plugin-host
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fsanitize=address,undefined -o $@ $^ $(PROV_LIBS) -lm
 
