@@ -84,7 +84,7 @@ build/san/%.o: src/%.c $(HDRS)
 # next to build/ctest and build/perflib.
 build/perflib-plugin-host: $(wildcard src/plughost/*.c) src/providers/plugin_proto.h src/capi/perflib_wintypes.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/providers -Isrc/capi -o $@ $(wildcard src/plughost/*.c) -ldl
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/providers -Isrc/capi -o $@ $(wildcard src/plughost/*.c) -ldl -lpthread
 
 build/san/perflib-plugin-host: build/perflib-plugin-host
 	@mkdir -p $(dir $@)
