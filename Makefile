@@ -49,7 +49,7 @@ SAN_OBJ  := $(SAN_CORE) $(SAN_PROV) $(patsubst src/%.c,build/san/%.o,$(BIND_SRC)
 .PHONY: all deps run test lint bench clean rock doc crosscheck install
 
 all: build/libperflib-core.a build/libperflib-providers.a build/libperflib.a build/libperflib.so build/perflib.pc \
-     build/perflib/core.so build/perflua $(CTESTS) $(EXAMPLES)
+     build/perflib/core.so build/perflua build/perflib-plugin-host $(CTESTS) $(EXAMPLES)
 
 # ---- dependencies -------------------------------------------------------------
 deps:
@@ -75,6 +75,27 @@ build/san/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(SAN) $(CWARNS) -fPIC -Isrc/core -Isrc/providers -Isrc/capi $(LUA_CFLAGS) -c $< -o $@
 
+# The out-of-process plug-in host (src/plughost): nothing of perflib, no Lua.
+# build/san/ holds a link to it, so that san builds find it as they find it
+# next to build/ctest and build/perflib.
+build/perflib-plugin-host: $(wildcard src/plughost/*.c) src/providers/plugin_proto.h src/capi/perflib_wintypes.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/providers -Isrc/capi -o $@ $(wildcard src/plughost/*.c) -ldl
+
+build/san/perflib-plugin-host: build/perflib-plugin-host
+	@mkdir -p $(dir $@)
+	ln -sf ../perflib-plugin-host $@
+
+# deliberately broken plug-ins for the host's guards (normal builds)
+TEST_PLUGINS := build/test-plugins/bad.so build/test-plugins/nocollect.so
+build/test-plugins/bad.so: spec/c/plugins/bad.c src/capi/perflib_wintypes.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/capi -shared -fPIC -o $@ $<
+
+build/test-plugins/nocollect.so: spec/c/plugins/bad.c src/capi/perflib_wintypes.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/capi -DNO_COLLECT -shared -fPIC -o $@ $<
+
 # The core alone (its registry empty), and the built-in providers apart: a
 # program that wants them links build/libperflib-providers.a before the core
 # and calls pl_register_builtin.
@@ -98,6 +119,11 @@ build/libperflib.so: $(CORE_OBJ) $(PROV_OBJ) $(CAPI_OBJ)
 
 PREFIX  ?= /usr/local
 LIBDIR  ?= $(PREFIX)/lib
+LIBEXECDIR ?= $(PREFIX)/libexec/perflib
+# where the plug-in host is installed (plugin_host.c looks there first)
+PL_HOST_DEF := -DPL_PLUGIN_HOST_PATH='"$(LIBEXECDIR)/perflib-plugin-host"'
+build/obj/providers/plugin_host.o: CFLAGS_ += $(PL_HOST_DEF)
+build/san/providers/plugin_host.o: SAN += $(PL_HOST_DEF)
 build/perflib.pc: Makefile
 	@mkdir -p $(dir $@)
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$${prefix}/include' '' \
@@ -127,6 +153,8 @@ install: all
 	$(MAKE) --no-print-directory -B build/perflib.pc PREFIX=$(PREFIX) LIBDIR=$(LIBDIR)
 	install -m 644 build/perflib.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 	install -m 755 build/perflua $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(LIBEXECDIR)
+	install -m 755 build/perflib-plugin-host $(DESTDIR)$(LIBEXECDIR)/
 	install -m 755 build/perflib/core.so $(DESTDIR)$(LIBDIR)/lua/5.4/perflib/
 	install -m 644 $(wildcard lua/perflib/*.lua) $(DESTDIR)$(PREFIX)/share/lua/5.4/perflib/
 	install -m 644 $(wildcard lua/perflib/rules/*.lua) $(DESTDIR)$(PREFIX)/share/lua/5.4/perflib/rules/
@@ -135,7 +163,7 @@ build/perflib/core.so: $(CORE_OBJ) $(PROV_OBJ) $(BIND_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ -lm
 
-build/san/perflib/core.so: $(SAN_OBJ)
+build/san/perflib/core.so: $(SAN_OBJ) | build/san/perflib-plugin-host
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fsanitize=address,undefined -o $@ $^ -lm
 
@@ -183,6 +211,19 @@ $(CAPI_TESTS): build/ctest/%: spec/c/%.c build/libperflib.a $(wildcard spec/c/*.
 $(patsubst build/%,build/san/%,$(CAPI_TESTS)): build/san/ctest/%: spec/c/%.c $(SAN_CAPI) $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Isrc/providers -Isrc/capi -Ispec/c -o $@ $< $(SAN_CAPI) -lm -lpthread
+
+# the plug-in host's tests: the host program and the broken plug-ins first
+PLUG_TESTS := $(filter build/ctest/test_plugin_host%,$(CTESTS))
+$(PLUG_TESTS): build/ctest/%: spec/c/%.c build/libperflib-core.a build/libperflib-providers.a \
+               $(wildcard spec/c/*.h) build/perflib-plugin-host $(TEST_PLUGINS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/providers -Ispec/c -o $@ $< \
+	  build/libperflib-providers.a build/libperflib-core.a -lm -ldl
+
+$(patsubst build/%,build/san/%,$(PLUG_TESTS)): build/san/ctest/%: spec/c/%.c $(SAN_CORE) $(SAN_PROV) \
+               $(wildcard spec/c/*.h) build/san/perflib-plugin-host $(TEST_PLUGINS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Isrc/providers -Ispec/c -o $@ $< $(SAN_CORE) $(SAN_PROV) -lm -ldl
 
 # ---- main job -------------------------------------------------------------------
 # the main job: the monitor with the default rules, its live status view and
