@@ -80,7 +80,7 @@ build/san/%.o: src/%.c $(HDRS)
 # next to build/ctest and build/perflib.
 build/perflib-plugin-host: $(wildcard src/plughost/*.c) src/providers/plugin_proto.h src/capi/perflib_wintypes.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/providers -Isrc/capi -o $@ $(wildcard src/plughost/*.c) -ldl
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/providers -Isrc/capi -o $@ $(wildcard src/plughost/*.c) -ldl -lpthread
 
 build/san/perflib-plugin-host: build/perflib-plugin-host
 	@mkdir -p $(dir $@)
@@ -218,6 +218,7 @@ $(PLUG_TESTS): build/ctest/%: spec/c/%.c build/libperflib-core.a build/libperfli
                $(wildcard spec/c/*.h) build/perflib-plugin-host $(TEST_PLUGINS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/providers -Ispec/c -o $@ $< \
+	  -DCT_LIBASAN='"$(shell $(CC) -print-file-name=libasan.so)"' \
 	  build/libperflib-providers.a build/libperflib-core.a -lm -ldl
 
 $(patsubst build/%,build/san/%,$(PLUG_TESTS)): build/san/ctest/%: spec/c/%.c $(SAN_CORE) $(SAN_PROV) \
@@ -248,13 +249,15 @@ lint:
 BENCH_FLOORS := $(patsubst bench/%.c,build/bench/%,$(wildcard bench/floor_*.c))
 
 bench: deps
-	@$(MAKE) --no-print-directory all build/bench/floor build/bench/bulk build/bench/v1 $(BENCH_FLOORS)
+	@$(MAKE) --no-print-directory all build/bench/floor build/bench/bulk build/bench/v1 build/bench/plugin \
+	  $(TEST_PLUGINS) $(BENCH_FLOORS)
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/collect.lua
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/process.lua
 	build/bench/bulk
 	build/bench/v1
+	build/bench/plugin
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/bulk.lua
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
@@ -280,6 +283,12 @@ build/bench/v1: bench/v1.c build/libperflib-core.a build/libperflib-providers.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -o $@ $< build/libperflib-providers.a \
 	  build/libperflib-core.a -lm
+
+# one plug-in Collect through perflib-plugin-host against the same call in process
+build/bench/plugin: bench/plugin.c build/libperflib-core.a build/libperflib-providers.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -o $@ $< build/libperflib-providers.a \
+	  build/libperflib-core.a -lm -ldl
 
 # luarocks builds in the source tree: do it in a copy, install into build/rocktree.
 # perflib against sysstat and psutil on the same interval (not part of make test)

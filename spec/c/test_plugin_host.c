@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -394,6 +395,74 @@ static void test_sigchld_ignored(void)
     sigaction(SIGCHLD, &old, NULL);
 }
 
+/* pid gone or a zombie (an orphan is reaped by whoever adopted it) */
+static int ended(int pid)
+{
+    char path[64], buf[256];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *close_paren = strrchr(buf, ')');
+    return close_paren && close_paren[1] == ' ' && (close_paren[2] == 'Z' || close_paren[2] == 'X');
+}
+
+/* a consumer killed while its plug-in hangs does not leave the host behind */
+static void test_host_ends_with_consumer(void)
+{
+    snprintf(marker, sizeof marker, "/tmp/pl_plughost_%d_orphan", (int)getpid());
+    unlink(marker);
+    pid_t child = fork();
+    if (child == 0) {
+        pl_plug_spec s = spec_for("bad.so", "hang", marker);
+        s.guards.check_timeouts = 0;
+        pl_plughost *h = NULL;
+        if (pl_plughost_new(&s, &h) == 0)
+            collect(h, "Global");                /* never returns */
+        _exit(0);
+    }
+    int host_pid = 0;
+    for (int i = 0; i < 300 && !host_pid; i++, usleep(10000))
+        host_pid = read_pid(marker);
+    CHECK(host_pid > 0);
+    usleep(50000);                               /* in Collect by now */
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    int gone = 0;
+    for (int i = 0; i < 300 && host_pid > 0 && !(gone = ended(host_pid)); i++)
+        usleep(10000);
+    CHECK(gone);
+    if (!gone && host_pid > 0)
+        kill(host_pid, SIGKILL);
+    unlink(marker);
+}
+
+/* the san busted pass runs the consumer with LD_PRELOAD of libasan, which
+ * the host inherits: a plug-in's crash is still reported as its signal,
+ * not as the sanitizer's abort */
+static void test_crash_under_preloaded_asan(void)
+{
+#ifdef CT_LIBASAN
+    if (access(CT_LIBASAN, R_OK) != 0)
+        return;
+    const char *old = getenv("LD_PRELOAD");
+    char *saved = old ? strdup(old) : NULL;
+    setenv("LD_PRELOAD", CT_LIBASAN, 1);
+    setenv("ASAN_OPTIONS", "detect_leaks=0:abort_on_error=1", 0);
+    expect("crash", ALL, ECHILD, "Segmentation fault");
+    outcome o = once("good", ALL);
+    CHECK(o.rc == 0);
+    if (saved)
+        setenv("LD_PRELOAD", saved, 1);
+    else
+        unsetenv("LD_PRELOAD");
+    free(saved);
+#endif
+}
+
 static void test_stop_calls_close(void)
 {
     pl_plughost *h = marked_host("closemark", "close");
@@ -416,6 +485,7 @@ int main(void)
         return 1;
     }
     unsetenv("PERFLIB_PLUGIN_HOST");
+    alarm(30);                                   /* a guard that waits forever fails, not hangs */
     RUN(test_good_object_query_env);
     RUN(test_empty_answer_is_fine);
     RUN(test_crash_then_restart);
@@ -433,6 +503,8 @@ int main(void)
     RUN(test_host_program_missing);
     RUN(test_dead_host_no_sigpipe);
     RUN(test_sigchld_ignored);
+    RUN(test_crash_under_preloaded_asan);
+    RUN(test_host_ends_with_consumer);
     RUN(test_stop_calls_close);
     return CT_END();
 }
