@@ -11,16 +11,16 @@
  * once (the floor).  A third line is the machine's own price of a round
  * trip: a forked child that echoes as many bytes over a socketpair as the
  * host's request and reply carry (22 and 144), with nothing else done.
- * The median of ROUNDS (default 9) is reported in µs per call; the
- * host's cost is its round trip less the in-process call.  On a VM the
- * cross-CPU wake-ups dominate: `taskset -c 0 build/bench/plugin` shows
- * the same on one CPU.  Benchmarks
- * report, tests assert: the exit status is 0 even on a MISS, 1 only when
- * the plug-in or the host cannot be set up. */
+ * The three take turns in each round, so that a change in the machine's
+ * load hits all of them; the median of ROUNDS (default 9) is reported in µs
+ * per call.  The host's cost is its round trip less the in-process call.
+ * On a VM the cross-CPU wake-ups dominate both IPC lines and vary from run
+ * to run: `taskset -c 0 build/bench/plugin` shows them on one CPU.
+ * Benchmarks report, tests assert: the exit status is 0 even on a MISS, 1
+ * only when the plug-in or the host cannot be set up. */
 #include "plugin_host.h"
 
 #include <dlfcn.h>
-#include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <stdio.h>
@@ -137,27 +137,41 @@ static pid_t start_echo(void)
     return pid;
 }
 
-/* µs per call: the median of rounds of back-to-back calls; < 0 on failure */
-static double time_calls(int (*one)(void), double secs, int rounds)
+/* µs per call of one round of back-to-back calls for about secs; < 0 on failure */
+static double time_round(int (*one)(void), double secs)
 {
-    double per[64];
+    long n = 0;
+    double t0 = now(), t;
+    do {
+        for (int k = 0; k < 16; k++, n++)
+            if (one() != 0)
+                return -1;
+        t = now();
+    } while (t - t0 < secs);
+    return (t - t0) / (double)n * 1e6;
+}
+
+enum { HOST, INPROC, ECHO, NWAYS };
+
+/* the median of rounds for each way; the ways take turns in each round, so
+ * that a change in the machine's load hits all three */
+static int time_all(int (*const ways[NWAYS])(void), double secs, int rounds, double med[NWAYS])
+{
+    double per[NWAYS][64];
     rounds = rounds > 64 ? 64 : rounds;
-    for (int k = 0; k < 200; k++)                 /* warm: host started, buffers grown */
-        if (one() != 0)
-            return -1;
-    for (int r = 0; r < rounds; r++) {
-        long n = 0;
-        double t0 = now(), t;
-        do {
-            for (int k = 0; k < 16; k++, n++)
-                if (one() != 0)
-                    return -1;
-            t = now();
-        } while (t - t0 < secs);
-        per[r] = (t - t0) / (double)n * 1e6;
+    for (int w = 0; w < NWAYS; w++)
+        for (int k = 0; k < 200; k++)         /* warm: host started, buffers grown */
+            if (ways[w]() != 0)
+                return -1;
+    for (int r = 0; r < rounds; r++)
+        for (int w = 0; w < NWAYS; w++)
+            if ((per[w][r] = time_round(ways[w], secs)) < 0)
+                return -1;
+    for (int w = 0; w < NWAYS; w++) {
+        qsort(per[w], (size_t)rounds, sizeof per[w][0], cmp_double);
+        med[w] = per[w][rounds / 2];
     }
-    qsort(per, (size_t)rounds, sizeof *per, cmp_double);
-    return per[rounds / 2];
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -196,14 +210,16 @@ int main(int argc, char **argv)
         return fprintf(stderr, "plugin: BadOpen failed\n"), 1;
 
     pid_t echo = start_echo();
-    double host = time_calls(one_host, secs, rounds), floor_ = time_calls(one_inproc, secs, rounds);
-    double ipc = echo > 0 ? time_calls(one_echo, secs, rounds) : -1;
+    static int (*const ways[NWAYS])(void) = { one_host, one_inproc, one_echo };
+    double med[NWAYS];
+    int rc = echo > 0 ? time_all(ways, secs, rounds, med) : -1;
     if (echo > 0) {
         close(B.echo);
         waitpid(echo, NULL, 0);
     }
-    if (host < 0 || floor_ < 0 || ipc < 0)
+    if (rc != 0)
         return 1;
+    double host = med[HOST], floor_ = med[INPROC], ipc = med[ECHO];
     printf("plug-in Collect bench: bad.so \"good\" (one 120-byte object), median of %d rounds\n", rounds);
     printf("  in process (dlopen, the floor) %9.2f us/call\n", floor_);
     printf("  socketpair echo (the machine)  %9.2f us/call\n", ipc);
