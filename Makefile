@@ -90,6 +90,16 @@ build/san/perflib-plugin-host: build/perflib-plugin-host
 	@mkdir -p $(dir $@)
 	ln -sf ../perflib-plugin-host $@
 
+# deliberately broken plug-ins for the host's guards (normal builds)
+TEST_PLUGINS := build/test-plugins/bad.so build/test-plugins/nocollect.so
+build/test-plugins/bad.so: spec/c/plugins/bad.c src/capi/perflib_wintypes.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/capi -shared -fPIC -o $@ $<
+
+build/test-plugins/nocollect.so: spec/c/plugins/bad.c src/capi/perflib_wintypes.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/capi -DNO_COLLECT -shared -fPIC -o $@ $<
+
 # The core alone (its registry empty), and the built-in providers apart: a
 # program that wants them links build/libperflib-providers.a before the core
 # and calls pl_register_builtin.
@@ -217,6 +227,20 @@ $(patsubst build/%,build/san/%,$(CAPI_TESTS)): build/san/ctest/%: spec/c/%.c $(S
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Isrc/providers -Isrc/capi -Ispec/c -o $@ $< $(SAN_CAPI) $(PROV_LIBS) -lm -lpthread
 
+# the plug-in host's tests: the host program and the broken plug-ins first
+PLUG_TESTS := $(filter build/ctest/test_plugin_host%,$(CTESTS))
+$(PLUG_TESTS): build/ctest/%: spec/c/%.c build/libperflib-core.a build/libperflib-providers.a \
+               $(wildcard spec/c/*.h) build/perflib-plugin-host $(TEST_PLUGINS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/providers -Ispec/c -o $@ $< \
+	  -DCT_LIBASAN='"$(shell $(CC) -print-file-name=libasan.so)"' \
+	  build/libperflib-providers.a build/libperflib-core.a $(PROV_LIBS) -lm -ldl
+
+$(patsubst build/%,build/san/%,$(PLUG_TESTS)): build/san/ctest/%: spec/c/%.c $(SAN_CORE) $(SAN_PROV) \
+               $(wildcard spec/c/*.h) build/san/perflib-plugin-host $(TEST_PLUGINS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Isrc/providers -Ispec/c -o $@ $< $(SAN_CORE) $(SAN_PROV) $(PROV_LIBS) -lm -ldl
+
 # ---- main job -------------------------------------------------------------------
 # the main job: the monitor with the default rules, its live status view and
 # alert transitions (SECONDS=n for a bounded run); examples/top.lua is the
@@ -240,13 +264,15 @@ lint:
 BENCH_FLOORS := $(patsubst bench/%.c,build/bench/%,$(wildcard bench/floor_*.c))
 
 bench: deps
-	@$(MAKE) --no-print-directory all build/bench/floor build/bench/bulk build/bench/v1 $(BENCH_FLOORS)
+	@$(MAKE) --no-print-directory all build/bench/floor build/bench/bulk build/bench/v1 build/bench/plugin \
+	  $(TEST_PLUGINS) $(BENCH_FLOORS)
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/collect.lua
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/process.lua
 	build/bench/bulk
 	build/bench/v1
+	build/bench/plugin
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/bulk.lua
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
@@ -272,6 +298,12 @@ build/bench/v1: bench/v1.c bench/bench_clock.h build/libperflib-core.a build/lib
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -o $@ $< build/libperflib-providers.a \
 	  build/libperflib-core.a $(PROV_LIBS) -lm
+
+# one plug-in Collect through perflib-plugin-host against the same call in process
+build/bench/plugin: bench/plugin.c bench/bench_clock.h build/libperflib-core.a build/libperflib-providers.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -o $@ $< build/libperflib-providers.a \
+	  build/libperflib-core.a $(PROV_LIBS) -lm -ldl
 
 # luarocks builds in the source tree: do it in a copy, install into build/rocktree.
 # perflib against sysstat and psutil on the same interval (not part of make test)

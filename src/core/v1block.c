@@ -355,8 +355,9 @@ static int check_defs(rd *r, size_t o, uint32_t hlen, uint32_t deflen, uint32_t 
     if (ndefs > (deflen - hlen) / PL_V1_COUNTER_DEF)
         return fail(r, o + 32, "NumCounters more than DefinitionLength holds");
     for (uint32_t j = 0; j < ndefs; j++) {
-        uint32_t bl = pl_r32(r->p + d);
-        if (end - d < PL_V1_COUNTER_DEF || bl < PL_V1_COUNTER_DEF || bl % 4 || bl > end - d)
+        /* room first: an earlier long definition can leave d at the end */
+        uint32_t bl = end - d < PL_V1_COUNTER_DEF ? 0 : pl_r32(r->p + d);
+        if (bl < PL_V1_COUNTER_DEF || bl % 4 || bl > end - d)
             return fail(r, d, "PERF_COUNTER_DEFINITION ByteLength below 40, unaligned or past DefinitionLength");
         d += bl;
     }
