@@ -34,6 +34,10 @@ static void say(char *msg, size_t size, const char *fmt, ...)
  * disabled at its limit; the sentence for the counterset goes to out. */
 static void failed(plugin *pl, const char *what, char *out, size_t size)
 {
+    /* the host's sentences name the library ("plug-in x.so: ..."); ours name the plug-in */
+    const char *colon = strncmp(what, "plug-in ", 8) == 0 ? strstr(what, ": ") : NULL;
+    if (colon)
+        what = colon + 2;
     pl->failures++;
     pl->total_failures++;
     snprintf(pl->error, sizeof pl->error, "%s", what);
