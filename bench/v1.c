@@ -7,8 +7,10 @@
  * RegQueryValueEx(HKEY_PERFORMANCE_DATA, "Global") would collect it, is
  * written back to back into a buffer allocated once, for about SECONDS
  * (default 0.1) per round: pl_db_write standard (what the C API returns),
- * pl_db_write with perflib's trailers (what s:block() returns), and
- * pl_v1_write (with perflib's extension, what s:block{v1 = true} returns).
+ * pl_db_write with perflib's trailers (what s:block() returns), pl_v1_write
+ * plain (winperf.h's layout alone) and with perflib's extension (what
+ * RegQueryValueEx and s:block{v1 = true} return).  Like is compared with
+ * like: V1 plain against V2 standard, V1 + extension against V2 + trailers.
  * The kinds take turns within each round, so that a slow moment of a noisy
  * machine falls on all of them alike; the median of ROUNDS (default 15) is
  * reported in µs per block, and the median of the per-round ratios V1 / V2
@@ -29,13 +31,13 @@
 
 #define TARGET 1.1
 
-enum { V2_STD, V2_EXT, V1, NKINDS };
-static const char *const kind_name[NKINDS] = { "V2 standard", "V2 + trailers", "V1 + extension" };
+enum { V2_STD, V2_EXT, V1_STD, V1, NKINDS };
+static const char *const kind_name[NKINDS] = { "V2 standard", "V2 + trailers", "V1 standard", "V1 + extension" };
 
 static size_t write_one(int kind, const pl_sample *s, uint8_t *buf, size_t cap)
 {
-    if (kind == V1)
-        return pl_v1_write(s, "bench", 0, buf, cap);
+    if (kind == V1 || kind == V1_STD)
+        return pl_v1_write(s, "bench", kind == V1 ? 0 : PL_V1_PLAIN, buf, cap);
     return pl_db_write(s, kind == V2_EXT, buf, cap);
 }
 
@@ -93,12 +95,14 @@ int main(int argc, char **argv)
         for (int k = 0; k < NKINDS; k++)
             per[k * rounds + r] = one_turn(k, s, buf, cap, secs, &sum);
     printf("V1 block bench: Global, %u results, %s\n", s->nblocks, root ? root : "/");
-    for (int k = V2_STD; k <= V2_EXT; k++) {
+    /* like for like: the standard forms, and each with perflib's additions */
+    static const int pairs[2][2] = { { V1_STD, V2_STD }, { V1, V2_EXT } };
+    for (int k = 0; k < 2; k++) {
         for (int r = 0; r < rounds; r++)
-            ratio[r] = per[V1 * rounds + r] / per[k * rounds + r];
+            ratio[r] = per[pairs[k][0] * rounds + r] / per[pairs[k][1] * rounds + r];
         double med = bench_median(ratio, (size_t)rounds);
-        printf("  V1 / %-13s %6.2fx (median of %d rounds; target <= %.1fx) %s\n", kind_name[k], med, rounds,
-               TARGET, med <= TARGET ? "ok" : "MISS");
+        printf("  %-14s / %-13s %6.2fx (median of %d rounds; target <= %.1fx) %s\n", kind_name[pairs[k][0]],
+               kind_name[pairs[k][1]], med, rounds, TARGET, med <= TARGET ? "ok" : "MISS");
     }
     for (int k = 0; k < NKINDS; k++)
         printf("  %-16s %8zu bytes %9.2f us/block\n", kind_name[k], write_one(k, s, NULL, 0),

@@ -29,6 +29,18 @@ static inline void pl_w16(void *p, uint16_t v)
     b[0] = (uint8_t)v;
     b[1] = (uint8_t)(v >> 8);
 }
+/* On a little-endian host a write is one unaligned store (memcpy): the byte
+ * loop is not always merged into one, and a block writes millions of them. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline void pl_w32(void *p, uint32_t v)
+{
+    memcpy(p, &v, 4);
+}
+static inline void pl_w64(void *p, uint64_t v)
+{
+    memcpy(p, &v, 8);
+}
+#else
 static inline void pl_w32(void *p, uint32_t v)
 {
     uint8_t *b = p;
@@ -41,6 +53,7 @@ static inline void pl_w64(void *p, uint64_t v)
     for (int i = 0; i < 8; i++)
         b[i] = (uint8_t)(v >> (8 * i));
 }
+#endif
 static inline void pl_guid_get(const void *p, pl_guid *g)
 {
     const uint8_t *b = p;

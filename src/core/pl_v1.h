@@ -51,12 +51,15 @@
 
 
 #define PL_V1_METADATA 1u                 /* definitions only (MetadataGlobal / MetadataCostly) */
+#define PL_V1_PLAIN 2u                    /* no perflib extension: only what winperf.h lays out */
 
 /* Writes the V1 block of sample s into buf (cap bytes) in the one walk that
  * sizes it and returns the size it takes: when that is more than cap, buf
  * holds a part only and nothing past cap is written (buf NULL: size only),
  * so a caller answers ERROR_MORE_DATA with it.  sysname: the system name
- * (UTF-8; NULL for none).  flags: PL_V1_METADATA or 0. */
+ * (UTF-8; NULL for none).  flags: PL_V1_METADATA, PL_V1_PLAIN (the data
+ * form without perflib's extension: a reader then takes every value as
+ * present, keys 0, the block's PerfTime as each result's time) or 0. */
 size_t pl_v1_write(const pl_sample *s, const char *sysname, unsigned flags, void *buf, size_t cap);
 
 /* The metadata form (PL_V1_METADATA) of query q's results from their

@@ -181,8 +181,10 @@ static void instance_def(wr *w, const pl_sample *s, const pl_block *b, uint32_t 
     put32(w, pl_sample_inst_id(s, b, i)); /* PL_NO_ID is PERF_NO_UNIQUE_ID */
     put32(w, PL_V1_INSTANCE_DEF);
     put32(w, nbytes);
-    for (size_t k = 0; k <= n; k++)
-        put16(w, name[k]);
+    uint8_t *p8 = at(w, w->off, nbytes);
+    for (size_t k = 0; p8 && k <= n; k++)
+        pl_w16(p8 + 2 * k, name[k]);
+    w->off += nbytes;
     pad8(w);
 }
 
@@ -221,7 +223,8 @@ static void object(wr *w, const pl_sample *s, const pl_block *b, unsigned flags)
                 instance_def(w, s, b, i, &pr);
             counter_block(w, s, b, i, slots, blen);
         }
-        extension(w, s, b, b->ninst);
+        if (!(flags & PL_V1_PLAIN))
+            extension(w, s, b, b->ninst);
     }
     /* an object clock when the set keeps one, else the result's own read time */
     int obj = b->obj_freq != 0;
