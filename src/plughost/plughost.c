@@ -13,6 +13,8 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -95,18 +97,50 @@ static void fail(int err, uint32_t code, const char *fmt, ...)
     _exit(1);
 }
 
-static int read_all(void *p, size_t n)      /* 0, or 1 on EOF at a boundary */
+__attribute__((noreturn))
+static void do_close(void)
 {
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = read(FD, (char *)p + got, n - got);
+    if (H.opened)
+        H.close();
+    _exit(0);
+}
+
+/* Reads at p until *got >= n, taking whatever else is there up to cap
+ * (nothing follows a request, so one read usually brings it whole).
+ * 0, or 1 on EOF before any byte, -1 on EOF inside. */
+static int read_some(char *p, size_t cap, size_t *got, size_t n)
+{
+    while (*got < n) {
+        ssize_t r = read(FD, p + *got, cap - *got);
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)
-            return got == 0 ? 1 : -1;
-        got += (size_t)r;
+            return *got == 0 ? 1 : -1;
+        *got += (size_t)r;
     }
     return 0;
+}
+
+/* The next request: its header in *rq, its payload at H.req + sizeof *rq. */
+static void next_request(pl_proto_req *rq)
+{
+    size_t got = 0;
+    int r = read_some(H.req, H.reqcap, &got, sizeof *rq);
+    if (r == 1)
+        do_close();                       /* perflib closed its end */
+    memcpy(rq, H.req, sizeof *rq);
+    if (r != 0 || rq->magic != PL_PROTO_MAGIC || rq->len > PL_PROTO_MAX_REQ)
+        fail(EPROTO, 0, "malformed request");
+    size_t total = sizeof *rq + rq->len;
+    if (total > H.reqcap) {
+        char *nr = realloc(H.req, total);
+        if (!nr)
+            fail(ENOMEM, 0, "out of memory for a request");
+        H.req = nr;
+        H.reqcap = total;
+    }
+    if (read_some(H.req, total, &got, total) != 0 || got != total)
+        fail(EPROTO, 0, "truncated request");
 }
 
 /* UTF-8 (or ASCII) to NUL-terminated UTF-16 at out (room for n + 1 units
@@ -317,11 +351,19 @@ static void do_collect(const char *q, size_t len)
     }
 }
 
-static void do_close(void)
+
+/* perflib gone (exited, killed, or closed us) while a plug-in call hangs:
+ * without this the host would outlive it, holding its stderr open.  The
+ * main thread sees the EOF itself when idle and calls Close; this only ends
+ * a host that has not done so a second later. */
+static void *watchdog(void *arg)
 {
-    if (H.opened)
-        H.close();
-    _exit(0);
+    (void)arg;
+    struct pollfd pf = { FD, POLLRDHUP, 0 };
+    while (poll(&pf, 1, -1) < 0 || !(pf.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)))
+        ;
+    sleep(1);
+    _exit(1);
 }
 
 int main(int argc, char **argv)
@@ -338,24 +380,20 @@ int main(int argc, char **argv)
     static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGPIPE };
     for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
         signal(sigs[i], SIG_DFL);
+    pthread_t t;
+    if (pthread_create(&t, NULL, watchdog, NULL) != 0) {
+        fprintf(stderr, "perflib-plugin-host: cannot start its watchdog thread\n");
+        _exit(2);
+    }
+    H.reqcap = 4096;
+    if (!(H.req = malloc(H.reqcap)))
+        _exit(2);
     for (;;) {
-        int r = read_all(&rq, sizeof rq);
-        if (r == 1)
-            do_close();                   /* perflib closed its end */
-        if (r != 0 || rq.magic != PL_PROTO_MAGIC || rq.len > PL_PROTO_MAX_REQ)
-            fail(EPROTO, 0, "malformed request");
-        if (rq.len > H.reqcap) {
-            char *nr = realloc(H.req, rq.len);
-            if (!nr)
-                fail(ENOMEM, 0, "out of memory for a request");
-            H.req = nr;
-            H.reqcap = rq.len;
-        }
-        if (rq.len && read_all(H.req, rq.len) != 0)
-            fail(EPROTO, 0, "truncated request");
+        next_request(&rq);
+        const char *payload = H.req + sizeof rq;
         switch (rq.type) {
-        case PL_PROTO_OPEN: do_open(H.req, rq.len); break;
-        case PL_PROTO_COLLECT: do_collect(H.req, rq.len); break;
+        case PL_PROTO_OPEN: do_open(payload, rq.len); break;
+        case PL_PROTO_COLLECT: do_collect(payload, rq.len); break;
         case PL_PROTO_CLOSE: do_close(); break;
         default: fail(EPROTO, 0, "unknown request %u", (unsigned)rq.type);
         }

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -290,22 +291,24 @@ static int send_req(pl_plughost *h, const void *a, size_t alen, const void *b, s
     return 0;
 }
 
-/* Reads until h->rbuf holds n bytes (*got so far), before deadline (-1: none).
- * 0, ETIMEDOUT, or EPIPE on EOF / a broken socket. */
+/* Reads until h->rbuf holds n bytes (*got so far), before deadline (-1:
+ * none).  The first recv blocks (bounded by SO_RCVTIMEO, set to the call's
+ * timeout), so a prompt reply costs one syscall; after that poll() keeps
+ * to the deadline.  0, ETIMEDOUT, or EPIPE on EOF / a broken socket. */
 static int recv_until(pl_plughost *h, size_t *got, size_t n, int64_t deadline)
 {
+    int block = 1;
     while (*got < n) {
         /* as much as fits: nothing follows a reply, so the header and the
          * data usually arrive in one recv */
-        ssize_t r = recv(h->fd, h->rbuf + *got, h->rcap - *got, MSG_DONTWAIT);
+        ssize_t r = recv(h->fd, h->rbuf + *got, h->rcap - *got, block || deadline < 0 ? 0 : MSG_DONTWAIT);
         if (r > 0) {
             *got += (size_t)r;
             continue;
         }
         if (r == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
             return EPIPE;
-        if (errno == EINTR)
-            continue;
+        block = 0;
         int wait = -1;
         if (deadline >= 0) {
             int64_t left = deadline - now_ms();
@@ -318,6 +321,15 @@ static int recv_until(pl_plughost *h, size_t *got, size_t n, int64_t deadline)
             return EPIPE;
     }
     return 0;
+}
+
+/* SO_RCVTIMEO for the coming replies: timeout_ms, or none when timeouts
+ * are not checked */
+static void set_rcvtimeo(pl_plughost *h, unsigned timeout_ms)
+{
+    unsigned ms = h->spec.guards.check_timeouts ? (timeout_ms ? timeout_ms : DEFAULT_TIMEOUT_MS) : 0;
+    struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
+    setsockopt(h->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 }
 
 static int grow(pl_plughost *h, size_t need)
@@ -337,7 +349,7 @@ static int grow(pl_plughost *h, size_t need)
 static int read_reply(pl_plughost *h, const char *what, unsigned timeout_ms, int64_t start,
                       pl_proto_rep *rep, char *msg, size_t msgsize)
 {
-    int64_t deadline = 0 ? start + (timeout_ms ? timeout_ms : DEFAULT_TIMEOUT_MS) : -1;
+    int64_t deadline = h->spec.guards.check_timeouts ? start + (timeout_ms ? timeout_ms : DEFAULT_TIMEOUT_MS) : -1;
     size_t got = 0;
     int rc = grow(h, 64u * 1024u);
     if (!rc)
@@ -379,15 +391,18 @@ static int start_host(pl_plughost *h, char *msg, size_t msgsize)
     if (rc)
         return rc;
     pl_proto_rep rep;
+    set_rcvtimeo(h, h->spec.open_timeout_ms);
     rc = send_req(h, h->req, h->reqlen, NULL, 0);
-    if (rc == EPIPE || rc == ECONNRESET)      /* it died before reading: say how */
-        return read_reply(h, "Open", h->spec.open_timeout_ms, t0, &rep, msg, msgsize);
-    if (rc) {
+    if (rc && rc != EPIPE && rc != ECONNRESET) {
         kill_host(h);
         say(msg, msgsize, "plug-in %s: cannot send Open: %s", h->name, strerror(rc));
         return rc;
     }
-    return read_reply(h, "Open", h->spec.open_timeout_ms, t0, &rep, msg, msgsize);
+    /* on EPIPE it died before reading: read_reply sees EOF and says how */
+    rc = read_reply(h, "Open", h->spec.open_timeout_ms, t0, &rep, msg, msgsize);
+    if (!rc)
+        set_rcvtimeo(h, h->spec.collect_timeout_ms);
+    return rc;
 }
 
 int pl_plughost_collect(pl_plughost *h, const char *query, const uint8_t **data, size_t *len,

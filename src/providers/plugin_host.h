@@ -9,6 +9,15 @@
  * Perflib checks of the call itself, and sends the bytes back.  What the
  * objects say is checked by the caller (plugin.c), never trusted here.
  *
+ * The host program is found as $PERFLIB_PLUGIN_HOST (nothing else when it
+ * is set), else $(LIBEXECDIR)/perflib-plugin-host when installed, else
+ * perflib-plugin-host in or above the directory of the object holding this
+ * code (build/ for build/perflib/core.so, build/libperflib.so,
+ * build/ctest/x).  The host gets PERFLIB_FIRST_COUNTER, PERFLIB_FIRST_HELP,
+ * PERFLIB_LAST_COUNTER and PERFLIB_LAST_HELP (decimal) in its environment
+ * before the library is loaded, and ends by itself a second after perflib
+ * goes away, even inside a hung Collect.
+ *
  * Not thread-safe: the caller serialises calls on one host.  Part of the
  * providers; no Lua. */
 #ifndef PL_PLUGIN_HOST_H
@@ -25,7 +34,7 @@ typedef struct pl_plug_guards {
                                * the guard page */
     int check_alignment;      /* Configuration Flags 0x1 clear: *pcbData a multiple of 8 */
     int check_buffers;        /* 0x4 clear: canary, pointer, length and count checks */
-    int check_timeouts;       /* 0x4 clear: open/collect timeouts enforced */
+    int check_timeouts;       /* 0x4 clear: open/collect timeouts enforced (0: wait forever) */
 } pl_plug_guards;
 
 typedef struct pl_plug_spec {
@@ -34,14 +43,17 @@ typedef struct pl_plug_spec {
     const char *const *exports;   /* Linkage\Export strings for Open (REG_MULTI_SZ), may be NULL */
     unsigned nexports;
     uint32_t first_counter, first_help, last_counter, last_help;  /* given to the host's environment */
-    unsigned open_timeout_ms, collect_timeout_ms;
-    size_t max_buffer;        /* ERROR_MORE_DATA doubles the buffer up to this, then fails */
+    unsigned open_timeout_ms, collect_timeout_ms;  /* 0: 10000 (Windows' default); Open's
+                               * includes starting the host */
+    size_t max_buffer;        /* ERROR_MORE_DATA doubles the buffer (from 64 KiB, or the
+                               * last size that worked) up to this, then fails; 0: 16 MiB */
     pl_plug_guards guards;
 } pl_plug_spec;
 
 typedef struct pl_plughost pl_plughost;
 
-/* A handle for spec (copied).  The host process starts on first use. 0 or ENOMEM. */
+/* A handle for spec (copied).  The host process starts on first use.
+ * 0, ENOMEM, or E2BIG when its strings pass 1 MiB. */
 int pl_plughost_new(const pl_plug_spec *spec, pl_plughost **out);
 
 /* One Collect of query (ASCII: "Global", "MetadataGlobal", "1000 1008", ...;
@@ -56,7 +68,9 @@ int pl_plughost_new(const pl_plug_spec *spec, pl_plughost **out);
  *   EFAULT      the canary past the buffer was overwritten
  *   EOVERFLOW   ERROR_MORE_DATA up to max_buffer
  *   EPROTO      Open failed, or Collect returned another code, or moved its
- *               pointer, set its length or its count inconsistently
+ *               pointer, set its length or its count inconsistently (a
+ *               length past the buffer is never sent, checks or not)
+ *   E2BIG       a query longer than 1 MiB (the host stays)
  *   ENOMEM, EIO, EMFILE ...  the environment */
 int pl_plughost_collect(pl_plughost *h, const char *query, const uint8_t **data, size_t *len,
                         uint32_t *nobjs, char *msg, size_t msgsize);
