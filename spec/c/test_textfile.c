@@ -130,6 +130,9 @@ static const struct {
     { "m{a=\"1} 5\n", "m", "no closing quote" },
     { "m{1a=\"1\"} 5\n", "m", "a label name is not" },
     { "m{a=1} 5\n", "m", "a label value is not quoted" },
+    { "m{a=\"\xff\"} 1\n", "m", "a label value is not UTF-8" },
+    { "# HELP m caf\xe9\n", "m", "a HELP line is not UTF-8" },
+    { "{\"m.x\"} 1\n", NULL, "no metric name" },    /* quoted names are not format 0.0.4 */
 };
 
 /* Each malformed line gives its family (or the file) a sentence, and no sample. */
@@ -154,6 +157,22 @@ static void test_malformed_lines(void)
             CHECK(d.ser[i].line != 1 || strncmp(bad[k].text, "m 1\n", 4) == 0);
         pl_tf_doc_free(&d);
     }
+}
+
+/* An empty label is no label (Prometheus' data model): the same instance. */
+static void test_empty_label(void)
+{
+    static const char text[] = "m{a=\"\",b=\"x\"} 1\nm{b=\"x\"} 2\nm{a=\"\"} 3\n";
+    pl_tf_doc d;
+    CHECK(parse_text(text, sizeof text - 1, &d) == 0);
+    CHECK_EQ_U64(d.nser, 3);
+    if (d.nser == 3) {
+        CHECK_STR(d.ser[0].inst, "b=x");     /* sorted by instance name, then line */
+        CHECK_STR(d.ser[1].inst, "b=x");
+        CHECK_STR(d.ser[2].inst, "{}");
+        CHECK(d.ser[0].line == 1 && d.ser[1].line == 2);
+    }
+    pl_tf_doc_free(&d);
 }
 
 /* ---- families from a directory ---------------------------------------------------- */
@@ -339,6 +358,29 @@ static void test_broken_and_new_files(void)
     reader_close(&g);
 }
 
+/* One family from two files: its instances merged; one in both is a duplicate. */
+static void test_family_in_two_files(void)
+{
+    reader r;
+    double v;
+    put_file("x1.prom", "# TYPE tf_multi gauge\ntf_multi{f=\"1\"} 1\ntf_multi{both=\"y\"} 3\n");
+    put_file("x2.prom", "# TYPE tf_multi gauge\ntf_multi{both=\"y\"} 4\ntf_multi{f=\"2\"} 2\n");
+    CHECK(pl_textfiles_load(dir, NULL, 0) == 0);
+    if (!reader_open(&r, "Prometheus tf_multi"))
+        return;
+    CHECK(collect(&r) == 0);
+    CHECK_EQ_U64(r.snap.ninst, 3);
+    CHECK(inst_of(&r, "both=y") == 0 && inst_of(&r, "f=1") == 1 && inst_of(&r, "f=2") == 2);
+    CHECK(value(&r, inst_of(&r, "both=y"), "Value", &v) == PL_INVALID_DATA);
+    CHECK(value(&r, inst_of(&r, "f=1"), "Value", &v) == PL_VALID && v == 1);
+    CHECK(value(&r, inst_of(&r, "f=2"), "Value", &v) == PL_VALID && v == 2);
+    drop_file("x1.prom");
+    CHECK(collect(&r) == 0 && r.snap.ninst == 2);
+    CHECK(value(&r, inst_of(&r, "both=y"), "Value", &v) == PL_VALID && v == 4);
+    drop_file("x2.prom");
+    reader_close(&r);
+}
+
 static void test_summary_average(void)
 {
     reader r;
@@ -372,9 +414,11 @@ int main(void)
         return 2;
     RUN(test_spec_fixture);
     RUN(test_malformed_lines);
+    RUN(test_empty_label);
     RUN(test_rates_and_gauges);
     RUN(test_value_statuses);
     RUN(test_broken_and_new_files);
+    RUN(test_family_in_two_files);
     RUN(test_summary_average);
     char cmd[96];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

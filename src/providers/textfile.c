@@ -493,6 +493,15 @@ static int push(tf_state *st, const pl_tf_series *s)
     return 0;
 }
 
+static int by_instance(const void *a, const void *b)
+{
+    const pl_tf_series *x = *(const pl_tf_series *const *)a, *y = *(const pl_tf_series *const *)b;
+    int c = strcmp(x->inst, y->inst);
+    if (c)
+        return c;
+    return x->slot != y->slot ? (x->slot < y->slot ? -1 : 1) : (x->line < y->line ? -1 : x->line > y->line);
+}
+
 /* The series of family k of file fl, or EINVAL with a sentence when they
  * are not to be trusted. */
 static int gather_file(tf_state *st, const tf_dir *d, const tf_file *fl, uint32_t k)
@@ -508,12 +517,14 @@ static int gather_file(tf_state *st, const tf_dir *d, const tf_file *fl, uint32_
                  d->path, fl->name, pl_tf_type_name(df->type), pl_tf_type_name(st->f->type));
         return EINVAL;
     }
-    for (uint32_t i = 0; i < fl->doc.nser; i++)
-        if (fl->doc.ser[i].fam == k && push(st, &fl->doc.ser[i]))
+    for (uint32_t i = df->first; i < df->first + df->nsamples; i++)
+        if (push(st, &fl->doc.ser[i]))
             return ENOMEM;
     return 0;
 }
 
+/* The series of st's family from every file, in instance order; 0, ENOMEM,
+ * ENOENT (no file defines it) or EINVAL, with a sentence. */
 static int gather(tf_state *st)
 {
     int present = 0;
@@ -524,7 +535,7 @@ static int gather(tf_state *st)
             for (uint32_t k = 0; k < fl->doc.nfam; k++) {
                 if (fl->gfam[k] != st->f)
                     continue;
-                present = 1;
+                present++;
                 int e = gather_file(st, &dirs[i], fl, k);
                 if (e)
                     return e;
@@ -534,16 +545,9 @@ static int gather(tf_state *st)
         snprintf(st->msg, sizeof st->msg, "no *.prom file defines %s now", st->f->name);
         return ENOENT;
     }
+    if (present > 1 && st->nser > 1)   /* one file's are in order already */
+        qsort(st->ser, st->nser, sizeof *st->ser, by_instance);
     return 0;
-}
-
-static int by_instance(const void *a, const void *b)
-{
-    const pl_tf_series *x = *(const pl_tf_series *const *)a, *y = *(const pl_tf_series *const *)b;
-    int c = strcmp(x->inst, y->inst);
-    if (c)
-        return c;
-    return x->slot != y->slot ? (x->slot < y->slot ? -1 : 1) : (x->line < y->line ? -1 : x->line > y->line);
 }
 
 /* value x 1000 as an unsigned integer; 0 when it has none. */
@@ -583,8 +587,10 @@ static void emit(pl_snapshot *snap, uint32_t inst, int type, const pl_tf_series 
         have[s] = 1;
         v[s] = a[k]->v;
     }
-    if (type == PL_TF_COUNTER && have[PL_TF_VALUE] && !(v[PL_TF_VALUE] >= 0.0))
-        good[PL_TF_VALUE] = 0;         /* a counter is never negative */
+    if ((type == PL_TF_COUNTER || type == PL_TF_HISTOGRAM) && have[PL_TF_VALUE] && !(v[PL_TF_VALUE] >= 0.0))
+        good[PL_TF_VALUE] = 0;         /* a counter or a bucket's count is never negative */
+    if (have[PL_TF_COUNT] && !(v[PL_TF_COUNT] >= 0.0))
+        good[PL_TF_COUNT] = 0;
     for (int s = 0; s < 3; s++) {
         if (!have[s])
             continue;
@@ -618,7 +624,6 @@ static int fill(tf_state *st, pl_snapshot *snap)
         snap->err_msg = e == ENOMEM ? NULL : st->msg;
         return e;
     }
-    qsort(st->ser, st->nser, sizeof *st->ser, by_instance);
     for (uint32_t a = 0, b; a < st->nser; a = b) {
         for (b = a + 1; b < st->nser && strcmp(st->ser[a]->inst, st->ser[b]->inst) == 0; b++)
             ;

@@ -16,7 +16,8 @@
  * larger value leaves them absent (no_data).  The DOUBLE_RAW counters hold the
  * double's bits: every float exactly, NaN and +-Inf formatting as invalid_data.
  *
- * Instance names: the labels sorted by name, "k1=v1,k2=v2" ("{}" for none),
+ * Instance names: the labels sorted by name, "k1=v1,k2=v2" ("{}" for none; a
+ * label with an empty value is no label, as in Prometheus' data model),
  * each byte of a value outside printable ASCII and UTF-8 text, and each of
  * % , = ( ) \ / # * ? [ ] " written as %XX, so that a name works in a path. */
 #ifndef PL_TEXTFILE_H
@@ -45,6 +46,7 @@ typedef struct pl_tf_family {
     int type;                 /* PL_TF_* */
     int typed;                /* a TYPE line gave it */
     uint32_t nsamples;
+    uint32_t first;           /* its series are ser[first .. first + nsamples - 1] */
     char err[PL_TF_MSG];      /* the first problem of this family in the file, "" if none */
 } pl_tf_family;
 
@@ -59,7 +61,7 @@ typedef struct pl_tf_series {
 typedef struct pl_tf_doc {
     pl_tf_family *fam;
     uint32_t nfam, capfam;
-    pl_tf_series *ser;
+    pl_tf_series *ser;        /* by family, instance name, slot, then line */
     uint32_t nser, capser;
     char err[PL_TF_MSG];      /* a problem no family owns (a line without a name), "" if none */
 } pl_tf_doc;

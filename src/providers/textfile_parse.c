@@ -208,6 +208,8 @@ static int parse_timestamp(const char *s, size_t n)
 
 /* ---- labels ------------------------------------------------------------------- */
 
+static int utf8_valid(const char *s, size_t n);
+
 /* A quoted label value at c (after its '"') decoded into out; its length,
  * or -1 with the problem in why. */
 static long read_value(cur *c, char *out, const char **why)
@@ -267,6 +269,8 @@ static const char *read_labels(parser *ps, cur *c)
             return "a label value is not quoted";
         if ((n = read_value(c, out, &why)) < 0)
             return why;
+        if (!utf8_valid(out, (size_t)n))
+            return "a label value is not UTF-8";
         l->val = out;
         l->vlen = (size_t)n;
         out += n;
@@ -292,6 +296,17 @@ static size_t utf8_len(const unsigned char *s, size_t n)
         (s[0] == 0xF4 && s[1] >= 0x90))
         return 0;                  /* overlong, surrogate or beyond U+10FFFF */
     return len;
+}
+
+static int utf8_valid(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        size_t u = (unsigned char)s[i] < 0x80 ? 1 : utf8_len((const unsigned char *)s + i, n - i);
+        if (!u)
+            return 0;
+        i += u;
+    }
+    return 1;
 }
 
 /* Appends v escaped (textfile.h) to out at *o; 0 when it would not fit. */
@@ -339,14 +354,12 @@ static int render(parser *ps, char *out)
             *a = *b;
             *b = t;
         }
-    if (ps->nlab == 0) {
-        strcpy(out, "{}");
-        return 1;
-    }
     for (uint32_t i = 0; i < ps->nlab; i++) {
+        if (!ps->lab[i].vlen)
+            continue;              /* an empty label is no label (the data model) */
         if (o + ps->lab[i].nlen + 3 > PL_TF_INST_MAX)
             return 0;
-        if (i)
+        if (o)
             out[o++] = ',';
         memcpy(out + o, ps->lab[i].name, ps->lab[i].nlen);
         o += ps->lab[i].nlen;
@@ -354,7 +367,10 @@ static int render(parser *ps, char *out)
         if (!put_escaped(out, &o, ps->lab[i].val, ps->lab[i].vlen))
             return 0;
     }
-    out[o] = '\0';
+    if (!o)
+        strcpy(out, "{}");
+    else
+        out[o] = '\0';
     return 1;
 }
 
@@ -514,6 +530,11 @@ static char *help_text(const cur *c, const char **why)
         out[n++] = ch;
     }
     out[n] = '\0';
+    if (!utf8_valid(out, n)) {
+        free(out);
+        *why = "a HELP line is not UTF-8";
+        return NULL;
+    }
     return out;
 }
 
@@ -589,6 +610,28 @@ static int one_line(parser *ps, const char *s, size_t len, int cut)
     return 0;                      /* a comment */
 }
 
+static int by_family(const void *a, const void *b)
+{
+    const pl_tf_series *x = a, *y = b;
+    int c;
+    if (x->fam != y->fam)
+        return x->fam < y->fam ? -1 : 1;
+    if ((c = strcmp(x->inst, y->inst)))
+        return c;
+    if (x->slot != y->slot)
+        return x->slot < y->slot ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Series in family, instance, slot and line order; each family's range. */
+static void index_series(pl_tf_doc *doc)
+{
+    if (doc->nser > 1)
+        qsort(doc->ser, doc->nser, sizeof *doc->ser, by_family);
+    for (uint32_t i = doc->nser; i-- > 0;)
+        doc->fam[doc->ser[i].fam].first = i;
+}
+
 int pl_tf_parse(const char *buf, size_t len, pl_tf_doc *doc)
 {
     parser ps = { doc, 0, 0, NULL, { { NULL, 0, NULL, 0 } }, 0 };
@@ -606,6 +649,8 @@ int pl_tf_parse(const char *buf, size_t len, pl_tf_doc *doc)
     free(ps.scratch);
     if (e)
         pl_tf_doc_free(doc);
+    else
+        index_series(doc);
     return e;
 }
 
