@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define DOUBLE_RAW 0x00012000u
@@ -346,6 +347,16 @@ static void test_broken_and_new_files(void)
     drop_file("bad.prom");
     CHECK(collect(&r) == ENOENT);
     CHECK_STR(r.snap.err_msg, "no *.prom file defines tf_bad now");
+    put_file("bad.prom", "# TYPE tf_bad gauge\ntf_bad{a=\"1\"} 1\n");
+    CHECK(collect(&r) == 0 && r.snap.ninst == 1);
+    /* a FIFO where the file was: never opened for a blocking read, and said */
+    char fifo[128];
+    snprintf(fifo, sizeof fifo, "%s/bad.prom", dir);
+    drop_file("bad.prom");
+    CHECK(mkfifo(fifo, 0600) == 0);
+    CHECK(collect(&r) == ENOENT);
+    CHECK(r.snap.err_msg && strstr(r.snap.err_msg, "now (") && strstr(r.snap.err_msg, "/bad.prom: Invalid argument)"));
+    drop_file("bad.prom");
     put_file("bad.prom", "# TYPE tf_bad gauge\ntf_bad{a=\"1\"} 1\n");
     CHECK(collect(&r) == 0 && r.snap.ninst == 1);
     /* a family that appears while a collect of another set runs */

@@ -523,6 +523,17 @@ static int gather_file(tf_state *st, const tf_dir *d, const tf_file *fl, uint32_
     return 0;
 }
 
+static const tf_file *first_unread(const tf_dir **dir)
+{
+    for (uint32_t i = 0; i < ndirs; i++)
+        for (uint32_t j = 0; j < dirs[i].nfiles; j++)
+            if (dirs[i].files[j].err) {
+                *dir = &dirs[i];
+                return &dirs[i].files[j];
+            }
+    return NULL;
+}
+
 /* The series of st's family from every file, in instance order; 0, ENOMEM,
  * ENOENT (no file defines it) or EINVAL, with a sentence. */
 static int gather(tf_state *st)
@@ -542,7 +553,12 @@ static int gather(tf_state *st)
             }
         }
     if (!present) {
-        snprintf(st->msg, sizeof st->msg, "no *.prom file defines %s now", st->f->name);
+        const tf_dir *bd = NULL;
+        const tf_file *bad = first_unread(&bd);   /* a file that did not read may be why */
+        int n = snprintf(st->msg, sizeof st->msg, "no *.prom file defines %s now", st->f->name);
+        if (bad && n > 0 && (size_t)n < sizeof st->msg)
+            snprintf(st->msg + n, sizeof st->msg - (size_t)n, " (%s/%s: %s)", bd->path, bad->name,
+                     strerror(bad->err));
         return ENOENT;
     }
     if (present > 1 && st->nser > 1)   /* one file's are in order already */

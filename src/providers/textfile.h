@@ -18,8 +18,8 @@
  *
  * Instance names: the labels sorted by name, "k1=v1,k2=v2" ("{}" for none; a
  * label with an empty value is no label, as in Prometheus' data model),
- * each byte of a value outside printable ASCII and UTF-8 text, and each of
- * % , = ( ) \ / # * ? [ ] " written as %XX, so that a name works in a path. */
+ * each control character of a value and each of % , = ( ) \ / # * ? [ ] "
+ * written as %XX, so that a name works in a path (values are UTF-8). */
 #ifndef PL_TEXTFILE_H
 #define PL_TEXTFILE_H
 
