@@ -298,9 +298,19 @@ static void test_rates_and_gauges(void)
     /* another file that makes the gauge a counter: the family gives no number */
     put_file("conflict.prom", "# TYPE tf_rate_gauge counter\ntf_rate_gauge 1\n");
     CHECK(collect(&g) == EINVAL && g.snap.ninst == 0);
-    CHECK(g.snap.err_msg && strstr(g.snap.err_msg, "conflict.prom: its TYPE is counter, but the set was made for a gauge"));
+    CHECK(g.snap.err_msg && strstr(g.snap.err_msg, "conflict.prom: its TYPE is counter, another file's is gauge"));
     drop_file("conflict.prom");
     CHECK(collect(&g) == 0 && g.snap.ninst == 1);
+    /* the one file now says counter: the gauge's set keeps its one counter, filled */
+    put_file("rate.prom", "# TYPE tf_rate_total gauge\ntf_rate_total{job=\"a\"} 260\n"
+                          "# TYPE tf_rate_gauge counter\ntf_rate_gauge 5\n");
+    CHECK(collect(&g) == 0 && g.snap.ninst == 1);
+    CHECK(value(&g, 0, "Value", &v) == PL_VALID && v == 5);
+    /* and the counter's set, now a gauge: its value, never a rate of a gauge */
+    CHECK(collect(&r) == 0 && r.snap.ninst == 1);
+    CHECK(value(&r, 0, "Value", &v) == PL_VALID && v == 260);
+    raw(&r, 0, "Value/sec", &have);
+    CHECK(!have);
     reader_close(&r);
     reader_close(&g);
 }

@@ -9,9 +9,11 @@
  * is read and parsed again only when its inode, size or mtime changed.
  * New families are registered there, so they appear within one collect.
  * A family fails its collect (no_data with a sentence naming file and line)
- * when a line of it is malformed, when a file gives it another TYPE than
- * the one it was registered with, or when a file that defines it has a line
- * no family owns: a file cut or garbled anywhere gives no number at all. */
+ * when a line of it is malformed, when two files give it different TYPEs,
+ * or when a file that defines it has a line no family owns: a file cut or
+ * garbled anywhere gives no number at all.  A set keeps the counters of the
+ * TYPE it was registered with; a file that now says another TYPE fills
+ * those that fit. */
 #include "textfile.h"
 #include "pl_provider.h"
 
@@ -447,6 +449,7 @@ int pl_textfiles_load_default(char *msg, size_t msgsize)
 
 typedef struct tf_state {
     tf_family *f;
+    int ftype;                         /* the TYPE its files give now (-1: none yet) */
     const pl_tf_series **ser;          /* this family's series, all files */
     uint32_t nser, cap;
     char msg[512];                     /* the snapshot's err_msg until the next collect */
@@ -512,11 +515,12 @@ static int gather_file(tf_state *st, const tf_dir *d, const tf_file *fl, uint32_
         snprintf(st->msg, sizeof st->msg, "%s/%s: %s", d->path, fl->name, why);
         return EINVAL;
     }
-    if (df->type != st->f->type) {
-        snprintf(st->msg, sizeof st->msg, "%s/%s: its TYPE is %s, but the set was made for a %s",
-                 d->path, fl->name, pl_tf_type_name(df->type), pl_tf_type_name(st->f->type));
+    if (st->ftype >= 0 && df->type != st->ftype) {
+        snprintf(st->msg, sizeof st->msg, "%s/%s: its TYPE is %s, another file's is %s", d->path, fl->name,
+                 pl_tf_type_name(df->type), pl_tf_type_name(st->ftype));
         return EINVAL;
     }
+    st->ftype = df->type;
     for (uint32_t i = df->first; i < df->first + df->nsamples; i++)
         if (push(st, &fl->doc.ser[i]))
             return ENOMEM;
@@ -540,6 +544,7 @@ static int gather(tf_state *st)
 {
     int present = 0;
     st->nser = 0;
+    st->ftype = -1;
     for (uint32_t i = 0; i < ndirs; i++)
         for (uint32_t j = 0; j < dirs[i].nfiles; j++) {
             const tf_file *fl = &dirs[i].files[j];
@@ -583,20 +588,24 @@ static uint64_t bits(double v)
     return u;
 }
 
-static void put(pl_snapshot *snap, uint32_t inst, int type, int id, uint64_t v)
+/* Counter id of the set's layout (reg, the type it was registered with). */
+static void put(pl_snapshot *snap, uint32_t inst, int reg, int id, uint64_t v)
 {
-    int c = layout[type].idx[id];
+    int c = layout[reg].idx[id];
     if (c >= 0)
         pl_snap_set(snap, inst, (uint32_t)c, v);
 }
 
-/* One instance from the series [a, b) of one name. */
-static void emit(pl_snapshot *snap, uint32_t inst, int type, const pl_tf_series *const *a, uint32_t n)
+/* One instance from the series [a, b) of one name, read as the files' type
+ * says, into the counters the set was registered with (a TYPE line added
+ * later fills those that fit: no rate of a gauge, no set redefined). */
+static void emit(pl_snapshot *snap, uint32_t inst, int reg, int type, const pl_tf_series *const *a, uint32_t n)
 {
     static const int dbl_id[3] = { C_VALUE, C_SUM, C_COUNT }, sec_id[3] = { C_VALUE_SEC, C_SUM_SEC, C_COUNT_SEC };
     double v[3] = { 0, 0, 0 };
     uint64_t fx[3] = { 0, 0, 0 };
     int have[3] = { 0, 0, 0 }, good[3] = { 0, 0, 0 }, fxok[3] = { 0, 0, 0 };
+    const int rate[3] = { type == PL_TF_COUNTER || type == PL_TF_HISTOGRAM, 1, 1 };
     for (uint32_t k = 0; k < n; k++) {
         uint32_t s = a[k]->slot;
         good[s] = !have[s];            /* a duplicate series makes both untrusted */
@@ -610,13 +619,13 @@ static void emit(pl_snapshot *snap, uint32_t inst, int type, const pl_tf_series 
     for (int s = 0; s < 3; s++) {
         if (!have[s])
             continue;
-        put(snap, inst, type, dbl_id[s], bits(good[s] ? v[s] : NAN));
-        if (good[s] && (fxok[s] = fixed(v[s], &fx[s])))
-            put(snap, inst, type, sec_id[s], fx[s]);
+        put(snap, inst, reg, dbl_id[s], bits(good[s] ? v[s] : NAN));
+        if (good[s] && rate[s] && (fxok[s] = fixed(v[s], &fx[s])))
+            put(snap, inst, reg, sec_id[s], fx[s]);
     }
     if (fxok[PL_TF_SUM] && fxok[PL_TF_COUNT]) {
-        put(snap, inst, type, C_AVG, fx[PL_TF_SUM]);
-        put(snap, inst, type, C_AVG_BASE, fx[PL_TF_COUNT]);
+        put(snap, inst, reg, C_AVG, fx[PL_TF_SUM]);
+        put(snap, inst, reg, C_AVG_BASE, fx[PL_TF_COUNT]);
     }
 }
 
@@ -646,7 +655,7 @@ static int fill(tf_state *st, pl_snapshot *snap)
         int i = pl_snap_add(snap, st->ser[a]->inst, name_id(st->ser[a]->inst));
         if (i < 0)
             return ENOMEM;
-        emit(snap, (uint32_t)i, st->f->type, st->ser + a, b - a);
+        emit(snap, (uint32_t)i, st->f->type, st->ftype, st->ser + a, b - a);
     }
     return 0;
 }
