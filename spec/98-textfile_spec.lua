@@ -142,6 +142,13 @@ describe("Prometheus textfiles", function()
     assert.matches("no *.prom file defines tf98_late now", s:results()[1].error, 1, true)
   end)
 
+  it("reaches the C library too: libperflib reads $PERFLIB_TEXTFILE_DIR (V1 registry API)", function()
+    local out, rc = files.run(("PERFLIB_TEXTFILE_DIR=%q build/examples/reg_object_names Global"):format(dir))
+    assert.equals(0, rc, out)
+    assert.matches("Object %d+ Prometheus tf98_jobs_bytes_total\n  Counter %d+ Value\n  Counter %d+ Value/sec\n"
+      .. "  Instance disk=sda,job=backup\n", out)
+  end)
+
   it("takes a directory from Lua, and says why one cannot be read", function()
     local ok, msg, errno = perflib.load_textfiles "/nonexistent/textfiles"
     assert.is_nil(ok)
