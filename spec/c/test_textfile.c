@@ -85,6 +85,7 @@ static void test_spec_fixture(void)
     CHECK_NEAR(series(&d, "tf_spec_gauge", PL_TF_VALUE, "k=exp"), -0.0015, 0);
     CHECK_NEAR(series(&d, "tf_spec_gauge", PL_TF_VALUE, "k=big"), 12345678901234567890.0, 0);
     CHECK_NEAR(series(&d, "tf_spec_gauge", PL_TF_VALUE, "k=neg_ts"), 7, 0);
+    CHECK_NEAR(series(&d, "tf_spec_gauge", PL_TF_VALUE, "k=ts_min"), 8, 0);
     /* a comment that mentions TYPE is a comment */
     CHECK(fam_named(&d, "tf_spec_untyped_metric")->type == PL_TF_UNTYPED);
     CHECK_NEAR(series(&d, "tf_spec_untyped_metric", PL_TF_VALUE, "{}"), 42, 0);
@@ -98,7 +99,7 @@ static void test_spec_fixture(void)
     CHECK_NEAR(series(&d, "tf_spec_latency", PL_TF_VALUE, "le=+Inf"), 144320, 0);
     CHECK_NEAR(series(&d, "tf_spec_latency", PL_TF_SUM, "{}"), 53423, 0);
     CHECK_NEAR(series(&d, "tf_spec_latency", PL_TF_COUNT, "{}"), 144320, 0);
-    CHECK_EQ_U64(d.nser, 20);           /* 3 + 2 + 6 + 1 + 4 + 4 */
+    CHECK_EQ_U64(d.nser, 21);           /* 3 + 2 + 7 + 1 + 4 + 4 */
     pl_tf_doc_free(&d);
 }
 
@@ -127,6 +128,7 @@ static const struct {
     { "m 1.5.2\n", "m", "the value is not a number" },
     { "m 1e309\n", "m", "the value is not a number" },
     { "m 1 1.5\n", "m", "the timestamp is not an integer" },
+    { "m 1 9223372036854775808\n", "m", "the timestamp is not an integer" },
     { "m{a=\"1\" b=\"2\"} 5\n", "m", "not separated by ','" },
     { "m{a=\"1} 5\n", "m", "no closing quote" },
     { "m{1a=\"1\"} 5\n", "m", "a label name is not" },

@@ -195,14 +195,18 @@ static int parse_float(const char *s, size_t n, double *v)
     return !(errno == ERANGE && isinf(*v));  /* beyond a double: an error, as Go's ParseFloat says */
 }
 
+/* An int64 of milliseconds, as Go's ParseInt reads it. */
 static int parse_timestamp(const char *s, size_t n)
 {
     size_t i = s[0] == '-' || s[0] == '+';
-    if (n == i || n - i > 19)
+    uint64_t v = 0, max = s[0] == '-' ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    if (n == i)
         return 0;
-    for (; i < n; i++)
-        if (s[i] < '0' || s[i] > '9')
+    for (; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9' || v > (max - (uint64_t)(s[i] - '0')) / 10)
             return 0;
+        v = v * 10 + (uint64_t)(s[i] - '0');
+    }
     return 1;
 }
 
