@@ -7,6 +7,7 @@
  * ERROR_INVALID_HANDLE.  One mutex serializes the calls. */
 #include "perflib_v2.h"
 #include "plugin.h"
+#include "textfile.h"
 #include "perflib.h"
 #include "pl_datablock.h"
 #include "pl_le.h"
@@ -74,6 +75,8 @@ static pl_env *machine(LPCWSTR szMachine, ULONG *err)
     if (!e && !plugins_loaded) {
         plugins_loaded = 1;                 /* and this system's plug-ins, once (under the API lock) */
         e = pl_plugins_load_default(NULL, 0) == ENOMEM ? ENOMEM : 0;
+        if (!e && pl_textfiles_load_default(NULL, 0) == ENOMEM)   /* and its Prometheus textfiles */
+            e = ENOMEM;
     }
     if (e) {
         *err = win_error(e);

@@ -90,7 +90,7 @@ int pl_names_begin(pl_names *n, uint32_t expect)
 /* Takes name (known to be free at s); 0 or ENOMEM. */
 static int take(pl_names *n, struct pl_nslot *s, const char *name, uint32_t len, uint32_t h)
 {
-    if (n->alen + len > n->acap) {
+    if (n->alen + len > n->acap || !n->arena) {   /* an empty first name too: no offset from NULL */
         size_t cap = n->acap ? n->acap : 16384;
         char *a;
         while (cap < n->alen + len)

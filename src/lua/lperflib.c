@@ -10,6 +10,7 @@
 #include "lpl.h"
 #include "plugin.h"
 #include "providers.h"
+#include "textfile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -119,6 +120,7 @@ static int l_type(lua_State *L)
  */
 static int l_countersets(lua_State *L)
 {
+    pl_textfiles_refresh();               /* families of textfiles written since: registered now */
     lpl_opt_machine(L, 1);
     return lpl_countersets(L, lua_gettop(L));
 }
@@ -135,6 +137,7 @@ static int l_countersets(lua_State *L)
 static int l_counterset(lua_State *L)
 {
     const char *name = luaL_checkstring(L, 1);
+    pl_textfiles_refresh();
     lpl_machine *m = lpl_opt_machine(L, 2);
     const pl_counterset_def *cs = pl_env_find(m->env, name);
     if (!cs) {
@@ -155,6 +158,7 @@ static int l_counterset(lua_State *L)
  */
 static int l_query(lua_State *L)
 {
+    pl_textfiles_refresh();               /* so that its paths may name new textfile families */
     if (lua_istable(L, 1))
         lpl_machine_from_opts(L, 1);
     else
@@ -650,6 +654,32 @@ static int l_index_of(lua_State *L)
     return 1;
 }
 
+/***
+ * Reads Prometheus textfiles (`*.prom`, the node_exporter textfile-collector
+ * convention) from one more directory: each metric family becomes the
+ * counterset "Prometheus <family>", its label sets the instances (README,
+ * "Prometheus textfiles").  `require "perflib"` reads $PERFLIB_TEXTFILE_DIR
+ * (directories separated by ':'), or /var/lib/prometheus/node-exporter when
+ * that variable is unset.  A directory is read again at each collect of one
+ * of its sets where it changed; a directory that cannot be read now is kept
+ * and tried again then.
+ * @function load_textfiles
+ * @tparam string dir
+ * @treturn[1] true
+ * @return[2] fail, message, errno
+ */
+static int l_load_textfiles(lua_State *L)
+{
+    const char *dir = luaL_checkstring(L, 1);
+    luaL_argcheck(L, *dir, 1, "directory must not be empty");
+    int e = pl_textfiles_load(dir, NULL, 0);
+    if (e)
+        return lpl_fail(L, dir, e);
+    lpl_opt_machine(L, 2);                /* syncs the default machine */
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
 static const luaL_Reg funcs[] = {
     { "sleep", l_sleep },
     { "clock", l_clock },
@@ -680,6 +710,7 @@ static const luaL_Reg funcs[] = {
     { "plugins", lpl_plugins },
     { "load_plugins", lpl_load_plugins },
     { "reset_plugin", lpl_reset_plugin },
+    { "load_textfiles", l_load_textfiles },
     { "calculate", NULL },
     { "statistics", NULL },
     { NULL, NULL }
@@ -696,6 +727,7 @@ LPL_EXPORT int luaopen_perflib_core(lua_State *L)
      * perflib.plugins() with its reason, a directory that cannot be read
      * is not an error here (perflib.load_plugins says why) */
     pl_plugins_load_default(msg, sizeof msg);
+    pl_textfiles_load_default(msg, sizeof msg);   /* and its Prometheus textfiles, as plug-ins */
     lpl_open_machine(L);
     lpl_open_counterset(L);
     lpl_open_query(L);
