@@ -6,6 +6,7 @@
  * table (slot and generation), so a stale or made-up handle is
  * ERROR_INVALID_HANDLE.  One mutex serializes the calls. */
 #include "perflib_v2.h"
+#include "appseg.h"
 #include "plugin.h"
 #include "perflib.h"
 #include "pl_datablock.h"
@@ -75,6 +76,8 @@ static pl_env *machine(LPCWSTR szMachine, ULONG *err)
         plugins_loaded = 1;                 /* and this system's plug-ins, once (under the API lock) */
         e = pl_plugins_load_default(NULL, 0) == ENOMEM ? ENOMEM : 0;
     }
+    if (!e)
+        e = pl_appseg_enable();             /* and the applications' countersets as they appear */
     if (e) {
         *err = win_error(e);
         return NULL;

@@ -7,6 +7,7 @@
  * `nil, message, errno`.
  * @module perflib.core
  */
+#include "appseg.h"
 #include "lpl.h"
 #include "plugin.h"
 #include "providers.h"
@@ -696,6 +697,8 @@ LPL_EXPORT int luaopen_perflib_core(lua_State *L)
      * perflib.plugins() with its reason, a directory that cannot be read
      * is not an error here (perflib.load_plugins says why) */
     pl_plugins_load_default(msg, sizeof msg);
+    /* and the countersets applications publish (libperflib-provider) as they appear */
+    pl_appseg_enable();
     lpl_open_machine(L);
     lpl_open_counterset(L);
     lpl_open_query(L);
