@@ -290,13 +290,14 @@ lint:
 BENCH_FLOORS := $(patsubst bench/%.c,build/bench/%,$(wildcard bench/floor_*.c))
 
 bench: deps
-	@$(MAKE) --no-print-directory all build/bench/floor build/bench/bulk build/bench/v1 $(BENCH_FLOORS)
+	@$(MAKE) --no-print-directory all build/bench/floor build/bench/bulk build/bench/v1 build/bench/appseg $(BENCH_FLOORS)
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/collect.lua
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/process.lua
 	build/bench/bulk
 	build/bench/v1
+	build/bench/appseg
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/bulk.lua
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
@@ -322,6 +323,13 @@ build/bench/v1: bench/v1.c bench/bench_clock.h build/libperflib-core.a build/lib
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -o $@ $< build/libperflib-providers.a \
 	  build/libperflib-core.a $(PROV_LIBS) -lm
+
+# application providers: an update against a plain store, a read against memcpy of the segment
+build/bench/appseg: bench/appseg.c bench/bench_clock.h build/libperflib-provider.a build/libperflib-core.a \
+                    build/libperflib-providers.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -Isrc/capi -Isrc/provider -o $@ $< \
+	  build/libperflib-provider.a build/libperflib-providers.a build/libperflib-core.a $(PROV_LIBS) -lm -lpthread
 
 # luarocks builds in the source tree: do it in a copy, install into build/rocktree.
 # perflib against sysstat and psutil on the same interval (not part of make test)

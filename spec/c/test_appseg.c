@@ -289,6 +289,52 @@ static void test_api_errors(void)
     CHECK_EQ_U64(PerfStopProvider(h), ERROR_SUCCESS);
 }
 
+/* By-reference counters: the reader reads the provider's own variables; one
+ * whose address cannot be read is absent, not a number. */
+static void test_reference_values(void)
+{
+    static uint64_t big = 123456789012ull;
+    static uint32_t small = 77;
+    struct {
+        PERF_COUNTERSET_INFO info;
+        PERF_COUNTER_INFO c[3];
+    } t = { { set_guid(0xa0000004), { 0 }, 3, PERF_COUNTERSET_MULTI_INSTANCES },
+            { { 1, PERF_COUNTER_LARGE_RAWCOUNT, PERF_ATTRIB_BY_REFERENCE, 8, PERF_DETAIL_NOVICE, 0, 0 },
+              { 2, PERF_COUNTER_RAWCOUNT, PERF_ATTRIB_BY_REFERENCE, 8, PERF_DETAIL_NOVICE, 0, 8 },
+              { 3, PERF_COUNTER_RAWCOUNT, PERF_ATTRIB_BY_REFERENCE, 8, PERF_DETAIL_NOVICE, 0, 16 } } };
+    static const char *const names[] = { "Big", "Small", "Nowhere" };
+    PERFLIB_COUNTERSET_NAMES nm = { "Ref Set", NULL, names, NULL };
+    GUID p = { 0x9e000004, 0, 0, { 0 } };
+    HANDLE h = NULL;
+    pl_sample *s = NULL;
+    CHECK(PerfStartProvider(&p, NULL, &h) == 0 && PerfSetCounterSetInfoEx(h, &t.info, sizeof t, &nm) == 0);
+    PPERF_COUNTERSET_INSTANCE i = PerfCreateInstance(h, &t.info.CounterSetGuid, u"self", 1);
+    CHECK(i && PerfSetCounterRefValue(h, i, 1, &big) == 0 && PerfSetCounterRefValue(h, i, 2, &small) == 0);
+    CHECK(PerfSetCounterRefValue(h, i, 3, (void *)(uintptr_t)8) == 0);
+    CHECK_EQ_U64(PerfSetULongLongCounterValue(h, i, 1, 5), ERROR_INVALID_PARAMETER);   /* by reference */
+    CHECK_EQ_U64(PerfSetCounterRefValue(h, i, 7, &big), ERROR_NOT_FOUND);
+    pl_env *env = pl_env_new(NULL);
+    pl_query *q = query_path(env, "\\Ref Set(self)\\*");
+    for (int round = 0; round < 2 && q; round++) {
+        CHECK(pl_query_collect(q, &s) == 0);
+        if (!s)
+            break;
+        const pl_block *b = &s->blocks[0];
+        double v;
+        CHECK_EQ_U64(b->ninst, 1);
+        CHECK_EQ_U64(s->vals[b->vals_off].v, big);
+        CHECK_EQ_U64(s->vals[b->vals_off + 1].v, small);
+        CHECK_EQ_U64(pl_sample_format(s, b, 0, 2, NULL, NULL, &v), PL_NO_DATA);
+        free(s);
+        s = NULL;
+        big += 1000;
+        small = 4000000000u;
+    }
+    pl_query_free(q);
+    pl_env_unref(env);
+    PerfStopProvider(h);
+}
+
 int main(void)
 {
     use_seg_dir();
@@ -297,6 +343,7 @@ int main(void)
     RUN(test_dies_mid_update);
     RUN(test_stop_and_restart);
     RUN(test_instance_churn);
+    RUN(test_reference_values);
     rm_seg_dir();
     return CT_END();
 }

@@ -133,6 +133,13 @@ static int seg_read(seg *s, char *msg, size_t size)
     want = (size_t)st.st_size;
     if (want > MAX_SEGMENT)
         want = MAX_SEGMENT;
+    if (s->cap >= APPSEG_HDR_SIZE && want >= APPSEG_HDR_SIZE &&
+        pread(s->fd, s->buf, APPSEG_HDR_SIZE, 0) == APPSEG_HDR_SIZE) {
+        uint64_t sz;                     /* the bytes in use, not the file's room to grow */
+        memcpy(&sz, s->buf + 8, sizeof sz);
+        if (sz >= APPSEG_HDR_SIZE && sz < want)
+            want = (size_t)sz;
+    }
     if (want > s->cap) {
         uint8_t *b = realloc(s->buf, want);
         if (!b)

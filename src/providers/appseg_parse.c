@@ -213,31 +213,38 @@ static int take_instance(const uint8_t *buf, size_t off, const pl_appseg_def *d,
                          uint64_t key, pl_snapshot *snap, char *msg, size_t size)
 {
     appseg_rec r;
-    char name[PERF_MAX_INSTANCE_NAME];
+    const char *name;
     memcpy(&r, buf + off, sizeof r);
     if (r.seq % 2 || rd64(buf + off + r.size - 8) != r.seq)
         return 0;
     if (r.size < sizeof r + APPSEG_INST_HDR + d->area + 8 || r.name8_off < sizeof r + APPSEG_INST_HDR + d->area ||
-        r.name8_len >= sizeof name || r.name8_off > r.size - 8 || r.size - 8 - r.name8_off < r.name8_len + 1)
+        r.name8_len >= PERF_MAX_INSTANCE_NAME || r.name8_off > r.size - 8 || r.size - 8 - r.name8_off < r.name8_len + 1)
         return bad(msg, size, "set '%s': instance record at %zu has its name outside it", d->cs.name, off);
-    memcpy(name, buf + off + r.name8_off, r.name8_len + 1);
-    if (name[r.name8_len] != '\0' || strlen(name) != r.name8_len || !(name_ok(name, sizeof name, "") ||
-                                                                       d->cs.instance_type == 0))
+    const uint8_t *n8 = buf + off + r.name8_off;
+    int ok = n8[r.name8_len] == '\0' && (r.name8_len || d->cs.instance_type == PERF_COUNTERSET_SINGLE_INSTANCE);
+    for (uint32_t i = 0; ok && i < r.name8_len; i++)
+        ok = n8[i] >= 0x20 && n8[i] != 0x7f;       /* no NUL inside, no control character */
+    if (!ok)
         return bad(msg, size, "set '%s': instance record at %zu has a bad name", d->cs.name, off);
+    name = (const char *)n8;             /* NUL-terminated: checked above */
     if (d->cs.instance_type == PERF_COUNTERSET_SINGLE_INSTANCE) {
         if (snap->ninst)
             return bad(msg, size, "single-instance set '%s' has more than one instance", d->cs.name);
-        name[0] = '\0';
+        name = "";
     }
     const uint8_t *area = buf + off + sizeof r + APPSEG_INST_HDR;
     int k = pl_snap_add_key(snap, name, rd32(buf + off + sizeof r + 20), key);
     if (k < 0)
         return ENOMEM;
-    for (uint32_t c = 0; c < d->cs.ncounters; c++) {
+    uint32_t nc = d->cs.ncounters;
+    uint64_t *vals = snap->values + (size_t)k * nc;    /* local pointers: no reload per value */
+    uint8_t *have = snap->have + (size_t)k * nc;
+    for (uint32_t c = 0; c < nc; c++) {
         if (wanted && !wanted[c])
             continue;
         const uint8_t *p = area + d->offset[c];
-        pl_snap_set(snap, (uint32_t)k, c, d->ref[c] || d->counters[c].size == 8 ? rd64(p) : rd32(p));
+        vals[c] = d->ref[c] || d->counters[c].size == 8 ? rd64(p) : rd32(p);
+        have[c] = 1;
     }
     return 0;
 }
