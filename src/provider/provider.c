@@ -551,8 +551,10 @@ PUBLIC PPERF_COUNTERSET_INSTANCE PerfCreateInstanceUtf8(HANDLE hProvider, LPCGUI
 /* The record of an instance this handle made, or NULL. */
 static appseg_rec *inst_rec(prov *p, PPERF_COUNTERSET_INSTANCE inst)
 {
+    if (!inst)
+        return NULL;
     uint8_t *r = (uint8_t *)inst - sizeof(appseg_rec);
-    if (!inst || r < p->base + APPSEG_HDR_SIZE || r >= p->base + p->hdr->size ||
+    if (r < p->base + APPSEG_HDR_SIZE || r >= p->base + p->hdr->size || (size_t)(r - p->base) % 8 ||
         ((appseg_rec *)r)->kind >= p->nsets)
         return NULL;
     return (appseg_rec *)r;
