@@ -252,6 +252,25 @@ static void test_instance_churn(void)
     PerfStopProvider(h);
 }
 
+/* A provider started after the environment was made: a query add of its
+ * path finds it (the add syncs, which runs the discoverer), no restart. */
+static void test_visible_to_next_add(void)
+{
+    pl_env *env = pl_env_new(NULL);
+    HANDLE h = start_set(0xa0000005, "Late Set", PERF_COUNTERSET_SINGLE_INSTANCE);
+    GUID g = set_guid(0xa0000005);
+    PPERF_COUNTERSET_INSTANCE i = h ? PerfCreateInstanceUtf8(h, &g, "_Default", 0) : NULL;
+    pl_sample *s = NULL;
+    CHECK(i && PerfSetULongLongCounterValue(h, i, 3, 31) == 0);
+    pl_query *q = query_path(env, "\\Late Set\\Total");
+    CHECK(q && pl_query_collect(q, &s) == 0);
+    CHECK(s && s->blocks[0].ninst == 1 && s->vals[s->blocks[0].vals_off].v == 31);
+    free(s);
+    pl_query_free(q);
+    pl_env_unref(env);
+    PerfStopProvider(h);
+}
+
 /* The library's own argument checks, with Windows' error codes. */
 static void test_api_errors(void)
 {
@@ -344,6 +363,7 @@ int main(void)
     RUN(test_stop_and_restart);
     RUN(test_instance_churn);
     RUN(test_reference_values);
+    RUN(test_visible_to_next_add);
     rm_seg_dir();
     return CT_END();
 }
