@@ -236,20 +236,18 @@ $(patsubst build/%,build/san/%,$(CORE_TESTS)): build/san/ctest/%: spec/c/%.c $(S
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Ispec/c -o $@ $< $(SAN_CORE) -lm
 
-# application providers: the publishing library in the test, the reader in the core's providers
+# application providers: the publishing library in the test, the reader in libperflib (its C API too)
 APPSEG_TESTS := $(filter build/ctest/test_appseg%,$(CTESTS))
-$(APPSEG_TESTS): build/ctest/%: spec/c/%.c build/libperflib-provider.a build/libperflib-core.a \
-                 build/libperflib-providers.a $(wildcard spec/c/*.h)
+$(APPSEG_TESTS): build/ctest/%: spec/c/%.c build/libperflib-provider.a build/libperflib.a $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(OPT) $(CWARNS) -DCT_BUILTIN -Isrc/core -Isrc/providers -Isrc/capi -Isrc/provider -Ispec/c \
-	  -o $@ $< build/libperflib-provider.a build/libperflib-providers.a build/libperflib-core.a \
-	  $(PROV_LIBS) -lm -lpthread
+	  -o $@ $< build/libperflib-provider.a build/libperflib.a $(PROV_LIBS) -lm -lpthread
 
-$(patsubst build/%,build/san/%,$(APPSEG_TESTS)): build/san/ctest/%: spec/c/%.c $(SAN_CORE) $(SAN_PROV) \
-                 $(SAN_PUBPROV) $(wildcard spec/c/*.h)
+$(patsubst build/%,build/san/%,$(APPSEG_TESTS)): build/san/ctest/%: spec/c/%.c $(SAN_CAPI) $(SAN_PUBPROV) \
+                 $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(SAN) $(CWARNS) -DCT_BUILTIN -Isrc/core -Isrc/providers -Isrc/capi -Isrc/provider -Ispec/c \
-	  -o $@ $< $(SAN_PUBPROV) $(SAN_CORE) $(SAN_PROV) $(PROV_LIBS) -lm -lpthread
+	  -o $@ $< $(SAN_PUBPROV) $(SAN_CAPI) $(PROV_LIBS) -lm -lpthread
 
 # a publisher the Lua specs start (spec/98-appseg_spec.lua)
 APPSEG_PUB := build/test-providers/appseg-pub
