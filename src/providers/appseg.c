@@ -286,8 +286,11 @@ static void learn_set(const seg *s, size_t off, const char *path)
         learn_new(r, path, s);
         return;
     }
-    if (strcmp(a->path, path) == 0)
+    if (strcmp(a->path, path) == 0) {
+        a->pid = s->pid;                 /* the same file, perhaps a new process's (pid reuse) */
+        a->start = s->start;
         return;
+    }
     pl_appseg_check_header(s->buf, s->len, &used, NULL, 0);
     if (bound_alive(a)) {
         snprintf(text, sizeof text, "%s: counterset '%s' refused: pid %u publishes it already (%s)", path,

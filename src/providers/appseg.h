@@ -44,6 +44,7 @@ typedef struct pl_appseg_def {
     uint8_t *ref;            /* per counter index: 1 for a by-reference counter */
     uint32_t area;
     uint32_t nrefs;          /* by-reference counters */
+    int all8;                /* every counter an 8-byte value in place: the fast copy */
 } pl_appseg_def;
 pl_appseg_def *pl_appseg_def_new(const appseg_set *s);
 void pl_appseg_def_free(pl_appseg_def *d);

@@ -179,6 +179,9 @@ pl_appseg_def *pl_appseg_def_new(const appseg_set *s)
             return NULL;
         }
     }
+    d->all8 = 1;
+    for (uint32_t i = 0; i < n; i++)
+        d->all8 &= !d->ref[i] && d->counters[i].size == 8;
     /* a counter followed by a base counter takes it as its base, as in a template */
     for (uint32_t i = 0; i + 1 < n; i++)
         if ((d->counters[i].type & 0x00070000u) != PERF_COUNTER_BASE &&
@@ -239,6 +242,12 @@ static int take_instance(const uint8_t *buf, size_t off, const pl_appseg_def *d,
     uint32_t nc = d->cs.ncounters;
     uint64_t *vals = snap->values + (size_t)k * nc;    /* local pointers: no reload per value */
     uint8_t *have = snap->have + (size_t)k * nc;
+    if (d->all8 && !wanted) {
+        for (uint32_t c = 0; c < nc; c++)
+            vals[c] = rd64(area + d->offset[c]);
+        memset(have, 1, nc);
+        return 0;
+    }
     for (uint32_t c = 0; c < nc; c++) {
         if (wanted && !wanted[c])
             continue;
@@ -255,6 +264,8 @@ int pl_appseg_take(const uint8_t *buf, size_t len, const pl_appseg_def *d, const
     size_t used, off;
     uint32_t ordinal = APPSEG_KIND_FREE;
     int e = pl_appseg_check_header(buf, len, &used, msg, size);
+    if (wanted && !memchr(wanted, 0, d->cs.ncounters))
+        wanted = NULL;                   /* every counter: the fast copy may serve */
     for (off = APPSEG_HDR_SIZE; !e && off < used; off += rd32(buf + off + 12)) {
         uint32_t rsize, kind;
         if (used - off < sizeof(appseg_rec) + 8)
