@@ -39,6 +39,9 @@ HDRS     := $(wildcard src/*/*.h)
 CTESTS   := $(patsubst spec/c/%.c,build/ctest/%,$(wildcard spec/c/test_*.c))
 EXAMPLES := $(patsubst examples/%.c,build/examples/%,$(wildcard examples/*.c))
 PLUGIN_EXAMPLES := $(patsubst examples/plugins/%.c,build/examples/plugins/lib%.so,$(wildcard examples/plugins/*.c))
+# a plug-in that loads and then misbehaves as its Export string says (spec/97-plugins_guards_spec.lua);
+# defined before `all`, whose prerequisites are expanded where it is read
+SPEC_PLUGINS := build/test-plugins/flaky.so
 
 CORE_OBJ := $(patsubst src/%.c,build/obj/%.o,$(CORE_SRC))
 PROV_OBJ := $(patsubst src/%.c,build/obj/%.o,$(PROV_SRC))
@@ -166,8 +169,6 @@ build/examples/plugins/lib%.so: examples/plugins/%.c $(STAGED_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(OPT) $(CWARNS) -shared -fPIC -fvisibility=hidden -Ibuild/include/perflib -o $@ $<
 
-# a plug-in that loads and then misbehaves as its Export string says (spec/97-plugins_guards_spec.lua)
-SPEC_PLUGINS := build/test-plugins/flaky.so
 build/test-plugins/flaky.so: spec/c/plugins/flaky.c $(STAGED_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(OPT) $(CWARNS) -shared -fPIC -fvisibility=hidden -Ibuild/include/perflib -o $@ $<

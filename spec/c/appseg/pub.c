@@ -1,13 +1,14 @@
 /* A publisher for spec/98-appseg_spec.lua: "MyApp Requests" with
  * instances worker-1 and worker-2.  Each line on stdin "add <n>" adds n
  * requests to worker-1 and answers "ok"; end of input stops the provider.
- * It prints "ready" when published. */
+ * It prints "ready <pid>" when published. */
 #include "perflib_provider.h"
 #include "pl_winperf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int main(void)
 {
@@ -31,7 +32,7 @@ int main(void)
         return 1;
     PerfSetULongCounterValue(h, w1, 2, 3);
     PerfSetULongCounterValue(h, w2, 2, 5);
-    printf("ready\n");
+    printf("ready %ld\n", (long)getpid());
     fflush(stdout);
     while (fgets(line, sizeof line, stdin)) {
         if (sscanf(line, "add %llu", &n) == 1)
