@@ -55,6 +55,7 @@ SAN_OBJ  := $(SAN_CORE) $(SAN_PROV) $(patsubst src/%.c,build/san/%.o,$(BIND_SRC)
 .PHONY: all deps run test lint bench clean rock doc crosscheck install
 
 all: build/libperflib-core.a build/libperflib-providers.a build/libperflib.a build/libperflib.so build/perflib.pc \
+     build/libperflib-provider.a build/libperflib-provider.so build/perflib-provider.pc build/test-providers/appseg-pub \
      build/perflib/core.so build/perflua build/perflib-plugin-host $(CTESTS) $(EXAMPLES) $(PLUGIN_EXAMPLES) \
      $(SPEC_PLUGINS)
 
@@ -138,8 +139,26 @@ build/perflib.pc: Makefile
 	  'Version: 0.1.0' 'Libs: -L$${libdir} -lperflib' 'Libs.private: -linih -lm -lpthread' \
 	  'Cflags: -I$${includedir}/perflib' > $@
 
+# libperflib-provider: what an application links to publish countersets
+# (src/provider); nothing of the core or the providers, only libpthread
+PUBPROV_OBJ := $(patsubst src/%.c,build/obj/%.o,$(wildcard src/provider/*.c))
+SAN_PUBPROV := $(patsubst build/obj/%,build/san/%,$(PUBPROV_OBJ))
+build/libperflib-provider.a: $(PUBPROV_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+build/libperflib-provider.so: $(PUBPROV_OBJ)
+	$(CC) -shared -Wl,-soname,libperflib-provider.so.0 -o $@ $^ -lpthread
+
+build/perflib-provider.pc: Makefile
+	@mkdir -p $(dir $@)
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$${prefix}/include' '' \
+	  'Name: perflib-provider' 'Description: publish PerfLib V2 countersets from an application' \
+	  'Version: 0.1.0' 'Libs: -L$${libdir} -lperflib-provider' 'Libs.private: -lpthread' \
+	  'Cflags: -I$${includedir}/perflib' > $@
+
 # the installed headers, staged as they are installed: examples see nothing else
-PUBLIC_H := src/capi/perflib_v2.h src/capi/perflib_v1.h src/capi/perflib_wintypes.h src/core/pl_winperf.h
+PUBLIC_H := src/capi/perflib_v2.h src/capi/perflib_v1.h src/capi/perflib_wintypes.h src/core/pl_winperf.h \
+            src/provider/perflib_provider.h
 STAGED_H := $(addprefix build/include/perflib/,$(notdir $(PUBLIC_H)))
 $(STAGED_H): build/include/perflib/%: $(PUBLIC_H)
 	@mkdir -p $(dir $@)
@@ -149,6 +168,11 @@ $(STAGED_H): build/include/perflib/%: $(PUBLIC_H)
 build/examples/%: examples/%.c build/libperflib.a $(STAGED_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(OPT) $(CWARNS) -Ibuild/include/perflib -o $@ $< build/libperflib.a $(PROV_LIBS) -lm -lpthread
+
+# an application publishing counters: the provider library alone
+build/examples/publish_counters: examples/publish_counters.c build/libperflib-provider.a $(STAGED_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Ibuild/include/perflib -o $@ $< build/libperflib-provider.a -lpthread
 
 # seed 002's provider as a plug-in: only the public headers, no perflib library
 build/examples/plugins/lib%.so: examples/plugins/%.c $(STAGED_H)
@@ -169,6 +193,11 @@ install: all
 	ln -sf libperflib.so.0 $(DESTDIR)$(LIBDIR)/libperflib.so
 	$(MAKE) --no-print-directory -B build/perflib.pc PREFIX=$(PREFIX) LIBDIR=$(LIBDIR)
 	install -m 644 build/perflib.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	install -m 644 build/libperflib-provider.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 build/libperflib-provider.so $(DESTDIR)$(LIBDIR)/libperflib-provider.so.0
+	ln -sf libperflib-provider.so.0 $(DESTDIR)$(LIBDIR)/libperflib-provider.so
+	$(MAKE) --no-print-directory -B build/perflib-provider.pc PREFIX=$(PREFIX) LIBDIR=$(LIBDIR)
+	install -m 644 build/perflib-provider.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 	install -m 755 build/perflua $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(LIBEXECDIR)
 	install -m 755 build/perflib-plugin-host $(DESTDIR)$(LIBEXECDIR)/
@@ -219,6 +248,25 @@ $(patsubst build/%,build/san/%,$(CORE_TESTS)): build/san/ctest/%: spec/c/%.c $(S
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Ispec/c -o $@ $< $(SAN_CORE) -lm
 
+# application providers: the publishing library in the test, the reader in libperflib (its C API too)
+APPSEG_TESTS := $(filter build/ctest/test_appseg%,$(CTESTS))
+$(APPSEG_TESTS): build/ctest/%: spec/c/%.c build/libperflib-provider.a build/libperflib.a $(wildcard spec/c/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -DCT_BUILTIN -Isrc/core -Isrc/providers -Isrc/capi -Isrc/provider -Ispec/c \
+	  -o $@ $< build/libperflib-provider.a build/libperflib.a $(PROV_LIBS) -lm -lpthread
+
+$(patsubst build/%,build/san/%,$(APPSEG_TESTS)): build/san/ctest/%: spec/c/%.c $(SAN_CAPI) $(SAN_PUBPROV) \
+                 $(wildcard spec/c/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(SAN) $(CWARNS) -DCT_BUILTIN -Isrc/core -Isrc/providers -Isrc/capi -Isrc/provider -Ispec/c \
+	  -o $@ $< $(SAN_PUBPROV) $(SAN_CAPI) $(PROV_LIBS) -lm -lpthread
+
+# a publisher the Lua specs start (spec/98-appseg_spec.lua)
+APPSEG_PUB := build/test-providers/appseg-pub
+$(APPSEG_PUB): spec/c/appseg/pub.c build/libperflib-provider.a $(STAGED_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Ibuild/include/perflib -o $@ $< build/libperflib-provider.a -lpthread
+
 # the C API's tests link the whole C library (static patterns: they win over the ones above)
 CAPI_TESTS := $(filter build/ctest/test_capi%,$(CTESTS))
 $(CAPI_TESTS): build/ctest/%: spec/c/%.c build/libperflib.a $(wildcard spec/c/*.h)
@@ -267,7 +315,7 @@ BENCH_FLOORS := $(patsubst bench/%.c,build/bench/%,$(wildcard bench/floor_*.c))
 
 bench: deps
 	@$(MAKE) --no-print-directory all build/bench/floor build/bench/bulk build/bench/v1 build/bench/plugin \
-	  $(TEST_PLUGINS) $(BENCH_FLOORS)
+	  build/bench/appseg $(TEST_PLUGINS) $(BENCH_FLOORS)
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/collect.lua
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
@@ -275,6 +323,7 @@ bench: deps
 	build/bench/bulk
 	build/bench/v1
 	build/bench/plugin
+	build/bench/appseg
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/bulk.lua
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
@@ -306,6 +355,13 @@ build/bench/plugin: bench/plugin.c bench/bench_clock.h build/libperflib-core.a b
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -o $@ $< build/libperflib-providers.a \
 	  build/libperflib-core.a $(PROV_LIBS) -lm -ldl
+
+# application providers: an update against a plain store, a read against memcpy of the segment
+build/bench/appseg: bench/appseg.c bench/bench_clock.h build/libperflib-provider.a build/libperflib-core.a \
+                    build/libperflib-providers.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -Isrc/capi -Isrc/provider -o $@ $< \
+	  build/libperflib-provider.a build/libperflib-providers.a build/libperflib-core.a $(PROV_LIBS) -lm -lpthread
 
 # luarocks builds in the source tree: do it in a copy, install into build/rocktree.
 # perflib against sysstat and psutil on the same interval (not part of make test)

@@ -6,6 +6,7 @@
  * table (slot and generation), so a stale or made-up handle is
  * ERROR_INVALID_HANDLE.  One mutex serializes the calls. */
 #include "perflib_v2.h"
+#include "appseg.h"
 #include "plugin.h"
 #include "textfile.h"
 #include "perflib.h"
@@ -78,6 +79,8 @@ static pl_env *machine(LPCWSTR szMachine, ULONG *err)
         if (!e && pl_textfiles_load_default(NULL, 0) == ENOMEM)   /* and its Prometheus textfiles */
             e = ENOMEM;
     }
+    if (!e)
+        e = pl_appseg_enable();             /* and the applications' countersets as they appear */
     if (e) {
         *err = win_error(e);
         return NULL;

@@ -366,10 +366,47 @@ int pl_env_register(pl_env *env, const pl_counterset_def *cs)
     return e;
 }
 
+/* ---- discoverers ------------------------------------------------------------ */
+
+#define MAX_DISCOVERERS 8
+static pthread_mutex_t disc_lock = PTHREAD_MUTEX_INITIALIZER;
+static pl_discover_fn discoverers[MAX_DISCOVERERS];
+static uint32_t ndisc;
+
+int pl_register_discoverer(pl_discover_fn fn)
+{
+    int e = 0;
+    uint32_t i;
+    pthread_mutex_lock(&disc_lock);
+    for (i = 0; i < ndisc && discoverers[i] != fn; i++)
+        ;
+    if (i == ndisc) {
+        if (ndisc < MAX_DISCOVERERS)
+            discoverers[ndisc++] = fn;
+        else
+            e = ENOSPC;
+    }
+    pthread_mutex_unlock(&disc_lock);
+    return e;
+}
+
+void pl_discover(void)
+{
+    pl_discover_fn fns[MAX_DISCOVERERS];
+    uint32_t n;
+    pthread_mutex_lock(&disc_lock);
+    n = ndisc;
+    memcpy(fns, discoverers, n * sizeof *fns);
+    pthread_mutex_unlock(&disc_lock);
+    for (uint32_t i = 0; i < n; i++)     /* unlocked: they register sets */
+        fns[i]();
+}
+
 int pl_env_sync(pl_env *env)
 {
     const pl_counterset_def *const *have;
     int e = 0, clash = 0;
+    pl_discover();
     pthread_mutex_lock(&reg_lock);
     while (!e && env->reg_seen < reg_n) {
         const pl_counterset_def *cs = reg_defs[env->reg_seen];

@@ -443,4 +443,15 @@ int pl_env_sync(pl_env *env);
 uint32_t pl_registered_count(void);
 const pl_counterset_def *pl_registered(uint32_t i);       /* NULL past the end */
 
+/* Discoverers: functions that look for countersets that appear while the
+ * process runs (application providers) and register them through the door
+ * above.  pl_env_sync -- so every environment made, every machine a binding
+ * hands out and every query add of an unknown set -- runs them first, so a
+ * set published before a collect is seen by it.  A discoverer must be cheap
+ * when nothing changed (a stat of its directory) and must not call
+ * pl_env_sync.  Idempotent per function; 0 or ENOSPC (at most 8). */
+typedef void (*pl_discover_fn)(void);
+int pl_register_discoverer(pl_discover_fn fn);
+void pl_discover(void);
+
 #endif

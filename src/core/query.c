@@ -225,6 +225,8 @@ static char *make_path(const pl_counterset_def *cs, const char *inst, const char
 static uint32_t spec_set(const pl_query *q, const pl_spec_in *in, const pl_counterset_def **cs, const char **inst)
 {
     *cs = pl_env_find(q->env, in->counterset);
+    if (!*cs && pl_env_sync(q->env) != ENOMEM)   /* one published since the environment synced */
+        *cs = pl_env_find(q->env, in->counterset);
     *inst = in->instance ? in->instance : "";
     if (!*cs)
         return PL_ERROR_WMI_GUID_NOT_FOUND;

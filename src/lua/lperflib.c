@@ -7,6 +7,7 @@
  * `nil, message, errno`.
  * @module perflib.core
  */
+#include "appseg.h"
 #include "lpl.h"
 #include "plugin.h"
 #include "providers.h"
@@ -728,6 +729,8 @@ LPL_EXPORT int luaopen_perflib_core(lua_State *L)
      * is not an error here (perflib.load_plugins says why) */
     pl_plugins_load_default(msg, sizeof msg);
     pl_textfiles_load_default(msg, sizeof msg);   /* and its Prometheus textfiles, as plug-ins */
+    /* and the countersets applications publish (libperflib-provider) as they appear */
+    pl_appseg_enable();
     lpl_open_machine(L);
     lpl_open_counterset(L);
     lpl_open_query(L);
