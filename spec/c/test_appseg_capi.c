@@ -4,6 +4,7 @@
  * with PerfQueryCounterData (the library enables discovery, and each call's
  * machine syncs, which runs it). */
 #include "ctest.h"
+#include "capi_read.h"
 #include "perflib_v2.h"
 #include "perflib_provider.h"
 
@@ -14,13 +15,6 @@
 #include <unistd.h>
 
 static char dir[] = "/tmp/perflib-appseg-capi-XXXXXX";
-
-static uint32_t u32(const uint8_t *p, size_t off)
-{
-    uint32_t v;
-    memcpy(&v, p + off, 4);
-    return v;
-}
 
 /* A single-instance set with one counter (id 3, 8 bytes) set to v. */
 static HANDLE publish(uint32_t d1, const char *name, uint64_t v, GUID *set)
@@ -56,32 +50,6 @@ static int listed(const GUID *guid)
     return 0;
 }
 
-/* Counter 3 of a single-instance set through PerfQueryCounterData. */
-static uint64_t value_of(const GUID *set, int *ok)
-{
-    HANDLE h;
-    PERF_COUNTER_IDENTIFIER id;
-    uint8_t data[4096];
-    DWORD size = 0;
-    uint64_t v = 0;
-    *ok = 0;
-    if (PerfOpenQueryHandle(NULL, &h) != ERROR_SUCCESS)
-        return 0;
-    memset(&id, 0, sizeof id);
-    id.CounterSetGuid = *set;
-    id.Size = sizeof id;
-    id.CounterId = 3;
-    id.InstanceId = 0xFFFFFFFFu;
-    if (PerfAddCounters(h, &id, sizeof id) == ERROR_SUCCESS && id.Status == ERROR_SUCCESS &&
-        PerfQueryCounterData(h, (PPERF_DATA_HEADER)(void *)data, sizeof data, &size) == ERROR_SUCCESS &&
-        u32(data, 48) == ERROR_SUCCESS && u32(data, 64) == 8) {
-        v = u32(data, 72) | (uint64_t)u32(data, 76) << 32;   /* header 48, counter header 16, data 8 */
-        *ok = 1;
-    }
-    PerfCloseQueryHandle(h);
-    return v;
-}
-
 static void test_v2_api_sees_application_sets(void)
 {
     GUID early, late;
@@ -89,12 +57,12 @@ static void test_v2_api_sees_application_sets(void)
     HANDLE a = publish(0xc0000001, "Capi Early", 77, &early);
     CHECK(a != NULL);
     CHECK(listed(&early));
-    CHECK_EQ_U64(value_of(&early, &ok), 77);
+    CHECK_EQ_U64(capi_single_value(&early, 3, &ok), 77);
     CHECK(ok);
     HANDLE b = publish(0xc0000002, "Capi Late", 88, &late);   /* after the library's first call */
     CHECK(b != NULL);
     CHECK(listed(&late));
-    CHECK_EQ_U64(value_of(&late, &ok), 88);
+    CHECK_EQ_U64(capi_single_value(&late, 3, &ok), 88);
     CHECK(ok);
     PerfStopProvider(a);
     PerfStopProvider(b);

@@ -6,18 +6,12 @@
 #include "ctest.h"
 #include "perflib_v1.h"
 #include "perflib_v2.h"
+#include "capi_read.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint32_t u32(const uint8_t *p, size_t off)
-{
-    uint32_t v;
-    memcpy(&v, p + off, 4);
-    return v;
-}
 
 /* The GUID of the counterset called name (ASCII), or 0. */
 static int find_set(const char *name, GUID *out)
@@ -43,46 +37,17 @@ static int find_set(const char *name, GUID *out)
     return 0;
 }
 
-/* One counter of a single-instance set through PerfQueryCounterData: its raw value. */
-static uint64_t one_value(const GUID *set, ULONG counter, int *ok)
-{
-    HANDLE h;
-    PERF_COUNTER_IDENTIFIER id;
-    uint8_t data[4096];
-    DWORD size = 0;
-    uint64_t v = 0;
-    *ok = 0;
-    if (PerfOpenQueryHandle(NULL, &h) != ERROR_SUCCESS)
-        return 0;
-    memset(&id, 0, sizeof id);
-    id.CounterSetGuid = *set;
-    id.Size = sizeof id;
-    id.CounterId = counter;
-    id.InstanceId = 0xFFFFFFFFu;
-    if (PerfAddCounters(h, &id, sizeof id) == ERROR_SUCCESS && id.Status == ERROR_SUCCESS &&
-        PerfQueryCounterData(h, (PPERF_DATA_HEADER)(void *)data, sizeof data, &size) == ERROR_SUCCESS) {
-        /* PERF_DATA_HEADER (48), PERF_COUNTER_HEADER (16), PERF_COUNTER_DATA (8), the value */
-        uint32_t status = u32(data, 48), type = u32(data, 52), dsize = u32(data, 64);
-        if (status == ERROR_SUCCESS && type == PERF_SINGLE_COUNTER && (dsize == 4 || dsize == 8)) {
-            v = dsize == 4 ? u32(data, 72) : (u32(data, 72) | (uint64_t)u32(data, 76) << 32);
-            *ok = 1;
-        }
-    }
-    PerfCloseQueryHandle(h);
-    return v;
-}
-
 static void test_v2_api_reads_the_plugin(void)
 {
     GUID transfer, peer;
     int ok;
     CHECK(find_set("Transfer", &transfer));
     CHECK(find_set("Peer", &peer));
-    CHECK_EQ_U64(one_value(&transfer, 0, &ok), 5);        /* Bytes Sent */
+    CHECK_EQ_U64(capi_single_value(&transfer, 0, &ok), 5);        /* Bytes Sent */
     CHECK(ok);
-    CHECK_EQ_U64(one_value(&transfer, 1, &ok), 20);       /* Available Bandwidth */
+    CHECK_EQ_U64(capi_single_value(&transfer, 1, &ok), 20);       /* Available Bandwidth */
     CHECK(ok);
-    CHECK_EQ_U64(one_value(&transfer, 2, &ok), 50);       /* its base, Total Bandwidth */
+    CHECK_EQ_U64(capi_single_value(&transfer, 2, &ok), 50);       /* its base, Total Bandwidth */
     CHECK(ok);
 }
 
