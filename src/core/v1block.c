@@ -19,7 +19,12 @@ static uint32_t vsize(const pl_counter_def *d)
 /* Index in its counterset of the base counter d's values are divided by, or -1. */
 static int base_index(const pl_counterset_def *cs, const pl_counter_def *d)
 {
-    return d->base_id == PL_NO_ID ? -1 : pl_counter_index(cs, d->base_id);
+    if (d->base_id == PL_NO_ID)
+        return -1;
+    size_t i = (size_t)(d - cs->counters) + 1;   /* a base is nearly always defined right after */
+    if (i < cs->ncounters && cs->counters[i].id == d->base_id)
+        return (int)i;
+    return pl_counter_index(cs, d->base_id);
 }
 
 /* Where a value of this size goes in a PERF_COUNTER_BLOCK whose values so
@@ -54,7 +59,7 @@ typedef struct slot {
 } slot;
 #define MAX_SLOTS 512u                  /* more counters than that: worked out again per instance */
 
-static slot slot_of(const pl_sample *s, const pl_block *b, uint32_t c, uint32_t *end)
+static inline slot slot_of(const pl_sample *s, const pl_block *b, uint32_t c, uint32_t *end)
 {
     const pl_counter_def *d = pl_sample_counter(s, b, c);
     int bx = base_index(b->cs, d);
