@@ -121,8 +121,7 @@ static int l_type(lua_State *L)
  */
 static int l_countersets(lua_State *L)
 {
-    pl_textfiles_refresh();               /* families of textfiles written since: registered now */
-    lpl_opt_machine(L, 1);
+    lpl_opt_machine(L, 1);                /* syncs: discovers new plug-in, textfile and app sets */
     return lpl_countersets(L, lua_gettop(L));
 }
 
@@ -138,7 +137,6 @@ static int l_countersets(lua_State *L)
 static int l_counterset(lua_State *L)
 {
     const char *name = luaL_checkstring(L, 1);
-    pl_textfiles_refresh();
     lpl_machine *m = lpl_opt_machine(L, 2);
     const pl_counterset_def *cs = pl_env_find(m->env, name);
     if (!cs) {
@@ -159,7 +157,6 @@ static int l_counterset(lua_State *L)
  */
 static int l_query(lua_State *L)
 {
-    pl_textfiles_refresh();               /* so that its paths may name new textfile families */
     if (lua_istable(L, 1))
         lpl_machine_from_opts(L, 1);
     else

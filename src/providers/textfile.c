@@ -394,6 +394,13 @@ int pl_textfiles_refresh(void)
     return e;
 }
 
+/* The core's discovery door: every pl_env_sync (a machine handed out, a query
+ * add of an unknown set) looks at the directories again. */
+static void discover(void)
+{
+    pl_textfiles_refresh();
+}
+
 int pl_textfiles_load(const char *dir, char *msg, size_t msgsize)
 {
     uint32_t i;
@@ -402,6 +409,8 @@ int pl_textfiles_load(const char *dir, char *msg, size_t msgsize)
         msg[0] = '\0';
     if (!dir || !*dir || strlen(dir) >= PATH_MAX - NAME_MAX - 2)
         return EINVAL;
+    if (pl_register_discoverer(discover))
+        return ENOSPC;
     pthread_mutex_lock(&tf_lock);
     for (i = 0; i < ndirs && strcmp(dirs[i].path, dir) != 0; i++)
         ;

@@ -84,7 +84,8 @@ int pl_textfiles_load(const char *dir, char *msg, size_t msgsize);
  * 0, or the first failure (ENOMEM matters) with msg. */
 int pl_textfiles_load_default(char *msg, size_t msgsize);
 /* Reads every directory again where it changed: new families registered.
- * 0 or ENOMEM. */
+ * 0 or ENOMEM.  pl_textfiles_load makes it a discoverer of the core, so every
+ * pl_env_sync runs it. */
 int pl_textfiles_refresh(void);
 
 #endif
