@@ -14,7 +14,8 @@ SECONDS_  := $(if $(SECONDS),$(SECONDS),0)
 # Debian 12 packages everything below needs (make test, make run, make bench).
 DEB_PKGS  := gcc make pkg-config lua5.4 liblua5.4-dev lua-busted lua-check \
              luarocks libedit-dev valgrind tmux lua-ldoc lua-markdown cppcheck \
-             clang libclang-rt-14-dev python3 libinih-dev
+             clang libclang-rt-14-dev python3 libinih-dev \
+             libpcp-mmv1-dev libpcp3-dev
 
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null)
@@ -361,7 +362,7 @@ build/bench/appseg: bench/appseg.c bench/bench_clock.h build/libperflib-provider
                     build/libperflib-providers.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -Isrc/capi -Isrc/provider -o $@ $< \
-	  build/libperflib-provider.a build/libperflib-providers.a build/libperflib-core.a $(PROV_LIBS) -lm -lpthread
+	  build/libperflib-provider.a build/libperflib-providers.a build/libperflib-core.a $(PROV_LIBS) -lpcp_mmv -lpcp -lm -lpthread
 
 # luarocks builds in the source tree: do it in a copy, install into build/rocktree.
 # perflib against sysstat and psutil on the same interval (not part of make test)
