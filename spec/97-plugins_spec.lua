@@ -146,6 +146,27 @@ print("memory", select(2, assert(q:collect()):raw()()) ~= nil)
     assert.matches("memory\ttrue", out, 1, true)
   end)
 
+  it("refuses a plug-in file, a library or a directory that someone else could write", function()
+    local dir, remove = plugin_dir { ["e.plugin"] = tp_conf() }
+    local lib = dir .. "/libcopy.so"
+    assert(os.execute(("cp %s %s && chmod 0666 %s"):format(LIB, lib, lib)))
+    write(dir .. "/f.plugin", tp_conf():gsub("Library = [^\n]+", "Library = " .. lib))
+    assert(os.execute("chmod 0666 " .. dir .. "/e.plugin"))
+    local open_dir, remove2 = files.tempdir()
+    assert(os.execute("chmod 0777 " .. open_dir))
+    local out, rc = child(dir, ([[
+local perflib = require "perflib"
+for _, p in ipairs(perflib.plugins()) do print(p.name, p.state, #p.countersets, p.error) end
+print(perflib.load_plugins %q)
+]]):format(open_dir))
+    remove()
+    remove2()
+    assert.equals(0, rc, out)
+    assert.matches("e\tfailed\t0\t[^\n]*e%.plugin: refused: writable by others", out)
+    assert.matches("f\tfailed\t0\t[^\n]*libcopy%.so: refused: writable by others", out)
+    assert.matches("nil\t[^\n]*: refused: writable by others\t1", out)
+  end)
+
   it("loads nothing when the Perflib key disables V1 counters, and load_plugins says why a directory fails", function()
     local dir, remove = plugin_dir {
       ["perflib.conf"] = "[perflib]\nDisable Performance Counters = 1\n",

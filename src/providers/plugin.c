@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static plugin **plugins;
@@ -138,6 +139,33 @@ const pl_provider_ops pl_plugin_ops = { plug_open, plug_close, plug_instances, p
 
 /* ---- loading ------------------------------------------------------------------ */
 
+/* Who may make perflib run code: a plug-in file, its library, perflib.conf and
+ * their directory must belong to this user or root and be writable by no one
+ * else (as only administrators write Windows' Perflib and Services keys).
+ * 0, or EPERM / the errno of stat with a sentence in msg. */
+static int trusted(const char *path, int dir, char *msg, size_t size)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        int e = errno;
+        say(msg, size, "%s: %s", path, strerror(e));
+        return e;
+    }
+    if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)) {
+        say(msg, size, "%s: refused: not a %s", path, dir ? "directory" : "regular file");
+        return EPERM;
+    }
+    if (st.st_uid != geteuid() && st.st_uid != 0) {
+        say(msg, size, "%s: refused: owned by uid %u, neither this user nor root", path, (unsigned)st.st_uid);
+        return EPERM;
+    }
+    if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+        say(msg, size, "%s: refused: writable by %s", path, st.st_mode & S_IWOTH ? "others" : "its group");
+        return EPERM;
+    }
+    return 0;
+}
+
 static void spec_of(plugin *pl, const perflib_cfg *pc, char *lib)
 {
     plug_cfg *c = &pl->cfg;
@@ -217,6 +245,11 @@ static int start(plugin *pl, const perflib_cfg *pc, const char *dir, char *lib, 
     else
         snprintf(lib, libsize, "%s/%s", dir, pl->cfg.library);
     spec_of(pl, pc, lib);
+    if (!pl->cfg.disabled && (e = trusted(lib, 0, msg, sizeof msg))) {
+        snprintf(pl->error, sizeof pl->error, "%s", msg);
+        pl->state = PL_PLUGIN_FAILED;
+        return 0;
+    }
     if (pl->cfg.disabled) {
         pl->state = PL_PLUGIN_OFF;
         snprintf(pl->error, sizeof pl->error, "Disable Performance Counters is 1 in %s", pl->cfg.file);
@@ -266,7 +299,9 @@ static int load_one(const char *dir, const char *file, const perflib_cfg *pc)
         return ENOMEM;
     pthread_mutex_init(&pl->lock, NULL);
     snprintf(path, sizeof path, "%s/%s", dir, file);
-    e = pl_plug_cfg_read(path, &pl->cfg, msg, sizeof msg);
+    e = trusted(path, 0, msg, sizeof msg);
+    if (!e)
+        e = pl_plug_cfg_read(path, &pl->cfg, msg, sizeof msg);
     if (e == ENOMEM) {
         free(pl);
         return e;
@@ -309,8 +344,11 @@ int pl_plugins_load(const char *dir, char *msg, size_t msgsize)
     if (!dir || !*dir)
         return EINVAL;
     pl_perflib_cfg_default(&pc);
+    if ((e = trusted(dir, 1, msg, msgsize)))
+        return e;
     snprintf(conf, sizeof conf, "%s/perflib.conf", dir);
-    if (stat(conf, &st) == 0 && (e = pl_perflib_cfg_read(conf, &pc, msg, msgsize)))
+    if (stat(conf, &st) == 0 && ((e = trusted(conf, 0, msg, msgsize)) ||
+                                 (e = pl_perflib_cfg_read(conf, &pc, msg, msgsize))))
         return e;
     if (pc.disable_all) {
         say(msg, msgsize, "%s: Disable Performance Counters is 1: no plug-in loads", conf);
