@@ -70,9 +70,9 @@ static DWORD g_OpenCount;
 
 #define EXPORT __attribute__((visibility("default")))
 
-EXPORT DWORD OpenPerfData(LPWSTR pContext);
-EXPORT DWORD CollectPerfData(LPWSTR pQuery, LPVOID *ppData, LPDWORD pcbData, LPDWORD pObjectsReturned);
-EXPORT DWORD ClosePerfData(void);
+EXPORT DWORD APIENTRY OpenPerfData(LPWSTR pContext);
+EXPORT DWORD APIENTRY CollectPerfData(LPWSTR pQuery, LPVOID *ppData, LPDWORD pcbData, LPDWORD pObjectsReturned);
+EXPORT DWORD APIENTRY ClosePerfData(void);
 
 static DWORD env_index(const char *name)
 {
@@ -109,7 +109,7 @@ static void define_object(PERF_OBJECT_TYPE *o, DWORD first, DWORD offset, DWORD 
 }
 
 /* Called once per consumer process: the definitions never change. */
-DWORD OpenPerfData(LPWSTR pContext)
+DWORD APIENTRY OpenPerfData(LPWSTR pContext)
 {
     DWORD first = env_index("PERFLIB_FIRST_COUNTER");
     (void)pContext;                           /* no Linkage\Export strings used */
@@ -209,9 +209,9 @@ static BYTE *put_peer(BYTE *p, const char16_t *name, size_t name_bytes, DWORD se
     return p + sizeof inst;
 }
 
-DWORD CollectPerfData(LPWSTR pQuery, LPVOID *ppData, LPDWORD pcbData, LPDWORD pObjectsReturned)
+DWORD APIENTRY CollectPerfData(LPWSTR pQuery, LPVOID *ppData, LPDWORD pcbData, LPDWORD pObjectsReturned)
 {
-    BYTE *pObjects = (BYTE *)*ppData;
+    PBYTE pObjects = (PBYTE)*ppData;
     int metadata;
     DWORD objects, size;
 
@@ -266,7 +266,7 @@ DWORD CollectPerfData(LPWSTR pQuery, LPVOID *ppData, LPDWORD pcbData, LPDWORD pO
     return ERROR_SUCCESS;
 }
 
-DWORD ClosePerfData(void)
+DWORD APIENTRY ClosePerfData(void)
 {
     if (g_OpenCount > 0)
         g_OpenCount--;

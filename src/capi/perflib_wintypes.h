@@ -59,6 +59,22 @@ typedef union _LARGE_INTEGER {
 } LARGE_INTEGER;
 typedef struct HKEY__ *HKEY;
 typedef void *LPVOID;
+typedef void *PVOID;
+typedef BYTE *PBYTE;
+typedef const WCHAR *PCWSTR;
+typedef HANDLE *PHANDLE;
+typedef uintptr_t SIZE_T;
+#endif
+
+/* calling conventions of Windows' prototypes (seed 002's `DWORD APIENTRY
+ * CollectPerfData(...)`): nothing on Linux */
+#if !defined(_WIN32)
+#ifndef WINAPI
+#define WINAPI
+#endif
+#ifndef APIENTRY
+#define APIENTRY
+#endif
 #endif
 
 #endif

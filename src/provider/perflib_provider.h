@@ -24,13 +24,6 @@
 extern "C" {
 #endif
 
-#if !defined(PERFLIB_NO_WINTYPES) && !defined(_WINDEF_) && !defined(_WIN32)
-typedef const WCHAR *PCWSTR;
-typedef void *PVOID;
-typedef HANDLE *PHANDLE;
-typedef uintptr_t SIZE_T;
-#endif
-
 #ifndef ERROR_SUCCESS
 #define ERROR_SUCCESS 0u
 #endif
