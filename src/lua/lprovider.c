@@ -484,10 +484,27 @@ static int p_tostring(lua_State *L)
 
 /* ---- instances and their counters ------------------------------------------------ */
 
+/* The userdata of class tname at 1, for a method whose upvalue 1 is that
+ * class's metatable: one comparison instead of luaL_checkudata's registry
+ * look-up, on the update path. */
+static void *check_self(lua_State *L, const char *tname)
+{
+    void *u = lua_touserdata(L, 1);
+    if (u && lua_getmetatable(L, 1)) {
+        int same = lua_rawequal(L, -1, lua_upvalueindex(1));
+        lua_pop(L, 1);
+        if (same)
+            return u;
+    }
+    return luaL_checkudata(L, 1, tname);  /* raises, with the usual message */
+}
+
 /* w, raising (as argument 1) when it was deleted or its provider stopped;
  * wi: where the instance userdata is. */
 static lpinst *live_instance(lua_State *L, lpinst *w, int wi)
 {
+    if (__builtin_expect(w->inst && w->p->h, 1))
+        return w;
     if (!w->p->h)
         luaL_argerror(L, 1, "the instance's provider is stopped");
     if (!w->inst) {
@@ -558,7 +575,7 @@ static lua_Integer read_value(const lpinst *w, uint32_t id)
  */
 static int w_set(lua_State *L)
 {
-    lpinst *w = live_instance(L, luaL_checkudata(L, 1, LPL_PINSTANCE), 1);
+    lpinst *w = live_instance(L, check_self(L, LPL_PINSTANCE), 1);
     uint32_t id = counter_id(L, w, 2);
     update(w, id, check_value(L, 3), 0);
     return 0;
@@ -573,7 +590,7 @@ static int w_set(lua_State *L)
  */
 static int w_add(lua_State *L)
 {
-    lpinst *w = live_instance(L, luaL_checkudata(L, 1, LPL_PINSTANCE), 1);
+    lpinst *w = live_instance(L, check_self(L, LPL_PINSTANCE), 1);
     uint32_t id = counter_id(L, w, 2);
     update(w, id, lua_isnoneornil(L, 3) ? 1 : check_value(L, 3), 1);
     return 0;
@@ -587,7 +604,7 @@ static int w_add(lua_State *L)
  */
 static int w_get(lua_State *L)
 {
-    lpinst *w = live_instance(L, luaL_checkudata(L, 1, LPL_PINSTANCE), 1);
+    lpinst *w = live_instance(L, check_self(L, LPL_PINSTANCE), 1);
     lua_pushinteger(L, read_value(w, counter_id(L, w, 2)));
     return 1;
 }
@@ -601,7 +618,7 @@ static int w_get(lua_State *L)
  */
 static int w_counter(lua_State *L)
 {
-    lpinst *w = live_instance(L, luaL_checkudata(L, 1, LPL_PINSTANCE), 1);
+    lpinst *w = live_instance(L, check_self(L, LPL_PINSTANCE), 1);
     uint32_t id = counter_id(L, w, 2);
     lpcounter *c = lua_newuserdatauv(L, sizeof *c, 1);
     *c = (lpcounter){ w, id };
@@ -643,10 +660,11 @@ static int w_tostring(lua_State *L)
 
 static lpcounter *check_counter(lua_State *L)
 {
-    lpcounter *c = luaL_checkudata(L, 1, LPL_PCOUNTER);
-    lua_getiuservalue(L, 1, 1);
-    live_instance(L, c->w, lua_gettop(L));
-    lua_pop(L, 1);
+    lpcounter *c = check_self(L, LPL_PCOUNTER);
+    if (__builtin_expect(!c->w->inst || !c->w->p->h, 0)) {
+        lua_getiuservalue(L, 1, 1);      /* the instance, for its name */
+        live_instance(L, c->w, lua_gettop(L));
+    }
     return c;
 }
 
@@ -686,6 +704,18 @@ static int c_get(lua_State *L)
     return 1;
 }
 
+/* lpl_newclass, with the metatable as the methods' upvalue (check_self). */
+static void newclass(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *methods)
+{
+    luaL_newmetatable(L, name);
+    luaL_setfuncs(L, meta, 0);
+    lua_newtable(L);
+    lua_pushvalue(L, -2);
+    luaL_setfuncs(L, methods, 1);
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
+}
+
 void lpl_open_provider(lua_State *L)
 {
     static const luaL_Reg pmeta[] = { { "__gc", p_stop }, { "__close", p_stop }, { "__tostring", p_tostring },
@@ -698,7 +728,7 @@ void lpl_open_provider(lua_State *L)
                                       { "delete", w_delete }, { NULL, NULL } };
     static const luaL_Reg cmeta[] = { { NULL, NULL } };
     static const luaL_Reg cmeth[] = { { "set", c_set }, { "add", c_add }, { "get", c_get }, { NULL, NULL } };
-    lpl_newclass(L, LPL_PROVIDER, pmeta, pmeth);
-    lpl_newclass(L, LPL_PINSTANCE, wmeta, wmeth);
-    lpl_newclass(L, LPL_PCOUNTER, cmeta, cmeth);
+    newclass(L, LPL_PROVIDER, pmeta, pmeth);
+    newclass(L, LPL_PINSTANCE, wmeta, wmeth);
+    newclass(L, LPL_PCOUNTER, cmeta, cmeth);
 }
