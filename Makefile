@@ -206,13 +206,14 @@ install: all
 	install -m 644 $(wildcard lua/perflib/*.lua) $(DESTDIR)$(PREFIX)/share/lua/5.4/perflib/
 	install -m 644 $(wildcard lua/perflib/rules/*.lua) $(DESTDIR)$(PREFIX)/share/lua/5.4/perflib/rules/
 
-build/perflib/core.so: $(CORE_OBJ) $(PROV_OBJ) $(BIND_OBJ)
+# the module publishes too (perflib.provider, src/lua/lprovider.c): libperflib-provider's objects
+build/perflib/core.so: $(CORE_OBJ) $(PROV_OBJ) $(BIND_OBJ) $(PUBPROV_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $^ $(PROV_LIBS) -lm
+	$(CC) -shared -o $@ $^ $(PROV_LIBS) -lm -lpthread
 
-build/san/perflib/core.so: $(SAN_OBJ) | build/san/perflib-plugin-host
+build/san/perflib/core.so: $(SAN_OBJ) $(SAN_PUBPROV) | build/san/perflib-plugin-host
 	@mkdir -p $(dir $@)
-	$(CC) -shared -fsanitize=address,undefined -o $@ $^ $(PROV_LIBS) -lm
+	$(CC) -shared -fsanitize=address,undefined -o $@ $^ $(PROV_LIBS) -lm -lpthread
 
 # The host embeds the Lua facade so it runs from anywhere.
 build/gen/perflib_lua.c: $(LUA_SRC) src/host/embed.lua Makefile
@@ -220,11 +221,11 @@ build/gen/perflib_lua.c: $(LUA_SRC) src/host/embed.lua Makefile
 	$(LUA) src/host/embed.lua $@ $(LUA_SRC)
 
 build/perflua: $(HOST_SRC) build/gen/perflib_lua.c build/libperflib-core.a \
-               build/libperflib-providers.a $(BIND_OBJ)
+               build/libperflib-providers.a $(BIND_OBJ) build/libperflib-provider.a
 	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/lua $(LUA_CFLAGS) -o $@ \
 	  $(HOST_SRC) build/gen/perflib_lua.c $(BIND_OBJ) build/libperflib-providers.a \
-	  build/libperflib-core.a \
-	  $(LUA_LIBS) $(EDIT_LIBS) $(PROV_LIBS) -lm -Wl,-E
+	  build/libperflib-core.a build/libperflib-provider.a \
+	  $(LUA_LIBS) $(EDIT_LIBS) $(PROV_LIBS) -lm -lpthread -Wl,-E
 
 # C tests of the core and the built-in providers: no Lua anywhere on their
 # link line, only the libraries a C program would link; -DCT_BUILTIN makes
@@ -329,6 +330,8 @@ bench: deps
 	  $(LUA) bench/bulk.lua
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/rules.lua
+	d=$$(mktemp -d) && PERFLIB_APPSEG_DIR=$$d LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' \
+	  LUA_CPATH_5_4='./build/?.so;;' $(LUA) bench/luaprov.lua; rc=$$?; rm -rf $$d; exit $$rc
 
 build/bench/floor: bench/floor.c bench/floor_common.h
 	@mkdir -p $(dir $@)

@@ -711,6 +711,7 @@ static const luaL_Reg funcs[] = {
     { "load_textfiles", l_load_textfiles },
     { "calculate", NULL },
     { "statistics", NULL },
+    { "provider", NULL },
     { NULL, NULL }
 };
 
@@ -735,10 +736,14 @@ LPL_EXPORT int luaopen_perflib_core(lua_State *L)
     lpl_open_window(L);
     lpl_open_rulebank(L);
     lpl_open_flap(L);
+    lpl_open_provider(L);
     luaL_newlib(L, funcs);
     push_types(L);
     lua_pushvalue(L, -1);
     lua_setfield(L, -3, "types");
+    lua_pushvalue(L, -1);
+    lua_pushcclosure(L, lpl_provider, 1);     /* counter types by name */
+    lua_setfield(L, -3, "provider");
     lua_pushvalue(L, -1);
     lua_pushcclosure(L, l_calculate, 1);      /* types table as upvalue */
     lua_setfield(L, -3, "calculate");

@@ -130,6 +130,10 @@ int lpl_signalled(lua_State *L);
 /* "TERM" or "INT" when one is trapped and pending (not consumed), or NULL. */
 const char *lpl_stop_signal(void);
 
+/* lprovider.c: perflib.provider (upvalue 1: perflib.types) */
+void lpl_open_provider(lua_State *L);
+int lpl_provider(lua_State *L);
+
 /* lsandbox.c: the rule sandbox */
 int lpl_sandbox(lua_State *L);
 int lpl_sandbox_lib(lua_State *L);

@@ -45,6 +45,8 @@ typedef struct seg {
     uint32_t pid;
     uint64_t start;
     uid_t owner;
+    dev_t dev;               /* the file open, to tell whether its path still names it */
+    ino_t ino;
     uint8_t *buf;
     size_t cap, len;
 } seg;
@@ -195,6 +197,7 @@ static int seg_open(seg *s, const char *path, char *msg, size_t size)
         return EACCES;
     }
     s->owner = st.st_uid;
+    s->dev = st.st_dev, s->ino = st.st_ino;
     if ((e = seg_read(s, msg, size)) != 0) {
         seg_close(s);
         return e;
@@ -307,7 +310,7 @@ static void learn_set(const seg *s, size_t off, const char *path)
 
 static void scan_file(const char *path)
 {
-    seg s = { -1, -1, 0, 0, 0, NULL, 0, 0 };
+    seg s = { .fd = -1, .pidfd = -1 };
     char msg[PATH_MAX + 300];
     size_t used, off;
     int e = seg_open(&s, path, msg, sizeof msg);
@@ -494,7 +497,11 @@ static int as_bind(astate *st)
     if (bind != st->bind)
         memcpy(st->path, a->path, sizeof st->path);
     pthread_mutex_unlock(&lock);
-    if (bind == st->bind && st->s.fd >= 0)
+    /* PerfStopProvider removes the file while its process may live on: the
+     * file kept open is then the stopped provider's, no longer its set's */
+    struct stat now;
+    if (bind == st->bind && st->s.fd >= 0 && stat(st->path, &now) == 0 && now.st_dev == st->s.dev &&
+        now.st_ino == st->s.ino)
         return 0;
     e = seg_open(&st->s, st->path, st->msg, sizeof st->msg);
     if (e == ENOENT)
