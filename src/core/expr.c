@@ -76,6 +76,18 @@ static int emit(parser *ps, uint8_t op, uint32_t arg)
 
 static int expr(parser *ps);
 
+/* A sub-expression, then the character that closes it. */
+static int expr_then(parser *ps, char close, const char *what)
+{
+    if (expr(ps))
+        return ps->err;
+    skip(ps);
+    if (*ps->p != close)
+        return fail(ps, EINVAL, "%s", what);
+    ps->p++;
+    return 0;
+}
+
 static int number(parser *ps)
 {
     char *end;
@@ -121,18 +133,9 @@ static int call(parser *ps, uint8_t op)
     if (*ps->p != '(')
         return fail(ps, EINVAL, "'(' expected after %s", op == OP_MIN ? "min" : "max");
     ps->p++;
-    if (expr(ps))
+    if (expr_then(ps, ',', "',' expected: min and max take two arguments") ||
+        expr_then(ps, ')', "')' expected"))
         return ps->err;
-    skip(ps);
-    if (*ps->p != ',')
-        return fail(ps, EINVAL, "',' expected: %s takes two arguments", op == OP_MIN ? "min" : "max");
-    ps->p++;
-    if (expr(ps))
-        return ps->err;
-    skip(ps);
-    if (*ps->p != ')')
-        return fail(ps, EINVAL, "')' expected");
-    ps->p++;
     return emit(ps, op, 0);
 }
 
@@ -146,13 +149,7 @@ static int primary(parser *ps)
         return number(ps);
     if (c == '(') {
         ps->p++;
-        if (expr(ps))
-            return ps->err;
-        skip(ps);
-        if (*ps->p != ')')
-            return fail(ps, EINVAL, "')' expected");
-        ps->p++;
-        return 0;
+        return expr_then(ps, ')', "')' expected");
     }
     if (strncmp(ps->p, "min", 3) == 0 || strncmp(ps->p, "max", 3) == 0) {
         uint8_t op = ps->p[1] == 'i' ? OP_MIN : OP_MAX;

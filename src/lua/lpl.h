@@ -130,6 +130,10 @@ int lpl_signalled(lua_State *L);
 /* "TERM" or "INT" when one is trapped and pending (not consumed), or NULL. */
 const char *lpl_stop_signal(void);
 
+/* ldefine.c: perflib.define, perflib.derive */
+int lpl_define(lua_State *L);
+int lpl_derive(lua_State *L);
+
 /* lsandbox.c: the rule sandbox */
 int lpl_sandbox(lua_State *L);
 int lpl_sandbox_lib(lua_State *L);
