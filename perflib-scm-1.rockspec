@@ -42,6 +42,7 @@ build = {
         "src/lua/lmachine.c", "src/lua/lperflib.c", "src/lua/lproc.c", "src/lua/lquery.c", "src/lua/lsample.c",
         "src/lua/lsignal.c", "src/lua/lsandbox.c", "src/lua/lwindow.c", "src/lua/lrulebank.c",
         "src/lua/lflap.c", "src/lua/lblock.c", "src/lua/lsuggest.c",
+        "src/core/expr.c", "src/providers/derived.c", "src/lua/ldefine.c",
       },
       incdirs = { "src/core", "src/providers", "src/capi" },
       libraries = { "inih" },

@@ -183,10 +183,11 @@ describe("perflib.define", function()
     local weak = setmetatable({}, { __mode = "v" })
     do
       local m = perflib.machine { root = "spec/fixtures/basic" }
-      local fn = function() return { a = { m and 1 } } end   -- refers to its machine
-      weak.fn = fn
-      assert(perflib.define { name = "Def98 Gc", machine = m, counters = { { name = "V" } }, collect = fn })
-      fn = nil
+      do
+        local fn = function() return { a = { m and 1 } } end   -- refers to its machine
+        weak.fn = fn
+        assert(perflib.define { name = "Def98 Gc", machine = m, counters = { { name = "V" } }, collect = fn })
+      end
       collectgarbage(); collectgarbage()
       assert.is_function(weak.fn)                         -- the machine lives: so does the callback
       local q = perflib.query(m)

@@ -160,7 +160,8 @@ describe("perflib.derive", function()
     assert.matches("taken", msg)
     assert.equals(17, e)
     -- a set cannot name itself: it does not exist while its formulas are checked
-    r = perflib.derive { name = "Drv98 Self", machine = m, counters = { { name = "X", formula = [[ [\Drv98 Self\X] ]] } } }
+    r = perflib.derive { name = "Drv98 Self", machine = m,
+                         counters = { { name = "X", formula = [[ [\Drv98 Self\X] ]] } } }
     assert.is_nil(r)
   end)
 end)

@@ -288,6 +288,7 @@ pl_status pl_expr_eval(const pl_expr *e, const double *vals, const uint8_t *st, 
     double v[PL_EXPR_MAX_OPS];
     uint8_t s[PL_EXPR_MAX_OPS];
     uint32_t sp = 0;
+    s[0] = PL_INVALID_DATA;                   /* a compiled formula has an operand: never kept */
     for (uint32_t i = 0; i < e->nops; i++) {
         const pl_op *o = &e->ops[i];
         switch (o->op) {

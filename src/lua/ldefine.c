@@ -11,7 +11,7 @@
  * when no query or sample of it is left (they pin the machine).  The
  * callback lives on a thread of its own, referenced by that userdata only,
  * so a callback that refers to its machine does not keep it alive.
- * @module perflib.core
+ * @module perflib
  */
 #include "derived.h"
 #include "lpl.h"

@@ -252,6 +252,7 @@ typedef struct dv_state {
     const pl_derived *d;
     pl_query *q;
     pl_sample *s0, *s1;
+    size_t cap0, cap1, capn;             /* bytes of each sample's block, of the newest */
     uint32_t uid[DV_MAX_PATHS];          /* each path's spec uid in q */
     dv_path p[DV_MAX_PATHS];
     double *vals;
@@ -387,6 +388,24 @@ static void eval_counter(dv_state *s, pl_snapshot *snap, uint32_t inst, uint32_t
     }
 }
 
+/* The next sample goes into the older one's block when it fits: once the
+ * sizes settle, a collect allocates nothing. */
+static void *dv_alloc(void *ud, size_t size)
+{
+    dv_state *s = ud;
+    void *p;
+    if (s->s0 && s->cap0 >= size) {
+        p = s->s0;
+        s->capn = s->cap0;
+        s->s0 = NULL;
+        return p;
+    }
+    free(s->s0);
+    s->s0 = NULL;
+    s->capn = size;
+    return malloc(size);
+}
+
 static int dv_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
     dv_state *s = state;
@@ -394,14 +413,17 @@ static int dv_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     pl_sample *n = NULL;
     int e;
     pl_snap_clear(snap);
-    if ((e = pl_query_collect(s->q, &n))) {
+    if ((e = pl_query_collect_with(s->q, dv_alloc, s, &n))) {
+        free(n);
         snprintf(s->msg, sizeof s->msg, "the counters of '%s' could not be read: %s", d->def.name, strerror(e));
         snap->err_msg = s->msg;
         return e;
     }
-    free(s->s0);
+    free(s->s0);                         /* NULL when its block was reused */
     s->s0 = s->s1;
+    s->cap0 = s->cap1;
     s->s1 = n;
+    s->cap1 = s->capn;
     if ((e = format_paths(s)))
         return e;
     const dv_path *jp = d->join >= 0 ? &s->p[d->join] : NULL;
