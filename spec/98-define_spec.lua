@@ -179,6 +179,24 @@ describe("perflib.define", function()
     assert.matches("12345678%-1234%-1234%-1234%-123456789abc", b.guid:lower())
   end)
 
+  it("frees a definition only after the queries that read it, whatever the finalizers' order", function()
+    do
+      local m = perflib.machine { root = "spec/fixtures/basic" }
+      local q = perflib.query(m)                          -- made before the sets: finalized after them
+      assert(perflib.define { name = "Def98 Order", machine = m, counters = { { name = "V" } },
+                              collect = function() return { a = { 1 } } end })
+      assert(perflib.derive { name = "Def98 Order2", machine = m,
+                              counters = { { name = "W", formula = [[ [\Def98 Order(*)\V] * 2 ]] } } })
+      assert(q:add [[\Def98 Order2(*)\W]])
+      assert(q:add [[\Def98 Order(*)\V]])
+      local s = assert(q:collect())
+      assert.equals(2, s:values(nil, 1).W.a)
+      assert.equals(1, s:values(nil, 2).V.a)
+    end
+    collectgarbage()                                      -- machine, query and sets die in one cycle
+    collectgarbage()
+  end)
+
   it("keeps the callback while its machine lives and lets it go with the machine", function()
     local weak = setmetatable({}, { __mode = "v" })
     do

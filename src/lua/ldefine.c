@@ -5,12 +5,13 @@
  * (pl_env_register): it is never in the process-wide registry, so no other
  * thread or lua_State can reach its callback.
  *
- * Lifetimes.  Each set's definition lives in a userdata anchored to its
- * machine in an ephemeron table (machine -> definitions): kept while the
- * machine lives, collected in the cycle after the machine's finalizer ran,
- * when no query or sample of it is left (they pin the machine).  The
- * callback lives on a thread of its own, referenced by that userdata only,
- * so a callback that refers to its machine does not keep it alive.
+ * Lifetimes.  Each set's definition is owned by a userdata anchored to its
+ * machine in an ephemeron table (machine -> owners): kept while the machine
+ * lives.  Finalizers of one cycle run newest first, so a query made before
+ * the set may be finalized after its owner: the definition is freed when
+ * both its owner is finalized and no provider state is open on it.  The
+ * callback lives on a thread of its own, referenced by the owner only, so
+ * a callback that refers to its machine does not keep it alive.
  * @module perflib
  */
 #include "derived.h"
@@ -38,7 +39,12 @@ typedef struct lpl_defined {
     double timeout;
     struct timespec deadline;
     char msg[512];                       /* the snapshot's err_msg until the next collect */
+    uint32_t nopen;                      /* provider states open on it */
+    int released;                        /* its userdata finalized: freed when nopen is 0 */
 } lpl_defined;
+
+/* The userdata that owns a definition; uservalue 1: its thread. */
+typedef struct lpl_defined_ud { lpl_defined *d; } lpl_defined_ud;
 
 typedef struct lpl_derived_ud { pl_derived *d; } lpl_derived_ud;
 
@@ -271,8 +277,10 @@ static int def_instances(void *state, pl_snapshot *snap)
 
 static int def_open_set(pl_env *env, const pl_counterset_def *cs, void **state)
 {
+    lpl_defined *d = cs->provider_data;
     (void)env;
-    *state = cs->provider_data;
+    d->nopen++;
+    *state = d;
     return 0;
 }
 
@@ -283,26 +291,40 @@ static int def_open(pl_env *env, void **state)
     return EINVAL;                       /* these sets open with open_set */
 }
 
+static void destroy(lpl_defined *d)
+{
+    for (uint32_t i = 0; d->strings && i < d->nstrings; i++)
+        free(d->strings[i]);
+    free(d->strings);
+    free(d->counters);
+    free(d);
+}
+
+/* A query its owner's finalizer outlived (finalizers of one cycle run
+ * newest first) closes it last. */
 static void def_close(void *state)
 {
-    (void)state;                         /* the definition owns everything */
+    lpl_defined *d = state;
+    if (--d->nopen == 0 && d->released)
+        destroy(d);
 }
 
 static const pl_provider_ops def_ops = { def_open, def_close, def_instances, def_collect, def_open_set };
 
 /* ---- perflib.define ---------------------------------------------------------------- */
 
+/* Idempotent, never raises. */
 static int defined_gc(lua_State *L)
 {
-    lpl_defined *d = luaL_checkudata(L, 1, LPL_DEFINED);
-    for (uint32_t i = 0; d->strings && i < d->nstrings; i++)
-        free(d->strings[i]);
-    free(d->strings);
-    free(d->counters);
-    d->strings = NULL;
-    d->counters = NULL;
-    d->nstrings = 0;
+    lpl_defined_ud *u = luaL_checkudata(L, 1, LPL_DEFINED);
+    lpl_defined *d = u->d;
+    u->d = NULL;
+    if (!d)
+        return 0;
     d->T = NULL;                         /* the thread goes with the userdata's uservalue */
+    d->released = 1;
+    if (!d->nopen)
+        destroy(d);
     return 0;
 }
 
@@ -317,16 +339,16 @@ static const char *keep(lua_State *L, lpl_defined *d, const char *s)
 
 static uint32_t check_type(lua_State *L, int ci)
 {
-    int ty = lua_getfield(L, ci, "type");
+    int ty = lua_getfield(L, ci, "type"), ti = lua_gettop(L);
     lua_Integer t = PERF_COUNTER_LARGE_RAWCOUNT;
     if (ty == LUA_TSTRING) {
         lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-        lua_getfield(L, -1, "perflib.core");
+        lua_getfield(L, -1, "perflib.core");             /* its table of type names */
         if (!lua_istable(L, -1) || lua_getfield(L, -1, "types") != LUA_TTABLE ||
-            lua_getfield(L, -1, lua_tostring(L, -4)) != LUA_TNUMBER)
-            luaL_argerror(L, 1, lua_pushfstring(L, "unknown counter type '%s'", lua_tostring(L, -5)));
+            lua_getfield(L, -1, lua_tostring(L, ti)) != LUA_TNUMBER)
+            luaL_argerror(L, 1, lua_pushfstring(L, "unknown counter type '%s'", lua_tostring(L, ti)));
         t = lua_tointeger(L, -1);
-        lua_pop(L, 4);
+        lua_settop(L, ti);
     } else if (ty != LUA_TNIL) {
         t = lua_tointeger(L, -1);
         if (!lua_isinteger(L, -1) || t < 0 || t > 0xFFFFFFFF || !pl_type_known((uint32_t)t))
@@ -475,9 +497,12 @@ int lpl_define(lua_State *L)
     lua_settop(L, 1);
     lpl_check_keys(L, 1, keys, "define");
     lpl_machine *m = opt_machine(L, 1);
-    lpl_defined *d = lua_newuserdatauv(L, sizeof *d, 1);
-    memset(d, 0, sizeof *d);
+    lpl_defined_ud *u = lua_newuserdatauv(L, sizeof *u, 1);
+    u->d = NULL;
     set_class(L, LPL_DEFINED, defined_gc);
+    lpl_defined *d = u->d = calloc(1, sizeof *d);
+    if (!d)
+        return luaL_error(L, "define: out of memory");
     d->T = lua_newthread(L);
     lua_setiuservalue(L, 3, 1);
     check_define(L, d);

@@ -26,6 +26,8 @@ struct pl_derived {
     uint32_t npaths;
     int join;                            /* the path that gives the instances, -1: single */
     char *strings[2];                    /* the set's name and help */
+    uint32_t nopen;                      /* provider states open on it */
+    int released;                        /* by pl_derived_free: freed when nopen is 0 */
 };
 
 /* ---- names, GUIDs and indexes ------------------------------------------------------- */
@@ -79,7 +81,7 @@ static int say(char *msg, size_t size, int e, const char *fmt, ...)
     return e;
 }
 
-void pl_derived_free(pl_derived *d)
+static void destroy(pl_derived *d)
 {
     if (!d)
         return;
@@ -97,6 +99,17 @@ void pl_derived_free(pl_derived *d)
     free(d->strings[0]);
     free(d->strings[1]);
     free(d);
+}
+
+/* The owner's release: a query still open on the set (one its finalizer
+ * has not freed yet, a nested set's inner query) keeps it until it closes. */
+void pl_derived_free(pl_derived *d)
+{
+    if (!d)
+        return;
+    d->released = 1;
+    if (!d->nopen)
+        destroy(d);
 }
 
 const pl_counterset_def *pl_derived_def(const pl_derived *d)
@@ -215,7 +228,7 @@ int pl_derived_new(pl_env *env, const char *name, const char *help, const pl_gui
     if (!(d = calloc(1, sizeof *d)) || !(d->counters = calloc(n, sizeof *d->counters)) ||
         !(d->exprs = calloc(n, sizeof *d->exprs)) || !(d->refpath = calloc(n, sizeof *d->refpath)) ||
         !(d->strings[0] = strdup(name)) || !(d->strings[1] = strdup(help ? help : "Derived counters."))) {
-        pl_derived_free(d);
+        destroy(d);
         return ENOMEM;
     }
     d->join = -1;
@@ -233,7 +246,7 @@ int pl_derived_new(pl_env *env, const char *name, const char *help, const pl_gui
             say(msg, size, e, "'%s': %s", name, strerror(e));
     }
     if (e) {
-        pl_derived_free(d);
+        destroy(d);
         return e;
     }
     *out = d;
@@ -249,7 +262,7 @@ typedef struct dv_path {
 } dv_path;
 
 typedef struct dv_state {
-    const pl_derived *d;
+    pl_derived *d;
     pl_query *q;
     pl_sample *s0, *s1;
     size_t cap0, cap1, capn;             /* bytes of each sample's block, of the newest */
@@ -266,12 +279,15 @@ static void dv_close(void *state)
     dv_state *s = state;
     if (!s)
         return;
+    pl_derived *d = s->d;
     pl_query_free(s->q);
     free(s->s0);
     free(s->s1);
     free(s->vals);
     free(s->st);
     free(s);
+    if (--d->nopen == 0 && d->released)
+        destroy(d);
 }
 
 /* The uid of path in q, added now or there already (another spelling). */
@@ -305,6 +321,7 @@ static int dv_open_set(pl_env *env, const pl_counterset_def *cs, void **state)
         return ENOMEM;
     }
     s->d = cs->provider_data;
+    s->d->nopen++;
     for (uint32_t i = 0; !e && i < s->d->npaths; i++)
         e = add_spec(s->q, s->d->paths[i], &s->uid[i]);
     if (e) {
