@@ -115,6 +115,22 @@ describe("perflib.derive", function()
     assert.equals("no_data", select(2, assert(q:collect()):values(nil, 2))["A over B"][""])   -- 3 / 0
   end)
 
+  it("fails with a sentence when the path that gives its instances fails", function()
+    local fail = false
+    assert(perflib.define { name = "Drv98 Flaky", machine = m, counters = { { name = "N" } },
+                            collect = function() if fail then error("gone", 0) end return { x = { 6 } } end })
+    assert(perflib.derive { name = "Drv98 OnFlaky", machine = m,
+                            counters = { { name = "Half", formula = [[ [\Drv98 Flaky(*)\N] / 2 ]] } } })
+    local q = perflib.query(m)
+    assert(q:add [[\Drv98 OnFlaky(*)\Half]])
+    assert.equals(3, assert(q:collect()):values(nil, 1).Half.x)
+    fail = true
+    local r = assert(q:collect()):results()[1]
+    assert.equals("no_data", r.status)
+    assert.matches("'Drv98 OnFlaky' takes its instances from \\Drv98 Flaky%(%*%)\\N, which failed: " ..
+                   "collect of 'Drv98 Flaky' failed: gone", r.error)
+  end)
+
   it("feeds a rule, a perflib.collect string and a data block like any other counter", function()
     local set = R.new()
     local src = [[\Drv98 Disk(*)\Bytes/IO]]

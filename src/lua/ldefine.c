@@ -204,7 +204,8 @@ static int take(lpl_defined *d, lua_State *T, pl_snapshot *snap)
         const char *name = lua_type(T, -2) == LUA_TSTRING ? lua_tolstring(T, -2, &n) : NULL;
         if (!name || !n || strlen(name) != n || !lua_istable(T, -1)) {
             say(d, "collect of '%s' must return instance names (non-empty strings) with tables of "
-                "values; it returned a %s", name ? "bad name" : luaL_typename(T, -2));
+                "values; it returned %s", !name ? luaL_typename(T, -2) : !lua_istable(T, -1)
+                                          ? "a row that is not a table" : "a bad instance name");
             return EINVAL;
         }
         int i = pl_snap_add(snap, name, name_id(name));

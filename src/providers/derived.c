@@ -444,6 +444,15 @@ static int dv_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     if ((e = format_paths(s)))
         return e;
     const dv_path *jp = d->join >= 0 ? &s->p[d->join] : NULL;
+    const pl_block *jb = jp ? pl_sample_find_block(s->s1, s->uid[d->join]) : NULL;
+    if (jp && (!jb || jb->shape == PERF_ERROR_RETURN)) {
+        /* the instances come from that path: without it there are none to give */
+        snprintf(s->msg, sizeof s->msg, "'%s' takes its instances from %s, which failed: %s", d->def.name,
+                 d->paths[d->join], jb && jb->err_msg ? jb->err_msg : jb && jb->err ? strerror(jb->err)
+                                                                            : "no data");
+        snap->err_msg = s->msg;
+        return EIO;
+    }
     uint32_t ninst = !jp ? 1 : jp->b ? jp->b->ninst : 0;
     for (uint32_t i = 0; i < ninst; i++) {
         const char *name = jp ? pl_sample_inst_name(s->s1, jp->b, i) : "";

@@ -13,8 +13,9 @@
  *
  * Values.  Each derived counter is PERF_DOUBLE_RAW: its raw value is the
  * computed double.  An operand without a valid value, a division by zero or
- * a result that is not finite leaves the value absent (no_data); the
- * snapshot's err_msg is NULL unless the inner query failed as a whole.
+ * a result that is not finite leaves the value absent (no_data).  The set
+ * fails as a whole (err_msg a sentence) when its inner query cannot be
+ * collected or the path that gives its instances failed.
  *
  * Nesting.  A formula may name a counter of any set of the environment,
  * derived ones included: they must exist when the derived set is made, so a
