@@ -70,6 +70,19 @@ describe("perflib.define", function()
     assert.equals(-3.25, back:values(nil, 1).Temp[""])
   end)
 
+  it("takes a base-type counter as the base of the counter before it", function()
+    assert(perflib.define { name = "Def98 Fraction", instances = "single",
+                            counters = { { name = "Used %", type = "PERF_RAW_FRACTION" },
+                                         { name = "Used Base", type = "PERF_RAW_BASE" } },
+                            collect = function() return { 25, 200 } end })
+    local cs = perflib.counterset "Def98 Fraction"
+    assert.equals("Used Base", cs:counter("Used %").base)
+    local _, s = sample(nil, { [[\Def98 Fraction\*]] })
+    local v = s:values(nil, 1)
+    assert.equals(12.5, v["Used %"][""])                 -- 100 x 25 / 200
+    assert.is_nil(v["Used Base"])                         -- a base is left out of "*"
+  end)
+
   it("rounds floats for integer types half away from zero, and refuses what they cannot hold", function()
     local row = { 2.5, 2.4999, 1e300, 0 / 0, math.huge, -1, -0.4, "12", 2 ^ 32, 2 ^ 32 - 1, true, 2 ^ 53 }
     local list = {}
@@ -96,6 +109,8 @@ describe("perflib.define", function()
       { "Def98 Shape", function() return 42 end, "collect of 'Def98 Shape' returned a number, not a table" },
       { "Def98 Rows", function() return { q1 = 5 } end, "must return instance names" },
       { "Def98 Loop", function() while true do end end, "collect ran longer than" },
+      { "Def98 CoLoop", function() return coroutine.wrap(function() while true do end end)() end,
+        "collect ran longer than" },
       -- a callback that reads its own set (through another query) gets that read failed
       { "Def98 Self", function() error(inner:collect():results()[1].error, 0) end,
         "collect of 'Def98 Self' called itself" },

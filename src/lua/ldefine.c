@@ -48,7 +48,9 @@ typedef struct lpl_defined_ud { lpl_defined *d; } lpl_defined_ud;
 
 typedef struct lpl_derived_ud { pl_derived *d; } lpl_derived_ud;
 
-static _Thread_local lpl_defined *running;   /* the set whose callback runs, for the hook */
+/* The set whose callback runs, for the hook: coroutines the callback makes
+ * inherit the hook, so their time counts too. */
+static _Thread_local lpl_defined *running;
 
 /* ---- anchoring to the machine -------------------------------------------------- */
 
@@ -123,7 +125,7 @@ static void hook(lua_State *T, lua_Debug *ar)
     struct timespec now;
     lpl_defined *d = running;
     (void)ar;
-    if (!d || d->T != T)
+    if (!d)                              /* a coroutine the callback made, run later */
         return;
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (now.tv_sec > d->deadline.tv_sec ||
