@@ -43,6 +43,7 @@ build = {
         "src/lua/lsignal.c", "src/lua/lsandbox.c", "src/lua/lwindow.c", "src/lua/lrulebank.c",
         "src/lua/lflap.c", "src/lua/lblock.c", "src/lua/lsuggest.c",
         "src/lua/lprovider.c", "src/provider/provider.c",
+        "src/core/expr.c", "src/providers/derived.c", "src/lua/ldefine.c",
       },
       incdirs = { "src/core", "src/providers", "src/capi" },
       libraries = { "inih", "pthread" },

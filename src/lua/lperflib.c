@@ -709,6 +709,8 @@ static const luaL_Reg funcs[] = {
     { "load_plugins", lpl_load_plugins },
     { "reset_plugin", lpl_reset_plugin },
     { "load_textfiles", l_load_textfiles },
+    { "define", lpl_define },
+    { "derive", lpl_derive },
     { "calculate", NULL },
     { "statistics", NULL },
     { "provider", NULL },

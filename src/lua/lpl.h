@@ -17,7 +17,11 @@
 
 typedef struct lpl_machine { pl_env *env; } lpl_machine;
 typedef struct lpl_counterset { const pl_counterset_def *cs; } lpl_counterset;
-typedef struct lpl_query { pl_query *q; } lpl_query;
+typedef struct lpl_query {
+    pl_query *q;
+    int busy;                /* collecting: a perflib.define callback it runs may not use it */
+    int closing;             /* closed by such a callback: released when the collect ends */
+} lpl_query;
 typedef struct lpl_sample {
     pl_sample *s;            /* NULL once released */
     size_t cap;              /* bytes after the header for the sample, which lives inline */
@@ -133,6 +137,9 @@ const char *lpl_stop_signal(void);
 /* lprovider.c: perflib.provider (upvalue 1: perflib.types) */
 void lpl_open_provider(lua_State *L);
 int lpl_provider(lua_State *L);
+/* ldefine.c: perflib.define, perflib.derive */
+int lpl_define(lua_State *L);
+int lpl_derive(lua_State *L);
 
 /* lsandbox.c: the rule sandbox */
 int lpl_sandbox(lua_State *L);

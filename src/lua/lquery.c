@@ -22,6 +22,8 @@ static lpl_query *check_open(lua_State *L, int i)
     lpl_query *q = get_query(L, i);
     if (!q->q)
         luaL_argerror(L, i, "attempt to use a closed query");
+    if (q->busy)             /* from a perflib.define callback this collect runs */
+        luaL_argerror(L, i, "attempt to use a query while it collects");
     return q;
 }
 
@@ -32,6 +34,7 @@ int lpl_new_query(lua_State *L, int mi)
     mi = lua_absindex(L, mi);
     q = lua_newuserdatauv(L, sizeof *q, 1);
     q->q = NULL;             /* closed until the handle exists */
+    q->busy = q->closing = 0;
     luaL_setmetatable(L, LPL_QUERY);
     lua_pushvalue(L, mi);
     lua_setiuservalue(L, -2, 1);
@@ -358,7 +361,14 @@ static int q_collect(lua_State *L)
     }
     lua_settop(L, 2);
     lua_getiuservalue(L, 1, 1);          /* 3: the machine */
+    q->busy = 1;
     e = pl_query_collect_with(q->q, lpl_sample_alloc, &a, &s);
+    q->busy = 0;
+    if (q->closing) {
+        pl_query_free(q->q);
+        q->q = NULL;
+        return lpl_fail(L, "collect", ECANCELED);
+    }
     if (e)
         return lpl_fail(L, "collect", e);
     if (a.reused) {
@@ -374,11 +384,23 @@ static int q_collect(lua_State *L)
 static int q_close(lua_State *L)
 {
     lpl_query *q = get_query(L, 1);
+    if (q->busy) {
+        q->closing = 1;      /* by a callback of its collect: freed when that ends */
+        return 0;
+    }
     if (q->q) {
         pl_query_free(q->q);
         q->q = NULL;
     }
     return 0;
+}
+
+/* A query being collected is reachable: the finalizer frees whatever the
+ * flags say (a collect a memory error left). */
+static int q_gc(lua_State *L)
+{
+    get_query(L, 1)->busy = 0;
+    return q_close(L);
 }
 
 static int q_tostring(lua_State *L)
@@ -400,7 +422,7 @@ static int q_len(lua_State *L)
 void lpl_open_query(lua_State *L)
 {
     static const luaL_Reg meta[] = {
-        { "__gc", q_close }, { "__close", q_close }, { "__tostring", q_tostring },
+        { "__gc", q_gc }, { "__close", q_close }, { "__tostring", q_tostring },
         { "__len", q_len }, { NULL, NULL }
     };
     static const luaL_Reg methods[] = {
