@@ -34,6 +34,30 @@ static int hexval(int c)
     return -1;
 }
 
+static uint64_t name_hash(const char *a, const char *b, uint64_t h)
+{
+    for (const char *s = a; *s; s++)
+        h = (h ^ (uint8_t)*s) * 0x100000001b3u;
+    h = (h ^ ':') * 0x100000001b3u;
+    for (const char *s = b; *s; s++)
+        h = (h ^ (uint8_t)*s) * 0x100000001b3u;
+    h ^= h >> 33;                        /* MurmurHash3's finalizer */
+    h *= 0xff51afd7ed558ccdu;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53u;
+    return h ^ (h >> 33);
+}
+
+pl_guid pl_name_guid(const char *kind, const char *name)
+{
+    uint64_t hi = name_hash(kind, name, 0xcbf29ce484222325u), lo = name_hash(kind, name, 0x84222325cbf29ce4u);
+    pl_guid g = { (uint32_t)(hi >> 32), (uint16_t)(hi >> 16), (uint16_t)((hi & 0x0FFFu) | 0x8000u), { 0 } };
+    for (int i = 0; i < 8; i++)
+        g.d4[i] = (uint8_t)(lo >> (56 - 8 * i));
+    g.d4[0] = (uint8_t)((g.d4[0] & 0x3Fu) | 0x80u);      /* variant 10 */
+    return g;
+}
+
 int pl_guid_parse(const char *s, pl_guid *out)
 {
     /* xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx, optionally in braces */

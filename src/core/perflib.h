@@ -29,6 +29,11 @@ typedef struct pl_guid {
 int pl_guid_parse(const char *s, pl_guid *out);     /* 0 or EINVAL; braces optional */
 void pl_guid_format(const pl_guid *g, char out[PL_GUID_STRLEN + 1]);
 int pl_guid_equal(const pl_guid *a, const pl_guid *b);
+/* A UUIDv8 (RFC 9562, vendor defined) of "<kind>:<name>", from two FNV-1a-64
+ * hashes passed through MurmurHash3's finalizer: the same on every machine and
+ * in every run, so sets made at run time (plug-in objects, textfile families,
+ * published, defined and derived sets) keep their GUID and title index. */
+pl_guid pl_name_guid(const char *kind, const char *name);
 
 /* ===================================================================== */
 /* Counter and counterset definitions (static metadata)                   */

@@ -94,20 +94,15 @@ static int parse_guid(const char *s, GUID *g)
     return 1;
 }
 
-/* A GUID derived from a name (FNV-1a, 128 bits, variant and version 8 set):
- * the same name gives the same GUID, so title indexes stay from run to run. */
-static void name_guid(const char *salt, const char *name, GUID *g)
+/* The GUID of a name (pl_name_guid: the same name, the same GUID, so title
+ * indexes stay from run to run) in Windows' layout. */
+static void name_guid(const char *kind, const char *name, GUID *g)
 {
-    uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
-    for (const char *s = salt; *s; s++)
-        a = (a ^ (uint8_t)*s) * 0x100000001b3ull, b = (b ^ (uint8_t)*s) * 0x100000001b3ull + a;
-    for (const char *s = name; *s; s++)
-        a = (a ^ (uint8_t)*s) * 0x100000001b3ull, b = (b ^ (uint8_t)*s) * 0x100000001b3ull + a;
-    g->Data1 = (uint32_t)(a >> 32), g->Data2 = (uint16_t)(a >> 16);
-    g->Data3 = (uint16_t)((a & 0x0fffu) | 0x8000u);
-    for (int i = 0; i < 8; i++)
-        g->Data4[i] = (uint8_t)(b >> (56 - 8 * i));
-    g->Data4[0] = (uint8_t)((g->Data4[0] & 0x3fu) | 0x80u);
+    pl_guid p = pl_name_guid(kind, name);
+    g->Data1 = p.d1;
+    g->Data2 = p.d2;
+    g->Data3 = p.d3;
+    memcpy(g->Data4, p.d4, 8);
 }
 
 /* Field k of the table at t as a string of at most max-1 bytes, or NULL when
@@ -234,7 +229,7 @@ static void read_set(lua_State *L, tmpl *t, pset *s, int i)
     const char *guid = opt_text(L, st, "guid", 64, where);
     if (!name || !*name)
         decl_error(L, where, "name is required");
-    if (guid ? !parse_guid(guid, &t->info.CounterSetGuid) : (name_guid("perflib.set:", name, &t->info.CounterSetGuid), 0))
+    if (guid ? !parse_guid(guid, &t->info.CounterSetGuid) : (name_guid("perflib.set", name, &t->info.CounterSetGuid), 0))
         decl_error(L, where, lua_pushfstring(L, "guid '%s' is not xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", guid));
     const char *inst = opt_text(L, st, "instances", 16, where);
     int kind = -1;
@@ -356,7 +351,7 @@ int lpl_provider(lua_State *L)
         lua_rawseti(L, cs + 2, (lua_Integer)i + 1);
     }
     if (!pguid)
-        name_guid("perflib.provider:", p->sets[0].name, &g);
+        name_guid("perflib.provider", p->sets[0].name, &g);
     lua_pushvalue(L, cs + 2);
     lua_setiuservalue(L, cs + 1, 1);
     lua_pushvalue(L, cs + 3);

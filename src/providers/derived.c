@@ -32,30 +32,6 @@ struct pl_derived {
 
 /* ---- names, GUIDs and indexes ------------------------------------------------------- */
 
-static uint64_t fnv_mix(const char *a, const char *b, uint64_t h)
-{
-    for (const char *s = a; *s; s++)
-        h = (h ^ (uint8_t)*s) * 0x100000001b3u;
-    h = (h ^ ':') * 0x100000001b3u;
-    for (const char *s = b; *s; s++)
-        h = (h ^ (uint8_t)*s) * 0x100000001b3u;
-    h ^= h >> 33;                        /* MurmurHash3's finalizer */
-    h *= 0xff51afd7ed558ccdu;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53u;
-    return h ^ (h >> 33);
-}
-
-pl_guid pl_name_guid(const char *kind, const char *name)
-{
-    uint64_t hi = fnv_mix(kind, name, 0xcbf29ce484222325u), lo = fnv_mix(kind, name, 0x84222325cbf29ce4u);
-    pl_guid g = { (uint32_t)(hi >> 32), (uint16_t)(hi >> 16), (uint16_t)((hi & 0x0FFFu) | 0x8000u), { 0 } };
-    for (int i = 0; i < 8; i++)
-        g.d4[i] = (uint8_t)(lo >> (56 - 8 * i));
-    g.d4[0] = (uint8_t)((g.d4[0] & 0x3Fu) | 0x80u);      /* variant 10 */
-    return g;
-}
-
 uint32_t pl_env_free_index(const pl_env *env)
 {
     for (uint32_t idx = DV_INDEX_BASE; idx < PL_INDEX_ASSIGNED_BASE; idx += PL_INDEX_SPAN) {

@@ -47,8 +47,6 @@ int pl_derived_new(pl_env *env, const char *name, const char *help, const pl_gui
 const pl_counterset_def *pl_derived_def(const pl_derived *d);
 void pl_derived_free(pl_derived *d);
 
-/* A UUIDv8 (RFC 9562) of "<kind>:<name>": the same on every machine and run. */
-pl_guid pl_name_guid(const char *kind, const char *name);
 /* A free fixed title index of env for a set of its own (pl_env_register):
  * the first span from 900,000,000 that no set of env holds; 0 if none. */
 uint32_t pl_env_free_index(const pl_env *env);

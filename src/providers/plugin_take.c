@@ -58,33 +58,6 @@ static uint32_t type_size(uint32_t t)
     }
 }
 
-/* A GUID for an object the file gives none: UUIDv8 (RFC 9562, vendor
- * defined) of "<plug-in>/<object>", from two FNV-1a-64 hashes passed
- * through MurmurHash3's finalizer: the same on every machine and run. */
-static uint64_t hash64(const char *a, const char *b, uint64_t h)
-{
-    for (const char *s = a; *s; s++)
-        h = (h ^ (uint8_t)*s) * 0x100000001b3u;
-    h = (h ^ '/') * 0x100000001b3u;
-    for (const char *s = b; *s; s++)
-        h = (h ^ (uint8_t)*s) * 0x100000001b3u;
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdu;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53u;
-    return h ^ (h >> 33);
-}
-
-static pl_guid derived_guid(const char *plug, const char *object)
-{
-    uint64_t hi = hash64(plug, object, 0xcbf29ce484222325u), lo = hash64(plug, object, 0x84222325cbf29ce4u);
-    pl_guid g = { (uint32_t)(hi >> 32), (uint16_t)(hi >> 16), (uint16_t)((hi & 0x0FFFu) | 0x8000u), { 0 } };
-    for (int i = 0; i < 8; i++)
-        g.d4[i] = (uint8_t)(lo >> (56 - 8 * i));
-    g.d4[0] = (uint8_t)((g.d4[0] & 0x3Fu) | 0x80u);      /* variant 10 */
-    return g;
-}
-
 void pl_plug_obj_free(plug_obj *o)
 {
     for (uint32_t j = 0; o->counters && j < o->def.ncounters; j++)
@@ -168,7 +141,13 @@ static int learn_object(plugin *pl, plug_obj *o, const uint8_t *p, char *msg, si
     if ((e = link_bases(o, msg, size)))
         return e;
     o->multi = ni >= 0 || ni == PERF_METADATA_MULTIPLE_INSTANCES;
-    o->def.guid = o->cfg->has_guid ? o->cfg->guid : derived_guid(pl->cfg.name, o->cfg->name);
+    if (o->cfg->has_guid) {
+        o->def.guid = o->cfg->guid;
+    } else {                              /* the file gives none: one of "<plug-in>/<object>" */
+        char kind[256];
+        snprintf(kind, sizeof kind, "perflib.plugin/%s", pl->cfg.name);
+        o->def.guid = pl_name_guid(kind, o->cfg->name);
+    }
     o->def.name = o->cfg->name;
     o->def.help = o->cfg->help ? o->cfg->help : "";
     o->def.instance_type = o->multi ? PERF_COUNTERSET_MULTI_INSTANCES : PERF_COUNTERSET_SINGLE_INSTANCE;

@@ -112,31 +112,6 @@ static const pl_provider_ops tf_ops;
 
 /* ---- families ----------------------------------------------------------------- */
 
-static uint64_t mix64(uint64_t h)
-{
-    h ^= h >> 31;
-    h *= 0x7fb5d329728ea185u;
-    h ^= h >> 27;
-    h *= 0x81dadef4bc2dd44du;
-    return h ^ (h >> 33);
-}
-
-/* UUIDv8 (RFC 9562) of the family name: the same on every machine and run. */
-static pl_guid family_guid(const char *name)
-{
-    uint64_t h = 0x9e3779b97f4a7c15u;
-    for (const char *s = "prometheus-textfile:"; *s; s++)
-        h = mix64(h ^ (uint8_t)*s);
-    for (const char *s = name; *s; s++)
-        h = mix64(h + (uint8_t)*s);
-    uint64_t lo = mix64(h ^ 0x5851f42d4c957f2du);
-    pl_guid g = { (uint32_t)(h >> 32), (uint16_t)(h >> 16), (uint16_t)((h & 0x0FFFu) | 0x8000u), { 0 } };
-    for (int i = 0; i < 8; i++)
-        g.d4[i] = (uint8_t)(lo >> (8 * i));
-    g.d4[0] = (uint8_t)((g.d4[0] & 0x3Fu) | 0x80u);
-    return g;
-}
-
 static tf_family *find_family(const char *name)
 {
     for (uint32_t i = 0; i < nfamilies; i++)
@@ -170,7 +145,7 @@ static tf_family *family_of(const pl_tf_family *df, int *nomem)
         snprintf(help, n + 96, "The Prometheus %s %s, read from *.prom textfiles.", pl_tf_type_name(df->type),
                  df->name);
     f->type = df->type;
-    f->def = (pl_counterset_def){ family_guid(df->name), NULL, NULL, PERF_COUNTERSET_MULTI_INSTANCES, 0,
+    f->def = (pl_counterset_def){ pl_name_guid("prometheus-textfile", df->name), NULL, NULL, PERF_COUNTERSET_MULTI_INSTANCES, 0,
                                   layout[f->type].n, layout[f->type].c, &tf_ops, PL_INDEX_ASSIGN, f };
     f->def.name = setname;
     f->def.help = help;
