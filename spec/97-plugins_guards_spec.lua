@@ -127,6 +127,28 @@ print(perflib.reset_plugin "nosuch")]])
   end)
 end)
 
+describe("a costly plug-in object", function()
+  it("is learned from the Costly answer and left out of Global collections", function()
+    local dir, remove = flaky("costly", "Collect Supports Metadata = 1")
+    local conf = files.read(dir .. "/flaky.plugin"):gsub("Help = misbehaves", "Help = misbehaves\nCostly = 1")
+    write(dir .. "/flaky.plugin", conf)
+    local out, rc = collects(dir, 1, [[
+local cs = perflib.counterset "Flaky"
+print("costly", cs.costly)
+local g = perflib.collect "MetadataGlobal"
+local c = perflib.collect "MetadataCostly"
+local function has(list) for _, t in ipairs(list) do if t.name == "Flaky" then return true end end return false end
+print("global", has(g), "costly", has(c))]])
+    remove()
+    assert.equals(0, rc, out)
+    local l = lines(out)
+    assert.matches("\tvalid\t1\t|\tvalid", l[1], 1, true)
+    assert.matches("plugin\trunning\t0\t0\t3", l[2], 1, true)
+    assert.matches("costly\ttrue", out, 1, true)
+    assert.matches("global\tfalse\tcostly\ttrue", out, 1, true)
+  end)
+end)
+
 describe("the Perflib key's switches", function()
   it("Never Disable (Configuration Flags 0x2): failures are reported, the plug-in stays", function()
     local dir, remove = flaky("hang", "Collect Timeout = 200\nFailure Limit = 1", "Configuration Flags = 0x2")

@@ -104,16 +104,15 @@ int pl_guid_equal(const pl_guid *a, const pl_guid *b)
 
 /* ---- admission: names, GUIDs and title indexes ------------------------------ */
 
-static void say(char *msg, size_t size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void say(char *msg, size_t size, const char *fmt, ...)
+int pl_say(int e, char *msg, size_t size, const char *fmt, ...)
 {
     va_list ap;
     if (!msg || !size)
-        return;
+        return e;
     va_start(ap, fmt);
     vsnprintf(msg, size, fmt, ap);
     va_end(ap);
+    return e;
 }
 
 static const pl_counterset_def *index_owner(const pl_counterset_def *const *sets, uint32_t n,
@@ -132,22 +131,22 @@ static int admit(const pl_counterset_def *const *sets, uint32_t n, const pl_coun
                  int assigned, char *msg, size_t size)
 {
     if (!cs || !cs->name || !*cs->name || !cs->ops || (cs->ncounters && !cs->counters)) {
-        say(msg, size, "a counterset needs a name, provider ops and its counters");
+        pl_say(0, msg, size, "a counterset needs a name, provider ops and its counters");
         return EINVAL;
     }
     for (uint32_t i = 0; i < cs->ncounters; i++)
         if (cs->counters[i].id > PL_MAX_COUNTER_ID) {
-            say(msg, size, "counterset '%s': counter id %u is above %u", cs->name,
+            pl_say(0, msg, size, "counterset '%s': counter id %u is above %u", cs->name,
                 (unsigned)cs->counters[i].id, PL_MAX_COUNTER_ID);
             return EINVAL;
         }
     if (!assigned && (cs->index == 0 || cs->index % PL_INDEX_SPAN != 0)) {
-        say(msg, size, "counterset '%s': title index %u is not a multiple of %u", cs->name,
+        pl_say(0, msg, size, "counterset '%s': title index %u is not a multiple of %u", cs->name,
             (unsigned)cs->index, PL_INDEX_SPAN);
         return EINVAL;
     }
     if (!assigned && cs->index >= PL_INDEX_ASSIGNED_BASE) {
-        say(msg, size, "counterset '%s': title index %u is in the range perflib assigns "
+        pl_say(0, msg, size, "counterset '%s': title index %u is in the range perflib assigns "
             "(%u and up); ask for PL_INDEX_ASSIGN", cs->name, (unsigned)cs->index,
             PL_INDEX_ASSIGNED_BASE);
         return EINVAL;
@@ -155,19 +154,19 @@ static int admit(const pl_counterset_def *const *sets, uint32_t n, const pl_coun
     for (uint32_t i = 0; i < n; i++) {
         char g[PL_GUID_STRLEN + 1];
         if (strcasecmp(sets[i]->name, cs->name) == 0) {
-            say(msg, size, "counterset name '%s' is already registered", cs->name);
+            pl_say(0, msg, size, "counterset name '%s' is already registered", cs->name);
             return EEXIST;
         }
         if (pl_guid_equal(&sets[i]->guid, &cs->guid)) {
             pl_guid_format(&cs->guid, g);
-            say(msg, size, "counterset '%s': GUID %s is already registered by '%s'", cs->name, g,
+            pl_say(0, msg, size, "counterset '%s': GUID %s is already registered by '%s'", cs->name, g,
                 sets[i]->name);
             return EEXIST;
         }
     }
     const pl_counterset_def *owner = assigned ? NULL : index_owner(sets, n, cs->index);
     if (owner) {
-        say(msg, size, "counterset '%s': title indexes %u..%u are taken by '%s'", cs->name,
+        pl_say(0, msg, size, "counterset '%s': title indexes %u..%u are taken by '%s'", cs->name,
             (unsigned)cs->index, (unsigned)(cs->index + PL_INDEX_SPAN - 1), owner->name);
         return EEXIST;
     }
@@ -262,7 +261,7 @@ static int reg_add(const pl_counterset_def *cs, const pl_counterset_def **out, c
         e = assign_index(reg_defs, reg_n, &cs->guid, &copy->index);
         if (e) {
             free(copy);
-            say(msg, size, "counterset '%s': no free title index span is left", cs->name);
+            pl_say(0, msg, size, "counterset '%s': no free title index span is left", cs->name);
             return e;
         }
         def = copy;
@@ -278,12 +277,12 @@ int pl_register_counterset(const pl_counterset_def *cs, const pl_counterset_def 
 {
     const pl_counterset_def *def = NULL;
     int e;
-    say(msg, msgsize, "%s", "");
+    pl_say(0, msg, msgsize, "%s", "");
     pthread_mutex_lock(&reg_lock);
     e = reg_add(cs, &def, msg, msgsize);
     pthread_mutex_unlock(&reg_lock);
     if (e == ENOMEM)
-        say(msg, msgsize, "out of memory registering a counterset");
+        pl_say(0, msg, msgsize, "out of memory registering a counterset");
     if (out)
         *out = e ? NULL : def;
     return e;

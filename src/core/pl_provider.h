@@ -26,6 +26,9 @@ int pl_file_read(pl_file *f, const pl_env *env, const char *rel);
 void pl_file_close(pl_file *f);
 /* The root with a trailing '/', the prefix of every path a provider opens. */
 const char *pl_env_root_prefix(const pl_env *env);
+/* Formats a sentence into msg (when msg and size are not 0) and returns e:
+ * `return pl_say(EPROTO, msg, size, "...", ...)` from a check. */
+int pl_say(int e, char *msg, size_t size, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Opens a file below the env root (O_RDONLY|O_CLOEXEC); -1 + errno. */
 int pl_open_rel(const pl_env *env, const char *rel);
 

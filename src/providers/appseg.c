@@ -1,5 +1,6 @@
 /* Application providers (appseg.h): the discoverer that finds segments and
  * registers their countersets, and the provider ops that read them. */
+#include "pl_provider.h"
 #include "appseg.h"
 
 #include <dirent.h>
@@ -59,14 +60,6 @@ static uint32_t ndirs;
 #define TEXT_MAX (PATH_MAX * 2 + 512)
 static char refusals[NREFUSALS][TEXT_MAX];
 static uint32_t nrefusals;
-
-static void say(char *msg, size_t size, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, size, fmt, ap);
-    va_end(ap);
-}
 
 static void refuse(const char *text)
 {
@@ -191,7 +184,7 @@ static int seg_open(seg *s, const char *path, char *msg, size_t size)
         return errno;
     if (fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_uid != geteuid() && st.st_uid != 0) ||
         (st.st_mode & 022)) {
-        say(msg, size, "segment %s refused: not a regular file owned by uid %u or root and writable by it alone",
+        pl_say(0, msg, size, "segment %s refused: not a regular file owned by uid %u or root and writable by it alone",
             path, (unsigned)geteuid());
         seg_close(s);
         return EACCES;
@@ -208,7 +201,7 @@ static int seg_open(seg *s, const char *path, char *msg, size_t size)
     s->pidfd = (int)syscall(SYS_pidfd_open, (pid_t)h.pid, 0);
     e = proc_start(h.pid, &start, &puid);
     if (!e && start == h.start_time && puid != s->owner && s->owner != 0) {
-        say(msg, size, "segment %s refused: its pid %u runs as uid %u, the file is uid %u's", path,
+        pl_say(0, msg, size, "segment %s refused: its pid %u runs as uid %u, the file is uid %u's", path,
             (unsigned)h.pid, (unsigned)puid, (unsigned)s->owner);
         seg_close(s);
         return EACCES;
@@ -505,9 +498,9 @@ static int as_bind(astate *st)
         return 0;
     e = seg_open(&st->s, st->path, st->msg, sizeof st->msg);
     if (e == ENOENT)
-        say(st->msg, sizeof st->msg, "the provider of '%s' has stopped (%s is gone)", a->d->cs.name, st->path);
+        pl_say(0, st->msg, sizeof st->msg, "the provider of '%s' has stopped (%s is gone)", a->d->cs.name, st->path);
     else if (e && e != EACCES && e != EPROTO)
-        say(st->msg, sizeof st->msg, "%s: %s", st->path, strerror(e));
+        pl_say(0, st->msg, sizeof st->msg, "%s: %s", st->path, strerror(e));
     st->bind = e ? 0 : bind;
     return e;
 }
@@ -518,7 +511,7 @@ static int as_live(astate *st)
     const pl_appseg_def *d = st->a->d;
     int e = as_bind(st);
     if (!e && !seg_alive(&st->s)) {
-        say(st->msg, sizeof st->msg, "the provider of '%s' (pid %u) has exited; its segment %s remains",
+        pl_say(0, st->msg, sizeof st->msg, "the provider of '%s' (pid %u) has exited; its segment %s remains",
             d->cs.name, (unsigned)st->s.pid, st->path);
         e = ESRCH;
         st->bind = 0;                    /* look again next time: a new provider may take over */
@@ -541,7 +534,7 @@ static int as_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         uint64_t key = ((uint64_t)st->s.pid << 40 ^ st->s.start) | 1u;
         e = pl_appseg_take(st->s.buf, st->s.len, d, wanted, key, snap, st->msg, sizeof st->msg);
         if (e == ENOENT)
-            say(st->msg, sizeof st->msg, "segment %s no longer defines '%s'", st->path, d->cs.name);
+            pl_say(0, st->msg, sizeof st->msg, "segment %s no longer defines '%s'", st->path, d->cs.name);
     }
     if (!e && d->nrefs)
         read_refs(st, snap, wanted);

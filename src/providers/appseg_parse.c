@@ -1,6 +1,7 @@
 /* Reading an application provider's segment (appseg.h): every header
  * field, record size, count, offset and name is checked against the bytes
  * actually read, since the segment is another program's memory. */
+#include "pl_provider.h"
 #include "appseg.h"
 
 #include <errno.h>
@@ -9,17 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-static int bad(char *msg, size_t size, const char *fmt, ...)
-{
-    va_list ap;
-    if (msg && size) {
-        va_start(ap, fmt);
-        vsnprintf(msg, size, fmt, ap);
-        va_end(ap);
-    }
-    return EPROTO;
-}
 
 static uint32_t rd32(const uint8_t *p)
 {
@@ -39,17 +29,17 @@ int pl_appseg_check_header(const uint8_t *buf, size_t len, size_t *used, char *m
 {
     appseg_hdr h;
     if (len < sizeof h)
-        return bad(msg, size, "segment of %zu bytes is shorter than its header", len);
+        return pl_say(EPROTO, msg, size, "segment of %zu bytes is shorter than its header", len);
     memcpy(&h, buf, sizeof h);
     if (h.magic != APPSEG_MAGIC)
-        return bad(msg, size, "not a perflib segment (magic %08x)", (unsigned)h.magic);
+        return pl_say(EPROTO, msg, size, "not a perflib segment (magic %08x)", (unsigned)h.magic);
     if (h.version != APPSEG_VERSION || h.hdr_size != APPSEG_HDR_SIZE)
-        return bad(msg, size, "segment version %u, header %u bytes: this reader knows version %u",
+        return pl_say(EPROTO, msg, size, "segment version %u, header %u bytes: this reader knows version %u",
                    (unsigned)h.version, (unsigned)h.hdr_size, APPSEG_VERSION);
     if (h.size < APPSEG_HDR_SIZE || h.size > len || h.size % 8)
-        return bad(msg, size, "segment says %llu bytes are used, %zu were read", (unsigned long long)h.size, len);
+        return pl_say(EPROTO, msg, size, "segment says %llu bytes are used, %zu were read", (unsigned long long)h.size, len);
     if (h.nsets > APPSEG_MAX_SETS || h.pid == 0)
-        return bad(msg, size, "segment header lies (%u sets, pid %u)", (unsigned)h.nsets, (unsigned)h.pid);
+        return pl_say(EPROTO, msg, size, "segment header lies (%u sets, pid %u)", (unsigned)h.nsets, (unsigned)h.pid);
     *used = (size_t)h.size;
     return 0;
 }
@@ -70,13 +60,13 @@ static int name_ok(const char *s, size_t cap, const char *extra)
 static int counter_ok(const appseg_counter *c, uint32_t area, char *msg, size_t size, const char *set)
 {
     if (!name_ok(c->name, sizeof c->name, "\\*?") || strnlen(c->help, sizeof c->help) == sizeof c->help)
-        return bad(msg, size, "set '%s': counter %u has a bad name or help", set, (unsigned)c->id);
+        return pl_say(EPROTO, msg, size, "set '%s': counter %u has a bad name or help", set, (unsigned)c->id);
     if (c->id > PL_MAX_COUNTER_ID || !pl_type_known(c->type))
-        return bad(msg, size, "set '%s': counter '%s' has id %u (at most %u) or unknown type 0x%08x", set,
+        return pl_say(EPROTO, msg, size, "set '%s': counter '%s' has id %u (at most %u) or unknown type 0x%08x", set,
                    c->name, (unsigned)c->id, PL_MAX_COUNTER_ID, (unsigned)c->type);
     if ((c->size != 4 && c->size != 8) || c->offset % c->size || c->offset > area || area - c->offset < c->size ||
         ((c->attrib & 1u) && c->size != 8) || c->scale < -10 || c->scale > 10)
-        return bad(msg, size, "set '%s': counter '%s' has size %u at offset %u of %u, scale %d", set, c->name,
+        return pl_say(EPROTO, msg, size, "set '%s': counter '%s' has size %u at offset %u of %u, scale %d", set, c->name,
                    (unsigned)c->size, (unsigned)c->offset, (unsigned)area, (int)c->scale);
     return 0;
 }
@@ -85,18 +75,18 @@ int pl_appseg_check_set(const uint8_t *buf, size_t used, size_t off, char *msg, 
 {
     appseg_set s;
     if (used - off < sizeof s + 8)
-        return bad(msg, size, "set record at %zu is cut short", off);
+        return pl_say(EPROTO, msg, size, "set record at %zu is cut short", off);
     memcpy(&s, buf + off, sizeof s);
     if (s.ncounters == 0 || s.ncounters > APPSEG_MAX_COUNTERS || s.rec.size != APPSEG_SET_REC_SIZE(s.ncounters))
-        return bad(msg, size, "set record at %zu: %u counters in %u bytes", off, (unsigned)s.ncounters,
+        return pl_say(EPROTO, msg, size, "set record at %zu: %u counters in %u bytes", off, (unsigned)s.ncounters,
                    (unsigned)s.rec.size);
     if (s.rec.seq % 2 || rd64(buf + off + s.rec.size - 8) != s.rec.seq)
-        return bad(msg, size, "set record at %zu is being written", off);
+        return pl_say(EPROTO, msg, size, "set record at %zu is being written", off);
     if (!name_ok(s.name, sizeof s.name, "\\()*?") || strnlen(s.help, sizeof s.help) == sizeof s.help)
-        return bad(msg, size, "set record at %zu has a bad name or help", off);
+        return pl_say(EPROTO, msg, size, "set record at %zu has a bad name or help", off);
     if (s.ordinal >= APPSEG_MAX_SETS || s.area % 8 || s.area > 0x8008u ||
         (s.instance_type != PERF_COUNTERSET_SINGLE_INSTANCE && s.instance_type != PERF_COUNTERSET_MULTI_INSTANCES))
-        return bad(msg, size, "set '%s': ordinal %u, area %u, instance type %u", s.name, (unsigned)s.ordinal,
+        return pl_say(EPROTO, msg, size, "set '%s': ordinal %u, area %u, instance type %u", s.name, (unsigned)s.ordinal,
                    (unsigned)s.area, (unsigned)s.instance_type);
     for (uint32_t i = 0; i < s.ncounters; i++) {
         appseg_counter c;
@@ -106,7 +96,7 @@ int pl_appseg_check_set(const uint8_t *buf, size_t used, size_t off, char *msg, 
             appseg_counter o;
             memcpy(&o, buf + off + sizeof s + j * sizeof o, sizeof o);
             if (o.id == c.id || strcasecmp(o.name, c.name) == 0)
-                e = bad(msg, size, "set '%s': two counters with id %u or name '%s'", s.name, (unsigned)c.id,
+                e = pl_say(EPROTO, msg, size, "set '%s': two counters with id %u or name '%s'", s.name, (unsigned)c.id,
                         c.name);
         }
         if (e)
@@ -222,17 +212,17 @@ static int take_instance(const uint8_t *buf, size_t off, const pl_appseg_def *d,
         return 0;
     if (r.size < sizeof r + APPSEG_INST_HDR + d->area + 8 || r.name8_off < sizeof r + APPSEG_INST_HDR + d->area ||
         r.name8_len >= PERF_MAX_INSTANCE_NAME || r.name8_off > r.size - 8 || r.size - 8 - r.name8_off < r.name8_len + 1)
-        return bad(msg, size, "set '%s': instance record at %zu has its name outside it", d->cs.name, off);
+        return pl_say(EPROTO, msg, size, "set '%s': instance record at %zu has its name outside it", d->cs.name, off);
     const uint8_t *n8 = buf + off + r.name8_off;
     int ok = n8[r.name8_len] == '\0' && (r.name8_len || d->cs.instance_type == PERF_COUNTERSET_SINGLE_INSTANCE);
     for (uint32_t i = 0; ok && i < r.name8_len; i++)
         ok = n8[i] >= 0x20 && n8[i] != 0x7f;       /* no NUL inside, no control character */
     if (!ok)
-        return bad(msg, size, "set '%s': instance record at %zu has a bad name", d->cs.name, off);
+        return pl_say(EPROTO, msg, size, "set '%s': instance record at %zu has a bad name", d->cs.name, off);
     name = (const char *)n8;             /* NUL-terminated: checked above */
     if (d->cs.instance_type == PERF_COUNTERSET_SINGLE_INSTANCE) {
         if (snap->ninst)
-            return bad(msg, size, "single-instance set '%s' has more than one instance", d->cs.name);
+            return pl_say(EPROTO, msg, size, "single-instance set '%s' has more than one instance", d->cs.name);
         name = "";
     }
     const uint8_t *area = buf + off + sizeof r + APPSEG_INST_HDR;
@@ -269,20 +259,20 @@ int pl_appseg_take(const uint8_t *buf, size_t len, const pl_appseg_def *d, const
     for (off = APPSEG_HDR_SIZE; !e && off < used; off += rd32(buf + off + 12)) {
         uint32_t rsize, kind;
         if (used - off < sizeof(appseg_rec) + 8)
-            return bad(msg, size, "record at %zu is cut short", off);
+            return pl_say(EPROTO, msg, size, "record at %zu is cut short", off);
         kind = rd32(buf + off + 8);
         rsize = rd32(buf + off + 12);
         if (rsize % 8 || rsize < sizeof(appseg_rec) + 8 || rsize > used - off)
-            return bad(msg, size, "record at %zu says it has %u bytes", off, (unsigned)rsize);
+            return pl_say(EPROTO, msg, size, "record at %zu says it has %u bytes", off, (unsigned)rsize);
         if (kind == APPSEG_KIND_SET) {
             appseg_set s;
             if (used - off < sizeof s + 8)
-                return bad(msg, size, "set record at %zu is cut short", off);
+                return pl_say(EPROTO, msg, size, "set record at %zu is cut short", off);
             memcpy(&s, buf + off, sizeof s);
             if (memcmp(&s.guid, &d->cs.guid, sizeof s.guid) != 0)
                 continue;
             if (!pl_appseg_same_set(buf, used, off, d))
-                return bad(msg, size, "set '%s' in this segment is not the one registered", d->cs.name);
+                return pl_say(EPROTO, msg, size, "set '%s' in this segment is not the one registered", d->cs.name);
             ordinal = s.ordinal;
         } else if (kind == ordinal) {
             e = take_instance(buf, off, d, wanted, key, snap, msg, size);

@@ -2,6 +2,7 @@
  * their provider, which keeps an inner query over the paths the formulas
  * name and evaluates each formula per instance at every collect.  The
  * buffers of a state grow to the largest collect seen and are reused. */
+#include "pl_provider.h"
 #include "derived.h"
 #include "expr.h"
 
@@ -45,17 +46,6 @@ uint32_t pl_env_free_index(const pl_env *env)
 }
 
 /* ---- definitions ----------------------------------------------------------------------- */
-
-static int say(char *msg, size_t size, int e, const char *fmt, ...)
-{
-    va_list ap;
-    if (msg && size) {
-        va_start(ap, fmt);
-        vsnprintf(msg, size, fmt, ap);
-        va_end(ap);
-    }
-    return e;
-}
 
 static void destroy(pl_derived *d)
 {
@@ -105,15 +95,15 @@ static int check_path(pl_env *env, pl_query *q, const char *path, int *joined, c
         return ENOMEM;
     e = pl_path_parse(path, buf, n, &in);
     if (!e && (!in.counter || pl_has_wildcard(in.counter)))
-        e = say(msg, size, EINVAL, "path '%s' must name one counter (no wildcard)", path);
+        e = pl_say(EINVAL, msg, size, "path '%s' must name one counter (no wildcard)", path);
     else if (e)
-        e = say(msg, size, EINVAL, "'%s' is not a counter path", path);
+        e = pl_say(EINVAL, msg, size, "'%s' is not a counter path", path);
     *joined = !e && in.instance && pl_has_wildcard(in.instance);
     free(buf);
     (void)env;
     if (!e && (e = pl_query_add_path(q, path, &st, &idx)) == 0 && st != PL_ERROR_SUCCESS &&
         st != PL_ERROR_ALREADY_EXISTS)
-        e = say(msg, size, ENOENT, "path '%s' names no counter of this machine (%s)", path,
+        e = pl_say(ENOENT, msg, size, "path '%s' names no counter of this machine (%s)", path,
                 st == PL_ERROR_WMI_GUID_NOT_FOUND ? "no such counterset"
                 : st == PL_ERROR_WMI_ITEMID_NOT_FOUND ? "no such counter" : "instance rules broken");
     return e;
@@ -127,7 +117,7 @@ static int add_counter(pl_derived *d, pl_env *env, pl_query *q, const pl_derived
     size_t pos;
     int e = pl_expr_compile(in->formula, &d->exprs[c], why, sizeof why, &pos);
     if (e)
-        return e == ENOMEM ? e : say(msg, size, EINVAL, "counter '%s': formula %s", in->name, why);
+        return e == ENOMEM ? e : pl_say(EINVAL, msg, size, "counter '%s': formula %s", in->name, why);
     uint32_t nr = pl_expr_nrefs(d->exprs[c]);
     if (!(d->refpath[c] = calloc(nr ? nr : 1, 1)))
         return ENOMEM;
@@ -139,7 +129,7 @@ static int add_counter(pl_derived *d, pl_env *env, pl_query *q, const pl_derived
         if (k == d->npaths) {
             int joined;
             if (k == DV_MAX_PATHS)
-                return say(msg, size, EINVAL, "more than %d distinct paths", DV_MAX_PATHS);
+                return pl_say(EINVAL, msg, size, "more than %d distinct paths", DV_MAX_PATHS);
             if ((e = check_path(env, q, p, &joined, msg, size)))
                 return e;
             if (!(d->paths[k] = strdup(p)))
@@ -176,7 +166,7 @@ static int build(pl_derived *d, pl_env *env, const pl_derived_counter *cs, uint3
         pl_counter_def *k = &d->counters[c];
         for (uint32_t j = 0; j < c; j++)
             if (strcasecmp(d->counters[j].name, cs[c].name) == 0)
-                e = say(msg, size, EINVAL, "counter '%s' is defined twice", cs[c].name);
+                e = pl_say(EINVAL, msg, size, "counter '%s' is defined twice", cs[c].name);
         *k = (pl_counter_def){ c, strdup(cs[c].name), help_text(&cs[c]), PERF_DOUBLE_RAW, PL_NO_ID,
                                PERF_DETAIL_NOVICE, 0, 8 };
         d->def.ncounters = c + 1;
@@ -195,12 +185,12 @@ int pl_derived_new(pl_env *env, const char *name, const char *help, const pl_gui
     pl_derived *d;
     int e;
     *out = NULL;
-    say(msg, size, 0, "%s", "");
+    pl_say(0, msg, size, "%s", "");
     if (!name || !*name || !n || n > PL_MAX_COUNTER_ID + 1)
-        return say(msg, size, EINVAL, "a derived set needs a name and 1 to %d counters", PL_MAX_COUNTER_ID + 1);
+        return pl_say(EINVAL, msg, size, "a derived set needs a name and 1 to %d counters", PL_MAX_COUNTER_ID + 1);
     for (uint32_t c = 0; c < n; c++)
         if (!cs[c].name || !*cs[c].name || !cs[c].formula)
-            return say(msg, size, EINVAL, "each derived counter needs a name and a formula");
+            return pl_say(EINVAL, msg, size, "each derived counter needs a name and a formula");
     if (!(d = calloc(1, sizeof *d)) || !(d->counters = calloc(n, sizeof *d->counters)) ||
         !(d->exprs = calloc(n, sizeof *d->exprs)) || !(d->refpath = calloc(n, sizeof *d->refpath)) ||
         !(d->strings[0] = strdup(name)) || !(d->strings[1] = strdup(help ? help : "Derived counters."))) {
@@ -215,11 +205,11 @@ int pl_derived_new(pl_env *env, const char *name, const char *help, const pl_gui
                                                                  : PERF_COUNTERSET_MULTI_INSTANCES,
                                       0, n, d->counters, &dv_ops, pl_env_free_index(env), d };
         if (pl_env_find(env, name) || pl_env_find_guid(env, &d->def.guid))
-            e = say(msg, size, EEXIST, "counterset name or GUID of '%s' is taken on this machine", name);
+            e = pl_say(EEXIST, msg, size, "counterset name or GUID of '%s' is taken on this machine", name);
         else if (!d->def.index)
-            e = say(msg, size, ENOSPC, "no title index left for '%s'", name);
+            e = pl_say(ENOSPC, msg, size, "no title index left for '%s'", name);
         else if ((e = pl_env_register(env, &d->def)))
-            say(msg, size, e, "'%s': %s", name, strerror(e));
+            pl_say(e, msg, size, "'%s': %s", name, strerror(e));
     }
     if (e) {
         destroy(d);

@@ -1,5 +1,6 @@
 /* V1 plug-ins (plugin.h): loading a plug-in directory, each plug-in's
  * state and failure count, and the provider ops of their countersets. */
+#include "pl_provider.h"
 #include "plugin_impl.h"
 
 #include <dirent.h>
@@ -19,16 +20,6 @@ static uint32_t nplugins, capplugins;
 
 static const char *const state_names[] = { "running", "disabled", "failed", "off" };
 
-static void say(char *msg, size_t size, const char *fmt, ...)
-{
-    va_list ap;
-    if (!msg || !size)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(msg, size, fmt, ap);
-    va_end(ap);
-}
-
 /* ---- failures ------------------------------------------------------------- */
 
 /* A failed call (e, what) under pl->lock: counted, and the plug-in is
@@ -43,13 +34,13 @@ static void failed(plugin *pl, const char *what, char *out, size_t size)
     pl->total_failures++;
     snprintf(pl->error, sizeof pl->error, "%s", what);
     if (pl->never_disable) {
-        say(out, size, "plug-in %s: %s (failure %u; never disabled)", pl->cfg.name, what, pl->failures);
+        pl_say(0, out, size, "plug-in %s: %s (failure %u; never disabled)", pl->cfg.name, what, pl->failures);
     } else if (pl->failures >= pl->limit) {
         pl->state = PL_PLUGIN_DISABLED;
-        say(out, size, "plug-in %s disabled after %u failures in a row; the last: %s", pl->cfg.name,
+        pl_say(0, out, size, "plug-in %s disabled after %u failures in a row; the last: %s", pl->cfg.name,
             pl->failures, what);
     } else {
-        say(out, size, "plug-in %s: %s (failure %u of %u)", pl->cfg.name, what, pl->failures, pl->limit);
+        pl_say(0, out, size, "plug-in %s: %s (failure %u of %u)", pl->cfg.name, what, pl->failures, pl->limit);
     }
 }
 
@@ -102,7 +93,7 @@ static int plug_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     (void)wanted;
     pthread_mutex_lock(&pl->lock);
     if (pl->state != PL_PLUGIN_RUNNING) {
-        say(st->msg, sizeof st->msg, "plug-in %s is %s: %s", pl->cfg.name, state_names[pl->state],
+        pl_say(0, st->msg, sizeof st->msg, "plug-in %s is %s: %s", pl->cfg.name, state_names[pl->state],
             pl->error);
         snap->err_msg = st->msg;
         pthread_mutex_unlock(&pl->lock);
@@ -119,7 +110,7 @@ static int plug_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         pl->failures = 0;
         pl->collects++;
     } else if (e == ENODATA) {
-        say(st->msg, sizeof st->msg, "plug-in %s returned no object for '%s'", pl->cfg.name, o->query);
+        pl_say(0, st->msg, sizeof st->msg, "plug-in %s returned no object for '%s'", pl->cfg.name, o->query);
         snap->err_msg = st->msg;
     } else if (e != ENOMEM) {
         failed(pl, why, st->msg, sizeof st->msg);
@@ -148,19 +139,19 @@ static int trusted(const char *path, int dir, char *msg, size_t size)
     struct stat st;
     if (stat(path, &st) != 0) {
         int e = errno;
-        say(msg, size, "%s: %s", path, strerror(e));
+        pl_say(0, msg, size, "%s: %s", path, strerror(e));
         return e;
     }
     if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)) {
-        say(msg, size, "%s: refused: not a %s", path, dir ? "directory" : "regular file");
+        pl_say(0, msg, size, "%s: refused: not a %s", path, dir ? "directory" : "regular file");
         return EPERM;
     }
     if (st.st_uid != geteuid() && st.st_uid != 0) {
-        say(msg, size, "%s: refused: owned by uid %u, neither this user nor root", path, (unsigned)st.st_uid);
+        pl_say(0, msg, size, "%s: refused: owned by uid %u, neither this user nor root", path, (unsigned)st.st_uid);
         return EPERM;
     }
     if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-        say(msg, size, "%s: refused: writable by %s", path, st.st_mode & S_IWOTH ? "others" : "its group");
+        pl_say(0, msg, size, "%s: refused: writable by %s", path, st.st_mode & S_IWOTH ? "others" : "its group");
         return EPERM;
     }
     return 0;
@@ -204,10 +195,10 @@ static int learn(plugin *pl, char *msg, size_t size)
         if (!e)
             e = pl_plug_learn(pl, data, len, nobjs, !pl->spec.guards.check_alignment, why, sizeof why);
         if (e)
-            say(msg, size, "%s: %s", q, why);
+            pl_say(0, msg, size, "%s: %s", q, why);
     }
     if (!e && pl->nobjs == 0) {
-        say(msg, size, "it returned none of its objects");
+        pl_say(0, msg, size, "it returned none of its objects");
         e = EPROTO;
     }
     return e;
@@ -224,14 +215,14 @@ static int register_objects(plugin *pl, char *msg, size_t size)
         if (pl_register_counterset(&o->def, &o->reg, why, sizeof why) == 0)
             ok++;
         else if (!msg[0])
-            say(msg, size, "object '%s' not registered: %s", o->def.name, why);
+            pl_say(0, msg, size, "object '%s' not registered: %s", o->def.name, why);
     }
     for (uint32_t i = 0; i < pl->cfg.nobjs; i++) {
         uint32_t k = 0;
         while (k < pl->nobjs && pl->objs[k].cfg != &pl->cfg.objs[i])
             k++;
         if (k == pl->nobjs && !msg[0])
-            say(msg, size, "object '%s' was not in its answer", pl->cfg.objs[i].name);
+            pl_say(0, msg, size, "object '%s' was not in its answer", pl->cfg.objs[i].name);
     }
     return ok ? 0 : EPROTO;
 }
@@ -340,7 +331,7 @@ int pl_plugins_load(const char *dir, char *msg, size_t msgsize)
     perflib_cfg pc;
     struct stat st;
     int n, e = 0;
-    say(msg, msgsize, "%s", "");
+    pl_say(0, msg, msgsize, "%s", "");
     if (!dir || !*dir)
         return EINVAL;
     pl_perflib_cfg_default(&pc);
@@ -351,13 +342,13 @@ int pl_plugins_load(const char *dir, char *msg, size_t msgsize)
                                  (e = pl_perflib_cfg_read(conf, &pc, msg, msgsize))))
         return e;
     if (pc.disable_all) {
-        say(msg, msgsize, "%s: Disable Performance Counters is 1: no plug-in loads", conf);
+        pl_say(0, msg, msgsize, "%s: Disable Performance Counters is 1: no plug-in loads", conf);
         return 0;
     }
     n = scandir(dir, &names, is_plugin_file, alphasort);
     if (n < 0) {
         e = errno;
-        say(msg, msgsize, "%s: %s", dir, strerror(e));
+        pl_say(0, msg, msgsize, "%s: %s", dir, strerror(e));
         return e;
     }
     pthread_mutex_lock(&list_lock);
@@ -371,7 +362,7 @@ int pl_plugins_load(const char *dir, char *msg, size_t msgsize)
     pthread_mutex_unlock(&list_lock);
     free(names);
     if (e)
-        say(msg, msgsize, "out of memory loading the plug-ins of %s", dir);
+        pl_say(0, msg, msgsize, "out of memory loading the plug-ins of %s", dir);
     return e;
 }
 
@@ -393,7 +384,7 @@ int pl_plugins_load_default(char *msg, size_t msgsize)
             int e = pl_plugins_load(buf, m, sizeof m);
             if (e && !first) {
                 first = e;
-                say(msg, msgsize, "%s", m);
+                pl_say(0, msg, msgsize, "%s", m);
             }
         }
         p += n + (p[n] == ':');

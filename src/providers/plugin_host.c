@@ -123,7 +123,7 @@ static void say(char *msg, size_t size, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, size, fmt, ap);
+    vsnprintf(msg, size, fmt, ap);         /* not pl_say: one va_list, then made ASCII */
     va_end(ap);
     for (char *c = msg; *c; c++)          /* the host's details are ASCII only */
         if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)

@@ -17,15 +17,6 @@
 
 extern const pl_provider_ops pl_plugin_ops;
 
-static int say(char *msg, size_t size, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, size, fmt, ap);
-    va_end(ap);
-    return EPROTO;
-}
-
 /* Types that take the definition after them as their base. */
 static int needs_base(uint32_t t)
 {
@@ -76,14 +67,14 @@ static int learn_counter(plugin *pl, plug_obj *o, const uint8_t *d, uint32_t j, 
     pl_counter_def *c = &o->counters[j];
     const plug_counter_cfg *k = pl_plug_cfg_counter(&pl->cfg, o->cfg, t);
     if (!type_size(type))
-        return say(msg, size, "counter %u of object '%s' has type 0x%08x, not a number perflib evaluates",
+        return pl_say(EPROTO, msg, size, "counter %u of object '%s' has type 0x%08x, not a number perflib evaluates",
                    (unsigned)t, o->cfg->name, (unsigned)type);
     if (bytes != type_size(type))
-        return say(msg, size, "counter %u of object '%s': CounterSize %u, but its type takes %u bytes",
+        return pl_say(EPROTO, msg, size, "counter %u of object '%s': CounterSize %u, but its type takes %u bytes",
                    (unsigned)t, o->cfg->name, (unsigned)bytes, (unsigned)type_size(type));
     for (uint32_t i = 0; i < j; i++)
         if (o->titles[i] == t)
-            return say(msg, size, "object '%s' defines counter %u twice", o->cfg->name, (unsigned)t);
+            return pl_say(EPROTO, msg, size, "object '%s' defines counter %u twice", o->cfg->name, (unsigned)t);
     o->titles[j] = t;
     *c = (pl_counter_def){ j, NULL, "", type, PL_NO_ID, pl_r32(d + 24), (int32_t)pl_r32(d + 20), bytes };
     if (k) {
@@ -96,12 +87,12 @@ static int learn_counter(plugin *pl, plug_obj *o, const uint8_t *d, uint32_t j, 
         snprintf(o->owned[j], n, "%s Base", o->counters[j - 1].name);
         c->name = o->owned[j];
     } else {
-        return say(msg, size, "counter %u of object '%s' has no name in %s (Counter %u = ...)",
+        return pl_say(EPROTO, msg, size, "counter %u of object '%s' has no name in %s (Counter %u = ...)",
                    (unsigned)t, o->cfg->name, pl->cfg.file, (unsigned)(t - pl->cfg.first_counter));
     }
     for (uint32_t i = 0; i < j; i++)
         if (strcasecmp(o->counters[i].name, c->name) == 0)
-            return say(msg, size, "object '%s' has two counters named '%s'", o->cfg->name, c->name);
+            return pl_say(EPROTO, msg, size, "object '%s' has two counters named '%s'", o->cfg->name, c->name);
     return 0;
 }
 
@@ -113,7 +104,7 @@ static int link_bases(plug_obj *o, char *msg, size_t size)
         if (!needs_base(c->type))
             continue;
         if (j + 1 >= o->def.ncounters || !is_base(o->counters[j + 1].type))
-            return say(msg, size, "counter '%s' of object '%s' (%s) is not followed by its base",
+            return pl_say(EPROTO, msg, size, "counter '%s' of object '%s' (%s) is not followed by its base",
                        c->name, o->cfg->name, pl_type_name(c->type));
         c->base_id = j + 1;
     }
@@ -126,7 +117,7 @@ static int learn_object(plugin *pl, plug_obj *o, const uint8_t *p, char *msg, si
     int32_t ni = (int32_t)pl_r32(p + 40);
     int e;
     if (n == 0 || n > PL_PLUG_MAX_COUNTERS)
-        return say(msg, size, "object '%s' has %u counters (1 to %u)", o->cfg->name, (unsigned)n,
+        return pl_say(EPROTO, msg, size, "object '%s' has %u counters (1 to %u)", o->cfg->name, (unsigned)n,
                    PL_PLUG_MAX_COUNTERS);
     o->counters = calloc(n, sizeof *o->counters);
     o->titles = calloc(n, sizeof *o->titles);
@@ -167,17 +158,17 @@ int pl_plug_learn(plugin *pl, const uint8_t *buf, size_t len, uint32_t nobjs, in
     size_t off = 0;
     int e;
     if (pl_v1_validate_objects(buf, len, nobjs, lax ? PL_V1_LAX_ALIGN : 0, &err))
-        return say(msg, size, "its answer is malformed at byte %zu: %s", err.offset, err.rule);
+        return pl_say(EPROTO, msg, size, "its answer is malformed at byte %zu: %s", err.offset, err.rule);
     for (uint32_t k = 0; k < nobjs; k++, off += pl_r32(buf + off)) {
         const uint8_t *p = buf + off;
         uint32_t t = pl_r32(p + 12);
         const plug_obj_cfg *cfg = pl_plug_cfg_object(&pl->cfg, t);
         if (!cfg)
-            return say(msg, size, "it returned object %u, which %s does not configure (Offset %u)",
+            return pl_say(EPROTO, msg, size, "it returned object %u, which %s does not configure (Offset %u)",
                        (unsigned)t, pl->cfg.file, (unsigned)(t - pl->cfg.first_counter));
         for (uint32_t i = 0; i < pl->nobjs; i++)
             if (pl->objs[i].cfg == cfg)
-                return say(msg, size, "it returned object '%s' twice", cfg->name);
+                return pl_say(EPROTO, msg, size, "it returned object '%s' twice", cfg->name);
         plug_obj *o = &pl->objs[pl->nobjs++];
         memset(o, 0, sizeof *o);
         o->pl = pl;
@@ -196,13 +187,13 @@ static int same_definitions(const plug_obj *o, const uint8_t *p, char *msg, size
 {
     uint32_t n = pl_r32(p + 32);
     if (n != o->def.ncounters)
-        return say(msg, size, "object '%s' came with %u counter definitions, not %u", o->def.name,
+        return pl_say(EPROTO, msg, size, "object '%s' came with %u counter definitions, not %u", o->def.name,
                    (unsigned)n, (unsigned)o->def.ncounters);
     const uint8_t *d = p + pl_r32(p + 8);
     for (uint32_t j = 0; j < n; j++, d += pl_r32(d))
         if (pl_r32(d + 4) != o->titles[j] || pl_r32(d + 28) != o->counters[j].type ||
             pl_r32(d + 32) != o->counters[j].size)
-            return say(msg, size, "object '%s': definition %u is not the counter '%s' it defined when it loaded",
+            return pl_say(EPROTO, msg, size, "object '%s': definition %u is not the counter '%s' it defined when it loaded",
                        o->def.name, (unsigned)j, o->counters[j].name);
     return 0;
 }
@@ -253,23 +244,23 @@ int pl_plug_take(const plug_obj *o, const uint8_t *buf, size_t len, uint32_t nob
     pl_db_error err = { 0, NULL };
     int e;
     if (pl_v1_validate_objects(buf, len, nobjs, lax ? PL_V1_LAX_ALIGN : 0, &err))
-        return say(msg, size, "its answer is malformed at byte %zu: %s", err.offset, err.rule);
+        return pl_say(EPROTO, msg, size, "its answer is malformed at byte %zu: %s", err.offset, err.rule);
     if (nobjs == 0)
         return ENODATA;
     for (uint32_t k = 0, off = 0; k < nobjs; k++, off += pl_r32(buf + off)) {
         const uint8_t *p = buf + off;
         int32_t ni = (int32_t)pl_r32(p + 40);
         if (pl_r32(p + 12) != o->title)
-            return say(msg, size, "it returned object %u, which was not asked for (asked: %u)",
+            return pl_say(EPROTO, msg, size, "it returned object %u, which was not asked for (asked: %u)",
                        (unsigned)pl_r32(p + 12), (unsigned)o->title);
         if (k > 0)
-            return say(msg, size, "it returned object '%s' twice", o->def.name);
+            return pl_say(EPROTO, msg, size, "it returned object '%s' twice", o->def.name);
         if ((e = same_definitions(o, p, msg, size)))
             return e;
         if (ni < PERF_NO_INSTANCES)
-            return say(msg, size, "it answered a data query with metadata (NumInstances %d)", (int)ni);
+            return pl_say(EPROTO, msg, size, "it answered a data query with metadata (NumInstances %d)", (int)ni);
         if ((ni >= 0) != o->multi)
-            return say(msg, size, "object '%s' is %s-instance now, not as it loaded", o->def.name,
+            return pl_say(EPROTO, msg, size, "object '%s' is %s-instance now, not as it loaded", o->def.name,
                        ni >= 0 ? "multi" : "single");
         snap->obj_time = (int64_t)pl_r64(p + 48);
         snap->obj_freq = (int64_t)pl_r64(p + 56);

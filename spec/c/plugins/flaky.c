@@ -12,6 +12,8 @@
  *   foreign     the object at First Counter + 10, which was not asked for
  *   unaligned   a 12-byte counter block: the object is 116 bytes
  *   moredata    ERROR_MORE_DATA whatever the size
+ *   costly      right, but its object is costly: only Costly and
+ *               MetadataCostly name it, Global and MetadataGlobal return none
  * For spec/97-plugins_guards_spec.lua: the guards end to end. */
 #include "perflib_v1.h"
 
@@ -97,10 +99,16 @@ static int is_word(const WCHAR *q, const char *w)
 DWORD FlakyCollect(LPWSTR query, LPVOID *ppData, LPDWORD pcbData, LPDWORD pObjects)
 {
     BYTE *p = *ppData;
-    int metadata = is_word(query, "MetadataGlobal");
+    int costly = strcmp(mode, "costly") == 0;
+    int metadata = is_word(query, "MetadataGlobal") || is_word(query, "MetadataCostly");
+    int listing = metadata || is_word(query, "Global") || is_word(query, "Costly");
     DWORD cap = *pcbData, n;
     *pObjects = 0;
-    if (!metadata && !is_word(query, "Global")) {
+    if (listing && costly != (is_word(query, "Costly") || is_word(query, "MetadataCostly"))) {
+        *pcbData = 0;                     /* not in this category */
+        return ERROR_SUCCESS;
+    }
+    if (!listing) {
         calls++;
         if (strcmp(mode, "hang") == 0)
             for (;;)
@@ -120,7 +128,7 @@ DWORD FlakyCollect(LPWSTR query, LPVOID *ppData, LPDWORD pcbData, LPDWORD pObjec
         *pcbData = 0;
         return ERROR_MORE_DATA;
     }
-    int bad = !metadata && !is_word(query, "Global");
+    int bad = !listing;
     DWORD title = bad && strcmp(mode, "foreign") == 0 ? first + 10 : first;
     n = object(p, title, metadata, bad && strcmp(mode, "unaligned") == 0 ? 12 : 16);
     if (bad && strcmp(mode, "lie") == 0)
