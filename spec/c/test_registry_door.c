@@ -109,6 +109,12 @@ static void test_fixed_indexes(void)
               "assigns (1000000000 and up); ask for PL_INDEX_ASSIGN");
     CHECK(pl_register_counterset(NULL, NULL, msg, sizeof msg) == EINVAL);
     CHECK_STR(msg, "a counterset needs a name, provider ops and its counters");
+    /* ops that cannot open (neither open nor open_set) would be called through NULL */
+    static const pl_provider_ops no_open = { NULL, NULL, NULL, NULL, NULL };
+    pl_counterset_def closed = DOOR_SET(0x7e57f005, 5, "Door Closed", 6000);
+    closed.ops = &no_open;
+    CHECK(pl_register_counterset(&closed, NULL, msg, sizeof msg) == EINVAL);
+    CHECK_STR(msg, "a counterset needs a name, provider ops and its counters");
     CHECK_EQ_U64(pl_registered_count(), 2);          /* Door One, Door Fixed A */
 }
 

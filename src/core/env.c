@@ -130,7 +130,8 @@ static const pl_counterset_def *index_owner(const pl_counterset_def *const *sets
 static int admit(const pl_counterset_def *const *sets, uint32_t n, const pl_counterset_def *cs,
                  int assigned, char *msg, size_t size)
 {
-    if (!cs || !cs->name || !*cs->name || !cs->ops || (cs->ncounters && !cs->counters)) {
+    if (!cs || !cs->name || !*cs->name || !cs->ops || (!cs->ops->open && !cs->ops->open_set) ||
+        !cs->ops->collect || (cs->ncounters && !cs->counters)) {
         pl_say(0, msg, size, "a counterset needs a name, provider ops and its counters");
         return EINVAL;
     }

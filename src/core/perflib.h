@@ -62,8 +62,9 @@ typedef struct pl_provider_ops {
     int (*instances)(void *state, pl_snapshot *snap);
     /* wanted[i] != 0 when counter index i is needed (NULL = all). */
     int (*collect)(void *state, const uint8_t *wanted, pl_snapshot *snap);
-    /* Instead of open, when set: for providers whose sets are made at run
-     * time (plug-ins), which must know the set they open. */
+    /* Instead of open (then NULL), when set: for providers whose sets are
+     * made at run time (plug-ins, textfiles, applications, defined and
+     * derived sets), which must know the set they open. */
     int (*open_set)(pl_env *env, const pl_counterset_def *cs, void **state);
 } pl_provider_ops;
 

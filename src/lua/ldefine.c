@@ -287,13 +287,6 @@ static int def_open_set(pl_env *env, const pl_counterset_def *cs, void **state)
     return 0;
 }
 
-static int def_open(pl_env *env, void **state)
-{
-    (void)env;
-    (void)state;
-    return EINVAL;                       /* these sets open with open_set */
-}
-
 static void destroy(lpl_defined *d)
 {
     for (uint32_t i = 0; d->strings && i < d->nstrings; i++)
@@ -312,7 +305,7 @@ static void def_close(void *state)
         destroy(d);
 }
 
-static const pl_provider_ops def_ops = { def_open, def_close, def_instances, def_collect, def_open_set };
+static const pl_provider_ops def_ops = { NULL, def_close, def_instances, def_collect, def_open_set };
 
 /* ---- perflib.define ---------------------------------------------------------------- */
 

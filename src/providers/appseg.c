@@ -428,13 +428,6 @@ typedef struct astate {
     char msg[PATH_MAX + 512];  /* the snapshot's err_msg until the next collect */
 } astate;
 
-static int as_open(pl_env *env, void **state)
-{
-    (void)env;
-    (void)state;
-    return EINVAL;                       /* application sets open with open_set */
-}
-
 static int as_open_set(pl_env *env, const pl_counterset_def *cs, void **state)
 {
     astate *st = calloc(1, sizeof *st);
@@ -551,4 +544,4 @@ static int as_instances(void *state, pl_snapshot *snap)
     return as_collect(state, none, snap);
 }
 
-static const pl_provider_ops appseg_ops = { as_open, as_close, as_instances, as_collect, as_open_set };
+static const pl_provider_ops appseg_ops = { NULL, as_close, as_instances, as_collect, as_open_set };

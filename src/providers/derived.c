@@ -298,13 +298,6 @@ static int dv_open_set(pl_env *env, const pl_counterset_def *cs, void **state)
     return 0;
 }
 
-static int dv_open(pl_env *env, void **state)
-{
-    (void)env;
-    (void)state;
-    return EINVAL;                       /* derived sets open with open_set */
-}
-
 /* Each path's formatted values in the newer sample, against the older. */
 static int format_paths(dv_state *s)
 {
@@ -439,4 +432,4 @@ static int dv_instances(void *state, pl_snapshot *snap)
     return dv_collect(state, NULL, snap);
 }
 
-static const pl_provider_ops dv_ops = { dv_open, dv_close, dv_instances, dv_collect, dv_open_set };
+static const pl_provider_ops dv_ops = { NULL, dv_close, dv_instances, dv_collect, dv_open_set };

@@ -64,13 +64,6 @@ static int plug_open_set(pl_env *env, const pl_counterset_def *cs, void **state)
     return 0;
 }
 
-static int plug_open(pl_env *env, void **state)
-{
-    (void)env;
-    (void)state;
-    return EINVAL;                        /* plug-in sets open with open_set */
-}
-
 static void plug_close(void *state)
 {
     plug_state *st = state;
@@ -126,7 +119,7 @@ static int plug_instances(void *state, pl_snapshot *snap)
     return plug_collect(state, NULL, snap);    /* V1 has no cheaper call */
 }
 
-const pl_provider_ops pl_plugin_ops = { plug_open, plug_close, plug_instances, plug_collect, plug_open_set };
+const pl_provider_ops pl_plugin_ops = { NULL, plug_close, plug_instances, plug_collect, plug_open_set };
 
 /* ---- loading ------------------------------------------------------------------ */
 

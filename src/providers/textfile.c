@@ -450,13 +450,6 @@ static int tf_open_set(pl_env *env, const pl_counterset_def *cs, void **state)
     return 0;
 }
 
-static int tf_open(pl_env *env, void **state)
-{
-    (void)env;
-    (void)state;
-    return EINVAL;                     /* textfile sets open with open_set */
-}
-
 static void tf_close(void *state)
 {
     tf_state *st = state;
@@ -658,4 +651,4 @@ static int tf_instances(void *state, pl_snapshot *snap)
     return tf_collect(state, NULL, snap);
 }
 
-static const pl_provider_ops tf_ops = { tf_open, tf_close, tf_instances, tf_collect, tf_open_set };
+static const pl_provider_ops tf_ops = { NULL, tf_close, tf_instances, tf_collect, tf_open_set };
