@@ -185,6 +185,19 @@ print(pcall(perflib.load_plugins))
     assert.matches("false\t[^\n]*bad argument #1 to '[%w.]*load_plugins'", out)
   end)
 
+  it("reads every directory of a ':'-separated PERFLIB_PLUGIN_DIR, a missing one included", function()
+    local dir, remove = plugin_dir {
+      ["two.plugin"] = tp_conf():gsub("%[object Transfer%]", "[object Transfer2]")
+        :gsub("%[object Peer%]", "[object Peer2]"),
+    }
+    local out, rc = child(EXAMPLE .. ":/nonexistent/plugins:" .. dir, [[
+local perflib = require "perflib"
+for _, p in ipairs(perflib.plugins()) do print(p.name, p.state, table.concat(p.countersets, ",")) end]])
+    remove()
+    assert.equals(0, rc, out)
+    assert.matches("transferpeer\trunning\tTransfer,Peer\ntwo\trunning\tTransfer2,Peer2\n", out, 1, true)
+  end)
+
   it("a plug-in switched off is listed as off", function()
     local dir, remove = plugin_dir { ["a.plugin"] = tp_conf "Disable Performance Counters = 1" }
     local out, rc = child(dir, [[
