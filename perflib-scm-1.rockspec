@@ -37,7 +37,7 @@ build = {
         "src/providers/thermal.c", "src/providers/thread.c", "src/providers/plugin.c",
         "src/providers/plugin_conf.c", "src/providers/plugin_take.c", "src/providers/plugin_host.c",
         "src/providers/textfile.c", "src/providers/textfile_parse.c",
-        "src/providers/appseg.c", "src/providers/appseg_parse.c",
+        "src/providers/appseg.c", "src/providers/appseg_parse.c", "src/providers/appseg_live.c",
         "src/lua/lcounterset.c", "src/lua/lplugin.c",
         "src/lua/lmachine.c", "src/lua/lperflib.c", "src/lua/lproc.c", "src/lua/lquery.c", "src/lua/lsample.c",
         "src/lua/lsignal.c", "src/lua/lsandbox.c", "src/lua/lwindow.c", "src/lua/lrulebank.c",

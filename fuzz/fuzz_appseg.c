@@ -3,7 +3,8 @@
  * passes, its instances (pl_appseg_take with the definition built from it)
  * must be taken or refused with a sentence (EPROTO), or be no such set
  * (ENOENT); what is taken has a name within PERF_MAX_INSTANCE_NAME and one
- * value per counter, each present. */
+ * value per counter, each present.  The in-place reader (pl_appseg_take_live)
+ * gets the same bytes, twice, and must agree with itself. */
 #include "appseg.h"
 
 #include <errno.h>
@@ -40,6 +41,29 @@ static void take_set(const uint8_t *buf, size_t len, size_t off)
             if (!snap.have[(size_t)i * d->cs.ncounters + c])
                 abort();
     }
+    /* in place, twice: the second read reuses the first walk (the cursor)
+     * and must give the same instances and values */
+    pl_appseg_cursor cur = { 0 };
+    pl_snapshot live;
+    pl_snap_init(&live, &d->cs);
+    for (int k = 0; k < 2; k++) {
+        uint32_t n0 = live.ninst;
+        uint64_t v0 = live.ninst ? live.values[0] : 0;
+        pl_snap_clear(&live);
+        msg[0] = '\0';
+        e = pl_appseg_take_live(buf, len, d, NULL, 1, &live, &cur, msg, sizeof msg);
+        if (e != 0 && e != EPROTO && e != ENOENT && e != ENOMEM && e != EAGAIN)
+            abort();
+        if (e == EPROTO && !msg[0])
+            abort();
+        if (k == 1 && !e && (live.ninst != n0 || (n0 && live.values[0] != v0)))
+            abort();
+        for (uint32_t i = 0; !e && i < live.ninst; i++)
+            if (strlen(pl_snap_name(&live, i)) >= PERF_MAX_INSTANCE_NAME)
+                abort();
+    }
+    pl_appseg_cursor_free(&cur);
+    pl_snap_free(&live);
     pl_snap_free(&snap);
     pl_appseg_def_free(d);
 }

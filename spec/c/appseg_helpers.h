@@ -38,19 +38,26 @@ static tmpl3 make_tmpl(uint32_t d1, uint32_t instance_type)
 static const char *const tmpl_names[] = { "Requests/sec", "Active", "Total" };
 static const char *const tmpl_help[] = { "Requests served per second", "Requests in progress", "Requests served" };
 
-static HANDLE start_set(uint32_t d1, const char *name, uint32_t instance_type)
+/* A provider (its GUID made from d1) publishing one set from a template. */
+__attribute__((unused)) static HANDLE start_tmpl(uint32_t d1, PERF_COUNTERSET_INFO *info, ULONG size,
+                                                 const PERFLIB_COUNTERSET_NAMES *nm)
 {
     GUID prov = { 0x9f000000u | d1, 1, 2, { 3 } };
-    tmpl3 t = make_tmpl(d1, instance_type);
-    PERFLIB_COUNTERSET_NAMES nm = { name, "test set", tmpl_names, tmpl_help };
     HANDLE h = NULL;
     if (PerfStartProvider(&prov, NULL, &h) != ERROR_SUCCESS)
         return NULL;
-    if (PerfSetCounterSetInfoEx(h, &t.info, sizeof t, &nm) != ERROR_SUCCESS) {
+    if (PerfSetCounterSetInfoEx(h, info, size, nm) != ERROR_SUCCESS) {
         PerfStopProvider(h);
         return NULL;
     }
     return h;
+}
+
+static HANDLE start_set(uint32_t d1, const char *name, uint32_t instance_type)
+{
+    tmpl3 t = make_tmpl(d1, instance_type);
+    PERFLIB_COUNTERSET_NAMES nm = { name, "test set", tmpl_names, tmpl_help };
+    return start_tmpl(d1, &t.info, sizeof t, &nm);
 }
 
 static GUID set_guid(uint32_t d1)

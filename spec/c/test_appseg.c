@@ -6,6 +6,8 @@
 #include "ctest.h"
 #include "appseg_helpers.h"
 
+#include <dirent.h>
+
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -138,6 +140,21 @@ out:
     end_child(&ch);
 }
 
+/* Entries of the segment directory that name pid's segments. */
+static unsigned links_of(pid_t pid)
+{
+    char part[32];
+    unsigned n = 0;
+    DIR *dp = opendir(seg_dir_path);
+    struct dirent *de;
+    snprintf(part, sizeof part, ".%ld.", (long)pid);
+    while (dp && (de = readdir(dp)) != NULL)
+        n += strstr(de->d_name, part) != NULL;
+    if (dp)
+        closedir(dp);
+    return n;
+}
+
 /* A provider killed while it updates: its segment stays, its counterset
  * fails with a sentence, and no value is given as valid. */
 static void test_dies_mid_update(void)
@@ -170,6 +187,13 @@ static void test_dies_mid_update(void)
     CHECK(q && pl_query_collect(q, &s) == 0);
     CHECK(s && s->blocks[0].status == PL_NO_DATA && s->blocks[0].ninst == 0);
     free(s);
+    /* its link stays until the next provider of this user starts, which sweeps it */
+    CHECK_EQ_U64(links_of(ch.pid), 1);
+    HANDLE next = start_set(0xa000000f, "Sweeper", PERF_COUNTERSET_SINGLE_INSTANCE);
+    CHECK(next != NULL);
+    CHECK_EQ_U64(links_of(ch.pid), 0);
+    if (next)
+        PerfStopProvider(next);
     pl_query_free(q);
     pl_env_unref(env);
     close(ch.cmd);

@@ -9,7 +9,9 @@
 #include "appseg_helpers.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
+#include <time.h>
 
 static uint8_t *slurp(const char *path, size_t *len)
 {
@@ -87,10 +89,13 @@ static void test_bad_segments_refused(void)
     PerfStopProvider(h2);
 }
 
-/* The segment shrinks under the reader: a status with a sentence, no SIGBUS. */
+/* A file segment (PERFLIB_APPSEG_FILE) shrinks under the reader: a status
+ * with a sentence, no SIGBUS. */
 static void test_shrinks_under_reader(void)
 {
+    setenv("PERFLIB_APPSEG_FILE", "1", 1);
     HANDLE h = start_set(0xb0000003, "Shrinking", PERF_COUNTERSET_MULTI_INSTANCES);
+    unsetenv("PERFLIB_APPSEG_FILE");
     GUID g = set_guid(0xb0000003);
     pl_sample *s = NULL;
     CHECK(h && PerfCreateInstanceUtf8(h, &g, "a", 1));
@@ -115,6 +120,152 @@ static void test_shrinks_under_reader(void)
     pl_query_free(q);
     pl_env_unref(env);
     PerfStopProvider(h);
+}
+
+/* A memfd segment (the default) is sealed: it cannot shrink, so the reader
+ * maps it; its directory entry may only be a link to /proc/<pid>/fd/<n>. */
+static void test_memfd_sealed(void)
+{
+    HANDLE h = start_set(0xb0000008, "Sealed", PERF_COUNTERSET_MULTI_INSTANCES);
+    GUID g = set_guid(0xb0000008);
+    PPERF_COUNTERSET_INSTANCE in = h ? PerfCreateInstanceUtf8(h, &g, "a", 1) : NULL;
+    pl_sample *s = NULL;
+    char target[256];
+    CHECK(in && PerfSetULongLongCounterValue(h, in, 3, 7) == 0);
+    ssize_t k = h ? readlink(PerfProviderSegmentPath(h), target, sizeof target - 1) : -1;
+    CHECK(k > 0 && strncmp(target, "/proc/", 6) == 0);
+    errno = 0;
+    CHECK(truncate(PerfProviderSegmentPath(h), 100) == -1 && errno == EPERM);
+    pl_env *env = pl_env_new(NULL);
+    pl_query *q = query_path(env, "\\Sealed(*)\\Total");
+    CHECK(q && pl_query_collect(q, &s) == 0);
+    CHECK(s && s->blocks[0].status == PL_VALID && s->blocks[0].ninst == 1 && s->vals[s->blocks[0].vals_off].v == 7);
+    free(s);
+    s = NULL;
+    CHECK(PerfSetULongLongCounterValue(h, in, 3, 9) == 0);       /* read in place: the next collect sees it */
+    CHECK(q && pl_query_collect(q, &s) == 0);
+    CHECK(s && s->blocks[0].ninst == 1 && s->vals[s->blocks[0].vals_off].v == 9);
+    free(s);
+    pl_query_free(q);
+    /* a link anywhere else is refused, a good set beside it still loads */
+    size_t len;
+    uint8_t *good = slurp(PerfProviderSegmentPath(h), &len);
+    char elsewhere[128], link[256];
+    snprintf(elsewhere, sizeof elsewhere, "%s.elsewhere", seg_dir_path);
+    first_set(good)->guid.d1 = 0xb00000ab;
+    snprintf(first_set(good)->name, sizeof first_set(good)->name, "Linked Elsewhere");
+    FILE *f = fopen(elsewhere, "wb");
+    CHECK(f && fwrite(good, 1, len, f) == len);
+    if (f)
+        fclose(f);
+    snprintf(link, sizeof link, "%s/link.seg", seg_dir_path);
+    CHECK(symlink(elsewhere, link) == 0);
+    pl_env_unref(env);
+    env = pl_env_new(NULL);
+    CHECK(refused("link.seg refused: a symbolic link, and not to a provider's memfd"));
+    CHECK(pl_env_find(env, "Linked Elsewhere") == NULL);
+    CHECK(pl_env_find(env, "Sealed") != NULL);
+    pl_env_unref(env);
+    unlink(link);
+    unlink(elsewhere);
+    free(good);
+    PerfStopProvider(h);
+}
+
+/* Read in place while another thread creates, deletes and updates: every
+ * instance read carries the values its own name says (i-<n> has Total n x 3
+ * and Served n x 5), never another's from a record being reused.  Two runs:
+ * the helpers' set (a 4-byte counter among them), and a set of 8-byte
+ * counters in id order, which the reader copies whole per instance. */
+static HANDLE start_contig(uint32_t d1, const char *name)
+{
+    struct {
+        PERF_COUNTERSET_INFO info;
+        PERF_COUNTER_INFO c[2];
+    } t = { { set_guid(d1), { 0 }, 2, PERF_COUNTERSET_MULTI_INSTANCES },
+            { { 1, PERF_COUNTER_LARGE_RAWCOUNT, 0, 8, PERF_DETAIL_NOVICE, 0, 0 },
+              { 3, PERF_COUNTER_LARGE_RAWCOUNT, 0, 8, PERF_DETAIL_NOVICE, 0, 8 } } };
+    static const char *const cn[] = { "Served", "Total" };
+    PERFLIB_COUNTERSET_NAMES nm = { name, "contiguous", cn, NULL };
+    return start_tmpl(d1, &t.info, sizeof t, &nm);
+}
+
+typedef struct churn_arg {
+    HANDLE h;
+    GUID g;
+    int contig;
+    volatile int stop;
+} churn_arg;
+
+static void *churn(void *p)
+{
+    churn_arg *a = p;
+    PPERF_COUNTERSET_INSTANCE in[64] = { 0 };
+    char name[32];
+    for (unsigned n = 0; !a->stop; n++) {
+        unsigned k = n % 64;
+        if (in[k])
+            PerfDeleteInstance(a->h, in[k]);
+        snprintf(name, sizeof name, "i-%u", n);
+        in[k] = PerfCreateInstanceUtf8(a->h, &a->g, name, n);
+        if (in[k]) {
+            PerfSetULongLongCounterValue(a->h, in[k], 3, (ULONGLONG)n * 3);
+            if (a->contig)
+                PerfSetULongLongCounterValue(a->h, in[k], 1, (ULONGLONG)n * 5);
+        }
+    }
+    return NULL;
+}
+
+static int churn_run(int contig)
+{
+    uint32_t d1 = contig ? 0xb000000a : 0xb0000009;
+    churn_arg a = { contig ? start_contig(d1, "Churn Contig") : start_set(d1, "Churn Live",
+                    PERF_COUNTERSET_MULTI_INSTANCES), set_guid(d1), contig, 0 };
+    pthread_t t;
+    pl_sample *s = NULL;
+    int bad = 0, seen = 0;
+    CHECK(a.h != NULL);
+    pl_env *env = pl_env_new(NULL);
+    pl_query *q = query_path(env, contig ? "\\Churn Contig(*)\\*" : "\\Churn Live(*)\\Total");
+    CHECK(q && pthread_create(&t, NULL, churn, &a) == 0);
+    /* until enough instances were seen (the writer may start late on a
+     * loaded machine), at least 5000 reads, at most 20 s */
+    time_t end = time(NULL) + 20;
+    for (int r = 0; q && (r < 5000 || seen <= 20000) && time(NULL) < end; r++) {
+        if (pl_query_collect(q, &s) != 0)
+            break;
+        const pl_block *b = &s->blocks[0];
+        for (uint32_t i = 0; i < b->ninst; i++) {
+            unsigned n;
+            size_t k = b->vals_off + (size_t)i * b->ncounters;
+            if (!s->have[k])
+                continue;
+            seen++;
+            if (sscanf(pl_sample_inst_name(s, b, i), "i-%u", &n) != 1 || s->inst[b->inst_off + i].id != n)
+                bad++;
+            for (uint32_t c = 0; c < b->ncounters; c++) {
+                uint64_t v = s->vals[k + c].v, want = (uint64_t)n * (contig && c == 0 ? 5 : 3);
+                bad += v != want && v != 0;  /* 0: created, its value not yet set */
+            }
+        }
+        free(s);
+        s = NULL;
+    }
+    a.stop = 1;
+    if (q)
+        pthread_join(t, NULL);
+    CHECK(seen > 1000);
+    pl_query_free(q);
+    pl_env_unref(env);
+    PerfStopProvider(a.h);
+    return bad;
+}
+
+static void test_live_reads_under_churn(void)
+{
+    CHECK_EQ_U64(churn_run(0), 0);
+    CHECK_EQ_U64(churn_run(1), 0);
 }
 
 /* Two providers with one GUID: the first keeps it, the second is refused;
@@ -193,11 +344,63 @@ static void test_records_checked(void)
     PerfStopProvider(h);
 }
 
+/* The in-place reader's cursor: a second read reuses the walk and loads only
+ * values; a record whose identity changed while its generation did not yet
+ * say so (a change racing the read) is never given the old instance's name
+ * (the seq check), and a new generation walks again. */
+static void test_cursor_reuse(void)
+{
+    HANDLE h = start_contig(0xb000000b, "Cursor Set");
+    GUID g = set_guid(0xb000000b);
+    PPERF_COUNTERSET_INSTANCE x = h ? PerfCreateInstanceUtf8(h, &g, "x", 1) : NULL;
+    PPERF_COUNTERSET_INSTANCE y = h ? PerfCreateInstanceUtf8(h, &g, "y", 2) : NULL;
+    size_t len;
+    char msg[256];
+    CHECK(x && y && PerfSetULongLongCounterValue(h, x, 3, 30) == 0 && PerfSetULongLongCounterValue(h, y, 3, 40) == 0);
+    uint8_t *buf = slurp(PerfProviderSegmentPath(h), &len);
+    pl_appseg_def *d = pl_appseg_def_new(first_set(buf));
+    CHECK(d && d->contig);
+    if (!d)
+        return;
+    pl_appseg_cursor cur = { 0 };
+    pl_snapshot snap;
+    pl_snap_init(&snap, &d->cs);
+    CHECK(pl_appseg_take_live(buf, len, d, NULL, 1, &snap, &cur, msg, sizeof msg) == 0 && snap.ninst == 2);
+    CHECK(cur.valid && snap.values[1] == 30 && snap.values[3] == 40);
+    appseg_rec *rx = (appseg_rec *)(void *)(buf + APPSEG_HDR_SIZE + first_set(buf)->rec.size);
+    uint64_t *vx = (uint64_t *)(void *)((uint8_t *)rx + sizeof *rx + APPSEG_INST_HDR);
+    vx[1] = 31;                                    /* a value update: the cursor serves */
+    pl_snap_clear(&snap);
+    CHECK(pl_appseg_take_live(buf, len, d, NULL, 1, &snap, &cur, msg, sizeof msg) == 0 && snap.ninst == 2);
+    CHECK(snap.values[1] == 31 && strcmp(pl_snap_name(&snap, 0), "x") == 0);
+    /* x's record becomes "z" (seq moves on by 2), the generation not yet bumped */
+    rx->seq += 2;
+    memcpy((uint8_t *)rx + rx->name8_off, "z", 2);
+    vx[1] = 99;
+    pl_snap_clear(&snap);
+    CHECK(pl_appseg_take_live(buf, len, d, NULL, 1, &snap, &cur, msg, sizeof msg) == 0 && snap.ninst == 2);
+    CHECK(strcmp(pl_snap_name(&snap, 0), "z") == 0 && snap.values[1] == 99);   /* walked again */
+    /* a new instance only the generation announces: the next read walks */
+    PPERF_COUNTERSET_INSTANCE w = PerfCreateInstanceUtf8(h, &g, "w", 4);
+    free(buf);
+    buf = slurp(PerfProviderSegmentPath(h), &len);
+    pl_snap_clear(&snap);
+    CHECK(w && pl_appseg_take_live(buf, len, d, NULL, 1, &snap, &cur, msg, sizeof msg) == 0 && snap.ninst == 3);
+    pl_appseg_cursor_free(&cur);
+    pl_snap_free(&snap);
+    pl_appseg_def_free(d);
+    free(buf);
+    PerfStopProvider(h);
+}
+
 int main(void)
 {
     use_seg_dir();
     RUN(test_bad_segments_refused);
     RUN(test_shrinks_under_reader);
+    RUN(test_memfd_sealed);
+    RUN(test_live_reads_under_churn);
+    RUN(test_cursor_reuse);
     RUN(test_duplicates);
     RUN(test_records_checked);
     rm_seg_dir();

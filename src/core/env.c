@@ -504,10 +504,33 @@ int pl_counter_hidden(const pl_counter_def *c)
 
 /* ---- snapshots ------------------------------------------------------------ */
 
+/* The high half of a snapshot's stamp is unique to its init, the low half
+ * counts its adds: a stamp is never seen twice, even at one address. */
+static uint64_t snap_inits;
+
 void pl_snap_init(pl_snapshot *s, const pl_counterset_def *cs)
 {
     memset(s, 0, sizeof *s);
     s->cs = cs;
+    s->stamp = (__atomic_add_fetch(&snap_inits, 1, __ATOMIC_RELAXED)) << 32;
+}
+
+void pl_snap_drop_last(pl_snapshot *s)
+{
+    if (s->ninst) {
+        s->ninst--;
+        s->names_len = s->inst[s->ninst].name_off;
+        s->stamp++;
+    }
+}
+
+int pl_snap_restore(pl_snapshot *s, uint32_t ninst, size_t names_len, uint64_t stamp)
+{
+    if (s->stamp != stamp || s->ninst != 0 || ninst > s->cap || names_len > s->names_cap)
+        return -1;
+    s->ninst = ninst;
+    s->names_len = names_len;
+    return 0;
 }
 
 void pl_snap_free(pl_snapshot *s)
@@ -567,6 +590,7 @@ int pl_snap_add_key(pl_snapshot *s, const char *name, uint32_t id, uint64_t key)
     s->inst[s->ninst].key = key;
     s->inst[s->ninst].name_off = (uint32_t)s->names_len;
     s->names_len += len;
+    s->stamp++;
     memset(s->values + (size_t)s->ninst * nc, 0, nc * sizeof *s->values);
     memset(s->have + (size_t)s->ninst * nc, 0, nc);
     return (int)s->ninst++;

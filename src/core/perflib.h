@@ -137,6 +137,7 @@ struct pl_snapshot {
     const char *err_path;    /* file that failed, for messages */
     const char *err_msg;     /* or a sentence saying what failed (a plug-in's), NULL if none;
                                 the provider keeps it until its next collect */
+    uint64_t stamp;          /* changes with every instance added and every init: see pl_snap_restore */
 };
 
 void pl_snap_init(pl_snapshot *s, const pl_counterset_def *cs);
@@ -153,6 +154,14 @@ static inline void pl_snap_set(pl_snapshot *s, uint32_t inst, uint32_t counter, 
     s->values[k] = v;
     s->have[k] = 1;
 }
+/* Takes back the last instance added (a provider that found it changing). */
+void pl_snap_drop_last(pl_snapshot *s);
+/* After pl_snap_clear, which keeps the buffers: brings back the ninst
+ * instances (names_len bytes of names) the snapshot held when its stamp was
+ * stamp -- for a provider whose instance list has not changed since.  Their
+ * values and have flags are the old ones: the provider rewrites each.
+ * 0, or -1 when instances were added since (or the snapshot is another). */
+int pl_snap_restore(pl_snapshot *s, uint32_t ninst, size_t names_len, uint64_t stamp);
 static inline const char *pl_snap_name(const pl_snapshot *s, uint32_t inst)
 {
     return s->names + s->inst[inst].name_off;

@@ -26,6 +26,7 @@ typedef struct qset {
 typedef struct qspec {
     pl_spec pub;             /* first: pl_query_spec returns &pub */
     uint32_t *bases;         /* per resolved counter: base index or PL_NO_ID */
+    int plain;               /* no counter has a base or the object timer: values alone */
     qset *set;
     size_t moff;             /* this collection's matches: q->match[moff..] */
     uint32_t nmatch;
@@ -297,6 +298,11 @@ int pl_query_add(pl_query *q, const pl_spec_in *in, uint32_t *status, uint32_t *
         int b = d->base_id != PL_NO_ID ? pl_counter_index(cs, d->base_id) : -1;
         s->bases[c] = b >= 0 ? (uint32_t)b : PL_NO_ID;
     }
+    s->plain = 1;
+    for (uint32_t c = 0; c < n; c++) {
+        const pl_counter_def *d = &cs->counters[s->pub.counters[c]];
+        s->plain &= d->base_id == PL_NO_ID && (d->type & 0x300000u) != PERF_OBJECT_TIMER;
+    }
     wild_inst = pl_has_wildcard(inst);
     s->pub.cs = cs;
     s->pub.ncounters = n;
@@ -474,15 +480,18 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
         match_instances(q, s);
         ninst += s->nmatch;
         nvals += (size_t)s->nmatch * s->pub.ncounters;
-        for (uint32_t i = 0; i < s->nmatch; i++)
-            s->set->mlen += strlen(pl_snap_name(&s->set->snap, q->match[s->moff + i])) + 1;
+        if (s->nmatch == s->set->snap.ninst)
+            s->set->mlen += s->set->snap.names_len;     /* every name: the whole pool */
+        else
+            for (uint32_t i = 0; i < s->nmatch; i++)
+                s->set->mlen += strlen(pl_snap_name(&s->set->snap, q->match[s->moff + i])) + 1;
     }
     /* Names matched by several specs of one set (or by one wildcard) are
      * copied once, the set's whole name pool; a few named instances out of
      * many are copied one by one. */
     for (uint32_t k = 0; k < q->nsets; k++) {
         qset *t = q->sets[k];
-        t->share = !t->err && t->mlen > t->snap.names_len;
+        t->share = !t->err && t->snap.names_len && t->mlen >= t->snap.names_len;
         nnames += t->share ? t->snap.names_len : t->mlen;
     }
     o_blocks = ALIGN8(sizeof *smp);
@@ -576,6 +585,18 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
                 ni += len;
             }
             ii++;
+            if (s->plain) {              /* the common case: no branch, no reload per value */
+                pl_pair *pv = smp->vals + vi;
+                uint8_t *ph = smp->have + vi;
+                const uint32_t *cx = s->pub.counters;
+                for (uint32_t c = 0; c < nc; c++) {
+                    pv[c].v = row[cx[c]];
+                    pv[c].b = 0;
+                    ph[c] = hrow[cx[c]];
+                }
+                vi += nc;
+                continue;
+            }
             for (uint32_t c = 0; c < nc; c++) {
                 uint32_t x = s->pub.counters[c], bx = s->bases[c];
                 pl_pair *p = &smp->vals[vi];

@@ -15,7 +15,11 @@
  *       (at name8_off from the record), the tail;
  *     - a free record (APPSEG_KIND_FREE): a deleted instance, reusable.
  *
- * The writer only appends and reuses; it never shrinks the file.  seq is
+ * The segment is a memfd sealed against shrinking (F_SEAL_SHRINK) that the
+ * directory entry, a symbolic link to /proc/<pid>/fd/<n>, names -- so a
+ * reader may map it and read in place -- or, for root's providers and with
+ * PERFLIB_APPSEG_FILE set, a file there, which readers pread.
+ * The writer only appends and reuses; it never shrinks the segment.  seq is
  * odd while an instance record changes identity (create, delete, reuse):
  * the writer stores head = tail = odd, the body, then tail = head = even.
  * Values themselves are single aligned stores (atomic). */
@@ -54,8 +58,14 @@ typedef struct appseg_hdr {
     uint32_t pid;
     uint32_t nsets;
     appseg_guid provider;
-    uint8_t reserved[APPSEG_HDR_SIZE - 56];
+    uint32_t flags;          /* APPSEG_FLAG_*, set by the writer */
+    uint32_t pad;
+    uint8_t reserved[APPSEG_HDR_SIZE - 64];
 } appseg_hdr;
+
+/* PerfStopProvider sets it before it lets go: a reader holding a mapping
+ * of a memfd segment learns that its provider stopped without a stat. */
+#define APPSEG_FLAG_STOPPED 1u
 
 typedef struct appseg_rec {
     uint64_t seq;            /* even: stable; odd: changing */

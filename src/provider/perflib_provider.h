@@ -8,12 +8,16 @@
  * PerfSetCounterSetInfoEx (a perflib extension); without it the set is named
  * by its GUID and each counter "Counter <id>".
  *
- * Values live in a shared-memory segment file, one per provider handle:
- * $PERFLIB_APPSEG_DIR if set, else $XDG_RUNTIME_DIR/perflib/ for a user,
- * /run/perflib/ for root; mode 0644 (0600 with PERFLIB_APPSEG_PRIVATE).
+ * Values live in a shared-memory segment, one per provider handle: a memfd
+ * sealed against shrinking (readers map it and read in place; only this
+ * user's processes and root can open it), named by a link to
+ * /proc/<pid>/fd/<n> in $PERFLIB_APPSEG_DIR if set, else
+ * $XDG_RUNTIME_DIR/perflib/ for a user, /run/perflib/ for root.  With
+ * PERFLIB_APPSEG_FILE set the segment is a file there instead, mode 0644
+ * (0600 with PERFLIB_APPSEG_PRIVATE), which other users may read.
  * Updates are single aligned stores (or atomic adds for Increment and
  * Decrement) into that memory: no system call, lock or allocation.
- * PerfStopProvider removes the file.  Link with -lperflib-provider
+ * PerfStopProvider removes the link or file.  Link with -lperflib-provider
  * (pkg-config perflib-provider); this library needs nothing else. */
 #ifndef PERFLIB_PROVIDER_H
 #define PERFLIB_PROVIDER_H

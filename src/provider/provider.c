@@ -6,10 +6,12 @@
 #include "perflib_provider.h"
 #include "appseg_layout.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +42,7 @@ typedef struct pset {
 typedef struct prov {
     uint32_t magic;
     int fd;
+    int memfd;                           /* the segment is a sealed memfd, the path a link to it */
     uint8_t *base;
     size_t file_size;
     appseg_hdr *hdr;
@@ -98,6 +101,65 @@ static int seg_dir(char *out, size_t size)
     return 0;
 }
 
+/* The segment's memory: a memfd sealed against shrinking, so that readers
+ * may map it without fear of SIGBUS (only this user's processes and root
+ * can open it, through /proc/<pid>/fd), or with PERFLIB_APPSEG_FILE a file
+ * in the directory, which other users may read (readers pread it).  -1
+ * with errno when neither can be made. */
+static int seg_fd(prov *p, const char *tmp, mode_t mode)
+{
+    if (!getenv("PERFLIB_APPSEG_FILE")) {
+        int fd = memfd_create("perflib-segment", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+        if (fd >= 0) {
+            p->memfd = 1;
+            fchmod(fd, 0600);
+            return fd;
+        }
+    }
+    int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
+    if (fd >= 0)
+        fchmod(fd, mode);                /* whatever the umask */
+    return fd;
+}
+
+/* Removes this user's links to the memfds of providers that have exited
+ * (a crash leaves its link behind; the memory went with the process). */
+static void sweep_links(const char *dir)
+{
+    DIR *dp = opendir(dir);
+    struct dirent *de;
+    char path[PATH_MAX], target[64];
+    struct stat st;
+    unsigned pid, n;
+    size_t sl = strlen(APPSEG_SUFFIX);
+    if (!dp)
+        return;
+    while ((de = readdir(dp)) != NULL) {
+        size_t len = strlen(de->d_name);
+        if (len <= sl || strcmp(de->d_name + len - sl, APPSEG_SUFFIX) != 0 ||
+            (size_t)snprintf(path, sizeof path, "%s/%s", dir, de->d_name) >= sizeof path)
+            continue;
+        ssize_t k = lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && st.st_uid == geteuid()
+                        ? readlink(path, target, sizeof target - 1) : -1;
+        if (k <= 0 || (size_t)k >= sizeof target - 1)
+            continue;
+        target[k] = '\0';
+        if (sscanf(target, "/proc/%u/fd/%u", &pid, &n) == 2 && kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+            unlink(path);
+    }
+    closedir(dp);
+}
+
+/* Puts the written segment where readers look, whole or not at all. */
+static int seg_publish(prov *p, const char *tmp)
+{
+    char target[64];
+    if (!p->memfd)
+        return rename(tmp, p->path);
+    snprintf(target, sizeof target, "/proc/%ld/fd/%d", (long)getpid(), p->fd);
+    return symlink(target, p->path);
+}
+
 static ULONG seg_create(prov *p, const GUID *g)
 {
     char dir[PATH_MAX - 96], tmp[PATH_MAX];
@@ -109,15 +171,17 @@ static ULONG seg_create(prov *p, const GUID *g)
              dir, g->Data1, g->Data2, g->Data3, g->Data4[0], g->Data4[1], g->Data4[2], g->Data4[3],
              g->Data4[4], g->Data4[5], g->Data4[6], g->Data4[7], (long)getpid(), n);
     snprintf(tmp, sizeof tmp, "%s/.new.%ld.%u", dir, (long)getpid(), n);
-    p->fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
+    p->fd = seg_fd(p, tmp, mode);
     if (p->fd < 0)
         return ERROR_ACCESS_DENIED;
-    fchmod(p->fd, mode);                 /* whatever the umask */
+    if (p->memfd)
+        sweep_links(dir);
     p->base = MAP_FAILED;
-    if (ftruncate(p->fd, INITIAL_FILE) == 0)
+    if (ftruncate(p->fd, INITIAL_FILE) == 0 && (!p->memfd || fcntl(p->fd, F_ADD_SEALS, F_SEAL_SHRINK) == 0))
         p->base = mmap(NULL, RESERVE, PROT_READ | PROT_WRITE, MAP_SHARED, p->fd, 0);
     if (p->base == MAP_FAILED) {
-        unlink(tmp);
+        if (!p->memfd)
+            unlink(tmp);
         close(p->fd);
         return ERROR_OUTOFMEMORY;
     }
@@ -130,8 +194,9 @@ static ULONG seg_create(prov *p, const GUID *g)
     p->hdr->start_time = self_start_time();
     p->hdr->pid = (uint32_t)getpid();
     memcpy(&p->hdr->provider, g, sizeof p->hdr->provider);
-    if (rename(tmp, p->path) != 0) {     /* readers see it whole or not at all */
-        unlink(tmp);
+    if (seg_publish(p, tmp) != 0) {
+        if (!p->memfd)
+            unlink(tmp);
         munmap(p->base, RESERVE);
         close(p->fd);
         return ERROR_ACCESS_DENIED;
@@ -214,6 +279,7 @@ PUBLIC ULONG PerfStopProvider(HANDLE hProvider)
     if (!p || p->magic != PROV_MAGIC)
         return ERROR_INVALID_PARAMETER;
     p->magic = 0;
+    __atomic_fetch_or(&p->hdr->flags, APPSEG_FLAG_STOPPED, __ATOMIC_RELEASE);
     unlink(p->path);
     munmap(p->base, RESERVE);
     close(p->fd);

@@ -10,9 +10,11 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -50,6 +52,10 @@ typedef struct seg {
     ino_t ino;
     uint8_t *buf;
     size_t cap, len;
+    const uint8_t *map;      /* a sealed memfd segment, mapped: read in place */
+    size_t maplen;
+    pl_appseg_cursor cur;
+    int64_t alive_until;     /* CLOCK_MONOTONIC ns: seen running, no need to ask before then */
 } seg;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -115,6 +121,63 @@ static void seg_close(seg *s)
     if (s->pidfd >= 0)
         close(s->pidfd);
     s->fd = s->pidfd = -1;
+    if (s->map)
+        munmap((void *)(uintptr_t)s->map, s->maplen);
+    s->map = NULL;
+    s->maplen = 0;
+    s->alive_until = 0;
+    pl_appseg_cursor_free(&s->cur);
+}
+
+/* A sealed segment mapped whole, its bytes in use included: 0 or errno.
+ * The seal guarantees the memfd never shrinks, so the mapping never faults. */
+static int seg_map(seg *s)
+{
+    struct stat st;
+    uint64_t used = s->map ? __atomic_load_n((const uint64_t *)(const void *)(s->map + 8), __ATOMIC_ACQUIRE) : 0;
+    if (s->map && used <= s->maplen)
+        return 0;
+    if (fstat(s->fd, &st) != 0)
+        return errno;
+    size_t len = (size_t)st.st_size < MAX_SEGMENT ? (size_t)st.st_size : MAX_SEGMENT;
+    if (len < APPSEG_HDR_SIZE)
+        return EPROTO;
+    void *m = mmap(NULL, len, PROT_READ, MAP_SHARED, s->fd, 0);
+    if (m == MAP_FAILED)
+        return errno;
+    if (s->map)
+        munmap((void *)(uintptr_t)s->map, s->maplen);
+    s->map = m;
+    s->maplen = len;
+    return 0;
+}
+
+/* The path's file: a segment file (never through a symbolic link), or the
+ * memfd a link of the form /proc/<pid>/fd/<n> names.  fd or -1 with errno. */
+static int seg_open_path(seg *s, const char *path, char *msg, size_t size)
+{
+    struct stat lst;
+    char target[64], again[64];
+    unsigned pid, n;
+    if (lstat(path, &lst) != 0)
+        return -1;
+    if (!S_ISLNK(lst.st_mode))
+        return open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    ssize_t k = readlink(path, target, sizeof target - 1);
+    if (k > 0 && (size_t)k < sizeof target - 1) {
+        target[k] = '\0';
+        if (sscanf(target, "/proc/%u/fd/%u", &pid, &n) == 2 &&
+            (size_t)snprintf(again, sizeof again, "/proc/%u/fd/%u", pid, n) < sizeof again && strcmp(again, target) == 0) {
+            int fd = open(target, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+            s->pid = pid;
+            if (fd < 0 && errno == ENOENT)
+                errno = ESRCH;           /* the link is there, its provider's process is not */
+            return fd;
+        }
+    }
+    pl_say(0, msg, size, "segment %s refused: a symbolic link, and not to a provider's memfd (/proc/<pid>/fd/<n>)", path);
+    errno = EACCES;
+    return -1;
 }
 
 /* The whole file into s->buf with pread: a file that shrinks meanwhile
@@ -125,6 +188,21 @@ static int seg_read(seg *s, char *msg, size_t size)
     size_t want, got = 0;
     if (fstat(s->fd, &st) != 0)
         return errno;
+    if (s->map) {                        /* a copy of the mapping: it cannot fault */
+        int e = seg_map(s);
+        if (e)
+            return e;
+        if (s->maplen > s->cap) {
+            uint8_t *b = realloc(s->buf, s->maplen);
+            if (!b)
+                return ENOMEM;
+            s->buf = b;
+            s->cap = s->maplen;
+        }
+        memcpy(s->buf, s->map, s->maplen);
+        s->len = s->maplen;
+        return pl_appseg_check_header(s->buf, s->len, &(size_t){ 0 }, msg, size);
+    }
     want = (size_t)st.st_size;
     if (want > MAX_SEGMENT)
         want = MAX_SEGMENT;
@@ -168,6 +246,23 @@ static int seg_alive(const seg *s)
     return proc_start(s->pid, &t, &u) == 0 && t == s->start;
 }
 
+/* seg_alive for a collect: asked of the kernel at most once a millisecond,
+ * so that a reader in a tight loop does not pay a system call per read (a
+ * provider that exits is noticed within that millisecond; what was read
+ * before is what it had written). */
+static int seg_alive_now(seg *s)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    int64_t ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+    if (s->alive_until > ns)
+        return 1;
+    if (!seg_alive(s))
+        return 0;
+    s->alive_until = ns + 1000000;
+    return 1;
+}
+
 /* Opens path under the trust policy and reads it: 0, EACCES (refused, with
  * msg), EPROTO (bad header, msg) or errno.  s->pidfd < 0 and !seg_alive
  * when the provider has exited. */
@@ -179,7 +274,10 @@ static int seg_open(seg *s, const char *path, char *msg, size_t size)
     uid_t puid = 0;
     int e;
     seg_close(s);
-    s->fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    msg[0] = '\0';
+    s->fd = seg_open_path(s, path, msg, size);
+    if (s->fd < 0 && errno == EACCES && !msg[0])
+        pl_say(0, msg, size, "segment %s refused: its memory cannot be opened by uid %u", path, (unsigned)geteuid());
     if (s->fd < 0)
         return errno;
     if (fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_uid != geteuid() && st.st_uid != 0) ||
@@ -191,11 +289,20 @@ static int seg_open(seg *s, const char *path, char *msg, size_t size)
     }
     s->owner = st.st_uid;
     s->dev = st.st_dev, s->ino = st.st_ino;
+    int seals = fcntl(s->fd, F_GET_SEALS);
+    if (seals >= 0 && (seals & F_SEAL_SHRINK) && (e = seg_map(s)) != 0) {
+        seg_close(s);
+        return e == EPROTO ? pl_say(EPROTO, msg, size, "segment %s is shorter than its header", path) : e;
+    }
     if ((e = seg_read(s, msg, size)) != 0) {
         seg_close(s);
         return e;
     }
     memcpy(&h, s->buf, sizeof h);
+    if (h.flags & APPSEG_FLAG_STOPPED) {
+        seg_close(s);                    /* stopped, its link not yet removed */
+        return ENOENT;
+    }
     s->pid = h.pid;
     s->start = h.start_time;
     s->pidfd = (int)syscall(SYS_pidfd_open, (pid_t)h.pid, 0);
@@ -486,12 +593,23 @@ static int as_bind(astate *st)
     /* PerfStopProvider removes the file while its process may live on: the
      * file kept open is then the stopped provider's, no longer its set's */
     struct stat now;
-    if (bind == st->bind && st->s.fd >= 0 && stat(st->path, &now) == 0 && now.st_dev == st->s.dev &&
-        now.st_ino == st->s.ino)
+    if (bind == st->bind && st->s.fd >= 0 && st->s.map) {
+        /* a mapped memfd: PerfStopProvider says so in its header, no stat needed */
+        if (!(__atomic_load_n((const uint32_t *)(const void *)(st->s.map + offsetof(appseg_hdr, flags)),
+                              __ATOMIC_ACQUIRE) & APPSEG_FLAG_STOPPED))
+            return 0;
+        e = ENOENT;
+    } else if (bind == st->bind && st->s.fd >= 0 && stat(st->path, &now) == 0 && now.st_dev == st->s.dev &&
+               now.st_ino == st->s.ino) {
         return 0;
-    e = seg_open(&st->s, st->path, st->msg, sizeof st->msg);
+    } else {
+        e = seg_open(&st->s, st->path, st->msg, sizeof st->msg);
+    }
     if (e == ENOENT)
-        pl_say(0, st->msg, sizeof st->msg, "the provider of '%s' has stopped (%s is gone)", a->d->cs.name, st->path);
+        pl_say(0, st->msg, sizeof st->msg, "the provider of '%s' has stopped (%s)", a->d->cs.name, st->path);
+    else if (e == ESRCH)
+        pl_say(0, st->msg, sizeof st->msg, "the provider of '%s' (pid %u) has exited; its segment %s remains",
+               a->d->cs.name, (unsigned)st->s.pid, st->path);
     else if (e && e != EACCES && e != EPROTO)
         pl_say(0, st->msg, sizeof st->msg, "%s: %s", st->path, strerror(e));
     st->bind = e ? 0 : bind;
@@ -503,7 +621,7 @@ static int as_live(astate *st)
 {
     const pl_appseg_def *d = st->a->d;
     int e = as_bind(st);
-    if (!e && !seg_alive(&st->s)) {
+    if (!e && !seg_alive_now(&st->s)) {
         pl_say(0, st->msg, sizeof st->msg, "the provider of '%s' (pid %u) has exited; its segment %s remains",
             d->cs.name, (unsigned)st->s.pid, st->path);
         e = ESRCH;
@@ -521,11 +639,23 @@ static int as_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         discover();                      /* a provider that took over since: seen in this collect */
         e = as_live(st);
     }
-    if (!e)
+    uint64_t key = ((uint64_t)st->s.pid << 40 ^ st->s.start) | 1u;
+    if (!e && st->s.map) {               /* in place */
+        e = EAGAIN;
+        for (int k = 0; k < 3 && e == EAGAIN; k++) {   /* grown past the mapping: map it again */
+            e = seg_map(&st->s);
+            if (!e)
+                e = pl_appseg_take_live(st->s.map, st->s.maplen, d, wanted, key, snap, &st->s.cur, st->msg,
+                                        sizeof st->msg);
+        }
+        if (e == EAGAIN)
+            pl_say(0, st->msg, sizeof st->msg, "segment %s says more bytes are in use than it has", st->path);
+        if (e == ENOENT)
+            pl_say(0, st->msg, sizeof st->msg, "segment %s no longer defines '%s'", st->path, d->cs.name);
+    } else if (!e) {
         e = seg_read(&st->s, st->msg, sizeof st->msg);
-    if (!e) {
-        uint64_t key = ((uint64_t)st->s.pid << 40 ^ st->s.start) | 1u;
-        e = pl_appseg_take(st->s.buf, st->s.len, d, wanted, key, snap, st->msg, sizeof st->msg);
+        if (!e)
+            e = pl_appseg_take(st->s.buf, st->s.len, d, wanted, key, snap, st->msg, sizeof st->msg);
         if (e == ENOENT)
             pl_say(0, st->msg, sizeof st->msg, "segment %s no longer defines '%s'", st->path, d->cs.name);
     }

@@ -169,9 +169,12 @@ pl_appseg_def *pl_appseg_def_new(const appseg_set *s)
             return NULL;
         }
     }
-    d->all8 = 1;
-    for (uint32_t i = 0; i < n; i++)
+    d->all8 = d->contig = 1;
+    for (uint32_t i = 0; i < n; i++) {
         d->all8 &= !d->ref[i] && d->counters[i].size == 8;
+        d->contig &= d->offset[i] == 8 * i;
+    }
+    d->contig &= d->all8;
     /* a counter followed by a base counter takes it as its base, as in a template */
     for (uint32_t i = 0; i + 1 < n; i++)
         if ((d->counters[i].type & 0x00070000u) != PERF_COUNTER_BASE &&
