@@ -285,3 +285,43 @@ end]])
     assert.matches("'Available Bandwidth' (PERF_RAW_FRACTION) is a one-sample fraction", out, 1, true)
   end)
 end)
+
+describe("values printed with their units", function()
+  local pretty = require "perflib.pretty"
+
+  it("pretty.quantity puts the unit after the number", function()
+    assert.equals("12.5%", pretty.quantity(12.5, "percent"))
+    assert.equals("3/s", pretty.quantity(3, "/s"))
+    assert.equals("1024 bytes/s", pretty.quantity(1024, "bytes/s"))
+    assert.equals("2.0 MHz", pretty.quantity(2.0, "MHz"))
+    assert.equals("7", pretty.quantity(7, ""))
+    assert.equals("7", pretty.quantity(7))
+    assert.equals("-", pretty.quantity(nil, "bytes"))
+    assert.equals("1.50G bytes", pretty.quantity(1.5e9, "bytes", "1.50G"))
+  end)
+
+  it("pretty.values gives a result's values with units, statuses where not valid", function()
+    local q = perflib.query()
+    assert(q:add [[\Memory\Available KBytes]])
+    assert(q:add [[\Memory\Page Faults/sec]])
+    local s0 = assert(q:collect())
+    local v = pretty.values(s0, nil, 1)
+    local raw = s0:values(nil, 1)["Available KBytes"][""]
+    assert.equals(pretty.number(raw) .. " KiB", v["Available KBytes"][""])
+    assert.equals("first_sample", pretty.values(s0, nil, 2)["Page Faults/sec"][""])
+    local s1 = assert(q:collect())
+    assert.matches("^[%d.e+-]+/s$", pretty.values(s1, s0, 2)["Page Faults/sec"][""])
+  end)
+
+  it("the monitor's view shows each rule's values with its counter's unit", function()
+    local V = require "perflib.view"
+    local rule = { name = "U99Mem", source = [[\Memory\Available MBytes]] }
+    local raw = { name = "U99Raw", source = [[\Memory\Available MBytes]], value = { fn = "raw" } }
+    local eng = { rules = { rule, raw },
+                  explain = function(_, name) return { name = name, alerts = {}, instances = {} } end }
+    local frame = { [rule.source] = { instances = { "" }, value = { [""] = 512 } } }
+    local text = V.render(eng, { seq = 1, interval = 1, path = "x", frame = frame })
+    assert.matches("\nU99Mem%s+ok%s+512 MiB\n", text)
+    assert.matches("\nU99Raw%s+ok%s+512\n", text)
+  end)
+end)
