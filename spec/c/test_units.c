@@ -194,6 +194,45 @@ static void test_names(void)
     CHECK_EQ_U64(pl_semantics_parse("gauge", &s), 0);
     CHECK_EQ_U64(s, PL_SEM_GAUGE);
     CHECK_EQ_U64(pl_semantics_parse("rate", &s), EINVAL);
+    /* prefixed symbols: the scale to the base unit */
+    static const struct { const char *s; pl_unit_kind k; double scale; } sym[] = {
+        { "bytes", PL_UNIT_BYTES, 1 }, { "B", PL_UNIT_BYTES, 1 }, { "KiB", PL_UNIT_BYTES, 1024 },
+        { "MiB", PL_UNIT_BYTES, 1048576 }, { "GiB", PL_UNIT_BYTES, 1073741824.0 }, { "kB", PL_UNIT_BYTES, 1000 },
+        { "ms", PL_UNIT_SECONDS, 1e-3 }, { "us", PL_UNIT_SECONDS, 1e-6 }, { "ns", PL_UNIT_SECONDS, 1e-9 },
+        { "s", PL_UNIT_SECONDS, 1 }, { "MHz", PL_UNIT_HERTZ, 1e6 }, { "mW", PL_UNIT_WATTS, 1e-3 },
+        { "uAh", PL_UNIT_AMPERE_HOURS, 1e-6 }, { "mV", PL_UNIT_VOLTS, 1e-3 }, { "GB/s", PL_UNIT_BYTES_PER_SECOND, 1e9 },
+        { "celsius", PL_UNIT_CELSIUS, 1 }, { "none", PL_UNIT_NONE, 1 },
+    };
+    for (size_t i = 0; i < sizeof sym / sizeof sym[0]; i++) {
+        double sc = 0;
+        k = PL_UNIT_UNDECLARED;
+        CHECK_EQ_U64(pl_unit_parse_scaled(sym[i].s, &k, &sc), 0);
+        CHECK_EQ_U64(k, sym[i].k);
+        CHECK_NEAR(sc, sym[i].scale, sym[i].scale * 1e-12);
+    }
+    static const char *const bad[] = { "", "KB", "xs", "kiB", "mmW", "bytes/s", " ms", "percent%" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        double sc;
+        if (pl_unit_parse_scaled(bad[i], &k, &sc) != EINVAL)
+            fprintf(stderr, "  '%s' parsed\n", bad[i]);
+        CHECK_EQ_U64(pl_unit_parse_scaled(bad[i], &k, &sc), EINVAL);
+    }
+    double sc;
+    CHECK_EQ_U64(pl_unit_parse_scaled(NULL, &k, &sc), EINVAL);
+}
+
+/* pl_units_complete fills only what a definition leaves out. */
+static void test_complete(void)
+{
+    pl_counter_def c = { 1, "Sent/sec", "", PERF_COUNTER_BULK_COUNT, PL_NO_ID, 100, 0, 8, PL_U(BYTES, 1, UNDECLARED) };
+    pl_units_complete(&c);
+    CHECK_EQ_U64(c.unit, PL_UNIT_BYTES);
+    CHECK_EQ_U64(c.semantics, PL_SEM_COUNTER);
+    pl_counter_def t = { 2, "% Busy", "", PERF_100NSEC_TIMER, PL_NO_ID, 100, 0, 8, 0, PL_SEM_COUNTER, 0 };
+    pl_units_complete(&t);
+    CHECK_EQ_U64(t.unit, PL_UNIT_SECONDS);
+    CHECK_NEAR(t.unit_scale, 1e-7, 1e-20);
+    CHECK_EQ_U64(pl_units_check(&t, NULL, 0), 0);
 }
 
 static void test_check(void)
@@ -312,6 +351,7 @@ int main(void)
     RUN(test_every_type);
     RUN(test_declared);
     RUN(test_names);
+    RUN(test_complete);
     RUN(test_check);
     RUN(test_metric_names);
     RUN(test_registry);
