@@ -80,7 +80,8 @@ void pl_disk_io_set(pl_snapshot *snap, uint32_t inst, uint32_t first, const uint
       "over the interval (" SRC " field 11).", PERF_COUNTER_100NS_QUEUELEN_TYPE, PL_NO_ID, \
       PERF_DETAIL_NOVICE, PL_U(SECONDS, 1e-7, COUNTER)) \
     X(6, "Avg. Disk sec/Transfer", "Average time of a read or write in seconds, iostat's " \
-      "await (" SRC " fields 7 + 11 over 4 + 8).", PERF_AVERAGE_TIMER, 7, PERF_DETAIL_NOVICE, PL_U(SECONDS, 1e-7, COUNTER)) \
+      "await (" SRC " fields 7 + 11 over 4 + 8).", PERF_AVERAGE_TIMER, 7, PERF_DETAIL_NOVICE, \
+        PL_U(SECONDS, 1e-7, COUNTER)) \
     X(7, "Avg. Disk sec/Transfer Base", "Completed reads and writes (" SRC " fields 4 + 8), " \
       "the base of Avg. Disk sec/Transfer.", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(COUNT, 1, COUNTER)) \
     X(8, "Avg. Disk sec/Read", "Average time of a read in seconds, iostat's r_await " \

@@ -73,7 +73,8 @@ static const pl_counter_def counters[NC] = {
       "interval: the change in branch misses over the change in branch instructions.",
       PERF_SAMPLE_FRACTION, C_BMRB, PERF_DETAIL_NOVICE, 0, 8, PL_U(COUNT, 1, COUNTER) },
     { C_BMRB, "Branch Miss Ratio Base", "Branch instructions (PERF_COUNT_HW_BRANCH_INSTRUCTIONS), "
-      "the base of % Branch Miss Ratio.", PERF_SAMPLE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8, PL_U(COUNT, 1, COUNTER) },
+      "the base of % Branch Miss Ratio.", PERF_SAMPLE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8,
+        PL_U(COUNT, 1, COUNTER) },
     BULK(C_CS, "Context Switches/sec", "Context switches per second on the CPU "
          "(PERF_COUNT_SW_CONTEXT_SWITCHES; needs no PMU).", PL_U(COUNT, 1, COUNTER)),
     BULK(C_MIG, "CPU Migrations/sec", "Tasks migrated to the CPU per second "
@@ -82,7 +83,8 @@ static const pl_counter_def counters[NC] = {
          "(PERF_COUNT_SW_PAGE_FAULTS; needs no PMU).", PL_U(COUNT, 1, COUNTER)),
     { C_ACT, "% Counter Active", "Share of the interval the cycles group was on the PMU "
       "(the change in time_running over that in time_enabled, in 100 ns); below 100 the hardware counts are "
-      "multiplexed and scaled up.", PERF_SAMPLE_FRACTION, C_ACTB, PERF_DETAIL_ADVANCED, 0, 8, PL_U(SECONDS, 1e-7, COUNTER) },
+      "multiplexed and scaled up.", PERF_SAMPLE_FRACTION, C_ACTB, PERF_DETAIL_ADVANCED, 0, 8,
+        PL_U(SECONDS, 1e-7, COUNTER) },
     { C_ACTB, "Counter Active Base", "time_enabled of the cycles group in 100 ns, the base of "
       "% Counter Active.", PERF_SAMPLE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8, PL_U(SECONDS, 1e-7, COUNTER) },
 };

@@ -55,7 +55,8 @@ static const pl_counter_def counters[NC] = {
     { C_FAN, "Fan Speed (RPM)", "Speed of a fan in revolutions per minute (fanN_input).",
       LRAW, PL_NO_ID, NOV, 0, 8, PL_U(RPM, 1, GAUGE) },
     { C_POWER, "Power (mW)", "Power of a power sensor in microwatts with scale -3, so it "
-      "formats to milliwatts (powerN_input, else powerN_average).", LRAW, PL_NO_ID, NOV, -3, 8, PL_U(WATTS, 1e-6, GAUGE) },
+      "formats to milliwatts (powerN_input, else powerN_average).", LRAW, PL_NO_ID, NOV, -3, 8,
+        PL_U(WATTS, 1e-6, GAUGE) },
     { C_CURR, "Current (mA)", "Current of a curr sensor in milliamperes (currN_input).",
       LRAW, PL_NO_ID, NOV, 0, 8, PL_U(AMPERES, 1e-3, GAUGE) },
     { C_ERATE, "Energy Rate (mW)", "Average power over the interval from a cumulative energy "

@@ -49,7 +49,8 @@ static const pl_counter_def counters[] = {
         "filesystem's size, as df's Avail (statvfs f_bavail over f_blocks, times f_frsize).",
         PERF_LARGE_RAW_FRACTION, 65, PERF_DETAIL_NOVICE, PL_U(BYTES, 1, GAUGE))
     CTR(65, "% Free Space Base", "Size of the filesystem in bytes (statvfs f_blocks x "
-        "f_frsize), the base of % Free Space.", PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(BYTES, 1, DISCRETE))
+        "f_frsize), the base of % Free Space.", PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_NOVICE,
+          PL_U(BYTES, 1, DISCRETE))
     CTR(66, "Free Megabytes", "Space available to unprivileged users in MiB (statvfs "
         "f_bavail x f_frsize / 2^20).", LRAW, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(BYTES, 1048576, GAUGE))
     PL_DISK_IO_COUNTERS(PL_DISK_CTR, "the mount's device line of /proc/diskstats,")

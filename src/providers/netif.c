@@ -61,11 +61,13 @@ static const pl_counter_def counters[] = {
     CTR(3, "Packets Sent/sec", "Packets sent per second (/proc/net/dev transmit packets).",
         BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(4, "Current Bandwidth", "Link speed in bits per second (/sys/class/net/<if>/speed in "
-        "Mb/s x 10^6); unset when the driver reports none (-1 or EINVAL).", LRAW, NOV, PL_U(BYTES_PER_SECOND, 0.125, DISCRETE)),
+        "Mb/s x 10^6); unset when the driver reports none (-1 or EINVAL).", LRAW, NOV,
+          PL_U(BYTES_PER_SECOND, 0.125, DISCRETE)),
     CTR(5, "Bytes Received/sec", "Bytes received per second (/proc/net/dev receive bytes).",
         BULK, NOV, PL_U(BYTES, 1, COUNTER)),
     CTR(6, "Packets Received Non-Unicast/sec", "Multicast packets received per second "
-        "(/proc/net/dev receive multicast; Linux does not count broadcasts apart).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
+        "(/proc/net/dev receive multicast; Linux does not count broadcasts apart).", BULK, NOV,
+          PL_U(COUNT, 1, COUNTER)),
     CTR(7, "Packets Received Discarded", "Received packets dropped without an error, for "
         "lack of buffers for instance, since the interface came up (/proc/net/dev receive "
         "drop).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),

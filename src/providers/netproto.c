@@ -81,7 +81,8 @@ static const pl_counter_def ip_counters[] = {
     CTR(5, "Datagrams Received Unknown Protocol", "Datagrams addressed here with an unknown "
         "protocol, since boot (InUnknownProtos; Ip6InUnknownProtos).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(6, "Datagrams Received Discarded", "Received datagrams without errors discarded, for "
-        "lack of buffer space for instance, since boot (InDiscards; Ip6InDiscards).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
+        "lack of buffer space for instance, since boot (InDiscards; Ip6InDiscards).", LRAW, NOV,
+          PL_U(COUNT, 1, COUNTER)),
     CTR(7, "Datagrams Received Delivered/sec", "Datagrams delivered to the transport protocols "
         "per second (InDelivers; Ip6InDelivers).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(8, "Datagrams Sent/sec", "Datagrams handed to IP for sending by local protocols per "

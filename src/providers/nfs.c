@@ -61,11 +61,14 @@ static const pl_counter_def counters[NC] = {
          "to the reply (mountstats READ rtt in ms over READ ops).", C_RRTT_B, PL_U(SECONDS, 1e-7, COUNTER)),
     AVGB(C_RRTT_B, "Avg. sec/Read (RTT) Base", "READ ops, the base of Avg. sec/Read (RTT).", PL_U(COUNT, 1, COUNTER)),
     AVGT(C_REXE, "Avg. sec/Read (Execute)", "Mean time from queueing a READ request to its "
-         "completion, queueing included (mountstats READ execute in ms over READ ops).", C_REXE_B, PL_U(SECONDS, 1e-7, COUNTER)),
-    AVGB(C_REXE_B, "Avg. sec/Read (Execute) Base", "READ ops, the base of Avg. sec/Read (Execute).", PL_U(COUNT, 1, COUNTER)),
+         "completion, queueing included (mountstats READ execute in ms over READ ops).", C_REXE_B,
+           PL_U(SECONDS, 1e-7, COUNTER)),
+    AVGB(C_REXE_B, "Avg. sec/Read (Execute) Base", "READ ops, the base of Avg. sec/Read (Execute).",
+      PL_U(COUNT, 1, COUNTER)),
     AVGT(C_WRTT, "Avg. sec/Write (RTT)", "Mean round-trip time of a WRITE request (mountstats "
          "WRITE rtt in ms over WRITE ops).", C_WRTT_B, PL_U(SECONDS, 1e-7, COUNTER)),
-    AVGB(C_WRTT_B, "Avg. sec/Write (RTT) Base", "WRITE ops, the base of Avg. sec/Write (RTT).", PL_U(COUNT, 1, COUNTER)),
+    AVGB(C_WRTT_B, "Avg. sec/Write (RTT) Base", "WRITE ops, the base of Avg. sec/Write (RTT).",
+      PL_U(COUNT, 1, COUNTER)),
     AVGT(C_WEXE, "Avg. sec/Write (Execute)", "Mean time from queueing a WRITE request to its "
          "completion (mountstats WRITE execute in ms over WRITE ops).", C_WEXE_B, PL_U(SECONDS, 1e-7, COUNTER)),
     AVGB(C_WEXE_B, "Avg. sec/Write (Execute) Base", "WRITE ops, the base of Avg. sec/Write "
@@ -74,7 +77,8 @@ static const pl_counter_def counters[NC] = {
       "reconnect (mountstats per-op trans - ops, summed over all operations).",
       BULK, PL_NO_ID, NOV, 0, 8, PL_U(COUNT, 1, COUNTER) },
     { C_TIMEOUTS, "Timeouts", "Major timeouts of requests on this mount since it was mounted "
-      "(mountstats per-op timeouts, summed).", PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, 8, PL_U(COUNT, 1, COUNTER) },
+      "(mountstats per-op timeouts, summed).", PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, 8,
+        PL_U(COUNT, 1, COUNTER) },
     { C_ERRORS, "Errors", "Requests that completed with an error status since the mount "
       "(mountstats per-op errors, summed; statvers 1.1, kernel 5.6 and later).",
       PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, 8, PL_U(COUNT, 1, COUNTER) },

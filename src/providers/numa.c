@@ -60,7 +60,8 @@ static const pl_counter_def counters[NC] = {
         "swapping, in MiB: nodeN/meminfo MemFree + Inactive(file) + SReclaimable (the kernel "
         "has no per-node MemAvailable).", LRAW, PL_NO_ID, NOV, PL_U(BYTES, 1048576, GAUGE)),
     CTR(C_STANDBY, "Standby List MBytes", "Page cache of the node on the inactive list, first "
-        "to be reclaimed, in MiB (nodeN/meminfo Inactive(file) / 1024).", LRAW, PL_NO_ID, NOV, PL_U(BYTES, 1048576, GAUGE)),
+        "to be reclaimed, in MiB (nodeN/meminfo Inactive(file) / 1024).", LRAW, PL_NO_ID, NOV,
+          PL_U(BYTES, 1048576, GAUGE)),
     CTR(C_FILE, "File MBytes", "Page cache of the node in MiB (nodeN/meminfo FilePages / 1024).",
         LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1048576, GAUGE)),
     CTR(C_ANON, "Anon MBytes", "Anonymous memory of the node in MiB (nodeN/meminfo AnonPages "

@@ -110,7 +110,8 @@ static const pl_counter_def counters[NC] = {
     CTR(34, "Disk Write Bytes/sec", "Bytes per second the process caused to be written to "
         "storage (io write_bytes, cancelled writes not subtracted).", BULK, ADV, PL_U(BYTES, 1, COUNTER)),
     CTR(35, "Context Switches/sec", "Context switches of the process per second, voluntary "
-        "and forced (status voluntary_ctxt_switches + nonvoluntary_ctxt_switches).", BULK, ADV, PL_U(COUNT, 1, COUNTER)),
+        "and forced (status voluntary_ctxt_switches + nonvoluntary_ctxt_switches).", BULK, ADV,
+          PL_U(COUNT, 1, COUNTER)),
     CTR(36, "% IO Wait Time", "Share of time the process waited for block I/O (stat 42 "
         "delayacct_blkio_ticks; 0 unless delay accounting is on).", T100, ADV, PL_U(SECONDS, 1e-7, COUNTER)),
     CTR(37, "Processor", "The CPU the process last ran on (stat 39).", RAW, ADV, PL_U(NONE, 1, GAUGE)),

@@ -38,7 +38,8 @@ static const pl_counter_def counters[] = {
     { C_PROC, "% Processor Time",
       "Share of wall-clock time the CPU was not idle: 100 - idle and iowait time (/proc/stat) "
       "over elapsed time.  The raw value is the idle time in 100 ns; for node and machine "
-      "totals the mean over their CPUs.", PERF_100NSEC_TIMER_INV, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, PL_U(SECONDS, 1e-7, COUNTER) },
+      "totals the mean over their CPUs.", PERF_100NSEC_TIMER_INV, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8,
+        PL_U(SECONDS, 1e-7, COUNTER) },
     PT100(C_USER, "% User Time",
           "Share of time in user mode, nice included, guest time excluded (/proc/stat user - guest "
           "+ nice - guest_nice).", PL_U(SECONDS, 1e-7, COUNTER)),
@@ -51,11 +52,14 @@ static const pl_counter_def counters[] = {
       PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, PL_U(COUNT, 1, COUNTER) },
     PT100(C_DPC, "% DPC Time", "Share of time servicing softirqs (/proc/stat softirq), "
           "the Linux counterpart of deferred procedure calls.", PL_U(SECONDS, 1e-7, COUNTER)),
-    PT100(C_IRQT, "% Interrupt Time", "Share of time servicing hardware interrupts (/proc/stat irq).", PL_U(SECONDS, 1e-7, COUNTER)),
+    PT100(C_IRQT, "% Interrupt Time", "Share of time servicing hardware interrupts (/proc/stat irq).",
+      PL_U(SECONDS, 1e-7, COUNTER)),
     { C_DPCQ, "DPCs Queued/sec",
       "Softirqs raised per second: the CPU's column of /proc/softirqs summed; _Total from the "
-      "softirq line of /proc/stat.", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, PL_U(COUNT, 1, COUNTER) },
-    PT100(C_IDLE, "% Idle Time", "Share of time idle, I/O wait included (/proc/stat idle + iowait).", PL_U(SECONDS, 1e-7, COUNTER)),
+      "softirq line of /proc/stat.", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8,
+        PL_U(COUNT, 1, COUNTER) },
+    PT100(C_IDLE, "% Idle Time", "Share of time idle, I/O wait included (/proc/stat idle + iowait).",
+      PL_U(SECONDS, 1e-7, COUNTER)),
     { C_C1, "% C1 Time", "Share of wall-clock time in the first idle state after polling "
       "(cpuidle state1 time); _Total is the mean over CPUs.", PERF_100NSEC_TIMER, PL_NO_ID,
       PERF_DETAIL_ADVANCED, 0, 8, PL_U(SECONDS, 1e-7, COUNTER) },
@@ -79,7 +83,8 @@ static const pl_counter_def counters[] = {
       PERF_PRECISION_TIMESTAMP, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8, PL_U(SECONDS, 1e-7, COUNTER) },
     PT100(C_NICE, "% Nice Time", "Share of time in user mode at positive nice, guest_nice excluded "
           "(/proc/stat nice - guest_nice).", PL_U(SECONDS, 1e-7, COUNTER)),
-    PT100(C_IOW, "% IO Wait Time", "Share of time idle with I/O outstanding (/proc/stat iowait).", PL_U(SECONDS, 1e-7, COUNTER)),
+    PT100(C_IOW, "% IO Wait Time", "Share of time idle with I/O outstanding (/proc/stat iowait).",
+      PL_U(SECONDS, 1e-7, COUNTER)),
     PT100(C_STEAL, "% Steal Time", "Share of time a hypervisor ran something else while this "
           "virtual CPU wanted to run (/proc/stat steal).", PL_U(SECONDS, 1e-7, COUNTER)),
     PT100(C_GUEST, "% Guest Time", "Share of time running guest virtual CPUs (/proc/stat guest + "
