@@ -8,11 +8,12 @@
 local perflib = require "perflib"
 local files = dofile "spec/support/files.lua"
 
--- The built-in sets hold fixed title indexes below the assigned range.
+-- The built-in sets hold the fixed title indexes 1000 .. 28000 (sets defined from Lua
+-- by other specs take 900,000,000 and up, plug-ins and textfiles 1,000,000,000 and up).
 local function builtin_sets()
   local out = {}
   for cs in perflib.countersets() do
-    if cs.index < 1000000000 then out[#out + 1] = cs end
+    if cs.index <= 28000 then out[#out + 1] = cs end
   end
   return out
 end

@@ -106,13 +106,13 @@ static void test_errors(void)
 int main(void)
 {
     char cwd[400];
+    const char *p = cwd;
+    WCHAR *w = root;
     if (!getcwd(cwd, sizeof cwd - 32))
         return 1;
-    strcat(cwd, "/spec/fixtures/basic");
-    size_t k = 0;
-    for (; cwd[k]; k++)
-        root[k] = (WCHAR)cwd[k];
-    root[k] = 0;
+    strcat(cwd, "/spec/fixtures/basic");      /* the fixture tree, absolute, as UTF-16 */
+    while ((*w++ = (WCHAR)(unsigned char)*p++) != 0)
+        ;
     find_memory();
     RUN(test_processor);
     RUN(test_memory);
