@@ -26,6 +26,7 @@ build = {
         "src/core/pl_sysfs.c",
         "src/core/query.c", "src/core/registry.c", "src/core/sample.c", "src/core/window.c", "src/core/flap.c",
         "src/core/datablock.c", "src/core/v1block.c", "src/core/utf16.c", "src/core/pl_names.c", "src/core/suggest.c",
+        "src/core/units.c",
         "src/providers/battery.c",
         "src/providers/builtin.c", "src/providers/cgroup.c", "src/providers/cputable.c",
         "src/providers/disk.c", "src/providers/hwevents.c", "src/providers/hwmon.c",

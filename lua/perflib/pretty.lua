@@ -187,4 +187,40 @@ end
 
 pretty.number = number
 
+--- A value with its unit: "12.5%", "1024 bytes/s", "3/s", "2.5 MHz"; the
+-- unit text is a counter's `formatted_unit` ("" or nil: the number alone).
+-- @tparam number|nil v the value (nil prints as "-")
+-- @tparam[opt] string unit
+-- @tparam[opt] string text the number already formatted (default: `pretty.number(v)`)
+-- @treturn string
+function pretty.quantity(v, unit, text)
+  text = text or (v == nil and "-" or number(v))
+  if v == nil or unit == nil or unit == "" then return text end
+  if unit == "percent" then return text .. "%" end
+  if unit:sub(1, 1) == "/" then return text .. unit end
+  return text .. " " .. unit
+end
+
+--- The formatted values of one result of a sample, each with its unit, for
+-- the REPL: `{ [counter] = { [instance] = "12.5%" } }`, a status in place of
+-- a value that is not valid.
+-- @param s1 the newer Sample
+-- @param[opt] s0 the older Sample (two-sample counters need it)
+-- @tparam[opt] integer index result index (default 1)
+-- @tparam[opt] Machine machine whose counters the result names (default: this one)
+-- @treturn table
+function pretty.values(s1, s0, index, machine)
+  index = index or 1
+  local perflib = require "perflib"
+  local r = s1:results()[index]
+  local cs = r and perflib.counterset(r.counterset, machine)
+  local out = {}
+  for inst, v, st, ctr in s1:formatted(s0, { index = index }) do
+    local c = cs and cs:counter(ctr)
+    out[ctr] = out[ctr] or {}
+    out[ctr][inst] = st == "valid" and pretty.quantity(v, c and c.formatted_unit) or st
+  end
+  return out
+end
+
 return pretty

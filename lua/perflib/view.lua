@@ -4,6 +4,7 @@
 -- @module perflib.view
 
 local T = require "perflib.rules.text"
+local P = require "perflib.pretty"
 
 local V = {}
 
@@ -17,6 +18,23 @@ local function fmt(v)
   if a >= 1e6 then return ("%.2fM"):format(v / 1e6) end
   if a >= 1e4 then return ("%.0f"):format(v) end
   return ("%.2f"):format(v)
+end
+
+-- The formatted unit of a rule's source counter ("" when unknown, a wildcard
+-- counter, or a raw value), by path; looked up once per path.
+local units = {}
+local function unit_of(rule)
+  local path = rule.source
+  if type(path) ~= "string" or (type(rule.value) == "table" and rule.value.fn == "raw") then return "" end
+  if units[path] == nil then
+    local set, counter = path:match "^\\([^\\(]+)%b()\\([^\\]+)$"
+    if not set then set, counter = path:match "^\\([^\\(]+)\\([^\\]+)$" end
+    local ok, perflib = pcall(require, "perflib")
+    local cs = ok and set and perflib.counterset(set)
+    local c = cs and cs:counter(counter)
+    units[path] = c and c.formatted_unit or ""
+  end
+  return units[path]
 end
 
 --- The instances a rule looks at in a frame, with their current values.
@@ -48,7 +66,7 @@ local function rule_line(eng, rule, frame)
   end
   for key, n in pairs(counts) do parts[#parts + 1] = ("%d %s"):format(n, key) end
   table.sort(parts)
-  local vals, shown = {}, 0
+  local vals, shown, unit = {}, 0, unit_of(rule)
   -- the latest sample's values (the rule's own value is computed when it is due)
   local insts = frame_values(rule, frame) or x.instances or {}
   for _, inst in ipairs(insts) do
@@ -56,7 +74,7 @@ local function rule_line(eng, rule, frame)
       -- the rule's value is computed when the rule is due; until then, the latest sample
       local v = inst.value
       if v == nil and inst.window and #inst.window > 0 then v = inst.window[#inst.window].v end
-      vals[#vals + 1] = (inst.instance ~= "" and (inst.instance .. "=") or "") .. fmt(v)
+      vals[#vals + 1] = (inst.instance ~= "" and (inst.instance .. "=") or "") .. P.quantity(v, unit, fmt(v))
       shown = shown + 1
     end
   end

@@ -11,8 +11,8 @@
 #define DOOR_EVENTS 5000000000u
 
 static const pl_counter_def door_counters[] = {
-    { 0, "Ticks", "Ticks seen.", PERF_COUNTER_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 4 },
-    { 1, "Events", "Events seen.", PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
+    { 0, "Ticks", "Ticks seen.", PERF_COUNTER_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 4, 0, 0, 0 },
+    { 1, "Events", "Events seen.", PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
 };
 
 static int door_open(pl_env *env, void **st)

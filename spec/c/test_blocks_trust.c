@@ -21,19 +21,19 @@ static long slow_ms;                 /* how long the next Slow collect takes */
 static int64_t fast_read;            /* the tick at which Fast was last read */
 
 static const pl_counter_def fast_counters[] = {
-    { 0, "Ticks/sec", "", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
-    { 1, "Level", "", PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
-    { 2, "% Busy", "", PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
-    { 3, "% Share", "", PERF_SAMPLE_FRACTION, 4, PERF_DETAIL_NOVICE, 0, 8 },
-    { 4, "Share Base", "", PERF_SAMPLE_BASE, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
-    { 5, "Age", "", PERF_ELAPSED_TIME, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
-    { 6, "% Object Busy", "", PERF_OBJ_TIME_TIMER, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
-    { 7, "Queue", "", PERF_COUNTER_100NS_QUEUELEN_TYPE, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
+    { 0, "Ticks/sec", "", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
+    { 1, "Level", "", PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
+    { 2, "% Busy", "", PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
+    { 3, "% Share", "", PERF_SAMPLE_FRACTION, 4, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
+    { 4, "Share Base", "", PERF_SAMPLE_BASE, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
+    { 5, "Age", "", PERF_ELAPSED_TIME, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
+    { 6, "% Object Busy", "", PERF_OBJ_TIME_TIMER, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
+    { 7, "Queue", "", PERF_COUNTER_100NS_QUEUELEN_TYPE, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
 };
 enum { N_FAST = sizeof fast_counters / sizeof fast_counters[0] };
 
 static const pl_counter_def slow_counters[] = {
-    { 0, "Items/sec", "", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
+    { 0, "Items/sec", "", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
 };
 
 static int t_open(pl_env *env, void **state)

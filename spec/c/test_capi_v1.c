@@ -350,7 +350,7 @@ static int c_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 }
 static const pl_provider_ops c_ops = { c_open, c_close, c_instances, c_collect, NULL };
 static const pl_counter_def c_counters[] = {
-    { 0, "Hits", "", PERF_COUNTER_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
+    { 0, "Hits", "", PERF_COUNTER_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
 };
 static const pl_counterset_def c_set = {
     { 0x5a5a0202, 0x3333, 0x4444, { 8, 7, 6, 5, 4, 3, 2, 1 } }, "V1CountedCollects", "Test set.",

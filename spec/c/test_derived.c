@@ -38,9 +38,9 @@ static void test_derived(void)
     static const int a1[4] = { 200, 1800, 150, 3400 };
     const pl_derived_counter io[] = {
         { "Bytes/IO", "[\\PhysicalDisk(*)\\Disk Bytes/sec] / [\\PhysicalDisk(*)\\Disk Transfers/sec]", NULL,
-          "bytes" },
+          "bytes", NULL },
     };
-    const pl_derived_counter kib[] = { { "KiB/IO", "[\\T Disk(*)\\Bytes/IO] / 1024", "Per transfer.", "KiB" } };
+    const pl_derived_counter kib[] = { { "KiB/IO", "[\\T Disk(*)\\Bytes/IO] / 1024", "Per transfer.", "KiB", NULL } };
     pl_derived *d = NULL, *n = NULL;
     pl_sample *s0 = NULL, *s1 = NULL;
     uint32_t st, i0, i1;
@@ -89,11 +89,11 @@ static void test_errors(void)
     char msg[256];
     pl_derived *d = (pl_derived *)1;
     pl_env *env = pl_env_new("spec/fixtures/basic");
-    const pl_derived_counter bad[] = { { "X", "1 + * 2", NULL, NULL } };
-    const pl_derived_counter wild[] = { { "X", "[\\Memory\\*]", NULL, NULL } };
-    const pl_derived_counter none[] = { { "X", "[\\No Such Set\\X] + 1", NULL, NULL } };
-    const pl_derived_counter twice[] = { { "X", "1", NULL, NULL }, { "x", "2", NULL, NULL } };
-    const pl_derived_counter ok[] = { { "X", "[\\Memory\\Available Bytes] / 2", NULL, NULL } };
+    const pl_derived_counter bad[] = { { "X", "1 + * 2", NULL, NULL, NULL } };
+    const pl_derived_counter wild[] = { { "X", "[\\Memory\\*]", NULL, NULL, NULL } };
+    const pl_derived_counter none[] = { { "X", "[\\No Such Set\\X] + 1", NULL, NULL, NULL } };
+    const pl_derived_counter twice[] = { { "X", "1", NULL, NULL, NULL }, { "x", "2", NULL, NULL, NULL } };
+    const pl_derived_counter ok[] = { { "X", "[\\Memory\\Available Bytes] / 2", NULL, NULL, NULL } };
     CHECK(pl_derived_new(env, "T Bad", NULL, NULL, bad, 1, &d, msg, sizeof msg) == EINVAL);
     CHECK(d == NULL);
     CHECK_STR(msg, "counter 'X': formula at offset 4: '*' where an operand is expected");

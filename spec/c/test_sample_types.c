@@ -17,19 +17,19 @@ static int64_t obj_time, obj_freq = 1000;
 static int fail_with;
 
 static const pl_counter_def counters[N_COUNTERS] = {
-    { 0, "Bulk/sec", "", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
-    { 1, "Dword/sec", "", PERF_COUNTER_COUNTER, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 4 },
-    { 2, "% Busy", "", PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
-    { 3, "% Multi Busy", "", PERF_100NSEC_MULTI_TIMER, 4, PERF_DETAIL_NOVICE, 0, 8 },
-    { 4, "Multi Base", "", PERF_COUNTER_MULTI_BASE, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
-    { 5, "% Object Busy", "", PERF_OBJ_TIME_TIMER, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
-    { 6, "Avg. sec/op", "", PERF_AVERAGE_TIMER, 7, PERF_DETAIL_NOVICE, 0, 8 },
-    { 7, "Ops", "", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 4 },
-    { 8, "% Orphan", "", PERF_LARGE_RAW_FRACTION, 99, PERF_DETAIL_NOVICE, 0, 8 },
-    { 9, "Age", "", PERF_ELAPSED_TIME, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
-    { 10, "Label", "", PERF_COUNTER_TEXT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
-    { 11, "Queue", "", PERF_COUNTER_100NS_QUEUELEN_TYPE, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
-    { 12, "Scaled", "", PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 3, 8 },
+    { 0, "Bulk/sec", "", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
+    { 1, "Dword/sec", "", PERF_COUNTER_COUNTER, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 4, 0, 0, 0 },
+    { 2, "% Busy", "", PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
+    { 3, "% Multi Busy", "", PERF_100NSEC_MULTI_TIMER, 4, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
+    { 4, "Multi Base", "", PERF_COUNTER_MULTI_BASE, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
+    { 5, "% Object Busy", "", PERF_OBJ_TIME_TIMER, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
+    { 6, "Avg. sec/op", "", PERF_AVERAGE_TIMER, 7, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
+    { 7, "Ops", "", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 4, 0, 0, 0 },
+    { 8, "% Orphan", "", PERF_LARGE_RAW_FRACTION, 99, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
+    { 9, "Age", "", PERF_ELAPSED_TIME, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
+    { 10, "Label", "", PERF_COUNTER_TEXT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
+    { 11, "Queue", "", PERF_COUNTER_100NS_QUEUELEN_TYPE, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
+    { 12, "Scaled", "", PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 3, 8, 0, 0, 0 },
 };
 
 static int t_open(pl_env *env, void **state)

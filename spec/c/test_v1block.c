@@ -16,10 +16,10 @@ static const char *const FIX = "spec/fixtures/basic";
 
 /* "V1Test": two instances, a 64-bit rate, a raw fraction with its base, a 32-bit number. */
 static const pl_counter_def t_counters[] = {
-    { 0, "Ops/sec", "", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
-    { 1, "% Used", "", PERF_RAW_FRACTION, 2, PERF_DETAIL_ADVANCED, 0, 8 },
-    { 2, "Used Base", "", PERF_RAW_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8 },
-    { 3, "Level", "", PERF_COUNTER_RAWCOUNT, PL_NO_ID, PERF_DETAIL_EXPERT, -1, 4 },
+    { 0, "Ops/sec", "", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
+    { 1, "% Used", "", PERF_RAW_FRACTION, 2, PERF_DETAIL_ADVANCED, 0, 8, 0, 0, 0 },
+    { 2, "Used Base", "", PERF_RAW_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8, 0, 0, 0 },
+    { 3, "Level", "", PERF_COUNTER_RAWCOUNT, PL_NO_ID, PERF_DETAIL_EXPERT, -1, 4, 0, 0, 0 },
 };
 #define T_INDEX 60000u
 
@@ -318,7 +318,7 @@ static void t_round_trip_fixture_global(void)
 static const char *keyed_name = "old";
 static uint64_t keyed_ops;
 static const pl_counter_def k_counters[] = {
-    { 0, "Ops/sec", "", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
+    { 0, "Ops/sec", "", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
 };
 static int k_instances(void *state, pl_snapshot *snap)
 {

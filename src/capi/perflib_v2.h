@@ -187,6 +187,44 @@ ULONG PerfQueryCounterData(HANDLE hQuery, PPERF_DATA_HEADER pCounterBlock, DWORD
  * may be NULL.  ERROR_INVALID_PARAMETER for a NULL block with cbBlock > 0. */
 ULONG PerflibCheckDataBlock(const void *pBlock, DWORD cbBlock, LPDWORD pOffset, const char **pRule);
 
+/* perflib's extension: the units and semantics of a counter, and the
+ * Prometheus metric it is exported as.  Unit kinds and semantics are
+ * perflib.h's pl_unit_kind and pl_semantics (their names in UnitName,
+ * SemanticsName).  The raw value x Scale is in base units (bytes, seconds,
+ * hertz, ...); the formatted value (PerfLib's formula, at the counter's
+ * default scale) x FormattedScale is in base units per FormattedPer. */
+#define PERFLIB_SEMANTICS_COUNTER 1u   /* cumulative: export as a counter */
+#define PERFLIB_SEMANTICS_GAUGE 2u
+#define PERFLIB_SEMANTICS_DISCRETE 3u  /* rarely changes: totals, sizes, ids */
+#define PERFLIB_PER_NONE 0u
+#define PERFLIB_PER_SECOND 1u
+#define PERFLIB_PER_OPERATION 2u
+
+typedef struct _PERFLIB_COUNTER_UNITS {
+    ULONG CounterId;
+    ULONG Unit;              /* of the raw value */
+    ULONG Semantics;
+    ULONG Declared;          /* 1: by the definition; 0: derived from the counter type */
+    double Scale;            /* raw x Scale = base units */
+    ULONG FormattedUnit;
+    ULONG FormattedPer;      /* PERFLIB_PER_* */
+    double FormattedScale;
+    char UnitName[24];       /* "bytes", "seconds", "count", "none", ... */
+    char SemanticsName[16];  /* "counter", "gauge", "discrete" */
+    char FormattedText[40];  /* "bytes/s", "percent", "seconds/op", "KiB", "" for counts */
+    char MetricName[256];    /* perflib_<set>_<counter>[_unit][_total] */
+    char MetricType[8];      /* "counter" or "gauge" */
+    double MetricFactor;     /* raw x MetricFactor = the sample's value */
+} PERFLIB_COUNTER_UNITS, *PPERFLIB_COUNTER_UNITS;
+
+/* The units of counter CounterId of the counterset pCounterSetId on
+ * szMachine (as PerfOpenQueryHandle reads it).  ERROR_SUCCESS;
+ * ERROR_INVALID_PARAMETER (a NULL pointer); ERROR_WMI_GUID_NOT_FOUND (no such
+ * counterset), ERROR_WMI_ITEMID_NOT_FOUND (no such counter), or the errors
+ * of szMachine. */
+ULONG PerflibQueryCounterUnits(LPCWSTR szMachine, LPCGUID pCounterSetId, ULONG CounterId,
+                               PPERFLIB_COUNTER_UNITS pUnits);
+
 #ifdef __cplusplus
 }
 #endif

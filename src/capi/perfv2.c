@@ -579,3 +579,4 @@ API ULONG PerflibCheckDataBlock(const void *pBlock, DWORD cbBlock, LPDWORD pOffs
 void pl_capi_lock(void) { pthread_mutex_lock(&lock); }
 void pl_capi_unlock(void) { pthread_mutex_unlock(&lock); }
 pl_env *pl_capi_local(ULONG *err) { return machine(NULL, err); }
+pl_env *pl_capi_machine(LPCWSTR szMachine, ULONG *err) { return machine(szMachine, err); }

@@ -11,5 +11,7 @@ void pl_capi_unlock(void);
 /* This machine's environment with the built-in sets registered and synced
  * (a new reference), or NULL with *err; call with the lock held. */
 pl_env *pl_capi_local(ULONG *err);
+/* The same for szMachine as the V2 functions read it (perfv2.c). */
+pl_env *pl_capi_machine(LPCWSTR szMachine, ULONG *err);
 
 #endif

@@ -47,6 +47,11 @@ typedef struct pl_counter_def {
     uint32_t detail;         /* PERF_DETAIL_* */
     int32_t scale;           /* default scale: formatted value x 10^scale */
     uint32_t size;           /* data size in bytes: 4 or 8 (0 means 8) */
+    /* Units and semantics (src/core/units.c): 0 means "not declared", and
+     * pl_counter_units derives them from the type.  PL_U(BYTES, 1024, GAUGE). */
+    uint8_t unit;            /* pl_unit_kind of the raw value */
+    uint8_t semantics;       /* pl_semantics */
+    double unit_scale;       /* raw x unit_scale = base units; 0 means 1 */
 } pl_counter_def;
 
 typedef struct pl_env pl_env;
@@ -91,6 +96,91 @@ int pl_counter_index(const pl_counterset_def *cs, uint32_t id);        /* -1 if 
 int pl_counter_index_by_name(const pl_counterset_def *cs, const char *name);
 /* A counter whose type has PERF_DISPLAY_NOSHOW: a base, left out of "*". */
 int pl_counter_hidden(const pl_counter_def *c);
+
+/* ===================================================================== */
+/* Units and semantics (units.c), in Prometheus' base units                */
+/* ===================================================================== */
+typedef enum pl_unit_kind {
+    PL_UNIT_UNDECLARED = 0,
+    PL_UNIT_NONE,            /* dimensionless: states, flags, ids, mixed sources */
+    PL_UNIT_COUNT,           /* events, objects, pages, packets ... */
+    PL_UNIT_BYTES,
+    PL_UNIT_SECONDS,
+    PL_UNIT_PERCENT,
+    PL_UNIT_RATIO,
+    PL_UNIT_HERTZ,
+    PL_UNIT_CELSIUS,
+    PL_UNIT_WATTS,
+    PL_UNIT_JOULES,
+    PL_UNIT_VOLTS,
+    PL_UNIT_AMPERES,
+    PL_UNIT_RPM,
+    PL_UNIT_AMPERE_HOURS,    /* battery charge, as node_exporter names it */
+    PL_UNIT_KELVIN,          /* Windows' thermal zones; celsius is kelvin - 273.15, no scale */
+    PL_UNIT_BYTES_PER_SECOND,/* a link's speed (node_exporter's speed_bytes) */
+    PL_UNIT_KIND_COUNT
+} pl_unit_kind;
+
+typedef enum pl_semantics {
+    PL_SEM_UNDECLARED = 0,
+    PL_SEM_COUNTER,          /* cumulative: only its increase means something */
+    PL_SEM_GAUGE,            /* instantaneous: goes up and down */
+    PL_SEM_DISCRETE,         /* rarely changes: totals, sizes, ids, start times */
+    PL_SEM_COUNT
+} pl_semantics;
+
+/* What the formatted value is per: nothing, a second (rates), an operation
+ * (averages over a base count). */
+typedef enum pl_per { PL_PER_NONE = 0, PL_PER_SECOND, PL_PER_OP } pl_per;
+
+/* The three unit fields of a counter definition, after size. */
+#define PL_U(kind, scale, sem) PL_UNIT_##kind, PL_SEM_##sem, (scale)
+
+typedef struct pl_units {
+    pl_unit_kind kind;       /* of the raw value */
+    double scale;            /* raw x scale = base units */
+    pl_semantics semantics;
+    int declared;            /* 1: from the definition; 0: derived from the type */
+    pl_unit_kind fkind;      /* of the formatted value (PL_UNIT_NONE: no number) */
+    double fscale;           /* formatted value x fscale = base units (per fper), at the
+                                counter's default scale */
+    pl_per fper;
+} pl_units;
+
+/* A type's own units: the derivation used when a definition declares none.
+ * Timer ticks are perflib's 100 ns (scale 1e-7). */
+void pl_type_units(uint32_t type, pl_units *out);
+/* A counter's units: declared fields, else derived from its type. */
+void pl_counter_units(const pl_counter_def *c, pl_units *out);
+const char *pl_unit_name(pl_unit_kind k);          /* "bytes", "seconds", "" for none */
+const char *pl_semantics_name(pl_semantics s);     /* "counter", "gauge", "discrete" */
+/* From a name ("bytes", "seconds", "none" or "" ...): 0 or EINVAL. */
+int pl_unit_parse(const char *s, pl_unit_kind *out);
+int pl_semantics_parse(const char *s, pl_semantics *out);
+/* The same, or a symbol with an SI or IEC prefix ("KiB", "ms", "MHz", "uW",
+ * "B", "s"): the kind and the scale to base units.  0 or EINVAL. */
+int pl_unit_parse_scaled(const char *s, pl_unit_kind *out, double *scale);
+/* Fills the fields c leaves undeclared from its type (pl_type_units), so that
+ * pl_units_check judges what it declares. */
+void pl_units_complete(pl_counter_def *c);
+/* The formatted value's unit as text: "bytes/s", "percent", "seconds/op",
+ * "MHz", "KiB" ...; "" when dimensionless.  Returns strlen of the whole text. */
+size_t pl_units_format(const pl_units *u, char *buf, size_t size);
+/* Whether c's declared units agree with its type (a rate must be
+ * cumulative, a timer counts seconds, ...): 0, or EINVAL with a sentence. */
+int pl_units_check(const pl_counter_def *c, char *msg, size_t size);
+
+/* Prometheus metric of a counter: perflib_<set>_<counter> normalised, with
+ * the base-unit suffix and _total for counters; unique within the set (a
+ * clash takes _<counter id>).  The raw value x factor is the sample. */
+typedef struct pl_metric {
+    const char *type;        /* "counter" or "gauge" */
+    double factor;
+} pl_metric;
+#define PL_METRIC_NAME_MAX 256
+/* 0, or ENAMETOOLONG (name cut), EINVAL (c not of cs). */
+int pl_metric_name(const pl_counterset_def *cs, const pl_counter_def *c, char *buf,
+                   size_t size, pl_metric *out);
 
 /* ===================================================================== */
 /* Environment: a view of one machine below a root directory              */

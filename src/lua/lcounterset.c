@@ -62,10 +62,44 @@ static const char *detail_name(uint32_t d)
     }
 }
 
+/* unit, unit_scale, semantics, units_declared, formatted_unit and formatted
+ * ({unit=, scale=, per=}) of c, into the table on top. */
+static void push_units(lua_State *L, const pl_counter_def *c)
+{
+    static const char *const per[] = { NULL, "second", "op" };
+    char txt[64];
+    pl_units u;
+    pl_counter_units(c, &u);
+    lua_pushstring(L, pl_unit_name(u.kind));
+    lua_setfield(L, -2, "unit");
+    lua_pushnumber(L, u.scale);
+    lua_setfield(L, -2, "unit_scale");
+    lua_pushstring(L, pl_semantics_name(u.semantics));
+    lua_setfield(L, -2, "semantics");
+    lua_pushboolean(L, u.declared);
+    lua_setfield(L, -2, "units_declared");
+    pl_units_format(&u, txt, sizeof txt);
+    lua_pushstring(L, txt);
+    lua_setfield(L, -2, "formatted_unit");
+    lua_createtable(L, 0, 3);
+    lua_pushstring(L, pl_unit_name(u.fkind));
+    lua_setfield(L, -2, "unit");
+    lua_pushnumber(L, u.fscale);
+    lua_setfield(L, -2, "scale");
+    if ((unsigned)u.fper < 3 && per[u.fper]) {
+        lua_pushstring(L, per[u.fper]);
+        lua_setfield(L, -2, "per");
+    }
+    lua_setfield(L, -2, "formatted");
+}
+
 void lpl_push_counter_info(lua_State *L, const pl_counterset_def *cs, const pl_counter_def *c)
 {
     const char *tn = pl_type_name(c->type);
-    lua_createtable(L, 0, 10);
+    lua_createtable(L, 0, 18);
+    lua_pushstring(L, cs->name);
+    lua_setfield(L, -2, "counterset");
+    push_units(L, c);
     lua_pushinteger(L, c->id);
     lua_setfield(L, -2, "id");
     lua_pushstring(L, c->name);
@@ -100,7 +134,15 @@ void lpl_push_counter_info(lua_State *L, const pl_counterset_def *cs, const pl_c
 /***
  * Fields: `name`, `guid`, `help`, `instance_type` ("single" or "multiple"),
  * `costly` (boolean), `counters` (array of counter tables with `id`, `name`,
- * `help`, `type`, `type_name`, `detail`, `scale`, `hidden`, `base_id`, `base`).
+ * `counterset`, `help`, `type`, `type_name`, `detail`, `scale` (the display
+ * power of ten), `hidden`, `base_id`, `base`, and the units: `unit` (of the
+ * raw value: "bytes", "seconds", "count", "percent", "hertz", "celsius",
+ * "kelvin", "watts", ..., "none"), `unit_scale` (raw x unit_scale = base
+ * units), `semantics` ("counter": cumulative, "gauge", "discrete"),
+ * `units_declared` (false when derived from the type), `formatted_unit` (the
+ * formatted value's, as text: "bytes/s", "percent", "seconds/op", "MHz",
+ * "" for counts) and `formatted` (`{unit=, scale=, per=}`, per "second" or
+ * "op" or nil)).
  * @table CounterSet
  */
 static int cs_index(lua_State *L)
@@ -157,6 +199,87 @@ static int cs_counter(lua_State *L)
     }
     lpl_push_counter_info(L, cs, &cs->counters[i]);
     return 1;
+}
+
+/* The counter a path names ("\\Set(inst)\\Counter", no wildcards) on machine
+ * mi, or a counter table's (`counterset` and `name` or `id`); NULL with a
+ * message pushed when it names none. */
+static const pl_counter_def *metric_counter(lua_State *L, lpl_machine *m, const pl_counterset_def **cs)
+{
+    const char *set, *name = NULL;
+    lua_Integer id = -1;
+    int i;
+    if (lua_type(L, 1) == LUA_TSTRING) {
+        const char *path = lua_tostring(L, 1);
+        size_t n = strlen(path) + 1;
+        char *buf = lua_newuserdatauv(L, n, 0);
+        pl_spec_in in;
+        if (pl_path_parse(path, buf, n, &in) || !in.counter)
+            luaL_argerror(L, 1, lua_pushfstring(L, "'%s' is not a counter path", path));
+        if (pl_has_wildcard(in.counter) || pl_has_wildcard(in.counterset))
+            luaL_argerror(L, 1, "a metric is one counter's: no wildcards");
+        set = in.counterset;
+        name = in.counter;
+    } else if (lua_type(L, 1) == LUA_TTABLE) {
+        lua_getfield(L, 1, "counterset");
+        lua_getfield(L, 1, "name");
+        lua_getfield(L, 1, "id");
+        set = lua_tostring(L, -3);
+        name = lua_tostring(L, -2);
+        id = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : -1;
+        luaL_argcheck(L, lua_type(L, -3) == LUA_TSTRING && (name || id >= 0), 1,
+                      "a counter table needs 'counterset' and 'name' or 'id'");
+    } else {
+        return (luaL_typeerror(L, 1, "counter path or counter table"), NULL);
+    }
+    if (!(*cs = pl_env_find(m->env, set)))
+        return (lua_pushfstring(L, "no counterset '%s'", set), NULL);
+    i = name ? pl_counter_index_by_name(*cs, name)
+             : id <= 0xFFFFFFFF ? pl_counter_index(*cs, (uint32_t)id) : -1;
+    if (i < 0)
+        return (lua_pushfstring(L, "counterset '%s' has no counter '%s'", set,
+                                name ? name : lua_pushfstring(L, "%d", (int)id)), NULL);
+    return &(*cs)->counters[i];
+}
+
+/***
+ * The Prometheus metric a counter is exported as: `perflib_<set>_<counter>`
+ * in lower case, `%` as "percent", "/sec" dropped from a cumulative counter
+ * (its raw value is exported, for rate()), every other run of characters
+ * one `_`, the counter's base unit once at the end (`_bytes`, `_seconds`,
+ * ...) and `_total` for cumulative counters; two counters of a set that would
+ * share a name both take their id before the suffixes.
+ * @function metric_name
+ * @tparam string|table path_or_counter a counter path without wildcards, or a
+ *   counter table (`cs:counter(...)`, `cs.counters[i]`)
+ * @tparam[opt] Machine machine
+ * @treturn[1] string the metric name
+ * @treturn[1] string "counter" or "gauge"
+ * @treturn[1] number the factor from the raw value to the metric's value
+ * @return[2] nil when no such counter
+ * @treturn[2] string message
+ */
+int lpl_metric_name(lua_State *L)
+{
+    lpl_machine *m;
+    const pl_counterset_def *cs;
+    const pl_counter_def *c;
+    char name[PL_METRIC_NAME_MAX];
+    pl_metric mt;
+    lua_settop(L, 2);
+    m = lpl_opt_machine(L, 2);       /* may push the default machine: kept on the stack */
+    if (!(c = metric_counter(L, m, &cs))) {
+        luaL_pushfail(L);
+        lua_insert(L, -2);
+        return 2;
+    }
+    if (pl_metric_name(cs, c, name, sizeof name, &mt))
+        return luaL_error(L, "metric_name: the name of '%s' is longer than %d bytes", c->name,
+                          PL_METRIC_NAME_MAX - 1);
+    lua_pushstring(L, name);
+    lua_pushstring(L, mt.type);
+    lua_pushnumber(L, mt.factor);
+    return 3;
 }
 
 /***

@@ -354,10 +354,39 @@ static uint32_t check_type(lua_State *L, int ci)
     return (uint32_t)t;
 }
 
+/* A counter table's `unit` and `semantics` (at ci) into c: names perflib
+ * knows, and consistent with c's type. */
+static void check_units(lua_State *L, int ci, pl_counter_def *c)
+{
+    const char *u = opt_string(L, ci, "unit", "a counter's unit");
+    const char *sem = opt_string(L, ci, "semantics", "a counter's semantics");
+    pl_unit_kind k;
+    pl_semantics se;
+    double scale;
+    char why[200];
+    if (u) {
+        if (pl_unit_parse_scaled(u, &k, &scale))
+            luaL_argerror(L, 1, lua_pushfstring(L, "counter '%s': unit '%s' is not a unit (bytes, seconds, "
+                                                "count, percent, ... or KiB, ms, MHz ...)", c->name, u));
+        c->unit = (uint8_t)k;
+        c->unit_scale = scale;
+    }
+    if (sem) {
+        if (pl_semantics_parse(sem, &se))
+            luaL_argerror(L, 1, lua_pushfstring(L, "counter '%s': semantics '%s' is not counter, gauge or "
+                                                "discrete", c->name, sem));
+        c->semantics = (uint8_t)se;
+    }
+    pl_counter_def full = *c;
+    pl_units_complete(&full);
+    if (pl_units_check(&full, why, sizeof why))
+        luaL_argerror(L, 1, lua_pushstring(L, why));
+}
+
 /* counters[i] of opts (the table at ci) into d; its name onto d->T's stack. */
 static void check_counter(lua_State *L, lpl_defined *d, int ci, uint32_t i)
 {
-    static const char *const keys[] = { "name", "type", "help", "scale", NULL };
+    static const char *const keys[] = { "name", "type", "help", "scale", "unit", "semantics", NULL };
     pl_counter_def *c = &d->counters[i];
     const char *name;
     if (!lua_istable(L, ci))
@@ -382,6 +411,7 @@ static void check_counter(lua_State *L, lpl_defined *d, int ci, uint32_t i)
     c->size = (c->type & 0x300u) == PERF_SIZE_LARGE || c->type == PERF_DOUBLE_RAW ? 8 : 4;
     if (i && (c->type & 0x00070000u) == PERF_COUNTER_BASE)
         d->counters[i - 1].base_id = i;   /* a base serves the counter before it */
+    check_units(L, ci, c);
     lua_pushstring(d->T, name);
 }
 
@@ -478,7 +508,10 @@ static void set_class(lua_State *L, const char *name, lua_CFunction gc)
  * @tparam table opts `name`, `help`, `guid` (default: a UUIDv8 of the name),
  *   `instances` (`"multiple"`, the default, or `"single"`), `counters` (a
  *   list of `{ name =, type = (name or number, default
- *   `"PERF_COUNTER_LARGE_RAWCOUNT"`), help =, scale = }`), `collect` (a
+ *   `"PERF_COUNTER_LARGE_RAWCOUNT"`), help =, scale =, unit =, semantics = }`:
+ *   unit a name -- "bytes", "seconds", "count", ... -- or a prefixed symbol --
+ *   "KiB", "ms", "MHz" --, semantics "counter", "gauge" or "discrete"; both
+ *   default to what the type implies and must agree with it), `collect` (a
  *   function), `timeout` (seconds, default 1), `machine` (default: this one)
  * @treturn[1] CounterSet
  * @return[2] nil when the name or GUID is taken on that machine
@@ -517,7 +550,7 @@ static int derived_gc(lua_State *L)
 /* opts.counters (at the top) as a list of pl_derived_counter, in a userdata pushed. */
 static pl_derived_counter *check_derived_counters(lua_State *L, uint32_t *n)
 {
-    static const char *const keys[] = { "name", "formula", "help", "unit", NULL };
+    static const char *const keys[] = { "name", "formula", "help", "unit", "semantics", NULL };
     int li = lua_gettop(L);
     if (!lua_istable(L, li) || (*n = (uint32_t)lua_rawlen(L, li)) == 0)
         luaL_argerror(L, 1, "field 'counters' must be a non-empty list");
@@ -531,6 +564,7 @@ static pl_derived_counter *check_derived_counters(lua_State *L, uint32_t *n)
         c[i].formula = opt_string(L, -1, "formula", "a counter's formula");
         c[i].help = opt_string(L, -1, "help", "a counter's help");
         c[i].unit = opt_string(L, -1, "unit", "a counter's unit");
+        c[i].semantics = opt_string(L, -1, "semantics", "a counter's semantics");
         luaL_argcheck(L, c[i].name && *c[i].name && c[i].formula, 1, "each counter needs a name and a formula");
         lua_pop(L, 1);
     }
@@ -553,7 +587,10 @@ static pl_derived_counter *check_derived_counters(lua_State *L, uint32_t *n)
  * (`no_data`), never inf or NaN.
  * @function derive
  * @tparam table opts `name`, `help`, `guid` (default: a UUIDv8 of the name),
- *   `counters` (a list of `{ name =, formula =, help =, unit = }`),
+ *   `counters` (a list of `{ name =, formula =, help =, unit =, semantics = }`: a
+ *   unit perflib knows -- "bytes", "seconds", "KiB", "ms" ... -- is the counter's
+ *   declared unit, any other text only goes into its help; semantics "gauge" (the
+ *   default), "counter" or "discrete"),
  *   `machine` (default: this one)
  * @treturn[1] CounterSet
  * @return[2] nil when a path names no counter of that machine, or the name

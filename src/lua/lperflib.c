@@ -711,6 +711,7 @@ static const luaL_Reg funcs[] = {
     { "load_textfiles", l_load_textfiles },
     { "define", lpl_define },
     { "derive", lpl_derive },
+    { "metric_name", lpl_metric_name },
     { "calculate", NULL },
     { "statistics", NULL },
     { "provider", NULL },

@@ -48,6 +48,7 @@ void lpl_push_counterset(lua_State *L, const pl_counterset_def *cs, int mi);
 /* Pushes an iterator over the countersets of the machine at index mi. */
 int lpl_countersets(lua_State *L, int mi);
 void lpl_push_counter_info(lua_State *L, const pl_counterset_def *cs, const pl_counter_def *c);
+int lpl_metric_name(lua_State *L);            /* perflib.metric_name (lcounterset.c) */
 
 /* lquery.c */
 void lpl_open_query(lua_State *L);

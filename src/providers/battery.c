@@ -40,34 +40,34 @@ enum {
 static const pl_counter_def counters[NC] = {
     { C_PCT, "% Charge", "Charge left as a percentage of a full charge: energy_now over "
       "energy_full, else charge_now over charge_full, else capacity over 100.",
-      PERF_LARGE_RAW_FRACTION, C_PCT_BASE, NOV, 0, 8 },
+      PERF_LARGE_RAW_FRACTION, C_PCT_BASE, NOV, 0, 8, PL_U(NONE, 1, GAUGE) },
     { C_PCT_BASE, "% Charge Base", "The full charge in the unit of % Charge's source "
       "(energy_full in uWh, charge_full in uAh, or 100): the base of % Charge.",
-      PERF_LARGE_RAW_BASE, PL_NO_ID, NOV, 0, 8 },
+      PERF_LARGE_RAW_BASE, PL_NO_ID, NOV, 0, 8, PL_U(NONE, 1, DISCRETE) },
     { C_RATE, "Discharge Rate (mW)", "Rate of charge or discharge in microwatts with scale -3 "
       "(|power_now|, else |current_now| x voltage_now / 10^6); Status gives the direction.",
-      LRAW, PL_NO_ID, NOV, -3, 8 },
+      LRAW, PL_NO_ID, NOV, -3, 8, PL_U(WATTS, 1e-6, GAUGE) },
     { C_REMAIN, "Remaining Capacity (mWh)", "Energy left in microwatt-hours with scale -3 "
       "(energy_now); unset on batteries that report charge_now instead.",
-      LRAW, PL_NO_ID, NOV, -3, 8 },
+      LRAW, PL_NO_ID, NOV, -3, 8, PL_U(JOULES, 3.6e-3, GAUGE) },
     { C_STATUS, "Status", "Charging state from the status file: Unknown 0, Charging 1, "
-      "Discharging 2, Full 3, Not charging 4.", RAW, PL_NO_ID, NOV, 0, 8 },
+      "Discharging 2, Full 3, Not charging 4.", RAW, PL_NO_ID, NOV, 0, 8, PL_U(NONE, 1, GAUGE) },
     { C_MAINS, "Mains Online", "1 when a power supply of type Mains reports online 1, else 0 "
-      "(unset when the machine has no Mains supply).", RAW, PL_NO_ID, NOV, 0, 8 },
+      "(unset when the machine has no Mains supply).", RAW, PL_NO_ID, NOV, 0, 8, PL_U(NONE, 1, GAUGE) },
     { C_EFULL, "Full Charge Capacity (mWh)", "Energy of a full charge today, in microwatt-hours "
-      "with scale -3 (energy_full).", LRAW, PL_NO_ID, ADV, -3, 8 },
+      "with scale -3 (energy_full).", LRAW, PL_NO_ID, ADV, -3, 8, PL_U(JOULES, 3.6e-3, DISCRETE) },
     { C_EDESIGN, "Design Capacity (mWh)", "Energy of a full charge when new, in microwatt-hours "
-      "with scale -3 (energy_full_design).", LRAW, PL_NO_ID, ADV, -3, 8 },
+      "with scale -3 (energy_full_design).", LRAW, PL_NO_ID, ADV, -3, 8, PL_U(JOULES, 3.6e-3, DISCRETE) },
     { C_CNOW, "Remaining Charge (mAh)", "Charge left in microampere-hours with scale -3 "
-      "(charge_now).", LRAW, PL_NO_ID, ADV, -3, 8 },
+      "(charge_now).", LRAW, PL_NO_ID, ADV, -3, 8, PL_U(AMPERE_HOURS, 1e-6, GAUGE) },
     { C_CFULL, "Full Charge (mAh)", "Charge of a full charge today, in microampere-hours with "
-      "scale -3 (charge_full).", LRAW, PL_NO_ID, ADV, -3, 8 },
+      "scale -3 (charge_full).", LRAW, PL_NO_ID, ADV, -3, 8, PL_U(AMPERE_HOURS, 1e-6, DISCRETE) },
     { C_CDESIGN, "Design Charge (mAh)", "Charge of a full charge when new, in microampere-hours "
-      "with scale -3 (charge_full_design).", LRAW, PL_NO_ID, ADV, -3, 8 },
+      "with scale -3 (charge_full_design).", LRAW, PL_NO_ID, ADV, -3, 8, PL_U(AMPERE_HOURS, 1e-6, DISCRETE) },
     { C_VOLT, "Voltage (mV)", "Battery voltage in microvolts with scale -3 (voltage_now).",
-      LRAW, PL_NO_ID, ADV, -3, 8 },
+      LRAW, PL_NO_ID, ADV, -3, 8, PL_U(VOLTS, 1e-6, GAUGE) },
     { C_CYCLES, "Cycle Count", "Charge cycles the battery has gone through (cycle_count).",
-      RAW, PL_NO_ID, ADV, 0, 8 },
+      RAW, PL_NO_ID, ADV, 0, 8, PL_U(COUNT, 1, COUNTER) },
 };
 
 /* value files of a battery */

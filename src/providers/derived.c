@@ -156,6 +156,26 @@ static char *help_text(const pl_derived_counter *in)
 
 static const pl_provider_ops dv_ops;
 
+/* A derived counter's declared unit (its unit text, when it names one) and
+ * semantics; a unit text perflib does not know stays in the help alone. */
+static int counter_units(pl_counter_def *k, const pl_derived_counter *c, char *msg, size_t size)
+{
+    pl_unit_kind u;
+    pl_semantics sem;
+    double scale;
+    if (c->unit && pl_unit_parse_scaled(c->unit, &u, &scale) == 0) {
+        k->unit = (uint8_t)u;
+        k->unit_scale = scale;
+    }
+    if (!c->semantics)
+        return 0;
+    if (pl_semantics_parse(c->semantics, &sem))
+        return pl_say(EINVAL, msg, size, "counter '%s' has semantics '%s', not counter, gauge or discrete",
+                      c->name, c->semantics);
+    k->semantics = (uint8_t)sem;
+    return 0;
+}
+
 static int build(pl_derived *d, pl_env *env, const pl_derived_counter *cs, uint32_t n, char *msg, size_t size)
 {
     pl_query *q = pl_query_new(env);
@@ -168,8 +188,10 @@ static int build(pl_derived *d, pl_env *env, const pl_derived_counter *cs, uint3
             if (strcasecmp(d->counters[j].name, cs[c].name) == 0)
                 e = pl_say(EINVAL, msg, size, "counter '%s' is defined twice", cs[c].name);
         *k = (pl_counter_def){ c, strdup(cs[c].name), help_text(&cs[c]), PERF_DOUBLE_RAW, PL_NO_ID,
-                               PERF_DETAIL_NOVICE, 0, 8 };
+                               PERF_DETAIL_NOVICE, 0, 8, PL_U(NONE, 1, GAUGE) };
         d->def.ncounters = c + 1;
+        if (!e)
+            e = counter_units(k, &cs[c], msg, size);
         if (!e && (!k->name || !k->help))
             e = ENOMEM;
         if (!e)

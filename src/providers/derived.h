@@ -29,14 +29,16 @@ typedef struct pl_derived_counter {
     const char *name;
     const char *formula;
     const char *help;        /* NULL: the formula */
-    const char *unit;        /* NULL or "": none; otherwise appended to the help */
+    const char *unit;        /* NULL or "": none; otherwise appended to the help, and the
+                                counter's declared unit when pl_unit_parse_scaled knows it */
+    const char *semantics;   /* NULL: gauge; else "counter", "gauge" or "discrete" */
 } pl_derived_counter;
 
 typedef struct pl_derived pl_derived;
 
 /* Builds a derived set over env's counters and registers it with
  * pl_env_register (guid NULL: a UUIDv8 of the name).  0; EINVAL with a
- * sentence (a formula that does not compile, a path that names no counter
+ * sentence (a formula that does not compile, an unknown semantics, a path that names no counter
  * of env or more than one, counters without a name or the same one twice,
  * more than PL_MAX_COUNTER_ID + 1 counters); EEXIST (name or GUID taken),
  * ENOSPC (no title index left), ENOMEM.  *out must outlive env and every

@@ -65,87 +65,88 @@ void pl_disk_io_set(pl_snapshot *snap, uint32_t inst, uint32_t first, const uint
 #define PL_DISK_IO_COUNTERS(X, SRC) \
     X(0, "% Disk Time", "Sum of the durations of completed reads and writes over the interval, " \
       "so above 100 with parallel requests as on Windows (" SRC " fields 7 + 11, ms).", \
-      PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_NOVICE) \
+      PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(SECONDS, 1e-7, COUNTER)) \
     X(1, "Avg. Disk Queue Length", "Average number of requests queued or in service: the " \
       "weighted time of " SRC " field 14 over the interval, iostat's aqu-sz.", \
-      PERF_COUNTER_100NS_QUEUELEN_TYPE, PL_NO_ID, PERF_DETAIL_NOVICE) \
+      PERF_COUNTER_100NS_QUEUELEN_TYPE, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(SECONDS, 1e-7, COUNTER)) \
     X(2, "% Disk Read Time", "Sum of the durations of completed reads over the interval " \
-      "(" SRC " field 7, ms).", PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_NOVICE) \
+      "(" SRC " field 7, ms).", PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(SECONDS, 1e-7, COUNTER)) \
     X(3, "Avg. Disk Read Queue Length", "Average number of reads in progress: read time " \
       "over the interval (" SRC " field 7).", PERF_COUNTER_100NS_QUEUELEN_TYPE, PL_NO_ID, \
-      PERF_DETAIL_NOVICE) \
+      PERF_DETAIL_NOVICE, PL_U(SECONDS, 1e-7, COUNTER)) \
     X(4, "% Disk Write Time", "Sum of the durations of completed writes over the interval " \
-      "(" SRC " field 11, ms).", PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_NOVICE) \
+      "(" SRC " field 11, ms).", PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(SECONDS, 1e-7, COUNTER)) \
     X(5, "Avg. Disk Write Queue Length", "Average number of writes in progress: write time " \
       "over the interval (" SRC " field 11).", PERF_COUNTER_100NS_QUEUELEN_TYPE, PL_NO_ID, \
-      PERF_DETAIL_NOVICE) \
+      PERF_DETAIL_NOVICE, PL_U(SECONDS, 1e-7, COUNTER)) \
     X(6, "Avg. Disk sec/Transfer", "Average time of a read or write in seconds, iostat's " \
-      "await (" SRC " fields 7 + 11 over 4 + 8).", PERF_AVERAGE_TIMER, 7, PERF_DETAIL_NOVICE) \
+      "await (" SRC " fields 7 + 11 over 4 + 8).", PERF_AVERAGE_TIMER, 7, PERF_DETAIL_NOVICE, \
+        PL_U(SECONDS, 1e-7, COUNTER)) \
     X(7, "Avg. Disk sec/Transfer Base", "Completed reads and writes (" SRC " fields 4 + 8), " \
-      "the base of Avg. Disk sec/Transfer.", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_NOVICE) \
+      "the base of Avg. Disk sec/Transfer.", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(COUNT, 1, COUNTER)) \
     X(8, "Avg. Disk sec/Read", "Average time of a read in seconds, iostat's r_await " \
-      "(" SRC " field 7 over field 4).", PERF_AVERAGE_TIMER, 9, PERF_DETAIL_NOVICE) \
+      "(" SRC " field 7 over field 4).", PERF_AVERAGE_TIMER, 9, PERF_DETAIL_NOVICE, PL_U(SECONDS, 1e-7, COUNTER)) \
     X(9, "Avg. Disk sec/Read Base", "Completed reads (" SRC " field 4), the base of " \
-      "Avg. Disk sec/Read.", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_NOVICE) \
+      "Avg. Disk sec/Read.", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(COUNT, 1, COUNTER)) \
     X(10, "Avg. Disk sec/Write", "Average time of a write in seconds, iostat's w_await " \
-      "(" SRC " field 11 over field 8).", PERF_AVERAGE_TIMER, 11, PERF_DETAIL_NOVICE) \
+      "(" SRC " field 11 over field 8).", PERF_AVERAGE_TIMER, 11, PERF_DETAIL_NOVICE, PL_U(SECONDS, 1e-7, COUNTER)) \
     X(11, "Avg. Disk sec/Write Base", "Completed writes (" SRC " field 8), the base of " \
-      "Avg. Disk sec/Write.", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_NOVICE) \
+      "Avg. Disk sec/Write.", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(COUNT, 1, COUNTER)) \
     X(12, "Disk Transfers/sec", "Completed reads and writes per second (" SRC " fields " \
       "4 + 8; discards and flushes are not counted).", PERF_COUNTER_BULK_COUNT, PL_NO_ID, \
-      PERF_DETAIL_NOVICE) \
+      PERF_DETAIL_NOVICE, PL_U(COUNT, 1, COUNTER)) \
     X(13, "Disk Reads/sec", "Completed reads per second (" SRC " field 4).", \
-      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE) \
+      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(COUNT, 1, COUNTER)) \
     X(14, "Disk Writes/sec", "Completed writes per second (" SRC " field 8).", \
-      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE) \
+      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(COUNT, 1, COUNTER)) \
     X(15, "Disk Bytes/sec", "Bytes read and written per second (" SRC " fields 6 + 10, " \
-      "512-byte sectors).", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE) \
+      "512-byte sectors).", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(BYTES, 1, COUNTER)) \
     X(16, "Disk Read Bytes/sec", "Bytes read per second (" SRC " field 6, 512-byte " \
-      "sectors).", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE) \
+      "sectors).", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(BYTES, 1, COUNTER)) \
     X(17, "Disk Write Bytes/sec", "Bytes written per second (" SRC " field 10, 512-byte " \
-      "sectors).", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE) \
+      "sectors).", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(BYTES, 1, COUNTER)) \
     X(18, "Avg. Disk Bytes/Transfer", "Average size of a read or write in bytes (" SRC \
-      " fields 6 + 10 in bytes over 4 + 8).", PERF_AVERAGE_BULK, 19, PERF_DETAIL_NOVICE) \
+      " fields 6 + 10 in bytes over 4 + 8).", PERF_AVERAGE_BULK, 19, PERF_DETAIL_NOVICE, PL_U(BYTES, 1, COUNTER)) \
     X(19, "Avg. Disk Bytes/Transfer Base", "Completed reads and writes (" SRC " fields " \
       "4 + 8), the base of Avg. Disk Bytes/Transfer.", PERF_AVERAGE_BASE, PL_NO_ID, \
-      PERF_DETAIL_NOVICE) \
+      PERF_DETAIL_NOVICE, PL_U(COUNT, 1, COUNTER)) \
     X(20, "Avg. Disk Bytes/Read", "Average size of a read in bytes, iostat's rareq-sz " \
-      "(" SRC " field 6 in bytes over field 4).", PERF_AVERAGE_BULK, 21, PERF_DETAIL_NOVICE) \
+      "(" SRC " field 6 in bytes over field 4).", PERF_AVERAGE_BULK, 21, PERF_DETAIL_NOVICE, PL_U(BYTES, 1, COUNTER)) \
     X(21, "Avg. Disk Bytes/Read Base", "Completed reads (" SRC " field 4), the base of " \
-      "Avg. Disk Bytes/Read.", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_NOVICE) \
+      "Avg. Disk Bytes/Read.", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(COUNT, 1, COUNTER)) \
     X(22, "Avg. Disk Bytes/Write", "Average size of a write in bytes, iostat's wareq-sz " \
-      "(" SRC " field 10 in bytes over field 8).", PERF_AVERAGE_BULK, 23, PERF_DETAIL_NOVICE) \
+      "(" SRC " field 10 in bytes over field 8).", PERF_AVERAGE_BULK, 23, PERF_DETAIL_NOVICE, PL_U(BYTES, 1, COUNTER)) \
     X(23, "Avg. Disk Bytes/Write Base", "Completed writes (" SRC " field 8), the base of " \
-      "Avg. Disk Bytes/Write.", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_NOVICE) \
+      "Avg. Disk Bytes/Write.", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(COUNT, 1, COUNTER)) \
     X(24, "% Idle Time", "Share of the interval with no request in service, 100 - iostat's " \
       "%util (" SRC " field 13, io_ticks, as the busy term).", PERF_100NSEC_TIMER_INV, \
-      PL_NO_ID, PERF_DETAIL_NOVICE) \
+      PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(SECONDS, 1e-7, COUNTER)) \
     X(25, "Current Disk Queue Length", "Requests in flight at the time of the read (" SRC \
       " field 12); a transiently bogus count above 2^31 reads as 0.", PERF_COUNTER_RAWCOUNT, \
-      PL_NO_ID, PERF_DETAIL_NOVICE) \
+      PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(COUNT, 1, GAUGE)) \
     X(32, "% Disk Utilization", "Share of the interval with at least one request in " \
       "service, iostat's %util (" SRC " field 13, io_ticks).", PERF_100NSEC_TIMER, PL_NO_ID, \
-      PERF_DETAIL_ADVANCED) \
+      PERF_DETAIL_ADVANCED, PL_U(SECONDS, 1e-7, COUNTER)) \
     X(33, "Merged Reads/sec", "Adjacent reads merged into one request per second (" SRC \
-      " field 5).", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED) \
+      " field 5).", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(COUNT, 1, COUNTER)) \
     X(34, "Merged Writes/sec", "Adjacent writes merged into one request per second (" SRC \
-      " field 9).", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED) \
+      " field 9).", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(COUNT, 1, COUNTER)) \
     X(35, "Discards/sec", "Completed discard (TRIM) requests per second (" SRC " field 15, " \
-      "kernel 4.18 and later).", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED) \
+      "kernel 4.18 and later).", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(COUNT, 1, COUNTER)) \
     X(36, "Discard Bytes/sec", "Bytes discarded per second (" SRC " field 17, 512-byte " \
       "sectors; kernel 4.18 and later).", PERF_COUNTER_BULK_COUNT, PL_NO_ID, \
-      PERF_DETAIL_ADVANCED) \
+      PERF_DETAIL_ADVANCED, PL_U(BYTES, 1, COUNTER)) \
     X(37, "Avg. Disk sec/Discard", "Average time of a discard in seconds, iostat's d_await " \
-      "(" SRC " field 18 over field 15).", PERF_AVERAGE_TIMER, 38, PERF_DETAIL_ADVANCED) \
+      "(" SRC " field 18 over field 15).", PERF_AVERAGE_TIMER, 38, PERF_DETAIL_ADVANCED, PL_U(SECONDS, 1e-7, COUNTER)) \
     X(38, "Avg. Disk sec/Discard Base", "Completed discards (" SRC " field 15), the base " \
-      "of Avg. Disk sec/Discard.", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED) \
+      "of Avg. Disk sec/Discard.", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(COUNT, 1, COUNTER)) \
     X(39, "Flushes/sec", "Completed cache flush requests per second (" SRC " field 19, " \
-      "kernel 5.5 and later).", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED) \
+      "kernel 5.5 and later).", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(COUNT, 1, COUNTER)) \
     X(40, "Avg. Disk sec/Flush", "Average time of a flush in seconds, iostat's f_await " \
-      "(" SRC " field 20 over field 19).", PERF_AVERAGE_TIMER, 41, PERF_DETAIL_ADVANCED) \
+      "(" SRC " field 20 over field 19).", PERF_AVERAGE_TIMER, 41, PERF_DETAIL_ADVANCED, PL_U(SECONDS, 1e-7, COUNTER)) \
     X(41, "Avg. Disk sec/Flush Base", "Completed flushes (" SRC " field 19), the base of " \
-      "Avg. Disk sec/Flush.", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED)
+      "Avg. Disk sec/Flush.", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(COUNT, 1, COUNTER))
 
-#define PL_DISK_CTR(id, name, help, type, base, detail) { id, name, help, type, base, detail, 0, 8 },
+#define PL_DISK_CTR(id, name, help, type, base, detail, u) { id, name, help, type, base, detail, 0, 8, u },
 
 #endif

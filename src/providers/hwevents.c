@@ -43,48 +43,50 @@ enum {
     C_CS, C_MIG, C_PF, C_ACT, C_ACTB, NC
 };
 
-#define BULK(id, name, help) \
-    { id, name, help, PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 }
+#define BULK(id, name, help, u) \
+    { id, name, help, PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, u }
 
 static const pl_counter_def counters[NC] = {
     BULK(C_CYC, "Cycles/sec", "CPU cycles per second (PERF_COUNT_HW_CPU_CYCLES, scaled for "
-         "multiplexing)."),
+         "multiplexing).", PL_U(COUNT, 1, COUNTER)),
     BULK(C_INS, "Instructions/sec", "Instructions retired per second "
-         "(PERF_COUNT_HW_INSTRUCTIONS, scaled for multiplexing)."),
+         "(PERF_COUNT_HW_INSTRUCTIONS, scaled for multiplexing).", PL_U(COUNT, 1, COUNTER)),
     { C_IPC, "Instructions Per Cycle", "Instructions retired per CPU cycle over the interval: the "
       "change in instructions over the change in cycles of the same perf group.", PERF_AVERAGE_BULK, C_IPCB,
-      PERF_DETAIL_NOVICE, 0, 8 },
+      PERF_DETAIL_NOVICE, 0, 8, PL_U(COUNT, 1, COUNTER) },
     { C_IPCB, "Instructions Per Cycle Base", "CPU cycles (PERF_COUNT_HW_CPU_CYCLES), the base of "
-      "Instructions Per Cycle.", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8 },
+      "Instructions Per Cycle.", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8, PL_U(COUNT, 1, COUNTER) },
     BULK(C_CREF, "Cache References/sec", "Last-level cache accesses per second "
-         "(PERF_COUNT_HW_CACHE_REFERENCES, scaled for multiplexing)."),
+         "(PERF_COUNT_HW_CACHE_REFERENCES, scaled for multiplexing).", PL_U(COUNT, 1, COUNTER)),
     BULK(C_CMISS, "Cache Misses/sec", "Last-level cache misses per second "
-         "(PERF_COUNT_HW_CACHE_MISSES, scaled for multiplexing)."),
+         "(PERF_COUNT_HW_CACHE_MISSES, scaled for multiplexing).", PL_U(COUNT, 1, COUNTER)),
     { C_CMR, "% Cache Miss Ratio", "Share of cache references that missed over the interval: "
       "the change in cache misses over the change in cache references.", PERF_SAMPLE_FRACTION,
-      C_CMRB, PERF_DETAIL_NOVICE, 0, 8 },
+      C_CMRB, PERF_DETAIL_NOVICE, 0, 8, PL_U(COUNT, 1, COUNTER) },
     { C_CMRB, "Cache Miss Ratio Base", "Cache references (PERF_COUNT_HW_CACHE_REFERENCES), the "
-      "base of % Cache Miss Ratio.", PERF_SAMPLE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8 },
+      "base of % Cache Miss Ratio.", PERF_SAMPLE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8, PL_U(COUNT, 1, COUNTER) },
     BULK(C_BR, "Branch Instructions/sec", "Branch instructions retired per second "
-         "(PERF_COUNT_HW_BRANCH_INSTRUCTIONS, scaled for multiplexing)."),
+         "(PERF_COUNT_HW_BRANCH_INSTRUCTIONS, scaled for multiplexing).", PL_U(COUNT, 1, COUNTER)),
     BULK(C_BMISS, "Branch Misses/sec", "Mispredicted branches per second "
-         "(PERF_COUNT_HW_BRANCH_MISSES, scaled for multiplexing)."),
+         "(PERF_COUNT_HW_BRANCH_MISSES, scaled for multiplexing).", PL_U(COUNT, 1, COUNTER)),
     { C_BMR, "% Branch Miss Ratio", "Share of branch instructions that were mispredicted over the "
       "interval: the change in branch misses over the change in branch instructions.",
-      PERF_SAMPLE_FRACTION, C_BMRB, PERF_DETAIL_NOVICE, 0, 8 },
+      PERF_SAMPLE_FRACTION, C_BMRB, PERF_DETAIL_NOVICE, 0, 8, PL_U(COUNT, 1, COUNTER) },
     { C_BMRB, "Branch Miss Ratio Base", "Branch instructions (PERF_COUNT_HW_BRANCH_INSTRUCTIONS), "
-      "the base of % Branch Miss Ratio.", PERF_SAMPLE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8 },
+      "the base of % Branch Miss Ratio.", PERF_SAMPLE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8,
+        PL_U(COUNT, 1, COUNTER) },
     BULK(C_CS, "Context Switches/sec", "Context switches per second on the CPU "
-         "(PERF_COUNT_SW_CONTEXT_SWITCHES; needs no PMU)."),
+         "(PERF_COUNT_SW_CONTEXT_SWITCHES; needs no PMU).", PL_U(COUNT, 1, COUNTER)),
     BULK(C_MIG, "CPU Migrations/sec", "Tasks migrated to the CPU per second "
-         "(PERF_COUNT_SW_CPU_MIGRATIONS; needs no PMU)."),
+         "(PERF_COUNT_SW_CPU_MIGRATIONS; needs no PMU).", PL_U(COUNT, 1, COUNTER)),
     BULK(C_PF, "Page Faults/sec", "Page faults per second on the CPU, minor and major "
-         "(PERF_COUNT_SW_PAGE_FAULTS; needs no PMU)."),
+         "(PERF_COUNT_SW_PAGE_FAULTS; needs no PMU).", PL_U(COUNT, 1, COUNTER)),
     { C_ACT, "% Counter Active", "Share of the interval the cycles group was on the PMU "
       "(the change in time_running over that in time_enabled, in 100 ns); below 100 the hardware counts are "
-      "multiplexed and scaled up.", PERF_SAMPLE_FRACTION, C_ACTB, PERF_DETAIL_ADVANCED, 0, 8 },
+      "multiplexed and scaled up.", PERF_SAMPLE_FRACTION, C_ACTB, PERF_DETAIL_ADVANCED, 0, 8,
+        PL_U(SECONDS, 1e-7, COUNTER) },
     { C_ACTB, "Counter Active Base", "time_enabled of the cycles group in 100 ns, the base of "
-      "% Counter Active.", PERF_SAMPLE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8 },
+      "% Counter Active.", PERF_SAMPLE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8, PL_U(SECONDS, 1e-7, COUNTER) },
 };
 
 /* ---- events ------------------------------------------------------------------------ */

@@ -49,23 +49,24 @@ enum { C_TEMP, C_VOLT, C_FAN, C_POWER, C_CURR, C_ERATE, C_ENERGY, C_HUMID, NC };
 static const pl_counter_def counters[NC] = {
     { C_TEMP, "Temperature (K)", "Temperature of a temp sensor in millikelvin with scale -3, so "
       "it formats to kelvin exactly (tempN_input in millidegrees C + 273150).",
-      LRAW, PL_NO_ID, NOV, -3, 8 },
+      LRAW, PL_NO_ID, NOV, -3, 8, PL_U(KELVIN, 1e-3, GAUGE) },
     { C_VOLT, "Voltage (mV)", "Voltage of an in sensor in millivolts (inN_input).",
-      LRAW, PL_NO_ID, NOV, 0, 8 },
+      LRAW, PL_NO_ID, NOV, 0, 8, PL_U(VOLTS, 1e-3, GAUGE) },
     { C_FAN, "Fan Speed (RPM)", "Speed of a fan in revolutions per minute (fanN_input).",
-      LRAW, PL_NO_ID, NOV, 0, 8 },
+      LRAW, PL_NO_ID, NOV, 0, 8, PL_U(RPM, 1, GAUGE) },
     { C_POWER, "Power (mW)", "Power of a power sensor in microwatts with scale -3, so it "
-      "formats to milliwatts (powerN_input, else powerN_average).", LRAW, PL_NO_ID, NOV, -3, 8 },
+      "formats to milliwatts (powerN_input, else powerN_average).", LRAW, PL_NO_ID, NOV, -3, 8,
+        PL_U(WATTS, 1e-6, GAUGE) },
     { C_CURR, "Current (mA)", "Current of a curr sensor in milliamperes (currN_input).",
-      LRAW, PL_NO_ID, NOV, 0, 8 },
+      LRAW, PL_NO_ID, NOV, 0, 8, PL_U(AMPERES, 1e-3, GAUGE) },
     { C_ERATE, "Energy Rate (mW)", "Average power over the interval from a cumulative energy "
       "sensor: microjoules per second with scale -3, so it formats to milliwatts "
-      "(energyN_input).", PERF_COUNTER_BULK_COUNT, PL_NO_ID, NOV, -3, 8 },
+      "(energyN_input).", PERF_COUNTER_BULK_COUNT, PL_NO_ID, NOV, -3, 8, PL_U(JOULES, 1e-6, COUNTER) },
     { C_ENERGY, "Energy (J)", "Energy counted by an energy sensor since it started, in "
       "microjoules with scale -6, so it formats to joules (energyN_input).",
-      LRAW, PL_NO_ID, ADV, -6, 8 },
+      LRAW, PL_NO_ID, ADV, -6, 8, PL_U(JOULES, 1e-6, COUNTER) },
     { C_HUMID, "Relative Humidity (%)", "Relative humidity in milli-percent with scale -3, so "
-      "it formats to percent (humidityN_input).", LRAW, PL_NO_ID, ADV, -3, 8 },
+      "it formats to percent (humidityN_input).", LRAW, PL_NO_ID, ADV, -3, 8, PL_U(PERCENT, 1e-3, GAUGE) },
 };
 
 static const uint8_t kind_counter[NK] = { C_TEMP, C_VOLT, C_FAN, C_POWER, C_CURR, C_ERATE, C_HUMID };

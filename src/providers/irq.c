@@ -263,7 +263,7 @@ static const pl_counter_def soft_counters[] = {
     { 0, "Softirqs/sec",
       "Softirqs of this vector raised per second on all CPUs: the row of /proc/softirqs summed "
       "over its per-CPU cells, each 32-bit cell unwrapped; _Total sums every vector.",
-      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
+      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, PL_U(COUNT, 1, COUNTER) },
 };
 
 static const pl_counter_def intr_counters[] = {
@@ -271,7 +271,7 @@ static const pl_counter_def intr_counters[] = {
       "Interrupts of this IRQ per second on all CPUs: the row of /proc/interrupts summed over "
       "its per-CPU cells, each 32-bit cell unwrapped (ERR and MIS: their one machine-wide "
       "count); _Total sums the per-CPU rows.",
-      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
+      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, PL_U(COUNT, 1, COUNTER) },
 };
 
 static const pl_provider_ops soft_ops = { soft_open, irq_close, irq_instances, irq_collect, NULL };

@@ -42,37 +42,38 @@ enum {
 };
 
 #define LRAW PERF_COUNTER_LARGE_RAWCOUNT
-#define CTR(id, name, help, type, base, detail) { id, name, help, type, base, detail, 0, 8 },
+#define CTR(id, name, help, type, base, detail, u) { id, name, help, type, base, detail, 0, 8, u },
 
 static const pl_counter_def counters[] = {
     CTR(64, "% Free Space", "Space available to unprivileged users as a share of the "
         "filesystem's size, as df's Avail (statvfs f_bavail over f_blocks, times f_frsize).",
-        PERF_LARGE_RAW_FRACTION, 65, PERF_DETAIL_NOVICE)
+        PERF_LARGE_RAW_FRACTION, 65, PERF_DETAIL_NOVICE, PL_U(BYTES, 1, GAUGE))
     CTR(65, "% Free Space Base", "Size of the filesystem in bytes (statvfs f_blocks x "
-        "f_frsize), the base of % Free Space.", PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_NOVICE)
+        "f_frsize), the base of % Free Space.", PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_NOVICE,
+          PL_U(BYTES, 1, DISCRETE))
     CTR(66, "Free Megabytes", "Space available to unprivileged users in MiB (statvfs "
-        "f_bavail x f_frsize / 2^20).", LRAW, PL_NO_ID, PERF_DETAIL_NOVICE)
+        "f_bavail x f_frsize / 2^20).", LRAW, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(BYTES, 1048576, GAUGE))
     PL_DISK_IO_COUNTERS(PL_DISK_CTR, "the mount's device line of /proc/diskstats,")
     CTR(67, "Total Megabytes", "Size of the filesystem in MiB (statvfs f_blocks x "
-        "f_frsize / 2^20).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED)
+        "f_frsize / 2^20).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(BYTES, 1048576, DISCRETE))
     CTR(68, "Free Bytes", "Space available to unprivileged users in bytes (statvfs "
-        "f_bavail x f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED)
+        "f_bavail x f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(BYTES, 1, GAUGE))
     CTR(69, "Total Bytes", "Size of the filesystem in bytes (statvfs f_blocks x "
-        "f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED)
+        "f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(BYTES, 1, DISCRETE))
     CTR(70, "Used Bytes", "Space in use in bytes, as df's Used (statvfs (f_blocks - "
-        "f_bfree) x f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED)
+        "f_bfree) x f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(BYTES, 1, GAUGE))
     CTR(71, "% Free Inodes", "Free inodes as a share of all inodes (statvfs f_ffree over "
         "f_files); unset on filesystems without an inode limit (f_files 0, as btrfs).",
-        PERF_LARGE_RAW_FRACTION, 72, PERF_DETAIL_ADVANCED)
+        PERF_LARGE_RAW_FRACTION, 72, PERF_DETAIL_ADVANCED, PL_U(COUNT, 1, GAUGE))
     CTR(72, "% Free Inodes Base", "Inodes of the filesystem (statvfs f_files), the base of "
-        "% Free Inodes.", PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED)
+        "% Free Inodes.", PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(COUNT, 1, DISCRETE))
     CTR(73, "Free Inodes", "Free inodes (statvfs f_ffree); unset when f_files is 0.",
-        LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED)
+        LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(COUNT, 1, GAUGE))
     CTR(74, "Total Inodes", "Inodes of the filesystem (statvfs f_files); unset when it is 0.",
-        LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED)
+        LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(COUNT, 1, DISCRETE))
     CTR(75, "Read Only", "1 when the mount or its superblock is read-only (the ro option "
         "in /proc/self/mountinfo fields 6 or 11), else 0.", PERF_COUNTER_RAWCOUNT, PL_NO_ID,
-        PERF_DETAIL_ADVANCED)
+        PERF_DETAIL_ADVANCED, PL_U(NONE, 1, DISCRETE))
 };
 
 #define NC (sizeof counters / sizeof counters[0])

@@ -83,123 +83,123 @@ typedef struct mem_src {
 #define BULK PERF_COUNTER_BULK_COUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define CTR(id, name, help, type, base, detail) {id, name, help, type, base, detail, 0, 8}
+#define CTR(id, name, help, type, base, detail, u) {id, name, help, type, base, detail, 0, 8, u }
 
 static const pl_counter_def mem_counters[] = {
     CTR(0, "Available Bytes", "Physical memory available to processes without swapping, in bytes: "
       "/proc/meminfo MemAvailable, or when that is missing or 0 the psutil estimate "
       "MemFree + file LRU + SReclaimable less the low watermarks of /proc/zoneinfo "
-      "(MemFree + Cached without zoneinfo).", LRAW, PL_NO_ID, NOV),
-    CTR(1, "Available KBytes", "Available Bytes divided by 1024.", LRAW, PL_NO_ID, NOV),
-    CTR(2, "Available MBytes", "Available Bytes divided by 1048576.", LRAW, PL_NO_ID, NOV),
+      "(MemFree + Cached without zoneinfo).", LRAW, PL_NO_ID, NOV, PL_U(BYTES, 1, GAUGE)),
+    CTR(1, "Available KBytes", "Available Bytes divided by 1024.", LRAW, PL_NO_ID, NOV, PL_U(BYTES, 1024, GAUGE)),
+    CTR(2, "Available MBytes", "Available Bytes divided by 1048576.", LRAW, PL_NO_ID, NOV, PL_U(BYTES, 1048576, GAUGE)),
     CTR(3, "Committed Bytes", "Virtual memory committed to processes, in bytes "
-      "(/proc/meminfo Committed_AS).", LRAW, PL_NO_ID, NOV),
+      "(/proc/meminfo Committed_AS).", LRAW, PL_NO_ID, NOV, PL_U(BYTES, 1, GAUGE)),
     CTR(4, "Commit Limit", "Memory that can be committed under strict overcommit, in bytes "
-      "(/proc/meminfo CommitLimit).", LRAW, PL_NO_ID, NOV),
+      "(/proc/meminfo CommitLimit).", LRAW, PL_NO_ID, NOV, PL_U(BYTES, 1, GAUGE)),
     CTR(5, "% Committed Bytes In Use", "Committed_AS as a percentage of CommitLimit from "
       "/proc/meminfo; above 100 unless vm.overcommit_memory is 2.",
-      PERF_LARGE_RAW_FRACTION, 6, NOV),
+      PERF_LARGE_RAW_FRACTION, 6, NOV, PL_U(BYTES, 1, GAUGE)),
     CTR(6, "% Committed Bytes In Use Base", "CommitLimit in bytes, the base of "
-      "% Committed Bytes In Use.", PERF_LARGE_RAW_BASE, PL_NO_ID, NOV),
+      "% Committed Bytes In Use.", PERF_LARGE_RAW_BASE, PL_NO_ID, NOV, PL_U(BYTES, 1, GAUGE)),
     CTR(7, "Free & Zero Page List Bytes", "Memory not used for anything, in bytes "
-      "(/proc/meminfo MemFree).", LRAW, PL_NO_ID, NOV),
+      "(/proc/meminfo MemFree).", LRAW, PL_NO_ID, NOV, PL_U(BYTES, 1, GAUGE)),
     CTR(8, "Cache Bytes", "Page cache size in bytes (/proc/meminfo Cached); Buffers and "
-      "SReclaimable are reported separately.", LRAW, PL_NO_ID, NOV),
+      "SReclaimable are reported separately.", LRAW, PL_NO_ID, NOV, PL_U(BYTES, 1, GAUGE)),
     CTR(9, "Modified Page List Bytes", "File pages waiting to be written back, in bytes "
-      "(/proc/meminfo Dirty + Writeback).", LRAW, PL_NO_ID, NOV),
+      "(/proc/meminfo Dirty + Writeback).", LRAW, PL_NO_ID, NOV, PL_U(BYTES, 1, GAUGE)),
     CTR(10, "Pool Nonpaged Bytes", "Unreclaimable kernel slab memory in bytes (/proc/meminfo "
-      "SUnreclaim), the nearest Linux match for the nonpaged pool.", LRAW, PL_NO_ID, NOV),
+      "SUnreclaim), the nearest Linux match for the nonpaged pool.", LRAW, PL_NO_ID, NOV, PL_U(BYTES, 1, GAUGE)),
     CTR(11, "Pool Paged Bytes", "Reclaimable kernel slab memory in bytes (/proc/meminfo "
-      "SReclaimable); Linux never pages kernel memory, it frees it.", LRAW, PL_NO_ID, NOV),
+      "SReclaimable); Linux never pages kernel memory, it frees it.", LRAW, PL_NO_ID, NOV, PL_U(BYTES, 1, GAUGE)),
     CTR(12, "Total Bytes", "Usable physical memory in bytes (/proc/meminfo MemTotal).",
-      LRAW, PL_NO_ID, ADV),
+      LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, DISCRETE)),
     CTR(13, "Buffers Bytes", "Block-device buffer memory in bytes (/proc/meminfo Buffers).",
-      LRAW, PL_NO_ID, ADV),
+      LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(14, "Shared Bytes", "Shared memory and tmpfs pages in bytes (/proc/meminfo Shmem).",
-      LRAW, PL_NO_ID, ADV),
+      LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(15, "Active Bytes", "Recently used memory on the active LRU lists, in bytes "
-      "(/proc/meminfo Active).", LRAW, PL_NO_ID, ADV),
+      "(/proc/meminfo Active).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(16, "Inactive Bytes", "Memory on the inactive LRU lists, first to be reclaimed, in "
-      "bytes (/proc/meminfo Inactive).", LRAW, PL_NO_ID, ADV),
+      "bytes (/proc/meminfo Inactive).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(17, "Active Anon Bytes", "Anonymous memory on the active LRU list, in bytes "
-      "(/proc/meminfo Active(anon)).", LRAW, PL_NO_ID, ADV),
+      "(/proc/meminfo Active(anon)).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(18, "Inactive Anon Bytes", "Anonymous memory on the inactive LRU list, in bytes "
-      "(/proc/meminfo Inactive(anon)).", LRAW, PL_NO_ID, ADV),
+      "(/proc/meminfo Inactive(anon)).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(19, "Active File Bytes", "Page cache on the active LRU list, in bytes "
-      "(/proc/meminfo Active(file)).", LRAW, PL_NO_ID, ADV),
+      "(/proc/meminfo Active(file)).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(20, "Inactive File Bytes", "Page cache on the inactive LRU list, in bytes "
-      "(/proc/meminfo Inactive(file)).", LRAW, PL_NO_ID, ADV),
+      "(/proc/meminfo Inactive(file)).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(21, "Anonymous Bytes", "Anonymous pages mapped into user space, in bytes "
-      "(/proc/meminfo AnonPages).", LRAW, PL_NO_ID, ADV),
+      "(/proc/meminfo AnonPages).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(22, "Mapped Bytes", "Files mapped into memory, such as libraries, in bytes "
-      "(/proc/meminfo Mapped).", LRAW, PL_NO_ID, ADV),
+      "(/proc/meminfo Mapped).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(23, "Slab Bytes", "Kernel slab allocator memory in bytes (/proc/meminfo Slab).",
-      LRAW, PL_NO_ID, ADV),
+      LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(24, "Slab Reclaimable Bytes", "Slab memory that can be reclaimed, such as dentry "
-      "caches, in bytes (/proc/meminfo SReclaimable).", LRAW, PL_NO_ID, ADV),
+      "caches, in bytes (/proc/meminfo SReclaimable).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(25, "Slab Unreclaimable Bytes", "Slab memory that cannot be reclaimed, in bytes "
-      "(/proc/meminfo SUnreclaim).", LRAW, PL_NO_ID, ADV),
+      "(/proc/meminfo SUnreclaim).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(26, "Kernel Stack Bytes", "Memory used by kernel stacks of all tasks, in bytes "
-      "(/proc/meminfo KernelStack).", LRAW, PL_NO_ID, ADV),
+      "(/proc/meminfo KernelStack).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(27, "Page Table Bytes", "Memory used by page tables, in bytes "
-      "(/proc/meminfo PageTables).", LRAW, PL_NO_ID, ADV),
+      "(/proc/meminfo PageTables).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(28, "Mlocked Bytes", "Memory locked with mlock, in bytes (/proc/meminfo Mlocked).",
-      LRAW, PL_NO_ID, ADV),
+      LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(29, "Unevictable Bytes", "Memory that cannot be reclaimed or swapped, in bytes "
-      "(/proc/meminfo Unevictable).", LRAW, PL_NO_ID, ADV),
+      "(/proc/meminfo Unevictable).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(30, "Percpu Bytes", "Memory used by per-CPU allocations, in bytes "
-      "(/proc/meminfo Percpu).", LRAW, PL_NO_ID, ADV),
+      "(/proc/meminfo Percpu).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(31, "Anon Huge Pages Bytes", "Anonymous memory in transparent huge pages, in bytes "
-      "(/proc/meminfo AnonHugePages).", LRAW, PL_NO_ID, ADV),
+      "(/proc/meminfo AnonHugePages).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(32, "Huge Pages Total Bytes", "Size of the hugetlbfs pool in bytes (/proc/meminfo "
-      "HugePages_Total x Hugepagesize).", LRAW, PL_NO_ID, ADV),
+      "HugePages_Total x Hugepagesize).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, DISCRETE)),
     CTR(33, "Huge Pages Free Bytes", "Unallocated part of the hugetlbfs pool in bytes "
-      "(/proc/meminfo HugePages_Free x Hugepagesize).", LRAW, PL_NO_ID, ADV),
+      "(/proc/meminfo HugePages_Free x Hugepagesize).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(34, "Swap Total Bytes", "Total swap space in bytes (/proc/meminfo SwapTotal).",
-      LRAW, PL_NO_ID, ADV),
+      LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, DISCRETE)),
     CTR(35, "Swap Free Bytes", "Unused swap space in bytes (/proc/meminfo SwapFree).",
-      LRAW, PL_NO_ID, ADV),
+      LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(36, "Swap Cached Bytes", "Memory that is both in RAM and in swap, in bytes "
-      "(/proc/meminfo SwapCached).", LRAW, PL_NO_ID, ADV),
+      "(/proc/meminfo SwapCached).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(37, "Zswap Bytes", "RAM used by the zswap compressed cache, in bytes "
-      "(/proc/meminfo Zswap, kernel 5.19 and later).", LRAW, PL_NO_ID, ADV),
+      "(/proc/meminfo Zswap, kernel 5.19 and later).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(38, "Zswapped Bytes", "Uncompressed size of the pages held in zswap, in bytes "
-      "(/proc/meminfo Zswapped, kernel 5.19 and later).", LRAW, PL_NO_ID, ADV),
+      "(/proc/meminfo Zswapped, kernel 5.19 and later).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(39, "Page Faults/sec", "Page faults, minor and major, per second "
-      "(/proc/vmstat pgfault).", BULK, PL_NO_ID, NOV),
+      "(/proc/vmstat pgfault).", BULK, PL_NO_ID, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(40, "Page Reads/sec", "Major (hard) page faults that needed disk reads, per second "
-      "(/proc/vmstat pgmajfault).", BULK, PL_NO_ID, NOV),
+      "(/proc/vmstat pgmajfault).", BULK, PL_NO_ID, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(41, "Pages Input/sec", "Pages read in from swap per second (/proc/vmstat pswpin).",
-      BULK, PL_NO_ID, NOV),
+      BULK, PL_NO_ID, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(42, "Pages Output/sec", "Pages written out to swap per second (/proc/vmstat pswpout).",
-      BULK, PL_NO_ID, NOV),
+      BULK, PL_NO_ID, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(43, "Pages/sec", "Pages swapped in plus swapped out per second "
-      "(/proc/vmstat pswpin + pswpout).", BULK, PL_NO_ID, NOV),
+      "(/proc/vmstat pswpin + pswpout).", BULK, PL_NO_ID, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(44, "Page-in Bytes/sec", "Bytes read by all block I/O, not only paging, per second "
-      "(/proc/vmstat pgpgin, which counts KiB).", BULK, PL_NO_ID, ADV),
+      "(/proc/vmstat pgpgin, which counts KiB).", BULK, PL_NO_ID, ADV, PL_U(BYTES, 1, COUNTER)),
     CTR(45, "Page-out Bytes/sec", "Bytes written by all block I/O, not only paging, per second "
-      "(/proc/vmstat pgpgout, which counts KiB).", BULK, PL_NO_ID, ADV),
+      "(/proc/vmstat pgpgout, which counts KiB).", BULK, PL_NO_ID, ADV, PL_U(BYTES, 1, COUNTER)),
     CTR(46, "Pages Freed/sec", "Pages freed per second (/proc/vmstat pgfree).",
-      BULK, PL_NO_ID, ADV),
+      BULK, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(47, "Pages Scanned kswapd/sec", "Pages scanned by the kswapd background reclaim per "
-      "second (/proc/vmstat pgscan_kswapd).", BULK, PL_NO_ID, ADV),
+      "second (/proc/vmstat pgscan_kswapd).", BULK, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(48, "Pages Scanned Direct/sec", "Pages scanned by direct reclaim in allocating tasks "
-      "per second (/proc/vmstat pgscan_direct).", BULK, PL_NO_ID, ADV),
+      "per second (/proc/vmstat pgscan_direct).", BULK, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(49, "Pages Stolen/sec", "Pages reclaimed per second (/proc/vmstat pgsteal_kswapd + "
-      "pgsteal_direct).", BULK, PL_NO_ID, ADV),
+      "pgsteal_direct).", BULK, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(50, "% Reclaim Efficiency", "Pages reclaimed as a percentage of pages scanned over the "
       "interval, sar's %vmeff (/proc/vmstat pgsteal over pgscan, kswapd + direct).",
-      PERF_SAMPLE_FRACTION, 51, ADV),
+      PERF_SAMPLE_FRACTION, 51, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(51, "% Reclaim Efficiency Base", "Pages scanned by kswapd and direct reclaim "
       "(/proc/vmstat pgscan_kswapd + pgscan_direct), the base of % Reclaim Efficiency.",
-      PERF_SAMPLE_BASE, PL_NO_ID, ADV),
+      PERF_SAMPLE_BASE, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(52, "Allocation Stalls/sec", "Allocations that had to wait for direct reclaim, per "
-      "second (/proc/vmstat allocstall, summed over zones).", BULK, PL_NO_ID, ADV),
+      "second (/proc/vmstat allocstall, summed over zones).", BULK, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(53, "Working Set Refaults/sec", "Evicted pages faulted back in per second, a thrashing "
       "sign (/proc/vmstat workingset_refault_anon + workingset_refault_file).",
-      BULK, PL_NO_ID, ADV),
+      BULK, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(54, "OOM Kills", "Processes killed by the out-of-memory killer since boot "
-      "(/proc/vmstat oom_kill).", LRAW, PL_NO_ID, ADV),
+      "(/proc/vmstat oom_kill).", LRAW, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
 };
 
 #define MEM_N (sizeof mem_counters / sizeof mem_counters[0])

@@ -49,59 +49,61 @@ static const char *const sf_file[NSF] = {
 #define RAW PERF_COUNTER_RAWCOUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define CTR(id, name, help, type, detail) { id, name, help, type, PL_NO_ID, detail, 0, 8 }
+#define CTR(id, name, help, type, detail, u) { id, name, help, type, PL_NO_ID, detail, 0, 8, u }
 
 static const pl_counter_def counters[] = {
     CTR(0, "Bytes Total/sec", "Bytes received and sent per second, framing included "
-        "(/proc/net/dev receive + transmit bytes).", BULK, NOV),
+        "(/proc/net/dev receive + transmit bytes).", BULK, NOV, PL_U(BYTES, 1, COUNTER)),
     CTR(1, "Packets/sec", "Packets received and sent per second (/proc/net/dev receive + "
-        "transmit packets).", BULK, NOV),
+        "transmit packets).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(2, "Packets Received/sec", "Packets received per second (/proc/net/dev receive "
-        "packets).", BULK, NOV),
+        "packets).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(3, "Packets Sent/sec", "Packets sent per second (/proc/net/dev transmit packets).",
-        BULK, NOV),
+        BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(4, "Current Bandwidth", "Link speed in bits per second (/sys/class/net/<if>/speed in "
-        "Mb/s x 10^6); unset when the driver reports none (-1 or EINVAL).", LRAW, NOV),
+        "Mb/s x 10^6); unset when the driver reports none (-1 or EINVAL).", LRAW, NOV,
+          PL_U(BYTES_PER_SECOND, 0.125, DISCRETE)),
     CTR(5, "Bytes Received/sec", "Bytes received per second (/proc/net/dev receive bytes).",
-        BULK, NOV),
+        BULK, NOV, PL_U(BYTES, 1, COUNTER)),
     CTR(6, "Packets Received Non-Unicast/sec", "Multicast packets received per second "
-        "(/proc/net/dev receive multicast; Linux does not count broadcasts apart).", BULK, NOV),
+        "(/proc/net/dev receive multicast; Linux does not count broadcasts apart).", BULK, NOV,
+          PL_U(COUNT, 1, COUNTER)),
     CTR(7, "Packets Received Discarded", "Received packets dropped without an error, for "
         "lack of buffers for instance, since the interface came up (/proc/net/dev receive "
-        "drop).", LRAW, NOV),
+        "drop).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(8, "Packets Received Errors", "Received packets with errors, since the interface "
-        "came up (/proc/net/dev receive errs).", LRAW, NOV),
+        "came up (/proc/net/dev receive errs).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(9, "Packets Received Unknown", "Received packets no protocol handler wanted "
-        "(/sys/class/net/<if>/statistics/rx_nohandler, kernel 4.6 and later).", LRAW, NOV),
+        "(/sys/class/net/<if>/statistics/rx_nohandler, kernel 4.6 and later).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(10, "Bytes Sent/sec", "Bytes sent per second (/proc/net/dev transmit bytes).",
-        BULK, NOV),
+        BULK, NOV, PL_U(BYTES, 1, COUNTER)),
     CTR(11, "Packets Outbound Discarded", "Packets to send dropped without an error, since "
-        "the interface came up (/proc/net/dev transmit drop).", LRAW, NOV),
+        "the interface came up (/proc/net/dev transmit drop).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(12, "Packets Outbound Errors", "Packets that could not be sent because of errors, "
-        "since the interface came up (/proc/net/dev transmit errs).", LRAW, NOV),
+        "since the interface came up (/proc/net/dev transmit errs).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(13, "Output Queue Length", "Length of the output packet queue: kept for Windows "
         "queries, always no data, since Linux shows the qdisc backlog only over rtnetlink.",
-        RAW, NOV),
+        RAW, NOV, PL_U(COUNT, 1, GAUGE)),
     CTR(14, "Receive FIFO Errors", "Receive FIFO buffer overruns (/proc/net/dev receive "
-        "fifo).", LRAW, ADV),
+        "fifo).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(15, "Receive Frame Errors", "Received packets with framing or alignment errors "
-        "(/proc/net/dev receive frame).", LRAW, ADV),
+        "(/proc/net/dev receive frame).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(16, "Transmit FIFO Errors", "Transmit FIFO buffer underruns (/proc/net/dev transmit "
-        "fifo).", LRAW, ADV),
+        "fifo).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(17, "Collisions", "Collisions detected while sending (/proc/net/dev transmit "
-        "colls).", LRAW, ADV),
+        "colls).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(18, "Carrier Errors", "Transmit errors from carrier loss (/proc/net/dev transmit "
-        "carrier).", LRAW, ADV),
+        "carrier).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(19, "Compressed Packets Received", "Compressed packets received, by drivers that "
-        "compress such as PPP (/proc/net/dev receive compressed).", LRAW, ADV),
+        "compress such as PPP (/proc/net/dev receive compressed).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(20, "Compressed Packets Sent", "Compressed packets sent (/proc/net/dev transmit "
-        "compressed).", LRAW, ADV),
-    CTR(21, "MTU", "Maximum transmission unit in bytes (/sys/class/net/<if>/mtu).", RAW, ADV),
+        "compressed).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
+    CTR(21, "MTU", "Maximum transmission unit in bytes (/sys/class/net/<if>/mtu).", RAW, ADV, PL_U(BYTES, 1, DISCRETE)),
     CTR(22, "Operational Status", "RFC 2863 operational state of /sys/class/net/<if>/"
         "operstate: 1 up, 2 down, 3 testing, 4 unknown, 5 dormant, 6 notpresent, "
-        "7 lowerlayerdown.", RAW, ADV),
+        "7 lowerlayerdown.", RAW, ADV, PL_U(NONE, 1, GAUGE)),
     CTR(23, "Carrier Changes", "Times the link carrier came or went since the interface "
-        "was created (/sys/class/net/<if>/carrier_changes).", LRAW, ADV),
+        "was created (/sys/class/net/<if>/carrier_changes).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
 };
 
 #define NC (sizeof counters / sizeof counters[0])

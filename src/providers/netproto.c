@@ -29,7 +29,7 @@
 #define RAW PERF_COUNTER_RAWCOUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define CTR(id, name, help, type, detail) { id, name, help, type, PL_NO_ID, detail, 0, 8 }
+#define CTR(id, name, help, type, detail, u) { id, name, help, type, PL_NO_ID, detail, 0, 8, u }
 #define K PL_NS_KEY
 #define NONE 0xFF
 #define NSTATIC(a) (sizeof a / sizeof a[0])
@@ -67,45 +67,46 @@ enum { IP_INREC, IP_HDR, IP_ADDR, IP_FWD, IP_UNK, IP_INDISC, IP_DELIV, IP_OUTREQ
 static const pl_counter_def ip_counters[] = {
     CTR(0, "Datagrams/sec", "IP datagrams received and sent per second (Ip InReceives + "
         "OutRequests of /proc/net/snmp; Ip6InReceives + Ip6OutRequests of /proc/net/snmp6).",
-        BULK, NOV),
+        BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(1, "Datagrams Received/sec", "IP datagrams received from interfaces per second, those "
-        "in error included (InReceives; Ip6InReceives).", BULK, NOV),
+        "in error included (InReceives; Ip6InReceives).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(2, "Datagrams Received Header Errors", "Received datagrams discarded for header errors "
         "such as a bad checksum or TTL exceeded, since boot (InHdrErrors; Ip6InHdrErrors).",
-        LRAW, NOV),
+        LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(3, "Datagrams Received Address Errors", "Received datagrams discarded because the "
         "destination address was invalid for this host, since boot (InAddrErrors; "
-        "Ip6InAddrErrors).", LRAW, NOV),
+        "Ip6InAddrErrors).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(4, "Datagrams Forwarded/sec", "Datagrams forwarded to another host per second "
-        "(ForwDatagrams; Ip6OutForwDatagrams).", BULK, NOV),
+        "(ForwDatagrams; Ip6OutForwDatagrams).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(5, "Datagrams Received Unknown Protocol", "Datagrams addressed here with an unknown "
-        "protocol, since boot (InUnknownProtos; Ip6InUnknownProtos).", LRAW, NOV),
+        "protocol, since boot (InUnknownProtos; Ip6InUnknownProtos).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(6, "Datagrams Received Discarded", "Received datagrams without errors discarded, for "
-        "lack of buffer space for instance, since boot (InDiscards; Ip6InDiscards).", LRAW, NOV),
+        "lack of buffer space for instance, since boot (InDiscards; Ip6InDiscards).", LRAW, NOV,
+          PL_U(COUNT, 1, COUNTER)),
     CTR(7, "Datagrams Received Delivered/sec", "Datagrams delivered to the transport protocols "
-        "per second (InDelivers; Ip6InDelivers).", BULK, NOV),
+        "per second (InDelivers; Ip6InDelivers).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(8, "Datagrams Sent/sec", "Datagrams handed to IP for sending by local protocols per "
-        "second, forwarded ones excluded (OutRequests; Ip6OutRequests).", BULK, NOV),
+        "second, forwarded ones excluded (OutRequests; Ip6OutRequests).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(9, "Datagrams Outbound Discarded", "Outgoing datagrams without errors discarded, since "
-        "boot (OutDiscards; Ip6OutDiscards).", LRAW, NOV),
+        "boot (OutDiscards; Ip6OutDiscards).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(10, "Datagrams Outbound No Route", "Outgoing datagrams discarded because no route was "
-        "found, since boot (OutNoRoutes; Ip6OutNoRoutes).", LRAW, NOV),
+        "found, since boot (OutNoRoutes; Ip6OutNoRoutes).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(11, "Fragments Received/sec", "Received fragments that needed reassembly per second "
-        "(ReasmReqds; Ip6ReasmReqds).", BULK, NOV),
+        "(ReasmReqds; Ip6ReasmReqds).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(12, "Fragments Re-assembled/sec", "Datagrams reassembled from fragments per second "
-        "(ReasmOKs; Ip6ReasmOKs).", BULK, NOV),
+        "(ReasmOKs; Ip6ReasmOKs).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(13, "Fragment Re-assembly Failures", "Reassembly failures such as timeouts, since boot "
-        "(ReasmFails; Ip6ReasmFails).", LRAW, NOV),
+        "(ReasmFails; Ip6ReasmFails).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(14, "Fragmented Datagrams/sec", "Outgoing datagrams fragmented per second (FragOKs; "
-        "Ip6FragOKs).", BULK, NOV),
+        "Ip6FragOKs).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(15, "Fragmentation Failures", "Outgoing datagrams discarded because they could not be "
-        "fragmented, since boot (FragFails; Ip6FragFails).", LRAW, NOV),
+        "fragmented, since boot (FragFails; Ip6FragFails).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(16, "Fragments Created/sec", "Fragments generated per second (FragCreates; "
-        "Ip6FragCreates).", BULK, NOV),
+        "Ip6FragCreates).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(17, "Bytes Received/sec", "IP bytes received per second (IpExt InOctets of "
-        "/proc/net/netstat; Ip6InOctets of /proc/net/snmp6).", BULK, ADV),
+        "/proc/net/netstat; Ip6InOctets of /proc/net/snmp6).", BULK, ADV, PL_U(BYTES, 1, COUNTER)),
     CTR(18, "Bytes Sent/sec", "IP bytes sent per second (IpExt OutOctets of /proc/net/netstat; "
-        "Ip6OutOctets of /proc/net/snmp6).", BULK, ADV),
+        "Ip6OutOctets of /proc/net/snmp6).", BULK, ADV, PL_U(BYTES, 1, COUNTER)),
 };
 
 static const uint8_t ip_map[][2] = {
@@ -144,37 +145,37 @@ enum { T_ACTIVE, T_PASSIVE, T_FAILS, T_RESETS, T_ESTAB, T_INSEGS, T_OUTSEGS, T_R
 
 static const pl_counter_def tcp_counters[] = {
     CTR(0, "Segments/sec", "TCP segments received and sent per second, IPv4 and IPv6 together "
-        "(Tcp InSegs + OutSegs of /proc/net/snmp).", BULK, NOV),
+        "(Tcp InSegs + OutSegs of /proc/net/snmp).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(1, "Connections Established", "TCP connections in the ESTABLISHED or CLOSE_WAIT state "
-        "now, IPv4 and IPv6 (Tcp CurrEstab).", RAW, NOV),
+        "now, IPv4 and IPv6 (Tcp CurrEstab).", RAW, NOV, PL_U(COUNT, 1, GAUGE)),
     CTR(2, "Connections Active", "Connections opened by this host (SYN-SENT from CLOSED), "
-        "since boot (Tcp ActiveOpens).", LRAW, NOV),
+        "since boot (Tcp ActiveOpens).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(3, "Connections Passive", "Connections accepted from remote hosts (SYN-RCVD from "
-        "LISTEN), since boot (Tcp PassiveOpens).", LRAW, NOV),
+        "LISTEN), since boot (Tcp PassiveOpens).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(4, "Connection Failures", "Connection attempts that failed, since boot (Tcp "
-        "AttemptFails).", LRAW, NOV),
+        "AttemptFails).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(5, "Connections Reset", "Established connections reset, since boot (Tcp "
-        "EstabResets).", LRAW, NOV),
+        "EstabResets).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(6, "Segments Received/sec", "TCP segments received per second, those in error "
-        "included (Tcp InSegs).", BULK, NOV),
+        "included (Tcp InSegs).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(7, "Segments Sent/sec", "TCP segments sent per second, retransmissions excluded "
-        "(Tcp OutSegs).", BULK, NOV),
+        "(Tcp OutSegs).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(8, "Segments Retransmitted/sec", "TCP segments retransmitted per second (Tcp "
-        "RetransSegs).", BULK, NOV),
+        "RetransSegs).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(9, "Receive Errors", "TCP segments received in error, since boot (Tcp InErrs).",
-        LRAW, ADV),
+        LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(10, "Resets Sent/sec", "TCP segments sent with the RST flag per second (Tcp "
-        "OutRsts).", BULK, ADV),
+        "OutRsts).", BULK, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(11, "Checksum Errors", "TCP segments received with a bad checksum, since boot (Tcp "
-        "InCsumErrors).", LRAW, ADV),
+        "InCsumErrors).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(12, "Listen Overflows", "Connections dropped because a listen queue was full, since "
-        "boot (TcpExt ListenOverflows of /proc/net/netstat).", LRAW, ADV),
+        "boot (TcpExt ListenOverflows of /proc/net/netstat).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(13, "Listen Drops", "SYNs to listening sockets dropped for any reason, since boot "
-        "(TcpExt ListenDrops of /proc/net/netstat).", LRAW, ADV),
+        "(TcpExt ListenDrops of /proc/net/netstat).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(14, "Timeouts/sec", "TCP retransmission timeouts per second (TcpExt TCPTimeouts of "
-        "/proc/net/netstat).", BULK, ADV),
+        "/proc/net/netstat).", BULK, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(15, "SYN Retransmits/sec", "SYN and SYN-ACK retransmissions per second (TcpExt "
-        "TCPSynRetrans of /proc/net/netstat).", BULK, ADV),
+        "TCPSynRetrans of /proc/net/netstat).", BULK, ADV, PL_U(COUNT, 1, COUNTER)),
 };
 
 static const uint8_t tcp_map[][2] = {
@@ -204,25 +205,25 @@ enum { U_IN, U_NOPORT, U_INERR, U_OUT, U_RCVBUF, U_SNDBUF, U_CSUM, U_IGNMULTI, U
 static const pl_counter_def udp_counters[] = {
     CTR(0, "Datagrams/sec", "UDP datagrams received and sent per second (Udp InDatagrams + "
         "OutDatagrams of /proc/net/snmp; Udp6InDatagrams + Udp6OutDatagrams of "
-        "/proc/net/snmp6).", BULK, NOV),
+        "/proc/net/snmp6).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(1, "Datagrams Received/sec", "UDP datagrams delivered to sockets per second "
-        "(InDatagrams; Udp6InDatagrams).", BULK, NOV),
+        "(InDatagrams; Udp6InDatagrams).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(2, "Datagrams No Port/sec", "Received datagrams for a port nobody listens on, per "
-        "second (NoPorts; Udp6NoPorts).", BULK, NOV),
+        "second (NoPorts; Udp6NoPorts).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(3, "Datagrams Received Errors", "Received datagrams that could not be delivered for "
-        "other reasons than no port, since boot (InErrors; Udp6InErrors).", LRAW, NOV),
+        "other reasons than no port, since boot (InErrors; Udp6InErrors).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(4, "Datagrams Sent/sec", "UDP datagrams sent per second (OutDatagrams; "
-        "Udp6OutDatagrams).", BULK, NOV),
+        "Udp6OutDatagrams).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(5, "Receive Buffer Errors", "Datagrams dropped because a socket receive buffer was "
-        "full, since boot (RcvbufErrors; Udp6RcvbufErrors).", LRAW, ADV),
+        "full, since boot (RcvbufErrors; Udp6RcvbufErrors).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(6, "Send Buffer Errors", "Datagrams dropped because a socket send buffer was full, "
-        "since boot (SndbufErrors; Udp6SndbufErrors).", LRAW, ADV),
+        "since boot (SndbufErrors; Udp6SndbufErrors).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(7, "Checksum Errors", "Datagrams received with a bad checksum, since boot "
-        "(InCsumErrors; Udp6InCsumErrors).", LRAW, ADV),
+        "(InCsumErrors; Udp6InCsumErrors).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(8, "Ignored Multicast", "Broadcast or multicast datagrams no socket wanted, since "
-        "boot (IgnoredMulti; Udp6IgnoredMulti).", LRAW, ADV),
+        "boot (IgnoredMulti; Udp6IgnoredMulti).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(9, "Memory Errors", "Datagrams dropped because the UDP memory limit was reached, "
-        "since boot (MemErrors; Udp6MemErrors).", LRAW, ADV),
+        "since boot (MemErrors; Udp6MemErrors).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
 };
 
 static const uint8_t udp_map[][2] = {
@@ -253,46 +254,46 @@ enum { I_INMSG, I_INERR, I_OUTMSG, I_OUTERR, I_INDU, I_INTE, I_INECHO, I_INREP, 
 
 #define ICMP_COMMON(dest_unreach, v4, v6) \
     CTR(0, "Messages/sec", "ICMP messages received and sent per second (" v4 "InMsgs + " \
-        v4 "OutMsgs" v6 ").", BULK, NOV), \
+        v4 "OutMsgs" v6 ").", BULK, NOV, PL_U(COUNT, 1, COUNTER)), \
     CTR(1, "Messages Received/sec", "ICMP messages received per second, those in error " \
-        "included (" v4 "InMsgs).", BULK, NOV), \
+        "included (" v4 "InMsgs).", BULK, NOV, PL_U(COUNT, 1, COUNTER)), \
     CTR(2, "Messages Received Errors", "ICMP messages received with errors such as a bad " \
-        "checksum, since boot (" v4 "InErrors).", LRAW, NOV), \
-    CTR(3, "Messages Sent/sec", "ICMP messages sent per second (" v4 "OutMsgs).", BULK, NOV), \
+        "checksum, since boot (" v4 "InErrors).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)), \
+    CTR(3, "Messages Sent/sec", "ICMP messages sent per second (" v4 "OutMsgs).", BULK, NOV, PL_U(COUNT, 1, COUNTER)), \
     CTR(4, "Messages Outbound Errors", "ICMP messages not sent because of errors within ICMP, " \
-        "since boot (" v4 "OutErrors).", LRAW, NOV), \
+        "since boot (" v4 "OutErrors).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)), \
     CTR(5, dest_unreach, "Destination Unreachable messages received, since boot (" v4 \
-        "InDestUnreachs).", LRAW, NOV), \
+        "InDestUnreachs).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)), \
     CTR(6, "Received Time Exceeded", "Time Exceeded messages received, since boot (" v4 \
-        "InTimeExcds).", LRAW, NOV), \
+        "InTimeExcds).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)), \
     CTR(7, "Received Echo/sec", "Echo requests received per second (" v4 "InEchos).", \
-        BULK, NOV)
+        BULK, NOV, PL_U(COUNT, 1, COUNTER))
 
 static const pl_counter_def icmp_counters[] = {
     ICMP_COMMON("Received Dest. Unreachable", "Icmp ", " of /proc/net/snmp"),
     CTR(8, "Received Echo Reply/sec", "Echo replies received per second (Icmp InEchoReps).",
-        BULK, NOV),
+        BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(9, "Sent Destination Unreachable", "Destination Unreachable messages sent, since "
-        "boot (Icmp OutDestUnreachs).", LRAW, NOV),
-    CTR(10, "Sent Echo/sec", "Echo requests sent per second (Icmp OutEchos).", BULK, NOV),
+        "boot (Icmp OutDestUnreachs).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
+    CTR(10, "Sent Echo/sec", "Echo requests sent per second (Icmp OutEchos).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(11, "Sent Echo Reply/sec", "Echo replies sent per second (Icmp OutEchoReps).",
-        BULK, NOV),
+        BULK, NOV, PL_U(COUNT, 1, COUNTER)),
 };
 
 /* Windows spells the IPv6 set's counter "Received Destination Unreachable". */
 static const pl_counter_def icmp6_counters[] = {
     ICMP_COMMON("Received Destination Unreachable", "Icmp6", " of /proc/net/snmp6"),
     CTR(8, "Received Echo Reply/sec", "Echo replies received per second "
-        "(Icmp6InEchoReplies).", BULK, NOV),
+        "(Icmp6InEchoReplies).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(9, "Sent Destination Unreachable", "Destination Unreachable messages sent, since "
-        "boot (Icmp6OutDestUnreachs).", LRAW, NOV),
-    CTR(10, "Sent Echo/sec", "Echo requests sent per second (Icmp6OutEchos).", BULK, NOV),
+        "boot (Icmp6OutDestUnreachs).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
+    CTR(10, "Sent Echo/sec", "Echo requests sent per second (Icmp6OutEchos).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(11, "Sent Echo Reply/sec", "Echo replies sent per second (Icmp6OutEchoReplies).",
-        BULK, NOV),
+        BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(12, "Received Packet Too Big", "Packet Too Big messages received, the path MTU "
-        "signal of IPv6, since boot (Icmp6InPktTooBigs).", LRAW, NOV),
+        "signal of IPv6, since boot (Icmp6InPktTooBigs).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(13, "Sent Packet Too Big", "Packet Too Big messages sent, since boot "
-        "(Icmp6OutPktTooBigs).", LRAW, NOV),
+        "(Icmp6OutPktTooBigs).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
 };
 
 static const uint8_t icmp_map[][2] = {
@@ -451,13 +452,13 @@ enum { C6_ESTAB, C6_LISTEN, C6_TIMEWAIT, C6_TOTAL, C6_N };
 
 static const pl_counter_def tcp6_counters[] = {
     CTR(0, "Connections Established", "IPv6 TCP connections in the ESTABLISHED or CLOSE_WAIT "
-        "state now, as TCPv4 counts them: the st 01 and 08 lines of /proc/net/tcp6.", RAW, NOV),
+        "state now, as TCPv4 counts them: the st 01 and 08 lines of /proc/net/tcp6.", RAW, NOV, PL_U(COUNT, 1, GAUGE)),
     CTR(1, "Connections Listening", "IPv6 TCP sockets listening now: the st 0A lines of "
-        "/proc/net/tcp6.", RAW, ADV),
+        "/proc/net/tcp6.", RAW, ADV, PL_U(COUNT, 1, GAUGE)),
     CTR(2, "Connections Time Wait", "IPv6 TCP connections in TIME_WAIT now: the st 06 lines "
-        "of /proc/net/tcp6.", RAW, ADV),
+        "of /proc/net/tcp6.", RAW, ADV, PL_U(COUNT, 1, GAUGE)),
     CTR(3, "Connections Total", "IPv6 TCP sockets in any state now: every line of "
-        "/proc/net/tcp6.", RAW, ADV),
+        "/proc/net/tcp6.", RAW, ADV, PL_U(COUNT, 1, GAUGE)),
 };
 
 typedef struct tcp6_state {

@@ -36,48 +36,52 @@ enum {
 #define BULK PERF_COUNTER_BULK_COUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define AVGT(id, name, help, base) { id, name, help, PERF_AVERAGE_TIMER, base, NOV, 0, 8 }
-#define AVGB(id, name, help) { id, name, help, PERF_AVERAGE_BASE, PL_NO_ID, ADV, 0, 8 }
+#define AVGT(id, name, help, base, u) { id, name, help, PERF_AVERAGE_TIMER, base, NOV, 0, 8, u }
+#define AVGB(id, name, help, u) { id, name, help, PERF_AVERAGE_BASE, PL_NO_ID, ADV, 0, 8, u }
 
 /* ids equal indexes: the table is in id order and never renumbered */
 static const pl_counter_def counters[NC] = {
     { C_RBYTES, "Read Bytes/sec", "Bytes read by applications per second, through the page "
       "cache and with O_DIRECT (mountstats bytes: normalreadbytes + directreadbytes).",
-      BULK, PL_NO_ID, NOV, 0, 8 },
+      BULK, PL_NO_ID, NOV, 0, 8, PL_U(BYTES, 1, COUNTER) },
     { C_WBYTES, "Write Bytes/sec", "Bytes written by applications per second, through the page "
       "cache and with O_DIRECT (mountstats bytes: normalwritebytes + directwritebytes).",
-      BULK, PL_NO_ID, NOV, 0, 8 },
+      BULK, PL_NO_ID, NOV, 0, 8, PL_U(BYTES, 1, COUNTER) },
     { C_SRBYTES, "Server Read Bytes/sec", "Bytes read from the server per second by READ "
-      "requests (mountstats bytes: serverreadbytes).", BULK, PL_NO_ID, NOV, 0, 8 },
+      "requests (mountstats bytes: serverreadbytes).", BULK, PL_NO_ID, NOV, 0, 8, PL_U(BYTES, 1, COUNTER) },
     { C_SWBYTES, "Server Write Bytes/sec", "Bytes sent to the server per second by WRITE "
-      "requests (mountstats bytes: serverwritebytes).", BULK, PL_NO_ID, ADV, 0, 8 },
+      "requests (mountstats bytes: serverwritebytes).", BULK, PL_NO_ID, ADV, 0, 8, PL_U(BYTES, 1, COUNTER) },
     { C_ROPS, "Read Operations/sec", "READ requests sent to the server per second (mountstats "
-      "per-op READ ops).", BULK, PL_NO_ID, NOV, 0, 8 },
+      "per-op READ ops).", BULK, PL_NO_ID, NOV, 0, 8, PL_U(COUNT, 1, COUNTER) },
     { C_WOPS, "Write Operations/sec", "WRITE requests sent to the server per second "
-      "(mountstats per-op WRITE ops).", BULK, PL_NO_ID, NOV, 0, 8 },
+      "(mountstats per-op WRITE ops).", BULK, PL_NO_ID, NOV, 0, 8, PL_U(COUNT, 1, COUNTER) },
     { C_OPS, "Operations/sec", "RPC requests of every kind per second (mountstats per-op ops "
-      "summed over all operations).", BULK, PL_NO_ID, ADV, 0, 8 },
+      "summed over all operations).", BULK, PL_NO_ID, ADV, 0, 8, PL_U(COUNT, 1, COUNTER) },
     AVGT(C_RRTT, "Avg. sec/Read (RTT)", "Mean round-trip time of a READ request, from sending "
-         "to the reply (mountstats READ rtt in ms over READ ops).", C_RRTT_B),
-    AVGB(C_RRTT_B, "Avg. sec/Read (RTT) Base", "READ ops, the base of Avg. sec/Read (RTT)."),
+         "to the reply (mountstats READ rtt in ms over READ ops).", C_RRTT_B, PL_U(SECONDS, 1e-7, COUNTER)),
+    AVGB(C_RRTT_B, "Avg. sec/Read (RTT) Base", "READ ops, the base of Avg. sec/Read (RTT).", PL_U(COUNT, 1, COUNTER)),
     AVGT(C_REXE, "Avg. sec/Read (Execute)", "Mean time from queueing a READ request to its "
-         "completion, queueing included (mountstats READ execute in ms over READ ops).", C_REXE_B),
-    AVGB(C_REXE_B, "Avg. sec/Read (Execute) Base", "READ ops, the base of Avg. sec/Read (Execute)."),
+         "completion, queueing included (mountstats READ execute in ms over READ ops).", C_REXE_B,
+           PL_U(SECONDS, 1e-7, COUNTER)),
+    AVGB(C_REXE_B, "Avg. sec/Read (Execute) Base", "READ ops, the base of Avg. sec/Read (Execute).",
+      PL_U(COUNT, 1, COUNTER)),
     AVGT(C_WRTT, "Avg. sec/Write (RTT)", "Mean round-trip time of a WRITE request (mountstats "
-         "WRITE rtt in ms over WRITE ops).", C_WRTT_B),
-    AVGB(C_WRTT_B, "Avg. sec/Write (RTT) Base", "WRITE ops, the base of Avg. sec/Write (RTT)."),
+         "WRITE rtt in ms over WRITE ops).", C_WRTT_B, PL_U(SECONDS, 1e-7, COUNTER)),
+    AVGB(C_WRTT_B, "Avg. sec/Write (RTT) Base", "WRITE ops, the base of Avg. sec/Write (RTT).",
+      PL_U(COUNT, 1, COUNTER)),
     AVGT(C_WEXE, "Avg. sec/Write (Execute)", "Mean time from queueing a WRITE request to its "
-         "completion (mountstats WRITE execute in ms over WRITE ops).", C_WEXE_B),
+         "completion (mountstats WRITE execute in ms over WRITE ops).", C_WEXE_B, PL_U(SECONDS, 1e-7, COUNTER)),
     AVGB(C_WEXE_B, "Avg. sec/Write (Execute) Base", "WRITE ops, the base of Avg. sec/Write "
-         "(Execute)."),
+         "(Execute).", PL_U(COUNT, 1, COUNTER)),
     { C_RETRANS, "Retransmissions/sec", "Requests sent again per second, after a timeout or a "
       "reconnect (mountstats per-op trans - ops, summed over all operations).",
-      BULK, PL_NO_ID, NOV, 0, 8 },
+      BULK, PL_NO_ID, NOV, 0, 8, PL_U(COUNT, 1, COUNTER) },
     { C_TIMEOUTS, "Timeouts", "Major timeouts of requests on this mount since it was mounted "
-      "(mountstats per-op timeouts, summed).", PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, 8 },
+      "(mountstats per-op timeouts, summed).", PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, 8,
+        PL_U(COUNT, 1, COUNTER) },
     { C_ERRORS, "Errors", "Requests that completed with an error status since the mount "
       "(mountstats per-op errors, summed; statvers 1.1, kernel 5.6 and later).",
-      PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, 8 },
+      PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, 8, PL_U(COUNT, 1, COUNTER) },
 };
 
 typedef struct nstate {

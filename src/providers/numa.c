@@ -49,43 +49,44 @@ static const key skeys[NS] = {
 #define BULK PERF_COUNTER_BULK_COUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define CTR(id, name, help, type, base, detail) { id, name, help, type, base, detail, 0, 8 }
+#define CTR(id, name, help, type, base, detail, u) { id, name, help, type, base, detail, 0, 8, u }
 
 static const pl_counter_def counters[NC] = {
     CTR(C_TOTAL, "Total MBytes", "Memory of the node in MiB (nodeN/meminfo MemTotal / 1024).",
-        LRAW, PL_NO_ID, NOV),
+        LRAW, PL_NO_ID, NOV, PL_U(BYTES, 1048576, DISCRETE)),
     CTR(C_FREE, "Free & Zero Page List MBytes", "Unused memory of the node in MiB "
-        "(nodeN/meminfo MemFree / 1024).", LRAW, PL_NO_ID, NOV),
+        "(nodeN/meminfo MemFree / 1024).", LRAW, PL_NO_ID, NOV, PL_U(BYTES, 1048576, GAUGE)),
     CTR(C_AVAIL, "Available MBytes", "Approximate memory of the node available without "
         "swapping, in MiB: nodeN/meminfo MemFree + Inactive(file) + SReclaimable (the kernel "
-        "has no per-node MemAvailable).", LRAW, PL_NO_ID, NOV),
+        "has no per-node MemAvailable).", LRAW, PL_NO_ID, NOV, PL_U(BYTES, 1048576, GAUGE)),
     CTR(C_STANDBY, "Standby List MBytes", "Page cache of the node on the inactive list, first "
-        "to be reclaimed, in MiB (nodeN/meminfo Inactive(file) / 1024).", LRAW, PL_NO_ID, NOV),
+        "to be reclaimed, in MiB (nodeN/meminfo Inactive(file) / 1024).", LRAW, PL_NO_ID, NOV,
+          PL_U(BYTES, 1048576, GAUGE)),
     CTR(C_FILE, "File MBytes", "Page cache of the node in MiB (nodeN/meminfo FilePages / 1024).",
-        LRAW, PL_NO_ID, ADV),
+        LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1048576, GAUGE)),
     CTR(C_ANON, "Anon MBytes", "Anonymous memory of the node in MiB (nodeN/meminfo AnonPages "
-        "/ 1024).", LRAW, PL_NO_ID, ADV),
+        "/ 1024).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1048576, GAUGE)),
     CTR(C_SLAB, "Slab MBytes", "Kernel slab memory of the node in MiB (nodeN/meminfo Slab / "
-        "1024).", LRAW, PL_NO_ID, ADV),
+        "1024).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1048576, GAUGE)),
     CTR(C_DIRTY, "Dirty MBytes", "File pages of the node waiting to be written back, in MiB "
-        "(nodeN/meminfo Dirty / 1024).", LRAW, PL_NO_ID, ADV),
+        "(nodeN/meminfo Dirty / 1024).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1048576, GAUGE)),
     CTR(C_LOCAL, "Local Allocations/sec", "Pages allocated on this node by a process running "
-        "on it, per second (nodeN/numastat local_node).", BULK, PL_NO_ID, ADV),
+        "on it, per second (nodeN/numastat local_node).", BULK, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(C_REMOTE, "Remote Allocations/sec", "Pages allocated on this node by a process running "
-        "on another node, per second (nodeN/numastat other_node).", BULK, PL_NO_ID, ADV),
+        "on another node, per second (nodeN/numastat other_node).", BULK, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(C_HIT, "NUMA Hits/sec", "Pages allocated on this node as intended, per second "
-        "(nodeN/numastat numa_hit).", BULK, PL_NO_ID, ADV),
+        "(nodeN/numastat numa_hit).", BULK, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(C_MISS, "NUMA Misses/sec", "Pages allocated on this node though another was preferred, "
-        "per second (nodeN/numastat numa_miss).", BULK, PL_NO_ID, ADV),
+        "per second (nodeN/numastat numa_miss).", BULK, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(C_FOREIGN, "NUMA Foreign/sec", "Pages meant for this node but allocated on another, per "
-        "second (nodeN/numastat numa_foreign).", BULK, PL_NO_ID, ADV),
+        "second (nodeN/numastat numa_foreign).", BULK, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(C_INTERLEAVE, "Interleave Hits/sec", "Interleaved-policy pages allocated on this node "
-        "as intended, per second (nodeN/numastat interleave_hit).", BULK, PL_NO_ID, ADV),
+        "as intended, per second (nodeN/numastat interleave_hit).", BULK, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(C_PLOCAL, "% Local Allocations", "Share of the interval's allocations on this node made "
         "by processes running on it (numastat local_node over local_node + other_node).",
-        PERF_SAMPLE_FRACTION, C_PLOCAL_BASE, ADV),
+        PERF_SAMPLE_FRACTION, C_PLOCAL_BASE, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(C_PLOCAL_BASE, "% Local Allocations Base", "numastat local_node + other_node, the base "
-        "of % Local Allocations.", PERF_SAMPLE_BASE, PL_NO_ID, ADV),
+        "of % Local Allocations.", PERF_SAMPLE_BASE, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
 };
 
 #define ONLINE "sys/devices/system/node/online"

@@ -19,25 +19,25 @@
 
 enum { P_USAGE, P_USAGE_BASE, P_PEAK, P_PEAK_BASE, P_SIZE, P_USED, P_PRIO, P_N };
 
-#define CTR(id, name, help, type, base, detail) { id, name, help, type, base, detail, 0, 8 },
+#define CTR(id, name, help, type, base, detail, u) { id, name, help, type, base, detail, 0, 8, u },
 
 static const pl_counter_def counters[] = {
     CTR(0, "% Usage", "Share of the swap area in use (/proc/swaps Used over Size).",
-        PERF_LARGE_RAW_FRACTION, 1, PERF_DETAIL_NOVICE)
+        PERF_LARGE_RAW_FRACTION, 1, PERF_DETAIL_NOVICE, PL_U(BYTES, 1, GAUGE))
     CTR(1, "% Usage Base", "Size of the swap area in bytes (/proc/swaps Size, KiB x 1024), "
-        "the base of % Usage.", PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_NOVICE)
+        "the base of % Usage.", PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(BYTES, 1, DISCRETE))
     CTR(2, "% Usage Peak", "Highest use of the swap area seen since this query opened, as a "
         "share of its size; the kernel keeps no peak, so unlike Windows it is not since boot.",
-        PERF_LARGE_RAW_FRACTION, 3, PERF_DETAIL_NOVICE)
+        PERF_LARGE_RAW_FRACTION, 3, PERF_DETAIL_NOVICE, PL_U(BYTES, 1, GAUGE))
     CTR(3, "% Usage Peak Base", "Size of the swap area in bytes, the base of % Usage Peak.",
-        PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_NOVICE)
+        PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(BYTES, 1, DISCRETE))
     CTR(32, "Size Bytes", "Size of the swap area in bytes (/proc/swaps Size, KiB x 1024).",
-        PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_ADVANCED)
+        PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(BYTES, 1, DISCRETE))
     CTR(33, "Used Bytes", "Bytes of the swap area in use (/proc/swaps Used, KiB x 1024).",
-        PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_ADVANCED)
+        PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(BYTES, 1, GAUGE))
     CTR(34, "Priority", "Swap priority, higher used first; negative for areas given none "
         "(/proc/swaps Priority, raw data is a double).", PERF_DOUBLE_RAW, PL_NO_ID,
-        PERF_DETAIL_ADVANCED)
+        PERF_DETAIL_ADVANCED, PL_U(NONE, 1, DISCRETE))
 };
 
 #define NC (sizeof counters / sizeof counters[0])

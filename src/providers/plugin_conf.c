@@ -261,8 +261,35 @@ static plug_counter_cfg *counter_at(conf *c, uint32_t off)
         return NULL;
     }
     o->counters = a;
-    a[o->ncounters] = (plug_counter_cfg){ off, NULL, NULL };
+    a[o->ncounters] = (plug_counter_cfg){ off, NULL, NULL, 0, 0, 0 };
     return &a[o->ncounters++];
+}
+
+/* "Unit 2 = KiB" / "Semantics 2 = counter" of the counter at offset off. */
+static int counter_units(conf *c, const char *name, const char *value, long off)
+{
+    plug_counter_cfg *k;
+    pl_unit_kind u;
+    pl_semantics sem;
+    double scale;
+    int unit = strncasecmp(name, "Unit", 4) == 0;
+    if (off % 2)
+        return complain(c, "%s: counter offset %ld is odd: names are even, help is name + 1", c->path, off);
+    if (unit && pl_unit_parse_scaled(value, &u, &scale))
+        return complain(c, "%s: %s of object '%s' is '%s', not a unit (bytes, seconds, count, percent, "
+                        "KiB, ms, MHz ...)", c->path, name, c->obj->name, value);
+    if (!unit && pl_semantics_parse(value, &sem))
+        return complain(c, "%s: %s of object '%s' is '%s', not counter, gauge or discrete", c->path, name,
+                        c->obj->name, value);
+    if (!(k = counter_at(c, (uint32_t)off)))
+        return 0;
+    if (unit) {
+        k->unit = (uint8_t)u;
+        k->unit_scale = scale;
+    } else {
+        k->semantics = (uint8_t)sem;
+    }
+    return 1;
 }
 
 static int object_key(conf *c, const char *name, const char *value)
@@ -299,6 +326,8 @@ static int object_key(conf *c, const char *name, const char *value)
         return 1;
     }
     int help = 0;
+    if ((off = keyed_offset(name, "Unit")) >= 0 || (off = keyed_offset(name, "Semantics")) >= 0)
+        return counter_units(c, name, value, off);
     if ((off = keyed_offset(name, "Counter")) < 0 && (off = keyed_offset(name, "Help")) >= 0)
         help = 1;
     if (off < 0)

@@ -23,6 +23,9 @@
  *   GUID = {...}                     default: UUIDv8 of plug-in and object name
  *   Counter 2 = Bytes Sent           the counter whose name index is First Counter + 2
  *   Help 2 = ...
+ *   Unit 2 = bytes                   its unit: a name (bytes, seconds, count, ...) or a
+ *                                    prefixed symbol (KiB, ms, MHz); default: from its type
+ *   Semantics 2 = counter            counter, gauge or discrete; default: from its type
  *
  *   perflib.conf, [perflib]          the Perflib key
  *   Configuration Flags = 0x10       0x1 skip alignment tests, 0x2 never disable,
@@ -45,6 +48,8 @@
 typedef struct plug_counter_cfg {
     uint32_t offset;          /* from First Counter */
     char *name, *help;
+    uint8_t unit, semantics;  /* Unit n / Semantics n: pl_unit_kind, pl_semantics; 0 not given */
+    double unit_scale;
 } plug_counter_cfg;
 
 typedef struct plug_obj_cfg {

@@ -76,10 +76,17 @@ static int learn_counter(plugin *pl, plug_obj *o, const uint8_t *d, uint32_t j, 
         if (o->titles[i] == t)
             return pl_say(EPROTO, msg, size, "object '%s' defines counter %u twice", o->cfg->name, (unsigned)t);
     o->titles[j] = t;
-    *c = (pl_counter_def){ j, NULL, "", type, PL_NO_ID, pl_r32(d + 24), (int32_t)pl_r32(d + 20), bytes };
+    *c = (pl_counter_def){ j, NULL, "", type, PL_NO_ID, pl_r32(d + 24), (int32_t)pl_r32(d + 20), bytes,
+                           k ? k->unit : 0, k ? k->semantics : 0, k ? k->unit_scale : 0 };
     if (k) {
+        pl_counter_def full = *c;
+        char why[200];
         c->name = k->name;
         c->help = k->help ? k->help : "";
+        full.name = k->name;
+        pl_units_complete(&full);
+        if (pl_units_check(&full, why, sizeof why))
+            return pl_say(EPROTO, msg, size, "object '%s' in %s: %s", o->cfg->name, pl->cfg.file, why);
     } else if (is_base(type) && j > 0) {
         size_t n = strlen(o->counters[j - 1].name) + sizeof " Base";
         if (!(o->owned[j] = malloc(n)))

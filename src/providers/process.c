@@ -53,67 +53,68 @@ enum {
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
 #define WIZ PERF_DETAIL_WIZARD
-#define CTR(id, name, help, type, detail) { id, name, help, type, PL_NO_ID, detail, 0, 8 }
+#define CTR(id, name, help, type, detail, u) { id, name, help, type, PL_NO_ID, detail, 0, 8, u }
 
 static const pl_counter_def counters[NC] = {
     CTR(0, "% Processor Time", "Share of one CPU's time the process ran, user and kernel mode "
-        "(stat 14 utime + 15 stime); above 100 when it runs on several CPUs.", T100, NOV),
+        "(stat 14 utime + 15 stime); above 100 when it runs on several CPUs.", T100, NOV, PL_U(SECONDS, 1e-7, COUNTER)),
     CTR(1, "% User Time", "Share of one CPU's time the process ran in user mode, guest time "
-        "included (stat 14 utime).", T100, NOV),
+        "included (stat 14 utime).", T100, NOV, PL_U(SECONDS, 1e-7, COUNTER)),
     CTR(2, "% Privileged Time", "Share of one CPU's time the process ran in the kernel "
-        "(stat 15 stime).", T100, NOV),
+        "(stat 15 stime).", T100, NOV, PL_U(SECONDS, 1e-7, COUNTER)),
     CTR(3, "Virtual Bytes Peak", "Largest virtual address space size the process has had, in "
-        "bytes (status VmPeak).", LRAW, NOV),
-    CTR(4, "Virtual Bytes", "Virtual address space size in bytes (stat 23 vsize).", LRAW, NOV),
+        "bytes (status VmPeak).", LRAW, NOV, PL_U(BYTES, 1, GAUGE)),
+    CTR(4, "Virtual Bytes", "Virtual address space size in bytes (stat 23 vsize).", LRAW, NOV, PL_U(BYTES, 1, GAUGE)),
     CTR(5, "Page Faults/sec", "Page faults per second, minor and major (stat 10 minflt + "
-        "12 majflt).", BULK, NOV),
+        "12 majflt).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(6, "Working Set Peak", "Largest resident set the process has had, in bytes "
-        "(status VmHWM).", LRAW, NOV),
-    CTR(7, "Working Set", "Resident memory in bytes (stat 24 rss x page size).", LRAW, NOV),
+        "(status VmHWM).", LRAW, NOV, PL_U(BYTES, 1, GAUGE)),
+    CTR(7, "Working Set", "Resident memory in bytes (stat 24 rss x page size).", LRAW, NOV, PL_U(BYTES, 1, GAUGE)),
     CTR(9, "Page File Bytes", "Memory of the process swapped out, in bytes (status VmSwap).",
-        LRAW, NOV),
+        LRAW, NOV, PL_U(BYTES, 1, GAUGE)),
     CTR(10, "Private Bytes", "Anonymous memory of the process, resident or swapped, in bytes "
-        "(status RssAnon + VmSwap); untouched allocations are not counted.", LRAW, NOV),
-    CTR(11, "Thread Count", "Threads in the process (stat 20 num_threads).", RAW, NOV),
+        "(status RssAnon + VmSwap); untouched allocations are not counted.", LRAW, NOV, PL_U(BYTES, 1, GAUGE)),
+    CTR(11, "Thread Count", "Threads in the process (stat 20 num_threads).", RAW, NOV, PL_U(COUNT, 1, GAUGE)),
     CTR(12, "Priority Base", "Scheduling priority on the kernel's 0-139 scale (stat 18 + 100): "
         "120 + nice for normal processes, 99 - rtprio for real-time ones; lower is more "
-        "urgent.", RAW, NOV),
+        "urgent.", RAW, NOV, PL_U(NONE, 1, GAUGE)),
     CTR(13, "Elapsed Time", "Seconds since the process started (stat 22 starttime against "
-        "/proc/uptime).", PERF_ELAPSED_TIME, NOV),
-    CTR(14, "ID Process", "The process id, the name of its /proc directory.", RAW, NOV),
+        "/proc/uptime).", PERF_ELAPSED_TIME, NOV, PL_U(SECONDS, 1e-7, DISCRETE)),
+    CTR(14, "ID Process", "The process id, the name of its /proc directory.", RAW, NOV, PL_U(NONE, 1, DISCRETE)),
     CTR(15, "Creating Process ID", "The parent's process id (stat 4 ppid); 0 for the first "
-        "processes.", RAW, NOV),
+        "processes.", RAW, NOV, PL_U(NONE, 1, DISCRETE)),
     CTR(18, "Handle Count", "Open file descriptors: the entries of /proc/[pid]/fd (one "
-        "directory read per process).", RAW, WIZ),
+        "directory read per process).", RAW, WIZ, PL_U(COUNT, 1, GAUGE)),
     CTR(19, "IO Read Operations/sec", "Read system calls per second, files, pipes, sockets "
-        "and devices alike (io syscr).", BULK, NOV),
-    CTR(20, "IO Write Operations/sec", "Write system calls per second (io syscw).", BULK, NOV),
+        "and devices alike (io syscr).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
+    CTR(20, "IO Write Operations/sec", "Write system calls per second (io syscw).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(21, "IO Data Operations/sec", "Read and write system calls per second (io syscr + "
-        "syscw).", BULK, NOV),
+        "syscw).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(22, "IO Other Operations/sec", "Always 0: Linux counts no other class of I/O calls; "
-        "kept for Windows compatibility.", BULK, NOV),
+        "kept for Windows compatibility.", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(23, "IO Read Bytes/sec", "Bytes per second returned by read system calls (io rchar).",
-        BULK, NOV),
+        BULK, NOV, PL_U(BYTES, 1, COUNTER)),
     CTR(24, "IO Write Bytes/sec", "Bytes per second passed to write system calls (io wchar).",
-        BULK, NOV),
+        BULK, NOV, PL_U(BYTES, 1, COUNTER)),
     CTR(25, "IO Data Bytes/sec", "Bytes per second read and written by system calls (io rchar "
-        "+ wchar).", BULK, NOV),
+        "+ wchar).", BULK, NOV, PL_U(BYTES, 1, COUNTER)),
     CTR(26, "IO Other Bytes/sec", "Always 0: Linux counts no other class of I/O; kept for "
-        "Windows compatibility.", BULK, NOV),
+        "Windows compatibility.", BULK, NOV, PL_U(BYTES, 1, COUNTER)),
     CTR(27, "Working Set - Private", "Resident memory no other process maps, in bytes "
         "(smaps_rollup Private_Clean + Private_Dirty + Private_Hugetlb; a costly read).",
-        LRAW, WIZ),
+        LRAW, WIZ, PL_U(BYTES, 1, GAUGE)),
     CTR(32, "Major Page Faults/sec", "Page faults per second that needed a disk read "
-        "(stat 12 majflt).", BULK, ADV),
+        "(stat 12 majflt).", BULK, ADV, PL_U(COUNT, 1, COUNTER)),
     CTR(33, "Disk Read Bytes/sec", "Bytes per second the process caused to be read from "
-        "storage (io read_bytes).", BULK, ADV),
+        "storage (io read_bytes).", BULK, ADV, PL_U(BYTES, 1, COUNTER)),
     CTR(34, "Disk Write Bytes/sec", "Bytes per second the process caused to be written to "
-        "storage (io write_bytes, cancelled writes not subtracted).", BULK, ADV),
+        "storage (io write_bytes, cancelled writes not subtracted).", BULK, ADV, PL_U(BYTES, 1, COUNTER)),
     CTR(35, "Context Switches/sec", "Context switches of the process per second, voluntary "
-        "and forced (status voluntary_ctxt_switches + nonvoluntary_ctxt_switches).", BULK, ADV),
+        "and forced (status voluntary_ctxt_switches + nonvoluntary_ctxt_switches).", BULK, ADV,
+          PL_U(COUNT, 1, COUNTER)),
     CTR(36, "% IO Wait Time", "Share of time the process waited for block I/O (stat 42 "
-        "delayacct_blkio_ticks; 0 unless delay accounting is on).", T100, ADV),
-    CTR(37, "Processor", "The CPU the process last ran on (stat 39).", RAW, ADV),
+        "delayacct_blkio_ticks; 0 unless delay accounting is on).", T100, ADV, PL_U(SECONDS, 1e-7, COUNTER)),
+    CTR(37, "Processor", "The CPU the process last ran on (stat 39).", RAW, ADV, PL_U(NONE, 1, GAUGE)),
 };
 
 /* Sources, one bit each, so `wanted` turns into a set of files to read. */

@@ -29,8 +29,8 @@ enum {
     C_GUEST = 36, C_MAXF = 37, C_BUSY = 38
 };
 
-#define PT100(id, name, help) \
-    { id, name, help, PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, 8 }
+#define PT100(id, name, help, u) \
+    { id, name, help, PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, 8, u }
 
 static const pl_counter_def counters[] = {
     /* Windows' counter 0 exactly (PERF_100NSEC_TIMER_INV on idle time), so that
@@ -38,58 +38,63 @@ static const pl_counter_def counters[] = {
     { C_PROC, "% Processor Time",
       "Share of wall-clock time the CPU was not idle: 100 - idle and iowait time (/proc/stat) "
       "over elapsed time.  The raw value is the idle time in 100 ns; for node and machine "
-      "totals the mean over their CPUs.", PERF_100NSEC_TIMER_INV, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
+      "totals the mean over their CPUs.", PERF_100NSEC_TIMER_INV, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8,
+        PL_U(SECONDS, 1e-7, COUNTER) },
     PT100(C_USER, "% User Time",
           "Share of time in user mode, nice included, guest time excluded (/proc/stat user - guest "
-          "+ nice - guest_nice)."),
+          "+ nice - guest_nice).", PL_U(SECONDS, 1e-7, COUNTER)),
     PT100(C_PRIV, "% Privileged Time",
           "Share of time in the kernel, interrupt and softirq time included (/proc/stat system + "
-          "irq + softirq)."),
+          "irq + softirq).", PL_U(SECONDS, 1e-7, COUNTER)),
     { C_INTR, "Interrupts/sec",
       "Hardware interrupts per second: the CPU's column of /proc/interrupts summed over all rows "
       "(LOC, RES, CAL, TLB included); _Total from the intr line of /proc/stat.",
-      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
+      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, PL_U(COUNT, 1, COUNTER) },
     PT100(C_DPC, "% DPC Time", "Share of time servicing softirqs (/proc/stat softirq), "
-          "the Linux counterpart of deferred procedure calls."),
-    PT100(C_IRQT, "% Interrupt Time", "Share of time servicing hardware interrupts (/proc/stat irq)."),
+          "the Linux counterpart of deferred procedure calls.", PL_U(SECONDS, 1e-7, COUNTER)),
+    PT100(C_IRQT, "% Interrupt Time", "Share of time servicing hardware interrupts (/proc/stat irq).",
+      PL_U(SECONDS, 1e-7, COUNTER)),
     { C_DPCQ, "DPCs Queued/sec",
       "Softirqs raised per second: the CPU's column of /proc/softirqs summed; _Total from the "
-      "softirq line of /proc/stat.", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
-    PT100(C_IDLE, "% Idle Time", "Share of time idle, I/O wait included (/proc/stat idle + iowait)."),
+      "softirq line of /proc/stat.", PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8,
+        PL_U(COUNT, 1, COUNTER) },
+    PT100(C_IDLE, "% Idle Time", "Share of time idle, I/O wait included (/proc/stat idle + iowait).",
+      PL_U(SECONDS, 1e-7, COUNTER)),
     { C_C1, "% C1 Time", "Share of wall-clock time in the first idle state after polling "
       "(cpuidle state1 time); _Total is the mean over CPUs.", PERF_100NSEC_TIMER, PL_NO_ID,
-      PERF_DETAIL_ADVANCED, 0, 8 },
+      PERF_DETAIL_ADVANCED, 0, 8, PL_U(SECONDS, 1e-7, COUNTER) },
     { C_C2, "% C2 Time", "Share of wall-clock time in cpuidle state2; _Total is the mean over CPUs.",
-      PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8 },
+      PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8, PL_U(SECONDS, 1e-7, COUNTER) },
     { C_C3, "% C3 Time", "Share of wall-clock time in cpuidle state3; _Total is the mean over CPUs.",
-      PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8 },
+      PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8, PL_U(SECONDS, 1e-7, COUNTER) },
     { C_C1T, "C1 Transitions/sec", "Entries into cpuidle state1 per second (usage).",
-      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8 },
+      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8, PL_U(COUNT, 1, COUNTER) },
     { C_C2T, "C2 Transitions/sec", "Entries into cpuidle state2 per second (usage).",
-      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8 },
+      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8, PL_U(COUNT, 1, COUNTER) },
     { C_C3T, "C3 Transitions/sec", "Entries into cpuidle state3 per second (usage).",
-      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8 },
+      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8, PL_U(COUNT, 1, COUNTER) },
     { C_FREQ, "Processor Frequency", "Current frequency in MHz (cpufreq scaling_cur_freq, else "
       "the cpu MHz line of /proc/cpuinfo); _Total is the mean over CPUs.",
-      PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
+      PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, PL_U(HERTZ, 1e6, GAUGE) },
     { C_PMAX, "% of Maximum Frequency", "Current frequency as a share of cpuinfo_max_freq "
-      "(needs cpufreq).", PERF_LARGE_RAW_FRACTION, C_MAXF, PERF_DETAIL_NOVICE, 0, 8 },
+      "(needs cpufreq).", PERF_LARGE_RAW_FRACTION, C_MAXF, PERF_DETAIL_NOVICE, 0, 8, PL_U(HERTZ, 1e6, GAUGE) },
     { C_BASE, "Processor Time Base", "Sum of all the CPU's /proc/stat ticks except guest and "
       "guest_nice (already inside user and nice), in 100 ns: the base of the % counters.",
-      PERF_PRECISION_TIMESTAMP, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8 },
+      PERF_PRECISION_TIMESTAMP, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8, PL_U(SECONDS, 1e-7, COUNTER) },
     PT100(C_NICE, "% Nice Time", "Share of time in user mode at positive nice, guest_nice excluded "
-          "(/proc/stat nice - guest_nice)."),
-    PT100(C_IOW, "% IO Wait Time", "Share of time idle with I/O outstanding (/proc/stat iowait)."),
+          "(/proc/stat nice - guest_nice).", PL_U(SECONDS, 1e-7, COUNTER)),
+    PT100(C_IOW, "% IO Wait Time", "Share of time idle with I/O outstanding (/proc/stat iowait).",
+      PL_U(SECONDS, 1e-7, COUNTER)),
     PT100(C_STEAL, "% Steal Time", "Share of time a hypervisor ran something else while this "
-          "virtual CPU wanted to run (/proc/stat steal)."),
+          "virtual CPU wanted to run (/proc/stat steal).", PL_U(SECONDS, 1e-7, COUNTER)),
     PT100(C_GUEST, "% Guest Time", "Share of time running guest virtual CPUs (/proc/stat guest + "
-          "guest_nice); it is also counted in % User Time's source fields."),
+          "guest_nice); it is also counted in % User Time's source fields.", PL_U(SECONDS, 1e-7, COUNTER)),
     { C_MAXF, "Maximum Frequency", "cpuinfo_max_freq in MHz: the base of % of Maximum Frequency.",
-      PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8 },
+      PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8, PL_U(HERTZ, 1e6, DISCRETE) },
     PT100(C_BUSY, "% Busy Time",
           "Share of the CPU's ticks spent not idle: user, nice, system, irq, softirq and steal "
           "ticks of /proc/stat over all its ticks (100 - % Idle Time), as mpstat and top count; "
-          "% Processor Time is the same over wall-clock time."),
+          "% Processor Time is the same over wall-clock time.", PL_U(SECONDS, 1e-7, COUNTER)),
 };
 
 #define NC (sizeof counters / sizeof counters[0])

@@ -32,27 +32,27 @@ enum { C_SOME, C_FULL, C_S10, C_S60, C_S300, C_F10, C_F60, C_F300, NC };
 
 #define T100 PERF_100NSEC_TIMER
 #define LRAW PERF_COUNTER_LARGE_RAWCOUNT
-#define AVG(id, name, help) { id, name, help, LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, -2, 8 }
+#define AVG(id, name, help, u) { id, name, help, LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, -2, 8, u }
 
 static const pl_counter_def counters[NC] = {
     { C_SOME, "% Some Stall Time", "Share of wall time in which at least one task was stalled "
       "waiting for the resource (/proc/pressure/<r> some total=, us x 10 in 100 ns).",
-      T100, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
+      T100, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, PL_U(SECONDS, 1e-7, COUNTER) },
     { C_FULL, "% Full Stall Time", "Share of wall time in which all non-idle tasks were stalled "
       "on the resource at once (/proc/pressure/<r> full total=, us x 10 in 100 ns); cpu has it "
-      "from kernel 5.13 on.", T100, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
+      "from kernel 5.13 on.", T100, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, PL_U(SECONDS, 1e-7, COUNTER) },
     AVG(C_S10, "Some Avg10", "Kernel running average of the some-stall percentage over 10 s "
-        "(some avg10=), in hundredths of a percent."),
+        "(some avg10=), in hundredths of a percent.", PL_U(PERCENT, 0.01, GAUGE)),
     AVG(C_S60, "Some Avg60", "Kernel running average of the some-stall percentage over 60 s "
-        "(some avg60=), in hundredths of a percent."),
+        "(some avg60=), in hundredths of a percent.", PL_U(PERCENT, 0.01, GAUGE)),
     AVG(C_S300, "Some Avg300", "Kernel running average of the some-stall percentage over 300 s "
-        "(some avg300=), in hundredths of a percent."),
+        "(some avg300=), in hundredths of a percent.", PL_U(PERCENT, 0.01, GAUGE)),
     AVG(C_F10, "Full Avg10", "Kernel running average of the full-stall percentage over 10 s "
-        "(full avg10=), in hundredths of a percent."),
+        "(full avg10=), in hundredths of a percent.", PL_U(PERCENT, 0.01, GAUGE)),
     AVG(C_F60, "Full Avg60", "Kernel running average of the full-stall percentage over 60 s "
-        "(full avg60=), in hundredths of a percent."),
+        "(full avg60=), in hundredths of a percent.", PL_U(PERCENT, 0.01, GAUGE)),
     AVG(C_F300, "Full Avg300", "Kernel running average of the full-stall percentage over 300 s "
-        "(full avg300=), in hundredths of a percent."),
+        "(full avg300=), in hundredths of a percent.", PL_U(PERCENT, 0.01, GAUGE)),
 };
 
 typedef struct psi_state {

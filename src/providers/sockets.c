@@ -18,40 +18,40 @@
 #define LRAW PERF_COUNTER_LARGE_RAWCOUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define CTR(id, name, help, type, detail) { id, name, help, type, PL_NO_ID, detail, 0, 8 }
+#define CTR(id, name, help, type, detail, u) { id, name, help, type, PL_NO_ID, detail, 0, 8, u }
 #define K PL_NS_KEY
 
 static const pl_counter_def counters[] = {
     CTR(0, "Sockets Used", "Sockets of all families allocated now (sockstat \"sockets: "
-        "used\").", RAW, NOV),
+        "used\").", RAW, NOV, PL_U(COUNT, 1, GAUGE)),
     CTR(1, "TCP In Use", "TCP sockets in use now, listening ones included, IPv4 only "
-        "(sockstat \"TCP: inuse\").", RAW, NOV),
+        "(sockstat \"TCP: inuse\").", RAW, NOV, PL_U(COUNT, 1, GAUGE)),
     CTR(2, "TCP Orphans", "TCP sockets no longer attached to a file descriptor, still "
-        "closing (sockstat \"TCP: orphan\").", RAW, ADV),
+        "closing (sockstat \"TCP: orphan\").", RAW, ADV, PL_U(COUNT, 1, GAUGE)),
     CTR(3, "TCP TIME_WAIT", "TCP connections in TIME_WAIT, both families (sockstat \"TCP: "
-        "tw\").", RAW, NOV),
+        "tw\").", RAW, NOV, PL_U(COUNT, 1, GAUGE)),
     CTR(4, "TCP Allocated", "TCP sockets allocated, both families and all states (sockstat "
-        "\"TCP: alloc\").", RAW, ADV),
+        "\"TCP: alloc\").", RAW, ADV, PL_U(COUNT, 1, GAUGE)),
     CTR(5, "TCP Memory Bytes", "Memory charged to TCP socket buffers, in bytes (sockstat "
-        "\"TCP: mem\" pages x page size).", LRAW, ADV),
-    CTR(6, "UDP In Use", "IPv4 UDP sockets in use now (sockstat \"UDP: inuse\").", RAW, NOV),
+        "\"TCP: mem\" pages x page size).", LRAW, ADV, PL_U(BYTES, 1, GAUGE)),
+    CTR(6, "UDP In Use", "IPv4 UDP sockets in use now (sockstat \"UDP: inuse\").", RAW, NOV, PL_U(COUNT, 1, GAUGE)),
     CTR(7, "UDP Memory Bytes", "Memory charged to UDP socket buffers, in bytes (sockstat "
-        "\"UDP: mem\" pages x page size).", LRAW, ADV),
-    CTR(8, "RAW In Use", "IPv4 raw sockets in use now (sockstat \"RAW: inuse\").", RAW, ADV),
+        "\"UDP: mem\" pages x page size).", LRAW, ADV, PL_U(BYTES, 1, GAUGE)),
+    CTR(8, "RAW In Use", "IPv4 raw sockets in use now (sockstat \"RAW: inuse\").", RAW, ADV, PL_U(COUNT, 1, GAUGE)),
     CTR(9, "FRAG In Use", "IPv4 fragment reassembly queues now (sockstat \"FRAG: inuse\").",
-        RAW, ADV),
+        RAW, ADV, PL_U(COUNT, 1, GAUGE)),
     CTR(10, "FRAG Memory Bytes", "Memory held by IPv4 fragment reassembly, in bytes "
-        "(sockstat \"FRAG: memory\").", LRAW, ADV),
+        "(sockstat \"FRAG: memory\").", LRAW, ADV, PL_U(BYTES, 1, GAUGE)),
     CTR(11, "TCP6 In Use", "IPv6 TCP sockets in use now (sockstat6 \"TCP6: inuse\").",
-        RAW, NOV),
+        RAW, NOV, PL_U(COUNT, 1, GAUGE)),
     CTR(12, "UDP6 In Use", "IPv6 UDP sockets in use now (sockstat6 \"UDP6: inuse\").",
-        RAW, NOV),
+        RAW, NOV, PL_U(COUNT, 1, GAUGE)),
     CTR(13, "RAW6 In Use", "IPv6 raw sockets in use now (sockstat6 \"RAW6: inuse\").",
-        RAW, ADV),
+        RAW, ADV, PL_U(COUNT, 1, GAUGE)),
     CTR(14, "FRAG6 In Use", "IPv6 fragment reassembly queues now (sockstat6 \"FRAG6: "
-        "inuse\").", RAW, ADV),
+        "inuse\").", RAW, ADV, PL_U(COUNT, 1, GAUGE)),
     CTR(15, "FRAG6 Memory Bytes", "Memory held by IPv6 fragment reassembly, in bytes "
-        "(sockstat6 \"FRAG6: memory\").", LRAW, ADV),
+        "(sockstat6 \"FRAG6: memory\").", LRAW, ADV, PL_U(BYTES, 1, GAUGE)),
 };
 
 #define NC (sizeof counters / sizeof counters[0])

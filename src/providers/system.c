@@ -33,46 +33,46 @@ enum {
 #define BULK PERF_COUNTER_BULK_COUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define CTR(id, name, help, type, base, detail, scale) \
-    {id, name, help, type, base, detail, scale, 8}
+#define CTR(id, name, help, type, base, detail, scale, u) \
+    {id, name, help, type, base, detail, scale, 8, u }
 
 static const pl_counter_def sys_counters[SC_N] = {
     CTR(SC_CTXT, "Context Switches/sec", "Context switches of all CPUs per second "
-        "(/proc/stat ctxt).", BULK, PL_NO_ID, NOV, 0),
+        "(/proc/stat ctxt).", BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER)),
     CTR(SC_FORKS, "Forks/sec", "Processes and threads created per second "
-        "(/proc/stat processes, the fork count since boot).", BULK, PL_NO_ID, ADV, 0),
+        "(/proc/stat processes, the fork count since boot).", BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER)),
     CTR(SC_QUEUE, "Processor Queue Length", "Runnable tasks other than the reader, sar's "
-        "runq-sz (/proc/loadavg running count minus 1).", RAW, PL_NO_ID, NOV, 0),
+        "runq-sz (/proc/loadavg running count minus 1).", RAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE)),
     CTR(SC_BLOCKED, "Processes Blocked", "Tasks blocked waiting for I/O "
-        "(/proc/stat procs_blocked).", RAW, PL_NO_ID, ADV, 0),
+        "(/proc/stat procs_blocked).", RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE)),
     CTR(SC_PROCS, "Processes", "Processes, kernel threads included, counted as the numeric "
-        "entries of /proc; fewer under hidepid.", RAW, PL_NO_ID, NOV, 0),
+        "entries of /proc; fewer under hidepid.", RAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE)),
     CTR(SC_THREADS, "Threads", "Threads in the system (/proc/loadavg nr_threads, the "
-        "number after the slash).", RAW, PL_NO_ID, NOV, 0),
+        "number after the slash).", RAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE)),
     CTR(SC_UPTIME, "System Up Time", "Seconds since boot, suspend included "
-        "(/proc/uptime, CLOCK_BOOTTIME).", PERF_ELAPSED_TIME, PL_NO_ID, NOV, 0),
+        "(/proc/uptime, CLOCK_BOOTTIME).", PERF_ELAPSED_TIME, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, DISCRETE)),
     CTR(SC_LOAD1, "Load Average 1 min", "Load average over 1 minute, runnable plus "
-        "uninterruptible tasks (/proc/loadavg field 1).", LRAW, PL_NO_ID, ADV, -2),
+        "uninterruptible tasks (/proc/loadavg field 1).", LRAW, PL_NO_ID, ADV, -2, PL_U(COUNT, 0.01, GAUGE)),
     CTR(SC_LOAD5, "Load Average 5 min", "Load average over 5 minutes, runnable plus "
-        "uninterruptible tasks (/proc/loadavg field 2).", LRAW, PL_NO_ID, ADV, -2),
+        "uninterruptible tasks (/proc/loadavg field 2).", LRAW, PL_NO_ID, ADV, -2, PL_U(COUNT, 0.01, GAUGE)),
     CTR(SC_LOAD15, "Load Average 15 min", "Load average over 15 minutes, runnable plus "
-        "uninterruptible tasks (/proc/loadavg field 3).", LRAW, PL_NO_ID, ADV, -2),
+        "uninterruptible tasks (/proc/loadavg field 3).", LRAW, PL_NO_ID, ADV, -2, PL_U(COUNT, 0.01, GAUGE)),
     CTR(SC_FH_ALLOC, "File Handles Allocated", "Open file handles in the kernel "
-        "(/proc/sys/fs/file-nr field 1).", LRAW, PL_NO_ID, ADV, 0),
+        "(/proc/sys/fs/file-nr field 1).", LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE)),
     CTR(SC_FH_MAX, "File Handles Max", "Most file handles the kernel will allocate "
-        "(/proc/sys/fs/file-nr field 3, fs.file-max).", LRAW, PL_NO_ID, ADV, 0),
+        "(/proc/sys/fs/file-nr field 3, fs.file-max).", LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, DISCRETE)),
     CTR(SC_FH_PCT, "% File Handles In Use", "File handles allocated as a percentage of "
         "the maximum (/proc/sys/fs/file-nr field 1 over field 3).",
-        PERF_LARGE_RAW_FRACTION, SC_FH_PCT_BASE, ADV, 0),
+        PERF_LARGE_RAW_FRACTION, SC_FH_PCT_BASE, ADV, 0, PL_U(COUNT, 1, GAUGE)),
     CTR(SC_FH_PCT_BASE, "% File Handles In Use Base", "The file handle maximum, the base "
-        "of % File Handles In Use.", PERF_LARGE_RAW_BASE, PL_NO_ID, ADV, 0),
+        "of % File Handles In Use.", PERF_LARGE_RAW_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, DISCRETE)),
     CTR(SC_ENTROPY, "Entropy Available Bits", "Entropy in the kernel random pool in bits "
         "(/proc/sys/kernel/random/entropy_avail; always 256 since 5.18).",
-        RAW, PL_NO_ID, ADV, 0),
+        RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE)),
     CTR(SC_PID_MAX, "Max Processes", "Highest process id plus one, the process limit "
-        "(/proc/sys/kernel/pid_max).", RAW, PL_NO_ID, ADV, 0),
+        "(/proc/sys/kernel/pid_max).", RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, DISCRETE)),
     CTR(SC_THREADS_MAX, "Max Threads", "Most threads the kernel allows "
-        "(/proc/sys/kernel/threads-max).", RAW, PL_NO_ID, ADV, 0),
+        "(/proc/sys/kernel/threads-max).", RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, DISCRETE)),
 };
 
 static const unsigned char sys_src[SC_N] = {

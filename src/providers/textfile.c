@@ -39,20 +39,26 @@
 
 enum { C_VALUE, C_VALUE_SEC, C_SUM, C_SUM_SEC, C_COUNT, C_COUNT_SEC, C_AVG, C_AVG_BASE, NC };
 
-#define DBL(id, name, help) { id, name, help, TF_DOUBLE_RAW, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 }
-#define SEC(id, name, help) { id, name, help, PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, -3, 8 }
-#define D_VALUE DBL(C_VALUE, "Value", "The sample's value as written (a float).")
+/* Units: NONE stands for the family's own unit, which its name's base-unit
+ * suffix gives (family_units); counts are counts.  The per-second and
+ * average counters hold values x 1000, hence the scale 1e-3. */
+#define DBL(id, name, help, u) { id, name, help, TF_DOUBLE_RAW, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, u }
+#define SEC(id, name, help, u) { id, name, help, PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, -3, 8, u }
+#define D_VALUE DBL(C_VALUE, "Value", "The sample's value as written (a float).", PL_U(NONE, 1, GAUGE))
 #define D_VALUE_SEC SEC(C_VALUE_SEC, "Value/sec", "How fast the counter (or cumulative bucket) grew, " \
-                        "per second, from its value x 1000 kept as an integer (0.001 kept).")
+                        "per second, from its value x 1000 kept as an integer (0.001 kept).", \
+                        PL_U(NONE, 1e-3, COUNTER))
 #define D_REST \
-    DBL(C_SUM, "Sum", "The _sum series: the total of the observed values."), \
-    SEC(C_SUM_SEC, "Sum/sec", "How fast _sum grew, per second (0.001 kept)."), \
-    DBL(C_COUNT, "Count", "The _count series: the number of observations."), \
-    SEC(C_COUNT_SEC, "Count/sec", "Observations per second, from _count (0.001 kept)."), \
+    DBL(C_SUM, "Sum", "The _sum series: the total of the observed values.", PL_U(NONE, 1, COUNTER)), \
+    SEC(C_SUM_SEC, "Sum/sec", "How fast _sum grew, per second (0.001 kept).", PL_U(NONE, 1e-3, COUNTER)), \
+    DBL(C_COUNT, "Count", "The _count series: the number of observations.", PL_U(COUNT, 1, COUNTER)), \
+    SEC(C_COUNT_SEC, "Count/sec", "Observations per second, from _count (0.001 kept).", \
+        PL_U(COUNT, 1e-3, COUNTER)), \
     { C_AVG, "Average", "The mean of the values observed during the interval: the growth of _sum " \
-      "over the growth of _count.", PERF_AVERAGE_BULK, C_AVG_BASE, PERF_DETAIL_NOVICE, 0, 8 }, \
+      "over the growth of _count.", PERF_AVERAGE_BULK, C_AVG_BASE, PERF_DETAIL_NOVICE, 0, 8, \
+      PL_U(NONE, 1e-3, COUNTER) }, \
     { C_AVG_BASE, "Average Base", "_count x 1000, the base of Average.", PERF_AVERAGE_BASE, PL_NO_ID, \
-      PERF_DETAIL_NOVICE, 0, 8 }
+      PERF_DETAIL_NOVICE, 0, 8, PL_U(COUNT, 1e-3, COUNTER) }
 
 static const pl_counter_def gauge_counters[] = { D_VALUE };
 static const pl_counter_def counter_counters[] = { D_VALUE, D_VALUE_SEC };
@@ -76,6 +82,7 @@ static const struct {
 typedef struct tf_family {
     char *name;
     int type;
+    pl_counter_def *counters;          /* the layout's, with the family's units */
     pl_counterset_def def;
     const pl_counterset_def *reg;      /* NULL when the registry refused it */
 } tf_family;
@@ -120,6 +127,50 @@ static tf_family *find_family(const char *name)
     return NULL;
 }
 
+/* The base unit a metric name ends with (before _total), Prometheus'
+ * naming convention; PL_UNIT_NONE when it names none. */
+static pl_unit_kind name_unit(const char *name)
+{
+    static const struct { const char *suffix; pl_unit_kind k; } units[] = {
+        { "_bytes", PL_UNIT_BYTES }, { "_seconds", PL_UNIT_SECONDS }, { "_celsius", PL_UNIT_CELSIUS },
+        { "_ratio", PL_UNIT_RATIO }, { "_percent", PL_UNIT_PERCENT }, { "_hertz", PL_UNIT_HERTZ },
+        { "_watts", PL_UNIT_WATTS }, { "_joules", PL_UNIT_JOULES }, { "_volts", PL_UNIT_VOLTS },
+        { "_amperes", PL_UNIT_AMPERES }, { "_kelvin", PL_UNIT_KELVIN },
+    };
+    size_t n = strlen(name);
+    if (n > 6 && strcmp(name + n - 6, "_total") == 0)
+        n -= 6;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        size_t k = strlen(units[i].suffix);
+        if (n > k && strncmp(name + n - k, units[i].suffix, k) == 0)
+            return units[i].k;
+    }
+    return PL_UNIT_NONE;
+}
+
+/* The layout's counters with the family's units: its name's unit where the
+ * layout says "the family's", a counter's Value cumulative, a histogram's
+ * Value (a bucket) a cumulative count.  NULL for ENOMEM. */
+static pl_counter_def *family_counters(int type, const char *name)
+{
+    uint32_t n = layout[type].n;
+    pl_counter_def *c = malloc(n * sizeof *c);
+    pl_unit_kind k = name_unit(name);
+    if (!c)
+        return NULL;
+    memcpy(c, layout[type].c, n * sizeof *c);
+    for (uint32_t i = 0; i < n; i++)
+        if (c[i].unit == PL_UNIT_NONE)
+            c[i].unit = (uint8_t)k;
+    if (type == PL_TF_COUNTER)
+        c[0].semantics = PL_SEM_COUNTER;
+    if (type == PL_TF_HISTOGRAM) {
+        c[0].unit = c[1].unit = PL_UNIT_COUNT;
+        c[0].semantics = PL_SEM_COUNTER;
+    }
+    return c;
+}
+
 /* The family of doc family df, registered when new; NULL when it cannot be
  * (*nomem says whether for ENOMEM). */
 static tf_family *family_of(const pl_tf_family *df, int *nomem)
@@ -130,9 +181,12 @@ static tf_family *family_of(const pl_tf_family *df, int *nomem)
         return f;
     char *setname = malloc(sizeof PL_TEXTFILE_PREFIX + n);
     char *help = malloc(df->help ? strlen(df->help) + 1 : n + 96);
-    if (!setname || !help || !(f = calloc(1, sizeof *f)) || !(f->name = strdup(df->name))) {
+    if (!setname || !help || !(f = calloc(1, sizeof *f)) || !(f->name = strdup(df->name)) ||
+        !(f->counters = family_counters(df->type, df->name))) {
         free(setname);
         free(help);
+        if (f)
+            free(f->name);
         free(f);
         *nomem = 1;
         return NULL;
@@ -146,7 +200,7 @@ static tf_family *family_of(const pl_tf_family *df, int *nomem)
                  df->name);
     f->type = df->type;
     f->def = (pl_counterset_def){ pl_name_guid("prometheus-textfile", df->name), NULL, NULL, PERF_COUNTERSET_MULTI_INSTANCES, 0,
-                                  layout[f->type].n, layout[f->type].c, &tf_ops, PL_INDEX_ASSIGN, f };
+                                  layout[f->type].n, f->counters, &tf_ops, PL_INDEX_ASSIGN, f };
     f->def.name = setname;
     f->def.help = help;
     if (pl_register_counterset(&f->def, &f->reg, NULL, 0) == ENOMEM)

@@ -24,13 +24,13 @@ enum { C_TEMP, C_HPTEMP, C_MK, NC };
 
 static const pl_counter_def counters[NC] = {
     { C_TEMP, "Temperature", "Zone temperature in kelvin, rounded (temp in millidegrees C / 1000 + 273.15).",
-      PERF_COUNTER_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
+      PERF_COUNTER_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, PL_U(KELVIN, 1, GAUGE) },
     { C_HPTEMP, "High Precision Temperature", "Zone temperature in tenths of a kelvin, rounded, "
       "as Windows gives it (temp in millidegrees C / 100 + 2731.5).",
-      PERF_COUNTER_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8 },
+      PERF_COUNTER_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, PL_U(KELVIN, 0.1, GAUGE) },
     { C_MK, "Precise Temperature", "Zone temperature in millikelvin with scale -3, so it formats "
       "to kelvin with every digit of temp (millidegrees C + 273150).",
-      PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, -3, 8 },
+      PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, -3, 8, PL_U(KELVIN, 1e-3, GAUGE) },
 };
 
 #define CLASS "sys/class/thermal"

@@ -31,33 +31,33 @@ enum {
 #define RAW PERF_COUNTER_RAWCOUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define CTR(id, name, help, type, detail) { id, name, help, type, PL_NO_ID, detail, 0, 8 }
+#define CTR(id, name, help, type, detail, u) { id, name, help, type, PL_NO_ID, detail, 0, 8, u }
 
 static const pl_counter_def counters[NC] = {
     CTR(0, "% Processor Time", "Share of one CPU's time the thread ran, user and kernel mode "
-        "(task stat 14 utime + 15 stime).", T100, NOV),
+        "(task stat 14 utime + 15 stime).", T100, NOV, PL_U(SECONDS, 1e-7, COUNTER)),
     CTR(1, "% User Time", "Share of one CPU's time the thread ran in user mode (task stat 14 "
-        "utime).", T100, NOV),
+        "utime).", T100, NOV, PL_U(SECONDS, 1e-7, COUNTER)),
     CTR(2, "% Privileged Time", "Share of one CPU's time the thread ran in the kernel (task "
-        "stat 15 stime).", T100, NOV),
+        "stat 15 stime).", T100, NOV, PL_U(SECONDS, 1e-7, COUNTER)),
     CTR(3, "Context Switches/sec", "Context switches of the thread per second, voluntary and "
         "forced (task status voluntary_ctxt_switches + nonvoluntary_ctxt_switches).",
-        PERF_COUNTER_BULK_COUNT, NOV),
+        PERF_COUNTER_BULK_COUNT, NOV, PL_U(COUNT, 1, COUNTER)),
     CTR(4, "Elapsed Time", "Seconds since the thread started (task stat 22 starttime against "
-        "/proc/uptime).", PERF_ELAPSED_TIME, NOV),
+        "/proc/uptime).", PERF_ELAPSED_TIME, NOV, PL_U(SECONDS, 1e-7, DISCRETE)),
     CTR(5, "Priority Current", "Effective scheduling priority on the kernel's 0-139 scale "
-        "(task stat 18 + 100), priority inheritance included; lower is more urgent.", RAW, NOV),
+        "(task stat 18 + 100), priority inheritance included; lower is more urgent.", RAW, NOV, PL_U(NONE, 1, GAUGE)),
     CTR(6, "Priority Base", "Priority the thread's policy gives it on the same scale: 120 + "
         "nice (stat 19) for normal threads, 99 - rt_priority (stat 40) for SCHED_FIFO and "
-        "SCHED_RR; unset for SCHED_DEADLINE.", RAW, NOV),
+        "SCHED_RR; unset for SCHED_DEADLINE.", RAW, NOV, PL_U(NONE, 1, GAUGE)),
     CTR(7, "Thread State", "Windows thread state of task stat 3: 2 running or runnable (R), "
-        "5 waiting (S, D, I, T, t, P), 4 terminated (Z, X).", RAW, NOV),
+        "5 waiting (S, D, I, T, t, P), 4 terminated (Z, X).", RAW, NOV, PL_U(NONE, 1, GAUGE)),
     CTR(8, "Thread Wait Reason", "Linux state of task stat 3: 0 runnable, 1 interruptible "
         "sleep, 2 uninterruptible wait (mostly I/O), 3 stopped or traced, 4 idle kernel "
-        "thread, 5 parked, 6 exiting.", RAW, ADV),
-    CTR(9, "ID Process", "Id of the thread's process (the /proc/[pid] directory).", RAW, NOV),
-    CTR(10, "ID Thread", "The thread id (the task/[tid] directory).", RAW, NOV),
-    CTR(32, "Processor", "The CPU the thread last ran on (task stat 39).", RAW, ADV),
+        "thread, 5 parked, 6 exiting.", RAW, ADV, PL_U(NONE, 1, GAUGE)),
+    CTR(9, "ID Process", "Id of the thread's process (the /proc/[pid] directory).", RAW, NOV, PL_U(NONE, 1, DISCRETE)),
+    CTR(10, "ID Thread", "The thread id (the task/[tid] directory).", RAW, NOV, PL_U(NONE, 1, DISCRETE)),
+    CTR(32, "Processor", "The CPU the thread last ran on (task stat 39).", RAW, ADV, PL_U(NONE, 1, GAUGE)),
 };
 
 #define B(f) PS_BIT(PS_##f)
