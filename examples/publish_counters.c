@@ -37,12 +37,15 @@ static struct {
 static const char *const counter_names[] = { "Requests/sec", "Queue Length", "Bytes/Request", "Bytes/Request Base" };
 static const char *const counter_help[] = { "Requests served per second", "Requests waiting",
                                             "Average bytes per request", "Requests counted for the average" };
+/* Units and semantics (perflib extension); NULL entries or arrays: from the type. */
+static const char *const counter_units[] = { "count", "count", "bytes", "count" };
+static const char *const counter_semantics[] = { "counter", "gauge", "counter", "counter" };
 
 int main(int argc, char **argv)
 {
     GUID *provider = &example_template.set.ProviderGuid, *set = &example_template.set.CounterSetGuid;
     PERFLIB_COUNTERSET_NAMES names = { "Example Requests", "Requests of the example server", counter_names,
-                                       counter_help };
+                                       counter_help, counter_units, counter_semantics };
     PPERF_COUNTERSET_INSTANCE worker[WORKERS];
     HANDLE h;
     ULONG e;

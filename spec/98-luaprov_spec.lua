@@ -241,6 +241,38 @@ try(function() p:instance("LuaProv Bad", "j") end)
     end
   end)
 
+  it("declares units and semantics that readers see; an unknown or contradicted one raises", function()
+    local out, rc = child [[
+local function try(f, ...) print((select(2, pcall(f, ...)):gsub("^[^:]*:%d+: ", ""))) end
+local function set(counters) return { countersets = { { name = "LuaProv Units", counters = counters } } } end
+try(perflib.provider, set { { name = "A", type = "PERF_COUNTER_RAWCOUNT", unit = "furlongs" } })
+try(perflib.provider, set { { name = "A", type = "PERF_COUNTER_RAWCOUNT", semantics = "sometimes" } })
+try(perflib.provider, set { { name = "A", type = "PERF_COUNTER_BULK_COUNT", semantics = "gauge" } })
+local p = assert(perflib.provider(set {
+  { name = "Queue", type = "PERF_COUNTER_LARGE_RAWCOUNT", unit = "KiB", semantics = "gauge" },
+  { name = "Waited/sec", type = "PERF_COUNTER_BULK_COUNT", unit = "ms" },
+  { name = "Plain", type = "PERF_COUNTER_RAWCOUNT" } }))
+p:instance("LuaProv Units", "i")
+local cs = assert(perflib.counterset "LuaProv Units")
+for _, name in ipairs { "Queue", "Waited/sec", "Plain" } do
+  local c = cs:counter(name)
+  print(name, c.unit, c.unit_scale, c.semantics, c.units_declared, (perflib.metric_name(c)))
+end
+p:stop()
+]]
+    assert.equals(0, rc, out)
+    for _, expected in ipairs {
+      "(countersets[1].counters[1]: unit 'furlongs' is not one perflib knows)",
+      "(countersets[1].counters[1]: semantics must be counter, gauge or discrete, not 'sometimes')",
+      "must be cumulative",
+      "Queue\tbytes\t1024.0\tgauge\ttrue\tperflib_luaprov_units_queue_bytes\n",
+      "Waited/sec\tseconds\t0.001\tcounter\ttrue\tperflib_luaprov_units_waited_seconds_total\n",
+      "Plain\tcount\t1.0\tgauge\tfalse\tperflib_luaprov_units_plain\n",
+    } do
+      assert.matches(expected, out, 1, true)
+    end
+  end)
+
   it("returns nil, message, errno when there is no segment directory", function()
     local tmp, remove = files.tempdir()
     write(tmp .. "/file", "")

@@ -56,7 +56,7 @@ __attribute__((unused)) static HANDLE start_tmpl(uint32_t d1, PERF_COUNTERSET_IN
 static HANDLE start_set(uint32_t d1, const char *name, uint32_t instance_type)
 {
     tmpl3 t = make_tmpl(d1, instance_type);
-    PERFLIB_COUNTERSET_NAMES nm = { name, "test set", tmpl_names, tmpl_help };
+    PERFLIB_COUNTERSET_NAMES nm = { name, "test set", tmpl_names, tmpl_help, NULL, NULL };
     return start_tmpl(d1, &t.info, sizeof t, &nm);
 }
 

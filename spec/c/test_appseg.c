@@ -332,6 +332,60 @@ static void test_api_errors(void)
     CHECK_EQ_U64(PerfStopProvider(h), ERROR_SUCCESS);
 }
 
+/* Units a publisher declares (PERFLIB_COUNTERSET_NAMES' CounterUnits and
+ * CounterSemantics) reach the reader's definitions and metric names; an
+ * unknown unit, or a semantics the type contradicts, refuses the set. */
+static HANDLE start_units(uint32_t d1, const char *name, const char *u0, const char *s0, const char *s1)
+{
+    struct {
+        PERF_COUNTERSET_INFO info;
+        PERF_COUNTER_INFO c[2];
+    } t = { { set_guid(d1), { 0 }, 2, PERF_COUNTERSET_SINGLE_INSTANCE },
+            { { 1, PERF_COUNTER_LARGE_RAWCOUNT, 0, 8, PERF_DETAIL_NOVICE, 0, 0 },
+              { 2, PERF_COUNTER_BULK_COUNT, 0, 8, PERF_DETAIL_NOVICE, 0, 8 } } };
+    static const char *const cn[] = { "Queue Size", "Wait Time" };
+    const char *units[] = { u0, "ms" }, *sems[] = { s0, s1 };
+    PERFLIB_COUNTERSET_NAMES nm = { name, NULL, cn, NULL, units, sems };
+    return start_tmpl(d1, &t.info, sizeof t, &nm);
+}
+
+static void test_declared_units(void)
+{
+    HANDLE good = start_units(0xa0000010, "Units Declared", "KiB", "gauge", NULL);
+    HANDLE unknown = start_units(0xa0000011, "Units Unknown", "furlongs", NULL, NULL);
+    HANDLE contra = start_units(0xa0000012, "Units Contradicted", "bytes", NULL, "gauge");
+    char name[PL_METRIC_NAME_MAX];
+    pl_metric m;
+    CHECK(good && unknown && contra);
+    pl_env *env = pl_env_new(NULL);
+    const pl_counterset_def *cs = pl_env_find(env, "Units Declared");
+    CHECK(cs != NULL);
+    if (cs) {
+        CHECK_EQ_U64(cs->counters[0].unit, PL_UNIT_BYTES);
+        CHECK(cs->counters[0].unit_scale == 1024);
+        CHECK_EQ_U64(cs->counters[0].semantics, PL_SEM_GAUGE);
+        CHECK_EQ_U64(cs->counters[1].unit, PL_UNIT_SECONDS);
+        CHECK(cs->counters[1].unit_scale == 1e-3);
+        CHECK_EQ_U64(cs->counters[1].semantics, PL_SEM_UNDECLARED);
+        pl_units u;
+        pl_counter_units(&cs->counters[1], &u);
+        CHECK_EQ_U64(u.semantics, PL_SEM_COUNTER);                  /* BULK_COUNT's own */
+        CHECK(pl_metric_name(cs, &cs->counters[0], name, sizeof name, &m) == 0);
+        CHECK_STR(name, "perflib_units_declared_queue_size_bytes");
+        CHECK(m.factor == 1024 && strcmp(m.type, "gauge") == 0);
+        CHECK(pl_metric_name(cs, &cs->counters[1], name, sizeof name, &m) == 0);
+        CHECK_STR(name, "perflib_units_declared_wait_time_seconds_total");
+        CHECK(m.factor == 1e-3 && strcmp(m.type, "counter") == 0);
+    }
+    CHECK(pl_env_find(env, "Units Unknown") == NULL && refused("has a unit or semantics perflib does not know"));
+    /* a rate type (BULK_COUNT) declared a gauge: its rate needs a cumulative raw value */
+    CHECK(pl_env_find(env, "Units Contradicted") == NULL && refused("must be cumulative"));
+    pl_env_unref(env);
+    PerfStopProvider(good);
+    PerfStopProvider(unknown);
+    PerfStopProvider(contra);
+}
+
 /* By-reference counters: the reader reads the provider's own variables; one
  * whose address cannot be read is absent, not a number. */
 static void test_reference_values(void)
@@ -346,7 +400,7 @@ static void test_reference_values(void)
               { 2, PERF_COUNTER_RAWCOUNT, PERF_ATTRIB_BY_REFERENCE, 8, PERF_DETAIL_NOVICE, 0, 8 },
               { 3, PERF_COUNTER_RAWCOUNT, PERF_ATTRIB_BY_REFERENCE, 8, PERF_DETAIL_NOVICE, 0, 16 } } };
     static const char *const names[] = { "Big", "Small", "Nowhere" };
-    PERFLIB_COUNTERSET_NAMES nm = { "Ref Set", NULL, names, NULL };
+    PERFLIB_COUNTERSET_NAMES nm = { "Ref Set", NULL, names, NULL, NULL, NULL };
     GUID p = { 0x9e000004, 0, 0, { 0 } };
     HANDLE h = NULL;
     pl_sample *s = NULL;
@@ -387,6 +441,7 @@ int main(void)
     RUN(test_stop_and_restart);
     RUN(test_instance_churn);
     RUN(test_reference_values);
+    RUN(test_declared_units);
     RUN(test_visible_to_next_add);
     rm_seg_dir();
     return CT_END();

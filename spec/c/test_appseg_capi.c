@@ -26,7 +26,7 @@ static HANDLE publish(uint32_t d1, const char *name, uint64_t v, GUID *set)
     } t = { { { d1, 0xa995, 0, { 0x12 } }, { 0 }, 1, PERF_COUNTERSET_SINGLE_INSTANCE },
             { { 3, PERF_COUNTER_LARGE_RAWCOUNT, 0, 8, PERF_DETAIL_NOVICE, 0, 0 } } };
     static const char *const names[] = { "Total" };
-    PERFLIB_COUNTERSET_NAMES nm = { name, NULL, names, NULL };
+    PERFLIB_COUNTERSET_NAMES nm = { name, NULL, names, NULL, NULL, NULL };
     HANDLE h = NULL;
     *set = t.info.CounterSetGuid;
     if (PerfStartProvider(&prov, NULL, &h) || PerfSetCounterSetInfoEx(h, &t.info, sizeof t, &nm))

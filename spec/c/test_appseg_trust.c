@@ -186,7 +186,7 @@ static HANDLE start_contig(uint32_t d1, const char *name)
             { { 1, PERF_COUNTER_LARGE_RAWCOUNT, 0, 8, PERF_DETAIL_NOVICE, 0, 0 },
               { 3, PERF_COUNTER_LARGE_RAWCOUNT, 0, 8, PERF_DETAIL_NOVICE, 0, 8 } } };
     static const char *const cn[] = { "Served", "Total" };
-    PERFLIB_COUNTERSET_NAMES nm = { name, "contiguous", cn, NULL };
+    PERFLIB_COUNTERSET_NAMES nm = { name, "contiguous", cn, NULL, NULL, NULL };
     return start_tmpl(d1, &t.info, sizeof t, &nm);
 }
 

@@ -61,7 +61,8 @@ typedef struct tmpl {
     PERF_COUNTER_INFO c[APPSEG_MAX_COUNTERS];
     char name[APPSEG_NAME_MAX], help[APPSEG_HELP_MAX];
     char cname[APPSEG_MAX_COUNTERS][APPSEG_CNAME_MAX], chelp[APPSEG_MAX_COUNTERS][APPSEG_CHELP_MAX];
-    const char *cn[APPSEG_MAX_COUNTERS], *ch[APPSEG_MAX_COUNTERS];
+    char cunit[APPSEG_MAX_COUNTERS][APPSEG_UNIT_MAX], csem[APPSEG_MAX_COUNTERS][16];
+    const char *cn[APPSEG_MAX_COUNTERS], *ch[APPSEG_MAX_COUNTERS], *cu[APPSEG_MAX_COUNTERS], *cs[APPSEG_MAX_COUNTERS];
 } tmpl;
 
 /* ---- reading the declaration ------------------------------------------------------ */
@@ -174,11 +175,37 @@ static uint32_t detail_level(lua_State *L, int t, const char *where)
     return (uint32_t)decl_error(L, where, "detail must be 'novice', 'advanced', 'expert' or 'wizard'");
 }
 
+/* A counter's unit and semantics (optional texts, as readers take them:
+ * "bytes", "KiB", "ms" ...; "counter", "gauge", "discrete"), checked now
+ * against its type so that a reader never refuses the set. */
+static void counter_units(lua_State *L, int ci, tmpl *t, uint32_t i, const char *where)
+{
+    pl_counter_def d = { .id = t->c[i].CounterId, .name = t->cname[i], .type = t->c[i].Type, .base_id = PL_NO_ID };
+    pl_unit_kind kind = PL_UNIT_UNDECLARED;
+    pl_semantics sem = PL_SEM_UNDECLARED;
+    char why[200];
+    const char *unit = opt_text(L, ci, "unit", APPSEG_UNIT_MAX, where);
+    const char *semantics = opt_text(L, ci, "semantics", 64, where);
+    if (unit && *unit && pl_unit_parse_scaled(unit, &kind, &d.unit_scale) != 0)
+        decl_error(L, where, lua_pushfstring(L, "unit '%s' is not one perflib knows", unit));
+    if (semantics && *semantics && pl_semantics_parse(semantics, &sem) != 0)
+        decl_error(L, where, lua_pushfstring(L, "semantics must be counter, gauge or discrete, not '%s'", semantics));
+    d.unit = (uint8_t)kind;
+    d.semantics = (uint8_t)sem;
+    pl_units_complete(&d);
+    if (pl_units_check(&d, why, sizeof why) != 0)
+        decl_error(L, where, why);
+    snprintf(t->cunit[i], sizeof t->cunit[0], "%s", unit ? unit : "");
+    snprintf(t->csem[i], sizeof t->csem[0], "%s", semantics ? semantics : "");
+    t->cu[i] = t->cunit[i], t->cs[i] = t->csem[i];
+}
+
 /* Counter k (1-based) of the set being read: the counter table is at the top,
  * names (counter name -> id) at ni; *end: the counter area so far. */
 static void read_counter(lua_State *L, tmpl *t, pset *s, int ni, uint32_t k, uint32_t *end, const char *where)
 {
-    static const char *const keys[] = { "id", "name", "type", "help", "size", "detail", "scale", NULL };
+    static const char *const keys[] = { "id", "name", "type", "help", "size", "detail", "scale", "unit",
+                                        "semantics", NULL };
     int ci = lua_gettop(L);
     if (!lua_istable(L, ci))
         decl_error(L, where, "must be a table");
@@ -209,6 +236,7 @@ static void read_counter(lua_State *L, tmpl *t, pset *s, int ni, uint32_t k, uin
     snprintf(t->cname[k - 1], sizeof t->cname[0], "%s", name);
     snprintf(t->chelp[k - 1], sizeof t->chelp[0], "%s", help ? help : "");
     t->cn[k - 1] = t->cname[k - 1], t->ch[k - 1] = t->chelp[k - 1];
+    counter_units(L, ci, t, k - 1, where);
     s->c[k - 1] = (pcounter){ c->CounterId, c->Offset, c->Size };
 }
 
@@ -289,7 +317,7 @@ static int start(lua_State *L, lprov *p, int pi, tmpl *t, uint32_t n, const GUID
         return lpl_fail(L, lua_tostring(L, -1), en);
     }
     for (uint32_t i = 0; i < n; i++) {
-        PERFLIB_COUNTERSET_NAMES nm = { t[i].name, t[i].help, t[i].cn, t[i].ch };
+        PERFLIB_COUNTERSET_NAMES nm = { t[i].name, t[i].help, t[i].cn, t[i].ch, t[i].cu, t[i].cs };
         t[i].info.ProviderGuid = *g;
         e = PerfSetCounterSetInfoEx(p->h, &t[i].info,
                                     (ULONG)(sizeof t[i].info + t[i].info.NumCounters * sizeof(PERF_COUNTER_INFO)), &nm);

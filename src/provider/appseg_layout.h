@@ -29,14 +29,15 @@
 #include <stdint.h>
 
 #define APPSEG_MAGIC 0x47534c50u         /* "PLSG" */
-#define APPSEG_VERSION 1u
+#define APPSEG_VERSION 2u               /* 2: counters carry a unit and semantics */
 #define APPSEG_HDR_SIZE 128u
 #define APPSEG_KIND_SET 0xFFFFFFFEu
 #define APPSEG_KIND_FREE 0xFFFFFFFFu
 #define APPSEG_NAME_MAX 128u             /* set and instance names, with NUL */
 #define APPSEG_HELP_MAX 256u
 #define APPSEG_CNAME_MAX 64u
-#define APPSEG_CHELP_MAX 160u
+#define APPSEG_CHELP_MAX 128u
+#define APPSEG_UNIT_MAX 16u              /* "bytes", "KiB", "ms" ... with NUL; "" undeclared */
 #define APPSEG_MAX_SETS 64u
 #define APPSEG_MAX_COUNTERS 256u
 #define APPSEG_INST_HDR 32u              /* sizeof PERF_COUNTERSET_INSTANCE */
@@ -84,6 +85,8 @@ typedef struct appseg_counter {
     uint32_t offset;         /* into the counter area */
     char name[APPSEG_CNAME_MAX];
     char help[APPSEG_CHELP_MAX];
+    char unit[APPSEG_UNIT_MAX];
+    char semantics[16];      /* "counter", "gauge", "discrete", or "" */
 } appseg_counter;            /* 256 bytes */
 
 typedef struct appseg_set {

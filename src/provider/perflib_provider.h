@@ -104,14 +104,21 @@ typedef struct _PERF_COUNTERSET_INSTANCE {
 } PERF_COUNTERSET_INSTANCE, *PPERF_COUNTERSET_INSTANCE;
 
 /* Names for a set and its counters (perflib's stand-in for the manifest):
- * CounterNames[i] and CounterHelp[i] go with the template's i-th counter;
- * any pointer may be NULL.  Name up to 127 bytes, help 255, counter names 63,
- * counter help 159 (UTF-8). */
+ * CounterNames[i], CounterHelp[i], CounterUnits[i] and CounterSemantics[i]
+ * go with the template's i-th counter; any pointer may be NULL.  Name up to
+ * 127 bytes, help 255, counter names 63, counter help 127 (UTF-8).  A unit
+ * is perflib's name or symbol of it, with a prefix if it has one ("bytes",
+ * "KiB", "seconds", "ms", "percent", "celsius", "W" ...), a semantics
+ * "counter" (cumulative), "gauge" or "discrete"; NULL or "" leaves either to
+ * what the counter type says.  Readers refuse a set whose unit they cannot
+ * read or that contradicts its counter's type. */
 typedef struct _PERFLIB_COUNTERSET_NAMES {
     const char *Name;
     const char *Help;
     const char *const *CounterNames;
     const char *const *CounterHelp;
+    const char *const *CounterUnits;
+    const char *const *CounterSemantics;
 } PERFLIB_COUNTERSET_NAMES;
 
 ULONG PerfStartProvider(LPGUID ProviderGuid, PERFLIBREQUEST ControlCallback, HANDLE *phProvider);

@@ -370,6 +370,10 @@ static void write_set(appseg_set *r, const PERF_COUNTERSET_INFO *t, const pset *
             copy_text(out[i].name, sizeof out[i].name, nm->CounterNames[i]);
         if (nm && nm->CounterHelp)
             copy_text(out[i].help, sizeof out[i].help, nm->CounterHelp[i]);
+        if (nm && nm->CounterUnits)
+            copy_text(out[i].unit, sizeof out[i].unit, nm->CounterUnits[i]);
+        if (nm && nm->CounterSemantics)
+            copy_text(out[i].semantics, sizeof out[i].semantics, nm->CounterSemantics[i]);
     }
 }
 

@@ -57,6 +57,30 @@ static int name_ok(const char *s, size_t cap, const char *extra)
     return 1;
 }
 
+/* The unit and semantics a counter declares, into o (its type already
+ * there), the undeclared ones from the type: 0, or EPROTO when a text is not
+ * one perflib reads or contradicts the type. */
+static int counter_units(const appseg_counter *c, pl_counter_def *o, char *msg, size_t size, const char *set)
+{
+    pl_unit_kind k = PL_UNIT_UNDECLARED;
+    pl_semantics sem = PL_SEM_UNDECLARED;
+    double scale = 0;
+    char why[200];
+    if (strnlen(c->unit, sizeof c->unit) == sizeof c->unit || strnlen(c->semantics, sizeof c->semantics) ==
+        sizeof c->semantics || (c->unit[0] && pl_unit_parse_scaled(c->unit, &k, &scale) != 0) ||
+        (c->semantics[0] && pl_semantics_parse(c->semantics, &sem) != 0))
+        return pl_say(EPROTO, msg, size, "set '%s': counter '%s' has a unit or semantics perflib does not know",
+                      set, c->name);
+    o->unit = (uint8_t)k;                /* what is not declared stays so: derived when used */
+    o->semantics = (uint8_t)sem;
+    o->unit_scale = scale;
+    pl_counter_def whole = *o;
+    pl_units_complete(&whole);
+    if (pl_units_check(&whole, why, sizeof why) != 0)
+        return pl_say(EPROTO, msg, size, "set '%s': %s", set, why);
+    return 0;
+}
+
 static int counter_ok(const appseg_counter *c, uint32_t area, char *msg, size_t size, const char *set)
 {
     if (!name_ok(c->name, sizeof c->name, "\\*?") || strnlen(c->help, sizeof c->help) == sizeof c->help)
@@ -68,7 +92,8 @@ static int counter_ok(const appseg_counter *c, uint32_t area, char *msg, size_t 
         ((c->attrib & 1u) && c->size != 8) || c->scale < -10 || c->scale > 10)
         return pl_say(EPROTO, msg, size, "set '%s': counter '%s' has size %u at offset %u of %u, scale %d", set, c->name,
                    (unsigned)c->size, (unsigned)c->offset, (unsigned)area, (int)c->scale);
-    return 0;
+    pl_counter_def o = { .id = c->id, .name = c->name, .type = c->type, .base_id = PL_NO_ID };
+    return counter_units(c, &o, msg, size, set);
 }
 
 int pl_appseg_check_set(const uint8_t *buf, size_t used, size_t off, char *msg, size_t size)
@@ -163,6 +188,7 @@ pl_appseg_def *pl_appseg_def_new(const appseg_set *s)
         d->nrefs += d->ref[i];
         o->name = dup_field(k.name, sizeof k.name);
         o->help = dup_field(k.help, sizeof k.help);
+        counter_units(&k, o, NULL, 0, "");   /* checked by pl_appseg_check_set */
         if (!o->name || !o->help) {
             d->cs.ncounters = i + 1;
             pl_appseg_def_free(d);
@@ -199,6 +225,10 @@ int pl_appseg_same_set(const uint8_t *buf, size_t used, size_t off, const pl_app
         if (c.id != o->id || c.type != o->type || c.offset != d->offset[i] || (c.attrib & 1u) != d->ref[i] ||
             c.size != (d->ref[i] ? 8u : o->size) || strncmp(c.name, o->name, sizeof c.name) != 0)
             return 0;
+        pl_counter_def u = { .id = c.id, .name = o->name, .type = c.type, .base_id = PL_NO_ID };
+        if (counter_units(&c, &u, NULL, 0, "") != 0 || u.unit != o->unit || u.semantics != o->semantics ||
+            u.unit_scale != o->unit_scale)
+            return 0;                    /* the same counters in other units are another definition */
     }
     return 1;
 }

@@ -20,7 +20,7 @@ int main(void)
             { { 1, PERF_COUNTER_COUNTER, 0, 8, PERF_DETAIL_NOVICE, 0, 0 },
               { 2, PERF_COUNTER_RAWCOUNT, 0, 4, PERF_DETAIL_NOVICE, 0, 8 } } };
     static const char *const names[] = { "Requests/sec", "Active" };
-    PERFLIB_COUNTERSET_NAMES nm = { "MyApp Requests", "requests of the spec's publisher", names, NULL };
+    PERFLIB_COUNTERSET_NAMES nm = { "MyApp Requests", "requests of the spec's publisher", names, NULL, NULL, NULL };
     HANDLE h;
     char line[64];
     unsigned long long n;
