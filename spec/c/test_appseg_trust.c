@@ -194,16 +194,22 @@ typedef struct churn_arg {
     HANDLE h;
     GUID g;
     int contig;
+    unsigned slots, pause_us;        /* instances alive; a pause after each change once all are made */
     volatile int stop;
 } churn_arg;
 
 static void *churn(void *p)
 {
     churn_arg *a = p;
-    PPERF_COUNTERSET_INSTANCE in[64] = { 0 };
+    static PPERF_COUNTERSET_INSTANCE in[1000];
     char name[32];
+    memset(in, 0, sizeof in);
     for (unsigned n = 0; !a->stop; n++) {
-        unsigned k = n % 64;
+        unsigned k = n % a->slots;
+        if (a->pause_us && n >= a->slots) {
+            struct timespec ts = { 0, (long)a->pause_us * 1000 };
+            nanosleep(&ts, NULL);
+        }
         if (in[k])
             PerfDeleteInstance(a->h, in[k]);
         snprintf(name, sizeof name, "i-%u", n);
@@ -217,17 +223,21 @@ static void *churn(void *p)
     return NULL;
 }
 
-static int churn_run(int contig)
+static int churn_run(int contig, unsigned slots, unsigned pause_us)
 {
-    uint32_t d1 = contig ? 0xb000000a : 0xb0000009;
-    churn_arg a = { contig ? start_contig(d1, "Churn Contig") : start_set(d1, "Churn Live",
-                    PERF_COUNTERSET_MULTI_INSTANCES), set_guid(d1), contig, 0 };
+    uint32_t d1 = 0xb0000009 + (uint32_t)contig + (pause_us ? 2 : 0);
+    char name[32];
+    snprintf(name, sizeof name, "Churn %x", (unsigned)d1);
+    churn_arg a = { contig ? start_contig(d1, name) : start_set(d1, name, PERF_COUNTERSET_MULTI_INSTANCES),
+                    set_guid(d1), contig, slots, pause_us, 0 };
+    char path[64];
+    snprintf(path, sizeof path, contig ? "\\%s(*)\\*" : "\\%s(*)\\Total", name);
     pthread_t t;
     pl_sample *s = NULL;
     int bad = 0, seen = 0;
     CHECK(a.h != NULL);
     pl_env *env = pl_env_new(NULL);
-    pl_query *q = query_path(env, contig ? "\\Churn Contig(*)\\*" : "\\Churn Live(*)\\Total");
+    pl_query *q = query_path(env, path);
     CHECK(q && pthread_create(&t, NULL, churn, &a) == 0);
     /* until enough instances were seen (the writer may start late on a
      * loaded machine), at least 5000 reads, at most 20 s */
@@ -264,8 +274,11 @@ static int churn_run(int contig)
 
 static void test_live_reads_under_churn(void)
 {
-    CHECK_EQ_U64(churn_run(0), 0);
-    CHECK_EQ_U64(churn_run(1), 0);
+    CHECK_EQ_U64(churn_run(0, 64, 0), 0);
+    CHECK_EQ_U64(churn_run(1, 64, 0), 0);
+    /* a change now and then among many instances: most reads reuse the walk,
+     * and some changes fall in the middle of one (the generation check) */
+    CHECK_EQ_U64(churn_run(1, 1000, 20), 0);
 }
 
 /* Two providers with one GUID: the first keeps it, the second is refused;
@@ -345,9 +358,9 @@ static void test_records_checked(void)
 }
 
 /* The in-place reader's cursor: a second read reuses the walk and loads only
- * values; a record whose identity changed while its generation did not yet
- * say so (a change racing the read) is never given the old instance's name
- * (the seq check), and a new generation walks again. */
+ * values; a record that changes hands (the header's generation odd, then
+ * even again, as the writer does it) is left out while it changes and read
+ * under its new name after, never the old name with the new values. */
 static void test_cursor_reuse(void)
 {
     HANDLE h = start_contig(0xb000000b, "Cursor Set");
@@ -373,13 +386,22 @@ static void test_cursor_reuse(void)
     pl_snap_clear(&snap);
     CHECK(pl_appseg_take_live(buf, len, d, NULL, 1, &snap, &cur, msg, sizeof msg) == 0 && snap.ninst == 2);
     CHECK(snap.values[1] == 31 && strcmp(pl_snap_name(&snap, 0), "x") == 0);
-    /* x's record becomes "z" (seq moves on by 2), the generation not yet bumped */
-    rx->seq += 2;
+    /* x's record changes hands as the writer does it: the header's generation
+     * odd, the record's seq odd, the body, then both even again */
+    appseg_hdr *hdr = (appseg_hdr *)(void *)buf;
+    hdr->generation += 1;
+    rx->seq += 1;
     memcpy((uint8_t *)rx + rx->name8_off, "z", 2);
     vx[1] = 99;
+    pl_snap_clear(&snap);                          /* read in the middle: x is left out, y read */
+    CHECK(pl_appseg_take_live(buf, len, d, NULL, 1, &snap, &cur, msg, sizeof msg) == 0 && snap.ninst == 1);
+    CHECK(strcmp(pl_snap_name(&snap, 0), "y") == 0 && snap.values[1] == 40 && !cur.valid);
+    rx->seq += 1;
+    hdr->generation += 1001;                       /* even, and apart from the real writer's below */
     pl_snap_clear(&snap);
     CHECK(pl_appseg_take_live(buf, len, d, NULL, 1, &snap, &cur, msg, sizeof msg) == 0 && snap.ninst == 2);
     CHECK(strcmp(pl_snap_name(&snap, 0), "z") == 0 && snap.values[1] == 99);   /* walked again */
+    CHECK(cur.valid);
     /* a new instance only the generation announces: the next read walks */
     PPERF_COUNTERSET_INSTANCE w = PerfCreateInstanceUtf8(h, &g, "w", 4);
     free(buf);

@@ -54,7 +54,8 @@ typedef struct appseg_hdr {
     uint16_t version;
     uint16_t hdr_size;       /* APPSEG_HDR_SIZE */
     uint64_t size;           /* bytes in use: header and records */
-    uint64_t generation;     /* bumped at every set or instance change */
+    uint64_t generation;     /* a sequence lock over identities: odd while a set or an
+                                instance comes or goes, then even again (+2) */
     uint64_t start_time;     /* the provider's start time (/proc/<pid>/stat field 22) */
     uint32_t pid;
     uint32_t nsets;

@@ -222,9 +222,19 @@ static int seg_reserve(prov *p, size_t n)
     return 0;
 }
 
-static void bump_generation(prov *p)
+/* The header's generation is a sequence lock over identities: odd while a
+ * set or an instance comes or goes (under p->lock), so that a reader that
+ * finds the same even value before and after loading values knows no record
+ * changed hands meanwhile (appseg_live.c). */
+static void gen_begin(prov *p)
 {
-    __atomic_fetch_add(&p->hdr->generation, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&p->hdr->generation, p->hdr->generation + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void gen_end(prov *p)
+{
+    __atomic_store_n(&p->hdr->generation, p->hdr->generation + 1, __ATOMIC_RELEASE);
 }
 
 /* A record changes: head and tail odd, then the body may be written. */
@@ -401,6 +411,7 @@ static ULONG add_set(prov *p, PPERF_COUNTERSET_INFO t, const PERFLIB_COUNTERSET_
     }
     appseg_set *r = (appseg_set *)(p->base + p->hdr->size);
     r->rec.size = size;
+    gen_begin(p);
     rec_begin(&r->rec, rec_tail(&r->rec));
     r->rec.kind = APPSEG_KIND_SET;
     write_set(r, t, s, p->nsets, nm);
@@ -408,7 +419,7 @@ static ULONG add_set(prov *p, PPERF_COUNTERSET_INFO t, const PERFLIB_COUNTERSET_
     p->sets[p->nsets++] = s;
     __atomic_store_n(&p->hdr->nsets, p->nsets, __ATOMIC_RELEASE);
     __atomic_store_n(&p->hdr->size, p->hdr->size + size, __ATOMIC_RELEASE);
-    bump_generation(p);
+    gen_end(p);
     return ERROR_SUCCESS;
 }
 
@@ -539,6 +550,7 @@ static PPERF_COUNTERSET_INSTANCE create(prov *p, const GUID *g, const WCHAR *n16
         return NULL;
     }
     uint64_t *tail = rec_tail(r);
+    gen_begin(p);
     rec_begin(r, tail);
     PERF_COUNTERSET_INSTANCE *inst = (PERF_COUNTERSET_INSTANCE *)(r + 1);
     memset(inst, 0, (size_t)((uint8_t *)tail - (uint8_t *)inst));
@@ -555,7 +567,7 @@ static PPERF_COUNTERSET_INSTANCE create(prov *p, const GUID *g, const WCHAR *n16
     rec_end(r, tail);
     if (fresh)
         __atomic_store_n(&p->hdr->size, p->hdr->size + need, __ATOMIC_RELEASE);
-    bump_generation(p);
+    gen_end(p);
     last_error = ERROR_SUCCESS;
     return inst;
 }
@@ -652,11 +664,12 @@ PUBLIC ULONG PerfDeleteInstance(HANDLE hProvider, PPERF_COUNTERSET_INSTANCE Inst
     }
     if (!e) {
         uint64_t *tail = rec_tail(r);
+        gen_begin(p);
         rec_begin(r, tail);
         r->kind = APPSEG_KIND_FREE;
         rec_end(r, tail);
+        gen_end(p);
         s->free_off[s->nfree++] = (uint32_t)((uint8_t *)r - p->base);
-        bump_generation(p);
     }
     pthread_mutex_unlock(&p->lock);
     return e;

@@ -149,13 +149,11 @@ static int walk(const uint8_t *map, size_t len, uint64_t in_use, const pl_appseg
 }
 
 /* reread's loop for the common layout (every counter 8 bytes, in id order,
- * all wanted), kept to locals: one copy of each instance's values -- as
- * pread would make it: each value is one aligned 8-byte store of the
- * writer's, whole in any copy -- then its seq.  One load of seq after the
- * copy is enough because the walk knows what it must be: a change of the
- * record's identity makes seq odd before it touches the body and never
- * brings it back, so seq still equal means the copy is the same instance's. */
-static int reread_contig(const uint8_t *map, const pl_appseg_ent *ent, uint32_t ninst, uint32_t nc, uint64_t *vals)
+ * all wanted): one copy of each instance's values, as pread would make it
+ * (each value is one aligned 8-byte store of the writer's, whole in any
+ * copy).  No record's seq is needed: the caller checks the header's
+ * generation, which the writer makes odd before any record changes hands. */
+static void reread_contig(const uint8_t *map, const pl_appseg_ent *ent, uint32_t ninst, uint32_t nc, uint64_t *vals)
 {
     const size_t area = sizeof(appseg_rec) + APPSEG_INST_HDR;
     for (uint32_t i = 0; i < ninst; i++, vals += nc) {
@@ -165,11 +163,7 @@ static int reread_contig(const uint8_t *map, const pl_appseg_ent *ent, uint32_t 
             __builtin_memcpy(vals + c, src + 8 * c, 16);    /* fixed size: inline moves */
         if (c < nc)
             __builtin_memcpy(vals + c, src + 8 * c, 8);
-        __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        if (ld64(map + ent[i].off) != ent[i].seq)
-            return -1;
     }
-    return 0;
 }
 
 /* The instances of the last walk again, their values loaded anew: 0, or -1
@@ -181,8 +175,10 @@ static int reread(const uint8_t *map, size_t len, const pl_appseg_def *d, const 
     if (cur->used > len || pl_snap_restore(snap, cur->ninst, cur->names_len, cur->stamp) != 0)
         return -1;
     if (d->contig && !wanted) {
-        if (reread_contig(map, cur->ent, cur->ninst, nc, snap->values) != 0) {
-            pl_snap_clear(snap);
+        reread_contig(map, cur->ent, cur->ninst, nc, snap->values);
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if (ld64(map + GEN_OFF) != cur->gen) {
+            pl_snap_clear(snap);         /* an instance came or went meanwhile */
             return -1;
         }
         if (!cur->have_all && cur->ninst)   /* the kept flags are the last read's */
@@ -228,7 +224,7 @@ int pl_appseg_take_live(const uint8_t *map, size_t len, const pl_appseg_def *d, 
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
         uint64_t g1 = ld64(map + GEN_OFF);
         if (g1 == g0) {                  /* no instance came or went: the next read may reuse this walk */
-            cur->valid = !e;
+            cur->valid = !e && g0 % 2 == 0;   /* a walk during a change is not kept */
             cur->have_all = d->all8 && !wanted;
             cur->snap = snap;
             cur->stamp = snap->stamp;
