@@ -711,6 +711,7 @@ static const luaL_Reg funcs[] = {
     { "load_textfiles", l_load_textfiles },
     { "define", lpl_define },
     { "derive", lpl_derive },
+    { "http", lpl_new_http },
     { "calculate", NULL },
     { "statistics", NULL },
     { "provider", NULL },
@@ -739,6 +740,7 @@ LPL_EXPORT int luaopen_perflib_core(lua_State *L)
     lpl_open_rulebank(L);
     lpl_open_flap(L);
     lpl_open_provider(L);
+    lpl_open_http(L);
     luaL_newlib(L, funcs);
     push_types(L);
     lua_pushvalue(L, -1);

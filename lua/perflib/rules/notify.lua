@@ -1,5 +1,6 @@
 --- Notifications for rule-based monitors: routes, grouping, repeat, throttle,
--- inhibition, silences and actions (print, jsonl, syslog, exec, call).
+-- inhibition, silences and actions (print, jsonl, syslog, exec, call; alertmanager
+-- and webhook from perflib.rules.webhook).
 --
 --    local N = require "perflib.rules.notify"
 --    local n = N.new(set, { log = function(msg) end, run = nil })
@@ -17,6 +18,7 @@
 -- string methods reach the sandbox's bounded ones (perflib.rules.sandbox)
 local sgsub = string.gsub
 local S = require "perflib.rules.sandbox"
+local W = require "perflib.rules.webhook"
 local N = {}
 
 local T = require "perflib.rules.text"
@@ -80,6 +82,7 @@ local ACTION_KEYS = {
   syslog = { priority = true, ident = true, socket = true },
   exec = { argv = true, stdout = true, stderr = true, timeout = true },
   call = { fn = true },
+  alertmanager = W.KEYS, webhook = W.KEYS,
 }
 local COMMON_ACTION_KEYS = { kind = true, retries = true, backoff = true, per_alert = true }
 local PRIORITIES = { emerg = 1, alert = 1, crit = 1, err = 1, error = 1, warning = 1, warn = 1,
@@ -120,6 +123,7 @@ local function check_action(a, where)
   if a.kind == "syslog" and a.socket ~= nil and type(a.socket) ~= "string" then
     error(where .. ": syslog socket must be a path", 0)
   end
+  if W.KINDS[a.kind] then W.check(a, c, where) end
   if a.kind == "exec" then
     c.timeout = need_duration(a.timeout, where .. ".timeout", 30)
     if c.timeout <= 0 then error(where .. ": timeout must be positive", 0) end
@@ -196,7 +200,7 @@ function N.new(set, opts)
   opts = opts or {}
   set = set or {}
   local self = setmetatable({ routes = {}, inhibits = {}, silences = {}, alerts = {}, jobs = {},
-    children = {}, captured = {}, now = -math.huge, next_silence = 1,
+    children = {}, sends = {}, captured = {}, now = -math.huge, next_silence = 1,
     stats = { events = 0, sent = 0, throttled = 0, failed = 0, retried = 0, gave_up = 0, unrouted = 0 },
     run = opts.run, log = opts.log or opts.logger or default_log, out = opts.out or io.stdout,
     lib = opts.perflib, call_box = set.call_box }, Notifier)
@@ -583,6 +587,8 @@ local function detail_of(action, note)
       PERFLIB_ALERT_REPEAT = note.is_repeat and "1" or "0",
       PERFLIB_ALERTS = N.json(note.alerts) }
     if action.stdout or action.stderr then d.opts = { stdout = action.stdout, stderr = action.stderr } end
+  elseif W.KINDS[action.kind] then
+    d = W.detail(action, note)
   end
   return d
 end
@@ -629,6 +635,8 @@ function Notifier:_execute(job)
     if not pid then return nil, msg end
     self.children[#self.children + 1] = { pid = pid, job = job, deadline = lib.clock() + action.timeout }
     return "running"
+  elseif W.KINDS[action.kind] then
+    return W.start(self, job, d)
   elseif action.kind == "call" then
     -- sandboxed like a condition: the rules file's environment, instruction limit, memory budget
     local box = self.call_box or S.box()
@@ -696,6 +704,7 @@ local GRACE = 2          -- seconds between TERM and KILL for an exec past its t
 -- gets TERM, then KILL, on its whole process group, and fails.  With
 -- `until_clock` (perflib.clock time) it waits for them, until then.
 function Notifier:_reap(until_clock)
+  W.poll(self, until_clock)                -- HTTP sends first: each has its own timeout
   if #self.children == 0 then return end
   local lib = self:_perflib()
   repeat
@@ -755,6 +764,7 @@ function Notifier:adopt(old, kept)
     for _, name in ipairs(kept) do keep[name] = true end
   end
   self.alerts, self.jobs, self.children, self.stats = old.alerts, old.jobs, old.children, old.stats
+  self.sends, self.http = old.sends, old.http
   self.now, self.offset, self.lib = old.now, old.offset, self.lib or old.lib
   for _, sl in pairs(old.silences) do
     if sl.runtime then self:silence(sl) end
@@ -809,7 +819,7 @@ function Notifier:stop(limit)
       self:_attempt(job, t)
     end
     self:_send(t, sent, true)
-    if #self.children > 0 then self:_reap(self:_perflib().clock() + (limit or 10)) end
+    if #self.children > 0 or #self.sends > 0 then self:_reap(self:_perflib().clock() + (limit or 10)) end
     self:_dropped()
   end)
   if not ok then self:_log("stop failed: " .. tostring(err)) end
@@ -820,6 +830,7 @@ end
 -- Logs what a stop leaves behind: exec children still running (killed),
 -- flap notices and group changes held back by a throttle.
 function Notifier:_dropped()
+  W.drop(self)
   for _, c in ipairs(self.children) do
     self:_perflib().kill(c.pid, "KILL")
     self:_perflib().wait(c.pid, "nohang")
@@ -844,9 +855,9 @@ function Notifier:_dropped()
   end
 end
 
---- Number of exec children still running and retries still scheduled.
+--- Number of exec children still running, retries still scheduled and HTTP sends in flight.
 function Notifier:pending()
-  return #self.children, #self.jobs
+  return #self.children, #self.jobs, #self.sends
 end
 
 return N
