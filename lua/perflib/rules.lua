@@ -569,7 +569,8 @@ end
 
 local ROUTE_KEYS = { "match", "actions", "group_by", "group_wait", "repeat_interval", "throttle", "continue" }
 function Set:route(t)
-  local where = part("route", #self.routes + 1)
+  self.nroutes = (self.nroutes or 0) + 1      -- a rejected route counts: errors name routes as written
+  local where = part("route", self.nroutes)
   local r, bad = {}, false
   for k, v in pairs(t) do
     if k == "match" then

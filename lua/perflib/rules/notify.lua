@@ -855,9 +855,14 @@ function Notifier:_dropped()
   end
 end
 
---- Number of exec children still running, retries still scheduled and HTTP sends in flight.
+--- Number of exec children still running and retries still scheduled.
 function Notifier:pending()
-  return #self.children, #self.jobs, #self.sends
+  return #self.children, #self.jobs
+end
+
+--- Number of HTTP sends (alertmanager, webhook) in flight.
+function Notifier:sending()
+  return #self.sends
 end
 
 return N

@@ -219,7 +219,7 @@ end
 local function failure(r, url)
   if r.error then return sfmt("%s: %s", url, r.error) end
   if r.status >= 200 and r.status < 300 then return nil end
-  local body = sgsub(T.escape(ssub(r.body, 1, 200)), "%s+$", "")
+  local body = T.escape((sgsub(ssub(r.body, 1, 200), "%s+$", "")))
   return sfmt("%s: HTTP %d%s", url, r.status, body ~= "" and (": " .. body) or "")
 end
 
