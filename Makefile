@@ -22,8 +22,9 @@ LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null)
 EDIT_LIBS  := $(shell pkg-config --libs libedit 2>/dev/null)
 # the providers' one library: inih reads plug-in configuration files
 PROV_LIBS  := -linih
-# the Lua binding sends alerts over HTTP (src/lua/lhttp.c) with libcurl
-CURL_LIBS  := $(shell pkg-config --libs libcurl 2>/dev/null || echo -lcurl)
+# the Lua binding sends alerts over HTTP (src/lua/lhttp.c) with libcurl, which it
+# opens at its first use (libcurl4-gnutls-dev gives the header and the library)
+CURL_LIBS  := -ldl
 
 CWARNS  := -Wall -Wextra -pedantic -Wshadow -Wcast-qual -Wmissing-prototypes \
            -Wstrict-prototypes -Wwrite-strings -Wundef -Werror=implicit-function-declaration

@@ -47,7 +47,7 @@ build = {
         "src/lua/lhttp.c",
       },
       incdirs = { "src/core", "src/providers", "src/capi" },
-      libraries = { "inih", "pthread", "curl" },
+      libraries = { "inih", "pthread", "dl" },
       defines = { "_GNU_SOURCE" },
     },
     ["perflib"] = "lua/perflib/init.lua",

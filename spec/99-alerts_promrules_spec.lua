@@ -68,7 +68,8 @@ describe("perflua promrules", function()
     assert.equals(0, code, err)
     local cpu = P.metric_name("Processor Information",
       perflib.counterset("Processor Information"):counter("% Processor Time"))
-    local net = P.metric_name("Network Interface", perflib.counterset("Network Interface"):counter("Bytes Received/sec"))
+    local net = P.metric_name("Network Interface",
+      perflib.counterset("Network Interface"):counter("Bytes Received/sec"))
     local mem = P.metric_name("Memory", perflib.counterset("Memory"):counter("Available Bytes"))
     -- CpuTicks: 5e6 ticks of 100 ns per second is 5e6 x 1e-7 = 0.5 s per second
     local want = ([[
@@ -153,10 +154,12 @@ groups:
     assert.equals(2, code)
     assert.equals("", yaml)
     assert.matches("syntax", err)
-    code, _, err = run({ PERFLUA, "promrules" }, dir)
+    code, yaml, err = run({ PERFLUA, "promrules" }, dir)
     assert.equals(2, code)
     assert.equals("usage: perflua promrules RULES.lua [-o OUT.yml]\n", err)
-    code, _, err = run({ PERFLUA, "promrules", only, "--frobnicate" }, dir)
+    assert.equals("", yaml)
+    code, yaml, err = run({ PERFLUA, "promrules", only, "--frobnicate" }, dir)
+    assert.equals("", yaml)
     assert.equals(2, code)
     assert.matches("unexpected --frobnicate", err, 1, true)
   end)

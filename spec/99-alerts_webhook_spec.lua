@@ -5,7 +5,6 @@
 local perflib = require "perflib"
 local N = require "perflib.rules.notify"
 local R = require "perflib.rules"
-local W = require "perflib.rules.webhook"
 local A = dofile "spec/support/alerting.lua"
 local cjson = A.json
 
@@ -129,6 +128,21 @@ describe("alertmanager and webhook actions", function()
     end
   end)
 
+  it("the README's example loads, and its actions are checked as written", function()
+    local text = assert(io.open "README.md"):read "a"
+    local code = assert(text:match "### Alerts to Alertmanager.-```lua\n(.-)```", "no example")
+    local set, errs = R.load([==[R.rule "X" { source = [[\Memory\Available Bytes]], when = R.below(1) }
+]==] .. code)
+    assert.is_nil(errs)
+    local n = N.new(set, { run = true })
+    assert.equals("http://127.0.0.1:9093/api/v2/alerts", n.routes[1].actions[1].endpoint)
+    assert.same({ "Content-Type: application/json", "X-Team: ops", "Authorization: Bearer s3cret" },
+      n.routes[2].actions[1].header_list)
+    assert.equals(5, n.routes[1].actions[1].timeout)
+    assert.equals(3, n.routes[1].actions[1].retries)
+    assert.equals(10, n.routes[1].actions[1].backoff)
+  end)
+
   it("posts Alertmanager's v2 payload: labels, annotations, startsAt, endsAt when resolved", function()
     local n = N.new({ routes = { { actions = { { kind = "alertmanager", url = "http://am.example:9093/",
       generator_url = "http://host/rules" } } } } }, { run = true })
@@ -179,7 +193,8 @@ describe("alertmanager and webhook actions", function()
   it("sends with its headers and token; a 503 is retried with backoff, then logged as given up", function()
     local ok, down = A.sink(dir, "ok"), A.sink(dir, "503")
     local logs = {}
-    local n = notifier({ { kind = "webhook", url = ok.url .. "/hook", token = "s3cret", headers = { ["X-Org"] = "42" } },
+    local n = notifier({
+      { kind = "webhook", url = ok.url .. "/hook", token = "s3cret", headers = { ["X-Org"] = "42" } },
       { kind = "alertmanager", url = down.url, retries = 1, backoff = 1 } }, logs)
     fire(n, 0, { instance = "sda" })
     n:tick(0, 1700000000)

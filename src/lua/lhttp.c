@@ -10,7 +10,9 @@
 #include "lpl.h"
 
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -18,6 +20,62 @@
 #define LPL_HTTP "perflib.HttpClient"
 #define MAX_INFLIGHT 256                 /* transfers at once per client */
 #define MAX_BODY_LIMIT (1 << 20)         /* the largest response body bound a caller may ask */
+
+/* libcurl is opened at the first perflib.http(), not linked: a program that
+ * sends nothing never loads it (nor GnuTLS and p11-kit behind it, whose
+ * exit-time destructor deadlocks a program run with a preloaded
+ * AddressSanitizer, as the specs run perflua), and one without libcurl
+ * installed gets an error from perflib.http() instead of failing to load. */
+static struct curl_api {
+    CURLcode (*global_init)(long);
+    CURL *(*easy_init)(void);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    void (*easy_cleanup)(CURL *);
+    const char *(*easy_strerror)(CURLcode);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+    CURLM *(*multi_init)(void);
+    CURLMcode (*multi_add_handle)(CURLM *, CURL *);
+    CURLMcode (*multi_remove_handle)(CURLM *, CURL *);
+    CURLMcode (*multi_perform)(CURLM *, int *);
+    CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd[], unsigned, int, int *);
+    CURLMsg *(*multi_info_read)(CURLM *, int *);
+    CURLMcode (*multi_cleanup)(CURLM *);
+} C;
+
+#define SYM(f) { "curl_" #f, offsetof(struct curl_api, f) }
+static const struct { const char *name; size_t off; } syms[] = {
+    SYM(global_init), SYM(easy_init), SYM(easy_setopt), SYM(easy_getinfo), SYM(easy_cleanup),
+    SYM(easy_strerror), SYM(slist_append), SYM(slist_free_all), SYM(multi_init),
+    SYM(multi_add_handle), SYM(multi_remove_handle), SYM(multi_perform), SYM(multi_poll),
+    SYM(multi_info_read), SYM(multi_cleanup),
+};
+
+/* NULL once libcurl is open and initialised, else why not (kept: tried once). */
+static const char *open_curl(void)
+{
+    static int tried;
+    static const char *why = "libcurl not loaded";
+    static const char *const libs[] = { "libcurl-gnutls.so.4", "libcurl.so.4", "libcurl.so" };
+    if (tried)
+        return why;
+    tried = 1;
+    void *h = NULL;
+    for (size_t i = 0; i < sizeof libs / sizeof libs[0] && !h; i++)
+        h = dlopen(libs[i], RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        return why = "cannot load libcurl (libcurl-gnutls.so.4, libcurl.so.4): install libcurl3-gnutls";
+    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
+        void *f = dlsym(h, syms[i].name);
+        if (!f)
+            return why = "libcurl is older than 7.66 (no curl_multi_poll)";
+        memcpy((char *)&C + syms[i].off, &f, sizeof f);   /* object to function pointer, as POSIX allows */
+    }
+    if (C.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+        return why = "curl_global_init failed";
+    return why = NULL;
+}
 
 typedef struct xfer {
     CURL *easy;
@@ -61,9 +119,9 @@ static size_t on_body(char *data, size_t size, size_t n, void *ud)
 
 static void xfer_free(lpl_http *h, xfer *x)
 {
-    curl_multi_remove_handle(h->multi, x->easy);
-    curl_easy_cleanup(x->easy);
-    curl_slist_free_all(x->headers);
+    C.multi_remove_handle(h->multi, x->easy);
+    C.easy_cleanup(x->easy);
+    C.slist_free_all(x->headers);
     free(x->buf);
     free(x);
 }
@@ -106,13 +164,13 @@ static struct curl_slist *opt_headers(lua_State *L, int t, int *oom)
         lua_geti(L, -1, i);
         const char *s = lua_tostring(L, -1);
         if (lua_type(L, -1) != LUA_TSTRING || strpbrk(s, "\r\n") || !strchr(s, ':')) {
-            curl_slist_free_all(list);
+            C.slist_free_all(list);
             luaL_error(L, "bad header %d (a \"Name: value\" string without CR or LF expected)", (int)i);
         }
-        struct curl_slist *grown = curl_slist_append(list, s);
+        struct curl_slist *grown = C.slist_append(list, s);
         lua_pop(L, 1);
         if (!grown) {
-            curl_slist_free_all(list);
+            C.slist_free_all(list);
             *oom = 1;
             lua_pop(L, 1);
             return NULL;
@@ -127,21 +185,21 @@ static int setup(xfer *x, const char *url, const char *body, size_t blen, long c
 {
     CURL *e = x->easy;
     int bad = 0;
-    bad |= curl_easy_setopt(e, CURLOPT_URL, url) != CURLE_OK;
-    bad |= curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK;
-    bad |= curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L) != CURLE_OK;
+    bad |= C.easy_setopt(e, CURLOPT_URL, url) != CURLE_OK;
+    bad |= C.easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK;
+    bad |= C.easy_setopt(e, CURLOPT_NOSIGNAL, 1L) != CURLE_OK;
     if (body) {                          /* a POST; else a GET */
-        bad |= curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)blen) != CURLE_OK;
-        bad |= curl_easy_setopt(e, CURLOPT_COPYPOSTFIELDS, body) != CURLE_OK;
+        bad |= C.easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)blen) != CURLE_OK;
+        bad |= C.easy_setopt(e, CURLOPT_COPYPOSTFIELDS, body) != CURLE_OK;
     }
-    bad |= curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, conn_ms) != CURLE_OK;
-    bad |= curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, total_ms) != CURLE_OK;
-    bad |= curl_easy_setopt(e, CURLOPT_HTTPHEADER, x->headers) != CURLE_OK;
-    bad |= curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body) != CURLE_OK;
-    bad |= curl_easy_setopt(e, CURLOPT_WRITEDATA, x) != CURLE_OK;
-    bad |= curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->err) != CURLE_OK;
-    bad |= curl_easy_setopt(e, CURLOPT_PRIVATE, x) != CURLE_OK;
-    bad |= curl_easy_setopt(e, CURLOPT_USERAGENT, "perflib/" PL_VERSION) != CURLE_OK;
+    bad |= C.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, conn_ms) != CURLE_OK;
+    bad |= C.easy_setopt(e, CURLOPT_TIMEOUT_MS, total_ms) != CURLE_OK;
+    bad |= C.easy_setopt(e, CURLOPT_HTTPHEADER, x->headers) != CURLE_OK;
+    bad |= C.easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body) != CURLE_OK;
+    bad |= C.easy_setopt(e, CURLOPT_WRITEDATA, x) != CURLE_OK;
+    bad |= C.easy_setopt(e, CURLOPT_ERRORBUFFER, x->err) != CURLE_OK;
+    bad |= C.easy_setopt(e, CURLOPT_PRIVATE, x) != CURLE_OK;
+    bad |= C.easy_setopt(e, CURLOPT_USERAGENT, "perflib/" PL_VERSION) != CURLE_OK;
     return bad;
 }
 
@@ -174,13 +232,13 @@ static int start(lua_State *L, lpl_http *h, const char *url, const char *body, s
     struct curl_slist *headers = opt_headers(L, o, &oom);
     xfer *x = calloc(1, sizeof *x);
     char *buf = malloc((size_t)cap + 1);
-    CURL *e = curl_easy_init();
+    CURL *e = C.easy_init();
     if (oom || !x || !buf || !e) {
-        curl_slist_free_all(headers);
+        C.slist_free_all(headers);
         free(x);
         free(buf);
         if (e)
-            curl_easy_cleanup(e);
+            C.easy_cleanup(e);
         return lpl_fail(L, "post", ENOMEM);
     }
     x->easy = e;
@@ -188,9 +246,9 @@ static int start(lua_State *L, lpl_http *h, const char *url, const char *body, s
     x->buf = buf;
     x->cap = (size_t)cap;
     if (setup(x, url, body, blen, conn_ms, total_ms) != 0
-        || curl_multi_add_handle(h->multi, e) != CURLM_OK) {
-        curl_easy_cleanup(e);
-        curl_slist_free_all(headers);
+        || C.multi_add_handle(h->multi, e) != CURLM_OK) {
+        C.easy_cleanup(e);
+        C.slist_free_all(headers);
         free(buf);
         free(x);
         luaL_pushfail(L);
@@ -244,7 +302,7 @@ static int http_get(lua_State *L)
 static void push_result(lua_State *L, xfer *x, CURLcode code)
 {
     long status = 0;
-    curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+    C.easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
     lua_createtable(L, 0, 5);
     lua_pushinteger(L, x->id);
     lua_setfield(L, -2, "id");
@@ -256,7 +314,7 @@ static void push_result(lua_State *L, xfer *x, CURLcode code)
     lua_setfield(L, -2, "truncated");
     /* a body past its bound stops the transfer on purpose: not a failure */
     if (code != CURLE_OK && !(code == CURLE_WRITE_ERROR && x->truncated)) {
-        lua_pushstring(L, x->err[0] ? x->err : curl_easy_strerror(code));
+        lua_pushstring(L, x->err[0] ? x->err : C.easy_strerror(code));
         lua_setfield(L, -2, "error");
     }
 }
@@ -273,11 +331,11 @@ static int collect_done(lua_State *L, lpl_http *h, int n)
 {
     CURLMsg *m;
     int left;
-    while ((m = curl_multi_info_read(h->multi, &left)) != NULL) {
+    while ((m = C.multi_info_read(h->multi, &left)) != NULL) {
         if (m->msg != CURLMSG_DONE)
             continue;
         char *p = NULL;
-        curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, &p);
+        C.easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, &p);
         xfer *x = (xfer *)(void *)p;
         CURLcode code = m->data.result;  /* m is invalid after remove_handle */
         if (!x)
@@ -307,14 +365,14 @@ static int http_poll(lua_State *L)
     int n = 0, running = 0;
     lua_newtable(L);
     for (;;) {
-        if (curl_multi_perform(h->multi, &running) != CURLM_OK)
+        if (C.multi_perform(h->multi, &running) != CURLM_OK)
             break;
         n = collect_done(L, h, n);
         double left = deadline - now_s();
         if (running == 0 || left <= 0)
             break;
         int ms = (int)(left * 1000.0);
-        if (curl_multi_poll(h->multi, NULL, 0, ms > 0 ? ms : 1, NULL) != CURLM_OK)
+        if (C.multi_poll(h->multi, NULL, 0, ms > 0 ? ms : 1, NULL) != CURLM_OK)
             break;
     }
     return 1;
@@ -364,7 +422,7 @@ static int http_close(lua_State *L)
             xfer_free(h, x);
         }
         h->count = 0;
-        curl_multi_cleanup(h->multi);
+        C.multi_cleanup(h->multi);
         h->multi = NULL;
     }
     return 0;
@@ -379,16 +437,17 @@ static int http_close(lua_State *L)
  */
 int lpl_new_http(lua_State *L)
 {
-    static int inited;
-    if (!inited) {
-        if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-            return lpl_fail(L, "curl_global_init", EIO);
-        inited = 1;
+    const char *why = open_curl();
+    if (why) {
+        luaL_pushfail(L);
+        lua_pushstring(L, why);
+        lua_pushinteger(L, ENOSYS);
+        return 3;
     }
     lpl_http *h = lua_newuserdatauv(L, sizeof *h, 0);
     memset(h, 0, sizeof *h);
     luaL_setmetatable(L, LPL_HTTP);
-    h->multi = curl_multi_init();
+    h->multi = C.multi_init();
     if (!h->multi)
         return lpl_fail(L, "curl_multi_init", ENOMEM);
     return 1;
