@@ -61,6 +61,7 @@ build = {
     ["perflib.rules.alert"] = "lua/perflib/rules/alert.lua",
     ["perflib.rules.notify"] = "lua/perflib/rules/notify.lua",
     ["perflib.rules.webhook"] = "lua/perflib/rules/webhook.lua",
+    ["perflib.rules.detail"] = "lua/perflib/rules/detail.lua",
     ["perflib.promrules"] = "lua/perflib/promrules.lua",
     ["perflib.rules.text"] = "lua/perflib/rules/text.lua",
     ["perflib.rules.sandbox"] = "lua/perflib/rules/sandbox.lua",

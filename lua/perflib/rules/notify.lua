@@ -14,11 +14,9 @@
 -- RFC 3339 UTC times (`time`, `active_since_time`, ...).  Everything meant
 -- for a person (print, syslog, the log) goes through `N.escape`.
 -- @module perflib.rules.notify
--- the real string functions: this code also runs inside sandboxed calls, where
--- string methods reach the sandbox's bounded ones (perflib.rules.sandbox)
-local sgsub = string.gsub
 local S = require "perflib.rules.sandbox"
 local W = require "perflib.rules.webhook"
+local D = require "perflib.rules.detail"
 local N = {}
 
 local T = require "perflib.rules.text"
@@ -63,13 +61,7 @@ local function copy(t)
   return c
 end
 
-local function label_text(labels)
-  local keys = {}
-  for k in pairs(labels) do keys[#keys + 1] = k end
-  table.sort(keys)
-  for i, k in ipairs(keys) do keys[i] = k .. "=" .. tostring(labels[k]) end
-  return "{" .. table.concat(keys, ",") .. "}"
-end
+local label_text = D.label_text
 
 -- Validation of routes, inhibits, silences and actions ------------------------------
 
@@ -528,72 +520,10 @@ function Notifier:_send(t, sent, now)
   end
 end
 
--- Actions ---------------------------------------------------------------------------
+-- Actions (what each does for a note: perflib.rules.detail) ---------------------------
 
-local function expand(s, note)
-  return (sgsub(s, "{([%w_]+)}", function(k)
-    local v = note.labels[k]
-    if v == nil and k ~= "labels" and k ~= "alerts" and k ~= "group" then v = note[k] end
-    if v == nil or type(v) == "table" then return nil end
-    return tostring(v)
-  end))
-end
-N.expand = expand
+N.expand = D.expand
 
-local function note_record(note)
-  return { kind = note.kind, alertname = note.name, state = note.state, labels = note.labels,
-    value = note.value, message = note.message, t = note.t, route = note.route, group = note.group,
-    is_repeat = note.is_repeat, count = note.count, alerts = note.alerts,
-    active_since = note.active_since, fired_at = note.fired_at, resolved_at = note.resolved_at,
-    time = note.time, active_since_time = note.active_since_time, fired_at_time = note.fired_at_time,
-    resolved_at_time = note.resolved_at_time }
-end
-
--- One line for people (print, syslog): escaped, stamped with the wall clock when known.
-local function note_line(note)
-  local state = note.kind == "alert" and note.state:upper() or note.kind:upper()
-  local v = note.value ~= nil and (" value=" .. tostring(note.value)) or ""
-  return N.escape(("[%s] %s %s%s%s: %s"):format(note.time or json_number(note.t or 0), state,
-    note.name or "?", label_text(note.labels), v, note.message or ""))
-end
-
-local SYSLOG_BY_SEVERITY = { crit = "crit", critical = "crit", warn = "warning", warning = "warning",
-  info = "info", page = "crit" }
-
--- The concrete work of an action: { kind=..., argv/env/path/line/priority/message }.
-local function detail_of(action, note)
-  local d = { kind = action.kind }
-  if action.kind == "print" then
-    d.line = note_line(note)
-  elseif action.kind == "jsonl" then
-    d.path = expand(action.path, note)
-    d.line = N.json(note_record(note))
-  elseif action.kind == "syslog" then
-    d.priority = action.priority or (note.state == "resolved" and "notice")
-      or SYSLOG_BY_SEVERITY[note.labels.severity] or "warning"
-    d.message = note_line(note)
-    d.ident, d.socket = action.ident, action.socket
-  elseif action.kind == "exec" then
-    d.argv = {}
-    for i, s in ipairs(action.argv) do d.argv[i] = expand(s, note) end
-    d.env = { PERFLIB_ALERT_NAME = note.name or "", PERFLIB_ALERT_STATE = note.state or "",
-      PERFLIB_ALERT_KIND = note.kind, PERFLIB_ALERT_VALUE = note.value ~= nil and tostring(note.value) or "",
-      PERFLIB_ALERT_MESSAGE = note.message or "", PERFLIB_ALERT_LABELS = N.json(note.labels),
-      PERFLIB_ALERT_T = json_number(note.t or 0), PERFLIB_ALERT_COUNT = tostring(note.count or 1),
-      PERFLIB_ALERT_ACTIVE_SINCE = note.active_since and json_number(note.active_since) or "",
-      PERFLIB_ALERT_FIRED_AT = note.fired_at and json_number(note.fired_at) or "",
-      PERFLIB_ALERT_TIME = note.time or "", PERFLIB_ALERT_ACTIVE_SINCE_TIME = note.active_since_time or "",
-      PERFLIB_ALERT_FIRED_AT_TIME = note.fired_at_time or "",
-      PERFLIB_ALERT_REPEAT = note.is_repeat and "1" or "0",
-      PERFLIB_ALERTS = N.json(note.alerts) }
-    if action.stdout or action.stderr then d.opts = { stdout = action.stdout, stderr = action.stderr } end
-  elseif W.KINDS[action.kind] then
-    d = W.detail(action, note)
-  end
-  return d
-end
-
--- Runs one attempt; returns true, "running" (exec started), or nil, message.
 --- A captured action as a flat record: `action` (its kind), `route`, `alertname`, `state`,
 -- `kind` ("alert" or "flap_start"/"flap_end"), `labels` (a copy), `value`, `message`, `count`
 -- (alerts in the group), `is_repeat`, `detail` (what the action would have done), `t`.
@@ -604,9 +534,10 @@ function N.record_of(c)
            count = note.count, is_repeat = note.is_repeat, detail = c.detail }
 end
 
+-- Runs one attempt; returns true, "running" (exec or HTTP send started), or nil, message.
 function Notifier:_execute(job)
   local action, note = job.action, job.note
-  local d = detail_of(action, note)
+  local d = D.of(action, note)
   if self.run then
     if self.run == true then
       self.captured[#self.captured + 1] = { action = action, alert = note, detail = d, t = self.now }
