@@ -42,6 +42,21 @@ describe("perflib.http", function()
     assert.error_matches(function() h:get("http://127.0.0.1:1/") end, "HTTP client is closed")
   end)
 
+  it("bounds the transfers in flight; close frees those still running", function()
+    local h = perflib.http()
+    for i = 1, 256 do assert.equals(i, h:post("http://127.0.0.1:1/", "{}")) end
+    local id, msg, errno = h:post("http://127.0.0.1:1/", "{}")
+    assert.is_nil(id)
+    assert.equals("too many HTTP transfers in flight (256)", msg)
+    assert.equals(11, errno)                 -- EAGAIN
+    assert.equals(256, h:pending())
+    assert.is_true(h:cancel(7))
+    assert.is_false(h:cancel(7))
+    assert.equals(255, h:pending())
+    h:close()
+    assert.equals(0, h:pending())
+  end)
+
   it("reports a refused connection as an error, not a raise", function()
     local port = A.free_port(dir)
     local h <close> = perflib.http()
@@ -163,6 +178,8 @@ describe("alertmanager and webhook actions", function()
       startsAt = "2023-11-14T22:13:20.000Z", endsAt = "2023-11-14T22:13:50.000Z",
       generatorURL = "http://host/rules" } }, cjson.decode(d2.body))
     assert.matches('"instance":"dm\\"0\\\\x\\n\u{FFFD}"', d1.body, 1, true)
+    local same = N.new({ routes = { { actions = { R.alertmanager "http://am:9093/api/v2/alerts" } } } })
+    assert.equals("http://am:9093/api/v2/alerts", same.routes[1].actions[1].endpoint)
   end)
 
   it("posts Alertmanager's webhook message to any receiver", function()
