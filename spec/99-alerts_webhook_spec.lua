@@ -164,18 +164,19 @@ describe("alertmanager and webhook actions", function()
     -- an instance name as /proc may give it: a quote, a backslash, a newline and a byte that is not UTF-8
     local inst = 'dm"0\\x\n\255'
     fire(n, 100, { instance = inst, severity = "crit", ["team-name"] = "ops", empty = "" })
-    n:tick(100, 1700000000)                  -- sample t = 100 is Unix 1700000000
+    n:tick(100, 1700000000.0004)             -- sample t = 100 is Unix 1700000000.0004
     fire(n, 130, { instance = inst, severity = "crit", ["team-name"] = "ops", empty = "" }, "resolved", 12)
-    n:tick(130, 1700000030)
+    -- the clocks moved apart by 0.7 ms: t = 130 is Unix 1700000030.0011, yet t = 100 stays .000 in startsAt
+    n:tick(130, 1700000030.0011)
     assert.equals(2, #n.captured)
     local d1, d2 = n.captured[1].detail, n.captured[2].detail
     assert.equals("http://am.example:9093/api/v2/alerts", d1.url)
-    -- 1700000000 is 2023-11-14T22:13:20Z; resolved 30 s later
+    -- 1700000000 is 2023-11-14T22:13:20Z (.0004 rounds to .000); resolved at 1700000030.0011 (.001)
     local labels = { alertname = "DiskFull", instance = 'dm"0\\x\n\u{FFFD}', severity = "crit", team_name = "ops" }
     assert.same({ { labels = labels, annotations = { summary = "disk full", value = "97.5" },
       startsAt = "2023-11-14T22:13:20.000Z", generatorURL = "http://host/rules" } }, cjson.decode(d1.body))
     assert.same({ { labels = labels, annotations = { summary = "disk full", value = "12" },
-      startsAt = "2023-11-14T22:13:20.000Z", endsAt = "2023-11-14T22:13:50.000Z",
+      startsAt = "2023-11-14T22:13:20.000Z", endsAt = "2023-11-14T22:13:50.001Z",
       generatorURL = "http://host/rules" } }, cjson.decode(d2.body))
     assert.matches('"instance":"dm\\"0\\\\x\\n\u{FFFD}"', d1.body, 1, true)
     local same = N.new({ routes = { { actions = { R.alertmanager "http://am:9093/api/v2/alerts" } } } })

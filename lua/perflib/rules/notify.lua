@@ -381,10 +381,21 @@ local function stamp(x, off)
   return x
 end
 
+-- The wall-clock text of an alert's firing is worked out once per firing (the
+-- offset between the clocks moves a little at each tick): every notification of
+-- one firing says the same time (Alertmanager's startsAt).
+local function fired_text(a, off)
+  if not (a.fired_at and off) then return nil end
+  if a.fired_for ~= a.fired_at then a.fired_for, a.fired_text = a.fired_at, N.rfc3339(a.fired_at + off) end
+  return a.fired_text
+end
+
 local function snapshot(a, off)
-  return stamp({ name = a.name, state = a.state, labels = copy(a.labels), value = a.value, message = a.message,
+  local x = stamp({ name = a.name, state = a.state, labels = copy(a.labels), value = a.value, message = a.message,
     active_since = a.active_since, fired_at = a.fired_at, resolved_at = a.resolved_at,
     engine_state = a.engine_state, flapping = a.flapping or false }, off)
+  x.fired_at_time = fired_text(a, off) or x.fired_at_time
+  return x
 end
 
 local function common_labels(alerts)
