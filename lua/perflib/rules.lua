@@ -8,6 +8,7 @@ local sfind, sgmatch, sgsub, smatch = string.find, string.gmatch, string.gsub, s
 local R = {}
 
 local S = require "perflib.rules.sandbox"
+local W = require "perflib.rules.webhook"
 local unpack = table.unpack
 
 -- ---------------------------------------------------------------- helpers
@@ -170,6 +171,8 @@ function R.jsonl(path, t) t = t or {}; t.kind = "jsonl"; t.path = path; return t
 function R.syslog(t) t = t or {}; t.kind = "syslog"; return t end
 function R.exec(argv, t) t = t or {}; t.kind = "exec"; t.argv = argv; return t end
 function R.call(fn, t) t = t or {}; t.kind = "call"; t.fn = fn; return t end
+function R.alertmanager(url, t) t = t or {}; t.kind = "alertmanager"; t.url = url; return t end
+function R.webhook(url, t) t = t or {}; t.kind = "webhook"; t.url = url; return t end
 
 -- ---------------------------------------------------------------- severities
 
@@ -566,7 +569,8 @@ end
 
 local ROUTE_KEYS = { "match", "actions", "group_by", "group_wait", "repeat_interval", "throttle", "continue" }
 function Set:route(t)
-  local where = part("route", #self.routes + 1)
+  self.nroutes = (self.nroutes or 0) + 1      -- a rejected route counts: errors name routes as written
+  local where = part("route", self.nroutes)
   local r, bad = {}, false
   for k, v in pairs(t) do
     if k == "match" then
@@ -594,6 +598,9 @@ function Set:route(t)
   for i, a in ipairs(r.actions or {}) do
     if is_obj(a, "invalid") then
       bad = fail(self, err_obj(where, "actions", ("entry %d: %s"):format(i, invalid_message(a))))
+    elseif type(a) == "table" and W.KINDS[a.kind] then     -- a bad URL fails the load, not a send
+      local ok, e = pcall(W.check, a, {}, ("action %d"):format(i))
+      if not ok then bad = fail(self, err_obj(where, "actions", e)) end
     end
   end
   if bad then

@@ -95,8 +95,9 @@ static void print_usage(FILE *out) {
         "With no script and no -e: an interactive session on a terminal\n"
         "(perflib is preloaded as the global 'perflib'), otherwise the\n"
         "script is read from stdin. require \"perflib\" needs no LUA_PATH.\n"
-        "Rule tools: %s monitor|check|explain|record|replay ... (--help for each;\n"
-        "record refuses to replace an existing file unless --force).\n",
+        "Rule tools: %s monitor|check|explain|record|replay|promrules ... (--help for each;\n"
+        "record refuses to replace an existing file unless --force; promrules writes\n"
+        "a rules file's thresholds as Prometheus alerting rules).\n",
         PROGNAME, PROGNAME);
 }
 
@@ -611,12 +612,13 @@ static int runargs(lua_State *L, char **argv, int n) {
     return 1;
 }
 
-/* `perflua monitor|check|explain|record|replay ...`: the rule tools of perflib.monitor. */
+/* `perflua monitor|check|explain|record|replay ...`: the rule tools of perflib.monitor;
+ * `perflua promrules ...`: perflib.promrules. */
 static int tool_status = -1;
 
 static int is_tool(const char *a) {
     return a && (strcmp(a, "monitor") == 0 || strcmp(a, "check") == 0 || strcmp(a, "explain") == 0
-                 || strcmp(a, "record") == 0 || strcmp(a, "replay") == 0);
+                 || strcmp(a, "record") == 0 || strcmp(a, "replay") == 0 || strcmp(a, "promrules") == 0);
 }
 
 static int run_tool(lua_State *L, int argc, char **argv) {
@@ -624,18 +626,20 @@ static int run_tool(lua_State *L, int argc, char **argv) {
     preload_perflib(L);
     lua_gc(L, LUA_GCRESTART);
     lua_gc(L, LUA_GCGEN, 0, 0);
+    int prom = strcmp(argv[1], "promrules") == 0;   /* main(args), not main(cmd, args) */
     lua_getglobal(L, "require");
-    lua_pushliteral(L, "perflib.monitor");
+    lua_pushstring(L, prom ? "perflib.promrules" : "perflib.monitor");
     if (docall(L, 1, 1) != LUA_OK)
         return 0;
     lua_getfield(L, -1, "main");
-    lua_pushstring(L, argv[1]);
+    if (!prom)
+        lua_pushstring(L, argv[1]);
     lua_createtable(L, argc - 2, 0);
     for (int i = 2; i < argc; i++) {
         lua_pushstring(L, argv[i]);
         lua_rawseti(L, -2, i - 1);
     }
-    if (docall(L, 2, 1) != LUA_OK)
+    if (docall(L, prom ? 1 : 2, 1) != LUA_OK)
         return 0;
     tool_status = (int)lua_tointeger(L, -1);
     lua_pushboolean(L, 1);

@@ -712,6 +712,7 @@ static const luaL_Reg funcs[] = {
     { "define", lpl_define },
     { "derive", lpl_derive },
     { "metric_name", lpl_metric_name },
+    { "http", lpl_new_http },
     { "calculate", NULL },
     { "statistics", NULL },
     { "provider", NULL },
@@ -740,6 +741,7 @@ LPL_EXPORT int luaopen_perflib_core(lua_State *L)
     lpl_open_rulebank(L);
     lpl_open_flap(L);
     lpl_open_provider(L);
+    lpl_open_http(L);
     luaL_newlib(L, funcs);
     push_types(L);
     lua_pushvalue(L, -1);

@@ -142,6 +142,10 @@ int lpl_provider(lua_State *L);
 int lpl_define(lua_State *L);
 int lpl_derive(lua_State *L);
 
+/* lhttp.c: perflib.http (POST requests on libcurl's multi interface) */
+void lpl_open_http(lua_State *L);
+int lpl_new_http(lua_State *L);
+
 /* lsandbox.c: the rule sandbox */
 int lpl_sandbox(lua_State *L);
 int lpl_sandbox_lib(lua_State *L);

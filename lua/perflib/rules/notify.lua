@@ -1,5 +1,6 @@
 --- Notifications for rule-based monitors: routes, grouping, repeat, throttle,
--- inhibition, silences and actions (print, jsonl, syslog, exec, call).
+-- inhibition, silences and actions (print, jsonl, syslog, exec, call; alertmanager
+-- and webhook from perflib.rules.webhook).
 --
 --    local N = require "perflib.rules.notify"
 --    local n = N.new(set, { log = function(msg) end, run = nil })
@@ -13,10 +14,9 @@
 -- RFC 3339 UTC times (`time`, `active_since_time`, ...).  Everything meant
 -- for a person (print, syslog, the log) goes through `N.escape`.
 -- @module perflib.rules.notify
--- the real string functions: this code also runs inside sandboxed calls, where
--- string methods reach the sandbox's bounded ones (perflib.rules.sandbox)
-local sgsub = string.gsub
 local S = require "perflib.rules.sandbox"
+local W = require "perflib.rules.webhook"
+local D = require "perflib.rules.detail"
 local N = {}
 
 local T = require "perflib.rules.text"
@@ -61,13 +61,7 @@ local function copy(t)
   return c
 end
 
-local function label_text(labels)
-  local keys = {}
-  for k in pairs(labels) do keys[#keys + 1] = k end
-  table.sort(keys)
-  for i, k in ipairs(keys) do keys[i] = k .. "=" .. tostring(labels[k]) end
-  return "{" .. table.concat(keys, ",") .. "}"
-end
+local label_text = D.label_text
 
 -- Validation of routes, inhibits, silences and actions ------------------------------
 
@@ -80,6 +74,7 @@ local ACTION_KEYS = {
   syslog = { priority = true, ident = true, socket = true },
   exec = { argv = true, stdout = true, stderr = true, timeout = true },
   call = { fn = true },
+  alertmanager = W.KEYS, webhook = W.KEYS,
 }
 local COMMON_ACTION_KEYS = { kind = true, retries = true, backoff = true, per_alert = true }
 local PRIORITIES = { emerg = 1, alert = 1, crit = 1, err = 1, error = 1, warning = 1, warn = 1,
@@ -120,6 +115,7 @@ local function check_action(a, where)
   if a.kind == "syslog" and a.socket ~= nil and type(a.socket) ~= "string" then
     error(where .. ": syslog socket must be a path", 0)
   end
+  if W.KINDS[a.kind] then W.check(a, c, where) end
   if a.kind == "exec" then
     c.timeout = need_duration(a.timeout, where .. ".timeout", 30)
     if c.timeout <= 0 then error(where .. ": timeout must be positive", 0) end
@@ -196,7 +192,7 @@ function N.new(set, opts)
   opts = opts or {}
   set = set or {}
   local self = setmetatable({ routes = {}, inhibits = {}, silences = {}, alerts = {}, jobs = {},
-    children = {}, captured = {}, now = -math.huge, next_silence = 1,
+    children = {}, sends = {}, captured = {}, now = -math.huge, next_silence = 1,
     stats = { events = 0, sent = 0, throttled = 0, failed = 0, retried = 0, gave_up = 0, unrouted = 0 },
     run = opts.run, log = opts.log or opts.logger or default_log, out = opts.out or io.stdout,
     lib = opts.perflib, call_box = set.call_box }, Notifier)
@@ -385,10 +381,21 @@ local function stamp(x, off)
   return x
 end
 
+-- The wall-clock text of an alert's firing is worked out once per firing (the
+-- offset between the clocks moves a little at each tick): every notification of
+-- one firing says the same time (Alertmanager's startsAt).
+local function fired_text(a, off)
+  if not (a.fired_at and off) then return nil end
+  if a.fired_for ~= a.fired_at then a.fired_for, a.fired_text = a.fired_at, N.rfc3339(a.fired_at + off) end
+  return a.fired_text
+end
+
 local function snapshot(a, off)
-  return stamp({ name = a.name, state = a.state, labels = copy(a.labels), value = a.value, message = a.message,
+  local x = stamp({ name = a.name, state = a.state, labels = copy(a.labels), value = a.value, message = a.message,
     active_since = a.active_since, fired_at = a.fired_at, resolved_at = a.resolved_at,
     engine_state = a.engine_state, flapping = a.flapping or false }, off)
+  x.fired_at_time = fired_text(a, off) or x.fired_at_time
+  return x
 end
 
 local function common_labels(alerts)
@@ -524,70 +531,10 @@ function Notifier:_send(t, sent, now)
   end
 end
 
--- Actions ---------------------------------------------------------------------------
+-- Actions (what each does for a note: perflib.rules.detail) ---------------------------
 
-local function expand(s, note)
-  return (sgsub(s, "{([%w_]+)}", function(k)
-    local v = note.labels[k]
-    if v == nil and k ~= "labels" and k ~= "alerts" and k ~= "group" then v = note[k] end
-    if v == nil or type(v) == "table" then return nil end
-    return tostring(v)
-  end))
-end
-N.expand = expand
+N.expand = D.expand
 
-local function note_record(note)
-  return { kind = note.kind, alertname = note.name, state = note.state, labels = note.labels,
-    value = note.value, message = note.message, t = note.t, route = note.route, group = note.group,
-    is_repeat = note.is_repeat, count = note.count, alerts = note.alerts,
-    active_since = note.active_since, fired_at = note.fired_at, resolved_at = note.resolved_at,
-    time = note.time, active_since_time = note.active_since_time, fired_at_time = note.fired_at_time,
-    resolved_at_time = note.resolved_at_time }
-end
-
--- One line for people (print, syslog): escaped, stamped with the wall clock when known.
-local function note_line(note)
-  local state = note.kind == "alert" and note.state:upper() or note.kind:upper()
-  local v = note.value ~= nil and (" value=" .. tostring(note.value)) or ""
-  return N.escape(("[%s] %s %s%s%s: %s"):format(note.time or json_number(note.t or 0), state,
-    note.name or "?", label_text(note.labels), v, note.message or ""))
-end
-
-local SYSLOG_BY_SEVERITY = { crit = "crit", critical = "crit", warn = "warning", warning = "warning",
-  info = "info", page = "crit" }
-
--- The concrete work of an action: { kind=..., argv/env/path/line/priority/message }.
-local function detail_of(action, note)
-  local d = { kind = action.kind }
-  if action.kind == "print" then
-    d.line = note_line(note)
-  elseif action.kind == "jsonl" then
-    d.path = expand(action.path, note)
-    d.line = N.json(note_record(note))
-  elseif action.kind == "syslog" then
-    d.priority = action.priority or (note.state == "resolved" and "notice")
-      or SYSLOG_BY_SEVERITY[note.labels.severity] or "warning"
-    d.message = note_line(note)
-    d.ident, d.socket = action.ident, action.socket
-  elseif action.kind == "exec" then
-    d.argv = {}
-    for i, s in ipairs(action.argv) do d.argv[i] = expand(s, note) end
-    d.env = { PERFLIB_ALERT_NAME = note.name or "", PERFLIB_ALERT_STATE = note.state or "",
-      PERFLIB_ALERT_KIND = note.kind, PERFLIB_ALERT_VALUE = note.value ~= nil and tostring(note.value) or "",
-      PERFLIB_ALERT_MESSAGE = note.message or "", PERFLIB_ALERT_LABELS = N.json(note.labels),
-      PERFLIB_ALERT_T = json_number(note.t or 0), PERFLIB_ALERT_COUNT = tostring(note.count or 1),
-      PERFLIB_ALERT_ACTIVE_SINCE = note.active_since and json_number(note.active_since) or "",
-      PERFLIB_ALERT_FIRED_AT = note.fired_at and json_number(note.fired_at) or "",
-      PERFLIB_ALERT_TIME = note.time or "", PERFLIB_ALERT_ACTIVE_SINCE_TIME = note.active_since_time or "",
-      PERFLIB_ALERT_FIRED_AT_TIME = note.fired_at_time or "",
-      PERFLIB_ALERT_REPEAT = note.is_repeat and "1" or "0",
-      PERFLIB_ALERTS = N.json(note.alerts) }
-    if action.stdout or action.stderr then d.opts = { stdout = action.stdout, stderr = action.stderr } end
-  end
-  return d
-end
-
--- Runs one attempt; returns true, "running" (exec started), or nil, message.
 --- A captured action as a flat record: `action` (its kind), `route`, `alertname`, `state`,
 -- `kind` ("alert" or "flap_start"/"flap_end"), `labels` (a copy), `value`, `message`, `count`
 -- (alerts in the group), `is_repeat`, `detail` (what the action would have done), `t`.
@@ -598,9 +545,10 @@ function N.record_of(c)
            count = note.count, is_repeat = note.is_repeat, detail = c.detail }
 end
 
+-- Runs one attempt; returns true, "running" (exec or HTTP send started), or nil, message.
 function Notifier:_execute(job)
   local action, note = job.action, job.note
-  local d = detail_of(action, note)
+  local d = D.of(action, note)
   if self.run then
     if self.run == true then
       self.captured[#self.captured + 1] = { action = action, alert = note, detail = d, t = self.now }
@@ -629,6 +577,8 @@ function Notifier:_execute(job)
     if not pid then return nil, msg end
     self.children[#self.children + 1] = { pid = pid, job = job, deadline = lib.clock() + action.timeout }
     return "running"
+  elseif W.KINDS[action.kind] then
+    return W.start(self, job, d)
   elseif action.kind == "call" then
     -- sandboxed like a condition: the rules file's environment, instruction limit, memory budget
     local box = self.call_box or S.box()
@@ -696,6 +646,7 @@ local GRACE = 2          -- seconds between TERM and KILL for an exec past its t
 -- gets TERM, then KILL, on its whole process group, and fails.  With
 -- `until_clock` (perflib.clock time) it waits for them, until then.
 function Notifier:_reap(until_clock)
+  W.poll(self, until_clock)                -- HTTP sends first: each has its own timeout
   if #self.children == 0 then return end
   local lib = self:_perflib()
   repeat
@@ -755,6 +706,7 @@ function Notifier:adopt(old, kept)
     for _, name in ipairs(kept) do keep[name] = true end
   end
   self.alerts, self.jobs, self.children, self.stats = old.alerts, old.jobs, old.children, old.stats
+  self.sends, self.http = old.sends, old.http
   self.now, self.offset, self.lib = old.now, old.offset, self.lib or old.lib
   for _, sl in pairs(old.silences) do
     if sl.runtime then self:silence(sl) end
@@ -809,7 +761,7 @@ function Notifier:stop(limit)
       self:_attempt(job, t)
     end
     self:_send(t, sent, true)
-    if #self.children > 0 then self:_reap(self:_perflib().clock() + (limit or 10)) end
+    if #self.children > 0 or #self.sends > 0 then self:_reap(self:_perflib().clock() + (limit or 10)) end
     self:_dropped()
   end)
   if not ok then self:_log("stop failed: " .. tostring(err)) end
@@ -820,6 +772,7 @@ end
 -- Logs what a stop leaves behind: exec children still running (killed),
 -- flap notices and group changes held back by a throttle.
 function Notifier:_dropped()
+  W.drop(self)
   for _, c in ipairs(self.children) do
     self:_perflib().kill(c.pid, "KILL")
     self:_perflib().wait(c.pid, "nohang")
@@ -847,6 +800,11 @@ end
 --- Number of exec children still running and retries still scheduled.
 function Notifier:pending()
   return #self.children, #self.jobs
+end
+
+--- Number of HTTP sends (alertmanager, webhook) in flight.
+function Notifier:sending()
+  return #self.sends
 end
 
 return N
