@@ -96,8 +96,9 @@ static void print_usage(FILE *out) {
         "(perflib is preloaded as the global 'perflib'), otherwise the\n"
         "script is read from stdin. require \"perflib\" needs no LUA_PATH.\n"
         "Rule tools: %s monitor|check|explain|record|replay ... (--help for each;\n"
-        "record refuses to replace an existing file unless --force).\n",
-        PROGNAME, PROGNAME);
+        "record refuses to replace an existing file unless --force).\n"
+        "Serving: %s serve [--listen ADDR:PORT] ... (Prometheus /metrics, remote queries; --help).\n",
+        PROGNAME, PROGNAME, PROGNAME);
 }
 
 static void bad_option(const char *opt) {
@@ -616,7 +617,7 @@ static int tool_status = -1;
 
 static int is_tool(const char *a) {
     return a && (strcmp(a, "monitor") == 0 || strcmp(a, "check") == 0 || strcmp(a, "explain") == 0
-                 || strcmp(a, "record") == 0 || strcmp(a, "replay") == 0);
+                 || strcmp(a, "record") == 0 || strcmp(a, "replay") == 0 || strcmp(a, "serve") == 0);
 }
 
 static int run_tool(lua_State *L, int argc, char **argv) {

@@ -712,6 +712,7 @@ static const luaL_Reg funcs[] = {
     { "define", lpl_define },
     { "derive", lpl_derive },
     { "metric_name", lpl_metric_name },
+    { "serve", lpl_serve },
     { "calculate", NULL },
     { "statistics", NULL },
     { "provider", NULL },
@@ -738,6 +739,7 @@ LPL_EXPORT int luaopen_perflib_core(lua_State *L)
     lpl_open_sample(L);
     lpl_open_window(L);
     lpl_open_rulebank(L);
+    lpl_open_server(L);
     lpl_open_flap(L);
     lpl_open_provider(L);
     luaL_newlib(L, funcs);
