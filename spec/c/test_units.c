@@ -293,14 +293,14 @@ static void check_metric(uint32_t i, const char *name, const char *type, double 
 
 static void test_metric_names(void)
 {
-    check_metric(0, "perflib_demo_set_2_percent_processor_time_seconds_total", "counter", 1e-7);
+    check_metric(0, "perflib_demo_set_2_percent_processor_time_inverse_seconds_total", "counter", 1e-7);
     check_metric(1, "perflib_demo_set_2_disk_read_bytes_total", "counter", 1);
     check_metric(2, "perflib_demo_set_2_available_kbytes_bytes", "gauge", 1024);
     check_metric(3, "perflib_demo_set_2_total_bytes", "gauge", 1);
     check_metric(4, "perflib_demo_set_2_packets_total", "counter", 1);
     check_metric(5, "perflib_demo_set_2_temp_c_celsius", "gauge", 1e-3);
     /* "Read/sec" and "Read" would both be ..._read_total: each takes its id */
-    check_metric(6, "perflib_demo_set_2_read_6_total", "counter", 1);
+    check_metric(6, "perflib_demo_set_2_read_total", "counter", 1);   /* the same quantity as Read: the lower id keeps the name */
     check_metric(7, "perflib_demo_set_2_read_7_total", "counter", 1);
     /* bad input */
     char buf[16];

@@ -176,6 +176,8 @@ int pl_units_check(const pl_counter_def *c, char *msg, size_t size);
 typedef struct pl_metric {
     const char *type;        /* "counter" or "gauge" */
     double factor;
+    int duplicate;           /* 1: a coarser copy of another counter of the set (Free
+                                Megabytes of Free Bytes), named with its id */
 } pl_metric;
 #define PL_METRIC_NAME_MAX 256
 /* 0, or ENAMETOOLONG (name cut), EINVAL (c not of cs). */

@@ -322,14 +322,58 @@ static void put(namebuf *b, const char *s, size_t n)
     b->p[b->len] = '\0';
 }
 
-/* Appends _word unless it is one of the unit's words (moved to the end) or
- * empty. */
+static int ends_with(const namebuf *b, const char *s)
+{
+    size_t n = strlen(s);
+    return b->len > n && b->p[b->len - n - 1] == '_' && strcmp(b->p + b->len - n, s) == 0;
+}
+
+/* Words Prometheus' metric lint (promtool check metrics) rejects in a name:
+ * abbreviated units, and units that are not base units; the name's unit is
+ * its suffix, and the value is in base units, so they are left out. */
+static const char *const lint_words[] = {
+    "s", "ms", "us", "ns", "sec", "secs", "b", "kb", "mb", "gb", "tb", "pb", "m", "h", "d",
+    "bits", "minutes", "hours", "days", "weeks", "kelvins", "fahrenheit", "rankine",
+    "kilobytes", "megabytes", "gigabytes", "terabytes", "petabytes", "kibibytes", "mebibytes", "gibibytes",
+    "milliseconds", "microseconds", "nanoseconds", "picoseconds", "centiseconds", "deciseconds",
+    "milliwatts", "microwatts", "millivolts", "microvolts", "milliamperes", "microamperes",
+    "millijoules", "microjoules", "kilojoules", "megahertz", "kilohertz", "gigahertz", NULL,
+};
+
+static int lint_word(const char *w, size_t n)
+{
+    for (const char *const *l = lint_words; *l; l++)
+        if (strlen(*l) == n && strncmp(w, *l, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* Appends _word unless it is one of the unit's words (moved to the end),
+ * one the lint rejects, or empty. */
 static void put_word(namebuf *b, const char *w, size_t n, const char *drop)
 {
-    if (n == 0 || (drop && strlen(drop) == n && strncmp(w, drop, n) == 0))
+    if (n == 0 || (drop && strlen(drop) == n && strncmp(w, drop, n) == 0) || lint_word(w, n))
         return;
     put(b, "_", 1);
     put(b, w, n);
+}
+
+/* A gauge's name may not end in _count (the lint keeps that for histograms
+ * and summaries): "thread_count" says "threads". */
+static void count_to_plural(namebuf *b)
+{
+    if (!ends_with(b, "count") || b->len < 7)
+        return;
+    b->len -= 6;                         /* "_count" */
+    b->p[b->len] = '\0';
+    const char *w = strrchr(b->p, '_');
+    size_t wl = w ? strlen(w + 1) : 0;
+    if (wl == 0)
+        put(b, "_count", 6);             /* nothing to make plural: keep it */
+    else if (b->p[b->len - 1] == 's' || b->p[b->len - 1] == 'x' || ends_with(b, "ch") || ends_with(b, "sh"))
+        put(b, "es", 2);
+    else
+        put(b, "s", 1);
 }
 
 /* s[0..n) as lower-case words: '%' is the word "percent", every run of other
@@ -352,11 +396,6 @@ static void put_words(namebuf *b, const char *s, size_t n, const char *drop)
     }
 }
 
-static int ends_with(const namebuf *b, const char *s)
-{
-    size_t n = strlen(s);
-    return b->len > n && b->p[b->len - n - 1] == '_' && strcmp(b->p + b->len - n, s) == 0;
-}
 
 /* perflib_<set>_<counter>[_<id>][_unit][_total]: the id when with_id. */
 static void base_name(const pl_counterset_def *cs, const pl_counter_def *c, namebuf *b, int with_id)
@@ -380,6 +419,12 @@ static void base_name(const pl_counterset_def *cs, const pl_counter_def *c, name
         int k = snprintf(id, sizeof id, "_%u", (unsigned)c->id);
         put(b, id, (size_t)k);
     }
+    /* an inverse timer's raw value counts the time outside its state (idle
+     * time for % Processor Time): the name must not claim the state's */
+    if (c->type & PERF_INVERSE_COUNTER)
+        put(b, "_inverse", 8);
+    if (!suf && u.semantics != PL_SEM_COUNTER)
+        count_to_plural(b);
     if (suf && !ends_with(b, suf)) {
         put(b, "_", 1);
         put(b, suf, strlen(suf));
@@ -396,20 +441,33 @@ int pl_metric_name(const pl_counterset_def *cs, const pl_counter_def *c, char *b
     pl_units u;
     if (!cs || !c || !buf || size == 0 || c < cs->counters || c >= cs->counters + cs->ncounters)
         return EINVAL;
+    int dup = 0;
     pl_counter_units(c, &u);
     base_name(cs, c, &b, 0);
     for (uint32_t i = 0; i < cs->ncounters; i++) {
-        if (&cs->counters[i] == c)
+        const pl_counter_def *oc = &cs->counters[i];
+        pl_units ou;
+        if (oc == c)
             continue;
-        base_name(cs, &cs->counters[i], &o, 0);
-        if (strcmp(other, buf) == 0) {       /* two counters, one name: both take their id */
-            base_name(cs, c, &b, 1);
-            break;
-        }
+        base_name(cs, oc, &o, 0);
+        if (strcmp(other, buf) != 0)
+            continue;
+        /* two counters, one name.  The same quantity in base units (Free Bytes
+         * and Free Megabytes): the finer keeps the name, the other takes its
+         * id and is a duplicate an exporter leaves out.  Else both take their
+         * id. */
+        pl_counter_units(oc, &ou);
+        int same = ou.kind == u.kind && ou.semantics == u.semantics;
+        if (same && (u.scale < ou.scale || (u.scale == ou.scale && c->id < oc->id)))
+            continue;
+        dup = same;
+        base_name(cs, c, &b, 1);
+        break;
     }
     if (out) {
         out->type = u.semantics == PL_SEM_COUNTER ? "counter" : "gauge";
         out->factor = u.scale;
+        out->duplicate = dup;
     }
     return b.cut ? ENAMETOOLONG : 0;
 }

@@ -97,8 +97,9 @@ static void print_usage(FILE *out) {
         "script is read from stdin. require \"perflib\" needs no LUA_PATH.\n"
         "Rule tools: %s monitor|check|explain|record|replay|promrules ... (--help for each;\n"
         "record refuses to replace an existing file unless --force; promrules writes\n"
-        "a rules file's thresholds as Prometheus alerting rules).\n",
-        PROGNAME, PROGNAME);
+        "a rules file's thresholds as Prometheus alerting rules).\n"
+        "Serving: %s serve [--listen ADDR:PORT] ... (Prometheus /metrics, remote queries; --help).\n",
+        PROGNAME, PROGNAME, PROGNAME);
 }
 
 static void bad_option(const char *opt) {
@@ -618,7 +619,8 @@ static int tool_status = -1;
 
 static int is_tool(const char *a) {
     return a && (strcmp(a, "monitor") == 0 || strcmp(a, "check") == 0 || strcmp(a, "explain") == 0
-                 || strcmp(a, "record") == 0 || strcmp(a, "replay") == 0 || strcmp(a, "promrules") == 0);
+                 || strcmp(a, "record") == 0 || strcmp(a, "replay") == 0 || strcmp(a, "promrules") == 0
+                 || strcmp(a, "serve") == 0);
 }
 
 static int run_tool(lua_State *L, int argc, char **argv) {

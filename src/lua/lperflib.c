@@ -713,6 +713,7 @@ static const luaL_Reg funcs[] = {
     { "derive", lpl_derive },
     { "metric_name", lpl_metric_name },
     { "http", lpl_new_http },
+    { "serve", lpl_serve },
     { "calculate", NULL },
     { "statistics", NULL },
     { "provider", NULL },
@@ -739,6 +740,7 @@ LPL_EXPORT int luaopen_perflib_core(lua_State *L)
     lpl_open_sample(L);
     lpl_open_window(L);
     lpl_open_rulebank(L);
+    lpl_open_server(L);
     lpl_open_flap(L);
     lpl_open_provider(L);
     lpl_open_http(L);

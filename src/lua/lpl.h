@@ -140,6 +140,10 @@ void lpl_open_provider(lua_State *L);
 int lpl_provider(lua_State *L);
 /* ldefine.c: perflib.define, perflib.derive */
 int lpl_define(lua_State *L);
+
+/* lserve.c: perflib.serve and perflib.Server */
+void lpl_open_server(lua_State *L);
+int lpl_serve(lua_State *L);
 int lpl_derive(lua_State *L);
 
 /* lhttp.c: perflib.http (POST requests on libcurl's multi interface) */
