@@ -16,7 +16,7 @@ DEB_PKGS  := gcc make pkg-config lua5.4 liblua5.4-dev lua-busted lua-check \
              luarocks libedit-dev valgrind tmux lua-ldoc lua-markdown cppcheck \
              clang libclang-rt-14-dev python3 libinih-dev \
              libpcp-mmv1-dev libpcp3-dev libcurl4-gnutls-dev libmicrohttpd-dev prometheus \
-             prometheus-alertmanager curl lua-cjson
+             prometheus-alertmanager curl lua-cjson prometheus-node-exporter
 
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null)
@@ -26,8 +26,7 @@ PROV_LIBS  := -linih
 # the Lua binding sends alerts over HTTP (src/lua/lhttp.c) with libcurl, which it
 # opens at its first use (libcurl4-gnutls-dev gives the header and the library)
 CURL_LIBS  := -ldl
-# and serves with libmicrohttpd (perflib.serve, src/lua/lserve.c)
-BIND_LIBS  := -lmicrohttpd
+# and serves with libmicrohttpd (perflib.serve, src/lua/lserve.c), opened the same way
 
 CWARNS  := -Wall -Wextra -pedantic -Wshadow -Wcast-qual -Wmissing-prototypes \
            -Wstrict-prototypes -Wwrite-strings -Wundef -Werror=implicit-function-declaration
@@ -215,11 +214,11 @@ install: all
 # the module publishes too (perflib.provider, src/lua/lprovider.c): libperflib-provider's objects
 build/perflib/core.so: $(CORE_OBJ) $(PROV_OBJ) $(BIND_OBJ) $(PUBPROV_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $^ $(PROV_LIBS) $(CURL_LIBS) $(BIND_LIBS) -lm -lpthread
+	$(CC) -shared -o $@ $^ $(PROV_LIBS) $(CURL_LIBS) -lm -lpthread
 
 build/san/perflib/core.so: $(SAN_OBJ) $(SAN_PUBPROV) | build/san/perflib-plugin-host
 	@mkdir -p $(dir $@)
-	$(CC) -shared -fsanitize=address,undefined -o $@ $^ $(PROV_LIBS) $(CURL_LIBS) $(BIND_LIBS) -lm -lpthread
+	$(CC) -shared -fsanitize=address,undefined -o $@ $^ $(PROV_LIBS) $(CURL_LIBS) -lm -lpthread
 
 # The host embeds the Lua facade so it runs from anywhere.
 build/gen/perflib_lua.c: $(LUA_SRC) src/host/embed.lua Makefile
@@ -231,7 +230,7 @@ build/perflua: $(HOST_SRC) build/gen/perflib_lua.c build/libperflib-core.a \
 	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/lua $(LUA_CFLAGS) -o $@ \
 	  $(HOST_SRC) build/gen/perflib_lua.c $(BIND_OBJ) build/libperflib-providers.a \
 	  build/libperflib-core.a build/libperflib-provider.a \
-	  $(LUA_LIBS) $(EDIT_LIBS) $(PROV_LIBS) $(CURL_LIBS) $(BIND_LIBS) -lm -lpthread -Wl,-E
+	  $(LUA_LIBS) $(EDIT_LIBS) $(PROV_LIBS) $(CURL_LIBS) -lm -lpthread -Wl,-E
 
 # C tests of the core and the built-in providers: no Lua anywhere on their
 # link line, only the libraries a C program would link; -DCT_BUILTIN makes
@@ -338,6 +337,7 @@ bench: deps
 	  $(LUA) bench/rules.lua
 	d=$$(mktemp -d) && PERFLIB_APPSEG_DIR=$$d LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' \
 	  LUA_CPATH_5_4='./build/?.so;;' $(LUA) bench/luaprov.lua; rc=$$?; rm -rf $$d; exit $$rc
+	$(LUA) bench/serve.lua
 
 build/bench/floor: bench/floor.c bench/floor_common.h
 	@mkdir -p $(dir $@)

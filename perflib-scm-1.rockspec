@@ -48,7 +48,7 @@ build = {
         "src/lua/lhttp.c",
       },
       incdirs = { "src/core", "src/providers", "src/capi" },
-      libraries = { "inih", "microhttpd", "pthread", "dl" },
+      libraries = { "inih", "pthread", "dl" },
       defines = { "_GNU_SOURCE" },
     },
     ["perflib"] = "lua/perflib/init.lua",

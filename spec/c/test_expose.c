@@ -74,8 +74,15 @@ static char *render(int format)
     pl_query *q = env ? pl_query_new(env) : NULL;
     CHECK(q && pl_query_add_path(q, "\\Expose Test(*)\\*", &st, &idx) == 0 && st == 0);
     CHECK(q && pl_query_collect(q, &s) == 0);
-    if (s)
-        CHECK(pl_expose(s, format, &t) == 0);
+    pl_expose_cache *c = pl_expose_cache_new();
+    if (s) {
+        CHECK(pl_expose(s, format, NULL, &t) == 0);     /* without a cache and with one: the same text */
+        pl_text again = { 0 };
+        CHECK(c && pl_expose(s, format, c, &again) == 0 && pl_expose(s, format, c, &again) == 0);
+        CHECK(again.len == 2 * t.len && memcmp(again.p, t.p, t.len) == 0 && memcmp(again.p + t.len, t.p, t.len) == 0);
+        pl_text_free(&again);
+    }
+    pl_expose_cache_free(c);
     pl_expose_end(format, &t);
     free(s);
     pl_query_free(q);

@@ -38,6 +38,19 @@ function M.cwd()
   return d
 end
 
+--- A shell command's standard output (stderr goes where it goes).
+function M.sh(cmd)
+  local p = assert(io.popen(cmd))
+  local out = p:read "a"
+  p:close()
+  return out
+end
+
+--- A TCP port on 127.0.0.1 that was free a moment ago.
+function M.free_port()
+  return tonumber(M.sh [[python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"]])
+end
+
 --- A new empty directory, and the function that removes it.
 function M.tempdir()
   local dir = os.tmpname()

@@ -54,10 +54,16 @@ void pl_text_puts(pl_text *t, const char *s)
 void pl_text_printf(pl_text *t, const char *fmt, ...)
 {
     va_list ap;
+    if (!text_room(t, 64))               /* most fit at once: one formatting */
+        return;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(t->p + t->len, t->cap - t->len, fmt, ap);
     va_end(ap);
-    if (n < 0 || !text_room(t, (size_t)n))
+    if (n < 0 || (size_t)n < t->cap - t->len) {
+        t->len += n > 0 ? (size_t)n : 0;
+        return;
+    }
+    if (!text_room(t, (size_t)n))
         return;
     va_start(ap, fmt);
     vsnprintf(t->p + t->len, (size_t)n + 1, fmt, ap);
@@ -85,23 +91,29 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 void pl_expose_escape(pl_text *out, const char *s, int label)
 {
     const unsigned char *p = (const unsigned char *)s;
-    size_t n = strlen(s);
+    size_t n = strlen(s), run = 0;
     for (size_t i = 0; i < n;) {
-        size_t k = utf8_len(p + i, n - i);
-        if (k == 0) {
-            pl_text_put(out, "\xEF\xBF\xBD", 3);           /* U+FFFD */
-            i++;
-        } else if (p[i] == '\\') {
-            pl_text_put(out, "\\\\", 2), i++;
-        } else if (p[i] == '\n') {
-            pl_text_put(out, "\\n", 2), i++;
-        } else if (p[i] == '"' && label) {
-            pl_text_put(out, "\\\"", 2), i++;
-        } else {
-            pl_text_put(out, s + i, k);
-            i += k;
+        unsigned char c = p[i];
+        if (c < 0x80 && c != '\\' && c != '\n' && (c != '"' || !label)) {
+            i++;                         /* plain ASCII: copied in runs */
+            continue;
         }
+        pl_text_put(out, s + run, i - run);
+        size_t k = utf8_len(p + i, n - i);
+        if (c == '\\')
+            pl_text_put(out, "\\\\", 2), k = 1;
+        else if (c == '\n')
+            pl_text_put(out, "\\n", 2), k = 1;
+        else if (c == '"')
+            pl_text_put(out, "\\\"", 2), k = 1;
+        else if (k == 0)
+            pl_text_put(out, "\xEF\xBF\xBD", 3), k = 1;   /* U+FFFD */
+        else
+            pl_text_put(out, s + i, k);
+        i += k;
+        run = i;
     }
+    pl_text_put(out, s + run, n - run);
 }
 
 /* ---- families -------------------------------------------------------------------- */
@@ -119,6 +131,77 @@ void pl_expose_family(pl_text *out, int format, const char *name, const char *ty
     pl_text_puts(out, "\n# TYPE ");
     pl_text_put(out, name, n);
     pl_text_printf(out, " %s\n", type);
+}
+
+/* ---- the name cache: definition -> metric name, open addressing ---------------------- */
+
+typedef struct cache_ent {
+    const pl_counter_def *def;
+    pl_metric m;
+    int ok;                              /* 0: no name (cut short) */
+    char name[PL_METRIC_NAME_MAX];
+} cache_ent;
+
+struct pl_expose_cache {
+    cache_ent *e;
+    size_t cap, n;                       /* cap a power of two */
+};
+
+pl_expose_cache *pl_expose_cache_new(void)
+{
+    return calloc(1, sizeof(pl_expose_cache));
+}
+
+void pl_expose_cache_free(pl_expose_cache *c)
+{
+    if (c)
+        free(c->e);
+    free(c);
+}
+
+static size_t slot_of(const pl_expose_cache *c, const pl_counter_def *def)
+{
+    size_t h = (size_t)((uintptr_t)def >> 3) * 0x9E3779B97F4A7C15u, i = h & (c->cap - 1);
+    while (c->e[i].def && c->e[i].def != def)
+        i = (i + 1) & (c->cap - 1);
+    return i;
+}
+
+static int cache_grow(pl_expose_cache *c)
+{
+    pl_expose_cache bigger = { calloc(c->cap ? c->cap * 2 : 256, sizeof(cache_ent)), c->cap ? c->cap * 2 : 256, 0 };
+    if (!bigger.e)
+        return ENOMEM;
+    for (size_t i = 0; i < c->cap; i++)
+        if (c->e[i].def) {
+            bigger.e[slot_of(&bigger, c->e[i].def)] = c->e[i];
+            bigger.n++;
+        }
+    free(c->e);
+    *c = bigger;
+    return 0;
+}
+
+/* def's name into name and m: 0 (and ok), or ENOMEM. */
+static int name_of(pl_expose_cache *c, const pl_counterset_def *cs, const pl_counter_def *def, char *name,
+                   pl_metric *m, int *ok)
+{
+    if (!c) {
+        *ok = pl_metric_name(cs, def, name, PL_METRIC_NAME_MAX, m) == 0;
+        return 0;
+    }
+    if ((c->n + 1) * 2 > c->cap && cache_grow(c) != 0)
+        return ENOMEM;
+    cache_ent *e = &c->e[slot_of(c, def)];
+    if (!e->def) {
+        e->def = def;
+        e->ok = pl_metric_name(cs, def, e->name, sizeof e->name, &e->m) == 0;
+        c->n++;
+    }
+    memcpy(name, e->name, sizeof e->name);
+    *m = e->m;
+    *ok = e->ok;
+    return 0;
 }
 
 /* One counter (or the base of one) of one result: where its values are. */
@@ -139,8 +222,8 @@ static int ent_cmp(const void *x, const void *y)
     return c ? c : (a->order > b->order) - (a->order < b->order);
 }
 
-static int add_ent(fam_ent **e, size_t *n, size_t *cap, const pl_block *b, const pl_counter_def *def, uint32_t pos,
-                   int base)
+static int add_ent(pl_expose_cache *c, fam_ent **e, size_t *n, size_t *cap, const pl_block *b,
+                   const pl_counter_def *def, uint32_t pos, int base)
 {
     if (*n == *cap) {
         size_t nc = *cap ? *cap * 2 : 64;
@@ -151,7 +234,10 @@ static int add_ent(fam_ent **e, size_t *n, size_t *cap, const pl_block *b, const
         *cap = nc;
     }
     fam_ent *f = &(*e)[*n];
-    if (pl_metric_name(b->cs, def, f->name, sizeof f->name, &f->m) != 0 || f->m.duplicate)
+    int ok;
+    if (name_of(c, b->cs, def, f->name, &f->m, &ok) != 0)
+        return ENOMEM;
+    if (!ok || f->m.duplicate)
         return 0;                        /* a name cut short is left out rather than misnamed,
                                             a coarser copy of another counter too */
     f->def = def;
@@ -164,7 +250,7 @@ static int add_ent(fam_ent **e, size_t *n, size_t *cap, const pl_block *b, const
 }
 
 /* Every counter column of every result that has values, and their bases. */
-static int gather(const pl_sample *s, fam_ent **e, size_t *n)
+static int gather(const pl_sample *s, pl_expose_cache *cache, fam_ent **e, size_t *n)
 {
     size_t cap = 0;
     *e = NULL;
@@ -176,48 +262,110 @@ static int gather(const pl_sample *s, fam_ent **e, size_t *n)
         for (uint32_t c = 0; c < b->ncounters; c++) {
             const pl_counter_def *def = &b->cs->counters[s->cidx[b->counters_off + c]];
             int bi = def->base_id != PL_NO_ID ? pl_counter_index(b->cs, def->base_id) : -1;
-            if (add_ent(e, n, &cap, b, def, c, 0) ||
-                (bi >= 0 && add_ent(e, n, &cap, b, &b->cs->counters[bi], c, 1)))
+            if (add_ent(cache, e, n, &cap, b, def, c, 0) ||
+                (bi >= 0 && add_ent(cache, e, n, &cap, b, &b->cs->counters[bi], c, 1)))
                 return ENOMEM;
         }
     }
     return 0;
 }
 
+/* v in decimal at the end of out: the digits of an integer, with a point
+ * `point` digits from the right when point > 0 (v x 10^-point, exactly). */
+static void put_decimal(pl_text *out, uint64_t v, unsigned point)
+{
+    char buf[32], *p = buf + sizeof buf;
+    unsigned d = 0;
+    while (point && v % 10 == 0) {       /* 2.5000000 is 2.5, 3.0000000 is 3 */
+        v /= 10;
+        point--;
+    }
+    do {
+        if (point && d == point)
+            *--p = '.';
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+        d++;
+    } while (v || (point && d <= point));
+    pl_text_put(out, p, (size_t)(buf + sizeof buf - p));
+}
+
+/* The factor as 10^-k (k = 1 .. 12), or 0. */
+static unsigned decimal_places(double f)
+{
+    double p = 1;
+    for (unsigned k = 1; k <= 12; k++) {
+        p *= 10;
+        if (f * p == 1.0 || (f * p > 0.999999999999 && f * p < 1.000000000001))
+            return k;
+    }
+    return 0;
+}
+
 static void put_value(pl_text *out, const fam_ent *f, uint64_t raw)
 {
+    double fac = f->m.factor;
+    pl_text_put(out, " ", 1);
     if (f->def->type == DOUBLE_RAW && !f->base) {
         double d;
         memcpy(&d, &raw, sizeof d);
-        pl_text_printf(out, " %.17g\n", d * f->m.factor);
-    } else if (f->m.factor == 1.0) {
-        pl_text_printf(out, " %llu\n", (unsigned long long)raw);
+        pl_text_printf(out, "%.17g", d * fac);
+    } else if (fac == 1.0) {
+        put_decimal(out, raw, 0);
+    } else if (fac > 1 && fac <= 1073741824.0 && fac == (double)(uint64_t)fac && raw <= UINT64_MAX / (uint64_t)fac) {
+        put_decimal(out, raw * (uint64_t)fac, 0);       /* KiB, MiB: an integer, exactly */
+    } else if (fac < 1 && decimal_places(fac)) {
+        put_decimal(out, raw, decimal_places(fac));    /* 100 ns ticks and the like: exactly */
     } else {
-        pl_text_printf(out, " %.17g\n", (double)raw * f->m.factor);
+        pl_text_printf(out, "%.17g", (double)raw * fac);
     }
+    pl_text_put(out, "\n", 1);
+}
+
+/* The label text of each instance of a result, made once per exposition:
+ * {instance_name="...",instance_id="N"}, escaped. */
+typedef struct labels {
+    const pl_block *b;
+    size_t *off;                     /* ninst + 1 offsets into text */
+    pl_text text;
+} labels;
+
+static int make_labels(const pl_sample *s, const pl_block *b, labels *l)
+{
+    l->b = b;
+    l->off = malloc((b->ninst + 1) * sizeof *l->off);
+    memset(&l->text, 0, sizeof l->text);
+    if (!l->off)
+        return ENOMEM;
+    for (uint32_t i = 0; i < b->ninst; i++) {
+        const pl_inst *in = &s->inst[b->inst_off + i];
+        l->off[i] = l->text.len;
+        pl_text_puts(&l->text, "{instance_name=\"");
+        pl_expose_escape(&l->text, pl_sample_inst_name(s, b, i), 1);
+        pl_text_puts(&l->text, "\"");
+        if (in->id != (uint32_t)PERF_NO_UNIQUE_ID)
+            pl_text_printf(&l->text, ",instance_id=\"%u\"", (unsigned)in->id);
+        pl_text_puts(&l->text, "}");
+    }
+    l->off[b->ninst] = l->text.len;
+    return l->text.oom ? ENOMEM : 0;
 }
 
 /* The samples of one entry; returns how many. */
-static uint32_t put_samples(const pl_sample *s, const fam_ent *f, pl_text *out)
+static uint32_t put_samples(const pl_sample *s, const fam_ent *f, const labels *l, pl_text *out)
 {
     const pl_block *b = f->b;
     int multi = b->cs->instance_type == PERF_COUNTERSET_MULTI_INSTANCES;
+    size_t nl = strlen(f->name);
     uint32_t n = 0;
     for (uint32_t i = 0; i < b->ninst; i++) {
         size_t k = b->vals_off + (size_t)i * b->ncounters + f->pos;
         uint8_t h = s->have[k];
         if (h == 0 || (f->base && h == PL_HAVE_NO_BASE))
             continue;                    /* not seen: no made-up number */
-        pl_text_puts(out, f->name);
-        if (multi) {
-            const pl_inst *in = &s->inst[b->inst_off + i];
-            pl_text_puts(out, "{instance_name=\"");
-            pl_expose_escape(out, pl_sample_inst_name(s, b, i), 1);
-            pl_text_puts(out, "\"");
-            if (in->id != (uint32_t)PERF_NO_UNIQUE_ID)
-                pl_text_printf(out, ",instance_id=\"%u\"", (unsigned)in->id);
-            pl_text_puts(out, "}");
-        }
+        pl_text_put(out, f->name, nl);
+        if (multi)
+            pl_text_put(out, l->text.p + l->off[i], l->off[i + 1] - l->off[i]);
         put_value(out, f, f->base ? s->vals[k].b : s->vals[k].v);
         n++;
     }
@@ -242,11 +390,20 @@ static void put_up(const pl_sample *s, int format, pl_text *out)
     }
 }
 
-int pl_expose(const pl_sample *s, int format, pl_text *out)
+int pl_expose(const pl_sample *s, int format, pl_expose_cache *cache, pl_text *out)
 {
-    fam_ent *e;
-    size_t n;
-    if (gather(s, &e, &n) != 0) {
+    fam_ent *e = NULL;
+    size_t n = 0;
+    labels *lab = calloc(s->nblocks ? s->nblocks : 1, sizeof *lab);
+    int err = !lab || gather(s, cache, &e, &n) != 0;
+    for (uint32_t k = 0; !err && k < s->nblocks; k++)
+        if (s->blocks[k].shape != PERF_ERROR_RETURN && s->blocks[k].cs &&
+            s->blocks[k].cs->instance_type == PERF_COUNTERSET_MULTI_INSTANCES)
+            err = make_labels(s, &s->blocks[k], &lab[k]) != 0;
+    if (err) {
+        for (uint32_t k = 0; lab && k < s->nblocks; k++)
+            free(lab[k].off), pl_text_free(&lab[k].text);
+        free(lab);
         free(e);
         return ENOMEM;
     }
@@ -263,12 +420,15 @@ int pl_expose(const pl_sample *s, int format, pl_text *out)
             for (size_t k = i; k < j && !dup; k++)
                 dup = e[k].def == e[j].def;
             if (!dup)
-                put += put_samples(s, &e[j], out);
+                put += put_samples(s, &e[j], &lab[e[j].b - s->blocks], out);
         }
         if (put == 0 && !out->oom)
             out->len = mark, out->p[mark] = '\0';   /* no sample: no family */
         i = j;
     }
+    for (uint32_t k = 0; k < s->nblocks; k++)
+        free(lab[k].off), pl_text_free(&lab[k].text);
+    free(lab);
     free(e);
     put_up(s, format, out);
     return out->oom ? ENOMEM : 0;

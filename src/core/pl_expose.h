@@ -29,9 +29,17 @@ void pl_text_printf(pl_text *t, const char *fmt, ...) __attribute__((format(prin
 
 enum { PL_EXPOSE_TEXT = 0, PL_EXPOSE_OPENMETRICS = 1 };
 
+/* Metric names of counter definitions, kept between expositions (names are
+ * fixed for a definition; working them out is most of an exposition's cost).
+ * The definitions must outlive it: those of one environment. */
+typedef struct pl_expose_cache pl_expose_cache;
+pl_expose_cache *pl_expose_cache_new(void);          /* NULL: ENOMEM */
+void pl_expose_cache_free(pl_expose_cache *c);
+
 /* Appends s's families to out (without OpenMetrics' "# EOF", which
- * pl_expose_end writes, so that more families may follow): 0 or ENOMEM. */
-int pl_expose(const pl_sample *s, int format, pl_text *out);
+ * pl_expose_end writes, so that more families may follow), names from cache
+ * (NULL: none kept): 0 or ENOMEM. */
+int pl_expose(const pl_sample *s, int format, pl_expose_cache *cache, pl_text *out);
 /* The end of an exposition: "# EOF\n" for OpenMetrics, nothing for text. */
 void pl_expose_end(int format, pl_text *out);
 /* One family's HELP and TYPE lines (for callers adding their own, such as a

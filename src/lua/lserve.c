@@ -21,11 +21,13 @@
 
 #include <arpa/inet.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +35,54 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+/* libmicrohttpd is opened at the first perflib.serve, not linked: a program
+ * that never serves never loads it, nor GnuTLS and p11-kit behind it, whose
+ * exit-time destructor deadlocks a program run with a preloaded
+ * AddressSanitizer (as the specs run perflua); one without the library gets
+ * an error from perflib.serve instead of failing to load. */
+static struct mhd_api {
+    struct MHD_Daemon *(*start_daemon)(unsigned int, uint16_t, MHD_AcceptPolicyCallback, void *,
+                                       MHD_AccessHandlerCallback, void *, ...);
+    void (*stop_daemon)(struct MHD_Daemon *);
+    const union MHD_DaemonInfo *(*get_daemon_info)(struct MHD_Daemon *, enum MHD_DaemonInfoType, ...);
+    struct MHD_Response *(*create_response_from_buffer)(size_t, void *, enum MHD_ResponseMemoryMode);
+    enum MHD_Result (*add_response_header)(struct MHD_Response *, const char *, const char *);
+    enum MHD_Result (*queue_response)(struct MHD_Connection *, unsigned int, struct MHD_Response *);
+    void (*destroy_response)(struct MHD_Response *);
+    const char *(*lookup_connection_value)(struct MHD_Connection *, enum MHD_ValueKind, const char *);
+    enum MHD_Result (*is_feature_supported)(enum MHD_FEATURE);
+} M;
+
+#define MSYM(f) { "MHD_" #f, offsetof(struct mhd_api, f) }
+static const struct { const char *name; size_t off; } msyms[] = {
+    MSYM(start_daemon), MSYM(stop_daemon), MSYM(get_daemon_info), MSYM(create_response_from_buffer),
+    MSYM(add_response_header), MSYM(queue_response), MSYM(destroy_response), MSYM(lookup_connection_value),
+    MSYM(is_feature_supported),
+};
+
+/* NULL once libmicrohttpd is open, else why not (tried once). */
+static const char *open_mhd(void)
+{
+    static pthread_mutex_t once = PTHREAD_MUTEX_INITIALIZER;
+    static int tried;
+    static const char *why = "libmicrohttpd not loaded";
+    pthread_mutex_lock(&once);
+    if (!tried) {
+        tried = 1;
+        void *h = dlopen("libmicrohttpd.so.12", RTLD_NOW | RTLD_LOCAL);
+        why = h ? NULL : "cannot load libmicrohttpd.so.12: install libmicrohttpd12";
+        for (size_t i = 0; h && !why && i < sizeof msyms / sizeof msyms[0]; i++) {
+            void *f = dlsym(h, msyms[i].name);
+            if (!f)
+                why = "libmicrohttpd.so.12 lacks a function perflib needs";
+            else
+                memcpy((char *)&M + msyms[i].off, &f, sizeof f);   /* object to function pointer, as POSIX allows */
+        }
+    }
+    pthread_mutex_unlock(&once);
+    return why;
+}
 
 #define SERVER_MT "perflib.Server"
 #define MAX_BODY_DEFAULT 65536u
@@ -55,6 +105,7 @@ typedef struct server {
     uint64_t want, done;             /* scrapes asked for, and answered by the last collect */
     int busy;
     pl_sample *last;                 /* the last collect */
+    pl_expose_cache *names;          /* metric names of env's definitions */
     pl_text text[2];                 /* last rendered, per format */
     uint64_t text_of[2];             /* the collect each was rendered from */
     double last_seconds;
@@ -195,7 +246,7 @@ static char *scrape(server *s, int fmt, size_t *len, unsigned *code)
     if (s->last && s->text_of[fmt] != s->done) {
         s->text[fmt].len = 0;
         s->text[fmt].oom = 0;
-        pl_expose(s->last, fmt, &s->text[fmt]);
+        pl_expose(s->last, fmt, s->names, &s->text[fmt]);
         s->text_of[fmt] = s->done;
     }
     if (s->last && !s->text[fmt].oom) {
@@ -270,16 +321,16 @@ static void count(server *s, unsigned code)
 static enum MHD_Result answer(struct MHD_Connection *c, server *s, unsigned code, const char *type, void *body,
                               size_t len, enum MHD_ResponseMemoryMode mode)
 {
-    struct MHD_Response *r = MHD_create_response_from_buffer(len, body, mode);
+    struct MHD_Response *r = M.create_response_from_buffer(len, body, mode);
     if (!r)
         return MHD_NO;
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    M.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
     if (code == MHD_HTTP_UNAUTHORIZED)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer realm=\"perflib\"");
+        M.add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer realm=\"perflib\"");
     if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, POST");
-    enum MHD_Result ok = MHD_queue_response(c, code, r);
-    MHD_destroy_response(r);
+        M.add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, POST");
+    enum MHD_Result ok = M.queue_response(c, code, r);
+    M.destroy_response(r);
     count(s, code);
     return ok;
 }
@@ -295,7 +346,7 @@ static int authorized(struct MHD_Connection *c, const server *s)
 {
     if (!s->token)
         return 1;
-    const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+    const char *h = M.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
     size_t n = strlen(s->token);
     if (!h || strncmp(h, "Bearer ", 7) != 0 || strlen(h + 7) != n)
         return 0;
@@ -307,7 +358,7 @@ static int authorized(struct MHD_Connection *c, const server *s)
 
 static int wants_openmetrics(struct MHD_Connection *c)
 {
-    const char *a = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+    const char *a = M.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
     return a && strstr(a, "application/openmetrics-text") != NULL;
 }
 
@@ -349,7 +400,7 @@ static enum MHD_Result on_get(struct MHD_Connection *c, server *s, const char *u
 
 static enum MHD_Result on_query(struct MHD_Connection *c, server *s, const upload *up)
 {
-    const char *f = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "format");
+    const char *f = M.lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "format");
     char msg[512] = "";
     size_t len = 0;
     if (f && strcmp(f, "v1") != 0 && strcmp(f, "v2") != 0)
@@ -465,10 +516,11 @@ static void server_release(server *s)
     pthread_cond_broadcast(&s->cv);
     pthread_mutex_unlock(&s->lock);
     if (s->d)
-        MHD_stop_daemon(s->d);       /* joins its threads: nothing runs below */
+        M.stop_daemon(s->d);       /* joins its threads: nothing runs below */
     s->d = NULL;
     pl_query_free(s->q);
     free(s->last);
+    pl_expose_cache_free(s->names);
     for (int f = 0; f < 2; f++)
         pl_text_free(&s->text[f]);
     for (uint32_t i = 0; i < s->nspecs; i++)
@@ -561,7 +613,10 @@ static int l_serve(lua_State *L)
         return luaL_argerror(L, 1, "token must be a non-empty string without spaces");
     if (!loopback && !token && !cert)
         return luaL_argerror(L, 1, "a non-loopback listen address needs a token or TLS (tls_cert, tls_key)");
-    if (cert && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)
+    const char *why = open_mhd();
+    if (why)
+        return lpl_fail(L, lua_pushfstring(L, "perflib.serve: %s", why), ENOENT);
+    if (cert && M.is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)
         return lpl_fail(L, "perflib.serve: this libmicrohttpd has no TLS", ENOTSUP);
     server *s = lua_newuserdatauv(L, sizeof *s, 0);
     int ud = lua_gettop(L);
@@ -572,9 +627,10 @@ static int l_serve(lua_State *L)
     pthread_cond_init(&s->cv, NULL);
     s->max_body = max_body;
     s->env = pl_env_new(NULL);
+    s->names = pl_expose_cache_new();
     s->token = token ? strdup(token) : NULL;
     s->closed = 0;
-    if (!s->env || (token && !s->token))
+    if (!s->env || !s->names || (token && !s->token))
         return lpl_fail(L, "perflib.serve", ENOMEM);
     opt_specs(L, s);
     /* MHD's threads inherit the signal mask: they leave signals to the Lua thread */
@@ -584,7 +640,7 @@ static int l_serve(lua_State *L)
     unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | (cert ? MHD_USE_TLS : 0) |
                      (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0);
     errno = 0;
-    s->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+    s->d = M.start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
                             MHD_OPTION_THREAD_POOL_SIZE, (unsigned)2, MHD_OPTION_CONNECTION_LIMIT, max_clients,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
                             (size_t)65536, MHD_OPTION_NOTIFY_COMPLETED, on_done, s,
@@ -597,7 +653,7 @@ static int l_serve(lua_State *L)
         return lpl_fail(L, lua_pushfstring(L, "perflib.serve: cannot listen on %s", listen ? listen : "127.0.0.1:9464"),
                         e);
     }
-    const union MHD_DaemonInfo *di = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
+    const union MHD_DaemonInfo *di = M.get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
     s->port = di ? di->port : 0;
     lua_pushvalue(L, ud);
     return 1;
