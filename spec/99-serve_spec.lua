@@ -80,7 +80,7 @@ describe("perflua serve", function()
     assert.matches('perflib_counterset_up{counterset="Memory"} 1\n', body, 1, true)
     assert.matches("\nprocess_cpu_seconds_total [%d.]+\n", body)
     assert.is_nil(body:find "# EOF", 1, true)
-    local rc = os.execute(("promtool check metrics < %s/body > %s/lint 2>&1"):format(dir, dir))
+    local rc = os.execute(("env -u LD_PRELOAD promtool check metrics < %s/body > %s/lint 2>&1"):format(dir, dir))
     assert.is_true(rc, files.read(dir .. "/lint"))
   end)
 
@@ -179,6 +179,34 @@ describe("perflua serve", function()
     assert.equals(200, (curl(dir, port, "/healthz", AUTH)))
   end)
 
+  it("serves others while a scraper never reads its answer, and lets it go after the timeout", function()
+    -- ten scrapes asked on one connection with a tiny receive buffer, nothing read for 3 s
+    local code = ([[
+import socket, time, subprocess
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+s.connect(('127.0.0.1', %d))
+s.sendall(b'GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cret-token\r\n\r\n' * 10)
+t = time.time()
+others = subprocess.run(['curl', '-s', '-m', '5', '-o', '/dev/null', '-w', '%%{http_code}',
+  '-H', 'Authorization: Bearer s3cret-token', 'http://127.0.0.1:%d/metrics'], capture_output=True).stdout.decode()
+waited = time.time() - t
+time.sleep(3)
+state = 'closed'
+s.settimeout(5)
+try:
+    while s.recv(1 << 16): pass
+except socket.timeout:
+    state = 'open'
+except OSError:
+    pass
+print(others, round(waited, 1) < 2, state)
+]]):format(port, port)
+    files.write(dir .. "/never.py", code)
+    local out = sh("timeout 20 python3 " .. dir .. "/never.py")
+    assert.equals("200 True closed\n", out)
+    assert.equals(200, (curl(dir, port, "/healthz", AUTH)))
+  end)
+
   it("reloads its configuration on SIGHUP and ends with status 0 on SIGTERM", function()
     local d2, rm2 = files.tempdir()
     files.write(d2 .. "/serve.lua", 'return { listen = "127.0.0.1:0", paths = { [[\\Memory\\Available Bytes]] } }')
@@ -217,7 +245,7 @@ describe("perflua serve", function()
 
   it("serves HTTPS with a certificate", function()
     local d3, rm3 = files.tempdir()
-    assert.is_true(os.execute(("cd %s && openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem "
+    assert.is_true(os.execute(("cd %s && env -u LD_PRELOAD openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem "
       .. "-subj /CN=localhost -addext subjectAltName=DNS:localhost -days 1 >/dev/null 2>&1"):format(d3)))
     local p3, port3 = start(d3, "--listen 127.0.0.1:0 --tls-cert cert.pem --tls-key key.pem")
     local line = sh(("curl -s -m 10 --cacert %s/cert.pem --resolve localhost:%d:127.0.0.1 "
