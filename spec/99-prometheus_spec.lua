@@ -4,7 +4,6 @@
 -- with perflib's own formatted values over the same window, read by this process meanwhile.
 local files = dofile "spec/support/files.lua"
 local cjson = require "cjson"
-package.cpath = "./build/?.so;" .. package.cpath
 local perflib = require "perflib"
 
 local PERFLUA = os.getenv("PWD") .. "/build/perflua"

@@ -6,7 +6,6 @@
 -- reloads the configuration and SIGTERM ends with status 0.
 local files = dofile "spec/support/files.lua"
 local cjson = require "cjson"
-package.cpath = "./build/?.so;" .. package.cpath
 local perflib = require "perflib"
 
 local PERFLUA = os.getenv("PWD") .. "/build/perflua"
