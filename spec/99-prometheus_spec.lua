@@ -23,7 +23,8 @@ end
 
 -- Prometheus' HTTP API: the result of an instant query at time t (seconds).
 local function promql(pport, expr, t)
-  local body = sh(("curl -s -m 10 -G 'http://127.0.0.1:%d/api/v1/query' --data-urlencode %q --data-urlencode 'time=%.3f'")
+  local body = sh(("curl -s -m 10 -G 'http://127.0.0.1:%d/api/v1/query' --data-urlencode %q "
+    .. "--data-urlencode 'time=%.3f'")
     :format(pport, "query=" .. expr, t))
   local ok, r = pcall(cjson.decode, body)
   assert(ok and r.status == "success", body)

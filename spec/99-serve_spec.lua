@@ -244,7 +244,8 @@ print(others, round(waited, 1) < 2, state)
 
   it("serves HTTPS with a certificate", function()
     local d3, rm3 = files.tempdir()
-    assert.is_true(os.execute(("cd %s && env -u LD_PRELOAD openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem "
+    assert.is_true(os.execute(("cd %s && env -u LD_PRELOAD openssl req -x509 -newkey rsa:2048 -nodes "
+      .. "-keyout key.pem -out cert.pem "
       .. "-subj /CN=localhost -addext subjectAltName=DNS:localhost -days 1 >/dev/null 2>&1"):format(d3)))
     local p3, port3 = start(d3, "--listen 127.0.0.1:0 --tls-cert cert.pem --tls-key key.pem")
     local line = sh(("curl -s -m 10 --cacert %s/cert.pem --resolve localhost:%d:127.0.0.1 "

@@ -50,7 +50,8 @@ end
 
 --- A TCP port on 127.0.0.1 that was free a moment ago.
 function M.free_port()
-  return tonumber(M.sh [[python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"]])
+  return tonumber(M.sh [[python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0));
+print(s.getsockname()[1])"]])
 end
 
 --- A new empty directory, and the function that removes it.
