@@ -15,13 +15,15 @@ SECONDS_  := $(if $(SECONDS),$(SECONDS),0)
 DEB_PKGS  := gcc make pkg-config lua5.4 liblua5.4-dev lua-busted lua-check \
              luarocks libedit-dev valgrind tmux lua-ldoc lua-markdown cppcheck \
              clang libclang-rt-14-dev python3 libinih-dev \
-             libpcp-mmv1-dev libpcp3-dev libmicrohttpd-dev prometheus curl lua-cjson
+             libpcp-mmv1-dev libpcp3-dev libmicrohttpd-dev prometheus curl lua-cjson \
+             libjansson-dev libcurl4-gnutls-dev
 
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null)
 EDIT_LIBS  := $(shell pkg-config --libs libedit 2>/dev/null)
-# the providers' one library: inih reads plug-in configuration files
-PROV_LIBS  := -linih
+# the providers' libraries: inih reads plug-in configuration files, jansson a
+# remote machine's metadata (libcurl is opened at run time: -ldl)
+PROV_LIBS  := -linih -ljansson -ldl
 # the Lua binding's: libmicrohttpd serves (perflib.serve, src/lua/lserve.c)
 BIND_LIBS  := -lmicrohttpd
 
@@ -139,7 +141,7 @@ build/perflib.pc: Makefile
 	@mkdir -p $(dir $@)
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$${prefix}/include' '' \
 	  'Name: perflib' 'Description: Linux performance counters: the PerfLib V2 consumer API' \
-	  'Version: 0.1.0' 'Libs: -L$${libdir} -lperflib' 'Libs.private: -linih -lm -lpthread' \
+	  'Version: 0.1.0' 'Libs: -L$${libdir} -lperflib' 'Libs.private: -linih -ljansson -ldl -lm -lpthread' \
 	  'Cflags: -I$${includedir}/perflib' > $@
 
 # libperflib-provider: what an application links to publish countersets
