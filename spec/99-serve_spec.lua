@@ -9,7 +9,8 @@ local cjson = require "cjson"
 package.cpath = "./build/?.so;" .. package.cpath
 local perflib = require "perflib"
 
-local PERFLUA = os.getenv("PWD") .. "/build/perflua"
+local serve = dofile "spec/support/serve.lua"
+local PERFLUA = serve.PERFLUA
 local run = files.run
 
 local function sh(cmd)
@@ -19,35 +20,7 @@ local function sh(cmd)
   return out
 end
 
--- Starts perflua serve with args in dir (its exit status goes to rc.txt); returns pid and port
--- (waits for the announcement).
-local function start(dir, args)
-  os.remove(dir .. "/rc.txt")
-  os.execute(("cd %s && sh -c '%s serve %s > out.txt 2> err.txt & echo $! > pid.txt; wait $!; echo $? > rc.txt' &")
-    :format(dir, PERFLUA, args))
-  local pid
-  for _ = 1, 300 do
-    pid = files.read(dir .. "/pid.txt"):match "%d+"
-    if pid then break end
-    os.execute "sleep 0.01"
-  end
-  for _ = 1, 300 do
-    local port = files.read(dir .. "/out.txt"):match "listening on [^:]+:(%d+)"
-    if port then return pid, tonumber(port) end
-    if not os.execute("kill -0 " .. pid .. " 2>/dev/null") then break end
-    os.execute "sleep 0.02"
-  end
-  error("perflua serve did not start: " .. files.read(dir .. "/err.txt"))
-end
-
-local function stop(dir, pid)
-  os.execute(("kill -TERM %s 2>/dev/null"):format(pid))
-  for _ = 1, 200 do
-    local rc = files.read(dir .. "/rc.txt"):match "%d+"
-    if rc then return tonumber(rc) end
-    os.execute "sleep 0.02"
-  end
-end
+local start, stop = serve.start, serve.stop
 
 -- curl: status, content type, body (in a file of dir).
 local function curl(dir, port, path, opts)

@@ -26,12 +26,13 @@ typedef struct rset {
 } rset;
 
 struct pl_remote {
-    char *host;
+    char *host, *token, *cacert;         /* what it was made with: its identity in the cache */
     int tls;
     pl_http http;
     pthread_mutex_t lock;                /* one request at a time on the connection */
     pl_env *env;                         /* the remote's sets as they are */
     pl_counterset_def *sets, *attached;  /* nsets each; attached made at the first attach */
+    rset *rsets;                         /* nsets: the sets' provider data */
     uint32_t nsets;
     pl_remote *next;
 };
@@ -162,8 +163,10 @@ static int read_metadata(pl_remote *r, char *msg, size_t size)
     }
     r->nsets = (uint32_t)json_array_size(arr);
     r->sets = calloc(r->nsets ? r->nsets : 1, sizeof *r->sets);
-    rset *rs = calloc(r->nsets ? r->nsets : 1, sizeof *rs);
-    r->env = pl_env_new_empty(r->host);
+    rset *rs = r->rsets = calloc(r->nsets ? r->nsets : 1, sizeof *rs);
+    char top[300];
+    snprintf(top, sizeof top, "\\\\%s", r->host);
+    r->env = pl_env_new_empty(top);
     if (!r->sets || !rs || !r->env)
         e = pl_say(ENOMEM, msg, size, "out of memory");
     for (uint32_t i = 0; !e && i < r->nsets; i++) {
@@ -192,11 +195,40 @@ static int check_host(const char *h)
     return 0;
 }
 
+/* A remote that failed before it was shared: nothing points at it yet. */
+static void remote_free(pl_remote *r)
+{
+    for (uint32_t i = 0; r->sets && i < r->nsets; i++) {
+        pl_counterset_def *cs = &r->sets[i];
+        for (uint32_t c = 0; cs->counters && c < cs->ncounters; c++) {
+            free((char *)(uintptr_t)cs->counters[c].name);
+            free((char *)(uintptr_t)cs->counters[c].help);
+        }
+        free((void *)(uintptr_t)cs->counters);
+        free((char *)(uintptr_t)cs->name);
+        free((char *)(uintptr_t)cs->help);
+    }
+    free(r->sets);
+    free(r->rsets);
+    pl_env_unref(r->env);
+    pl_http_free(&r->http);
+    pthread_mutex_destroy(&r->lock);
+    free(r->host);
+    free(r->token);
+    free(r->cacert);
+    free(r);
+}
+
 static pl_remote *remote_new(const pl_remote_opts *o, long ms, char *msg, size_t size)
 {
     char base[300];
     pl_remote *r = calloc(1, sizeof *r);
-    if (!r || !(r->host = strdup(o->host))) {
+    if (!r || !(r->host = strdup(o->host)) || (o->token && !(r->token = strdup(o->token))) ||
+        (o->cacert && !(r->cacert = strdup(o->cacert)))) {
+        if (r) {
+            free(r->host);
+            free(r->token);
+        }
         free(r);
         errno = ENOMEM;
         pl_say(0, msg, size, "out of memory");
@@ -212,10 +244,16 @@ static pl_remote *remote_new(const pl_remote_opts *o, long ms, char *msg, size_t
     if (!e)
         e = read_metadata(r, msg, size);
     if (e) {
+        remote_free(r);
         errno = e;
-        return NULL;     /* its parts stay unreleased: definitions may be half made (bounded, rare) */
+        return NULL;
     }
     return r;
+}
+
+static int same(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
 }
 
 pl_remote *pl_remote_get(const pl_remote_opts *o, char *msg, size_t size)
@@ -232,17 +270,13 @@ pl_remote *pl_remote_get(const pl_remote_opts *o, char *msg, size_t size)
     long ms = (long)(t * 1000.0) > 0 ? (long)(t * 1000.0) : 1;
     pthread_mutex_lock(&remotes_lock);
     pl_remote *r = remotes;
-    while (r && !(strcasecmp(r->host, o->host) == 0 && r->tls == !!o->tls))
+    while (r && !(strcasecmp(r->host, o->host) == 0 && r->tls == !!o->tls && same(r->token, o->token) &&
+                  same(r->cacert, o->cacert)))
         r = r->next;
     if (r) {
         pthread_mutex_lock(&r->lock);
         r->http.timeout_ms = ms;
-        int e = pl_http_set_token(&r->http, o->token, o->cacert, msg, size);
         pthread_mutex_unlock(&r->lock);
-        if (e) {
-            errno = e;
-            r = NULL;
-        }
     } else if ((r = remote_new(o, ms, msg, size)) != NULL) {
         r->next = remotes;
         remotes = r;

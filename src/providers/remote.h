@@ -29,8 +29,9 @@ typedef struct pl_remote_opts {
 
 /* The remote for o->host, fetched once per process and kept (its definitions
  * are pointed at by environments and samples for as long as the process
- * runs): the same host again gives the same remote, with o's token, TLS and
- * timeout.  The first call reads its metadata.  NULL with errno (EINVAL for
+ * runs): the same host, token, TLS and CA file again give the same remote
+ * (o's timeout replaces its own) without a request; other options make a
+ * new one, which reads the host's metadata.  NULL with errno (EINVAL for
  * a bad host or option, EACCES for a refused token, EPROTO for an answer
  * that is not perflib's, ECONNREFUSED / ETIMEDOUT / EHOSTUNREACH, ENOMEM) and
  * a sentence in msg. */

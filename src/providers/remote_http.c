@@ -25,12 +25,13 @@ static struct curl_api {
     const char *(*easy_strerror)(CURLcode);
     struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
     void (*slist_free_all)(struct curl_slist *);
+    void (*easy_cleanup)(CURL *);
 } C;
 
 #define SYM(f) { "curl_" #f, offsetof(struct curl_api, f) }
 static const struct { const char *name; size_t off; } syms[] = {
     SYM(global_init), SYM(easy_init), SYM(easy_setopt), SYM(easy_perform), SYM(easy_getinfo),
-    SYM(easy_strerror), SYM(slist_append), SYM(slist_free_all),
+    SYM(easy_strerror), SYM(slist_append), SYM(slist_free_all), SYM(easy_cleanup),
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
@@ -82,22 +83,7 @@ static size_t on_body(char *data, size_t size, size_t n, void *ud)
     return total;
 }
 
-int pl_http_init(pl_http *h, const char *base, const char *token, const char *cacert, long timeout_ms,
-                 char *msg, size_t size)
-{
-    memset(h, 0, sizeof *h);
-    pthread_once(&curl_once, open_curl);
-    if (curl_why)
-        return pl_say(ENOSYS, msg, size, "%s", curl_why);
-    h->base = strdup(base);
-    h->easy = C.easy_init();
-    if (!h->base || !h->easy)
-        return pl_say(ENOMEM, msg, size, "out of memory");
-    h->timeout_ms = timeout_ms;
-    return pl_http_set_token(h, token, cacert, msg, size);
-}
-
-int pl_http_set_token(pl_http *h, const char *token, const char *cacert, char *msg, size_t size)
+static int set_headers(pl_http *h, const char *token, const char *cacert, char *msg, size_t size)
 {
     struct curl_slist *l = C.slist_append(NULL, "Content-Type: text/plain");
     if (l && token) {
@@ -120,6 +106,21 @@ int pl_http_set_token(pl_http *h, const char *token, const char *cacert, char *m
     free(h->cacert);
     h->cacert = cacert ? strdup(cacert) : NULL;
     return cacert && !h->cacert ? pl_say(ENOMEM, msg, size, "out of memory") : 0;
+}
+
+int pl_http_init(pl_http *h, const char *base, const char *token, const char *cacert, long timeout_ms,
+                 char *msg, size_t size)
+{
+    memset(h, 0, sizeof *h);
+    pthread_once(&curl_once, open_curl);
+    if (curl_why)
+        return pl_say(ENOSYS, msg, size, "%s", curl_why);
+    h->base = strdup(base);
+    h->easy = C.easy_init();
+    if (!h->base || !h->easy)
+        return pl_say(ENOMEM, msg, size, "out of memory");
+    h->timeout_ms = timeout_ms;
+    return set_headers(h, token, cacert, msg, size);
 }
 
 static int curl_errno(CURLcode c)
@@ -181,4 +182,16 @@ int pl_http_request(pl_http *h, const char *path, const char *body, size_t len, 
         n++;
     return pl_say(code == 401 || code == 403 ? EACCES : EPROTO, msg, size, "%s%s: HTTP %ld%s%.*s", h->base, path,
                   code, n ? ": " : "", (int)n, h->buf ? h->buf : "");
+}
+
+void pl_http_free(pl_http *h)
+{
+    if (h->easy)
+        C.easy_cleanup(h->easy);
+    if (h->headers)
+        C.slist_free_all(h->headers);
+    free(h->base);
+    free(h->cacert);
+    free(h->buf);
+    memset(h, 0, sizeof *h);
 }

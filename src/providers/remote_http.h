@@ -22,8 +22,8 @@ typedef struct pl_http {
 /* 0, or ENOSYS (no libcurl), ENOMEM with a sentence in msg. */
 int pl_http_init(pl_http *h, const char *base, const char *token, const char *cacert, long timeout_ms,
                  char *msg, size_t size);
-/* Replaces the bearer token (NULL: none) and the CA file. */
-int pl_http_set_token(pl_http *h, const char *token, const char *cacert, char *msg, size_t size);
+/* Releases what init made (after a failed init too). */
+void pl_http_free(pl_http *h);
 /* GET path (body NULL) or POST body; the answer in h->buf, at most limit
  * bytes.  0 for HTTP 200; else ETIMEDOUT, ECONNREFUSED, EHOSTUNREACH,
  * EACCES (401, 403), EFBIG (over limit), EPROTO, ENOMEM with a sentence. */
