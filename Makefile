@@ -321,7 +321,7 @@ BENCH_FLOORS := $(patsubst bench/%.c,build/bench/%,$(wildcard bench/floor_*.c))
 
 bench: deps
 	@$(MAKE) --no-print-directory all build/bench/floor build/bench/bulk build/bench/v1 build/bench/plugin \
-	  build/bench/appseg $(TEST_PLUGINS) $(BENCH_FLOORS)
+	  build/bench/appseg build/bench/remote $(TEST_PLUGINS) $(BENCH_FLOORS)
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/collect.lua
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
@@ -330,6 +330,7 @@ bench: deps
 	build/bench/v1
 	build/bench/plugin
 	build/bench/appseg
+	build/bench/remote
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/bulk.lua
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
@@ -370,6 +371,13 @@ build/bench/appseg: bench/appseg.c bench/bench_clock.h build/libperflib-provider
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -Isrc/capi -Isrc/provider -o $@ $< \
 	  build/libperflib-provider.a build/libperflib-providers.a build/libperflib-core.a $(PROV_LIBS) -lpcp_mmv -lpcp -lm -lpthread
+
+# a remote query of \Memory\* against a local collect and a loopback round trip (perflua serve)
+build/bench/remote: bench/remote.c bench/bench_clock.h spec/c/serve_daemon.h build/libperflib-core.a \
+                    build/libperflib-providers.a build/perflua
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -Ispec/c -o $@ $< build/libperflib-providers.a \
+	  build/libperflib-core.a $(PROV_LIBS) -lm -lpthread
 
 # luarocks builds in the source tree: do it in a copy, install into build/rocktree.
 # perflib against sysstat and psutil on the same interval (not part of make test)

@@ -6,20 +6,16 @@
 #include "ctest.h"
 #include "capi_read.h"
 #include "pl_capi.h"
+#include "serve_daemon.h"
 
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 static const GUID PROC = { 0xb4fc721a, 0x0378, 0x476f, { 0x89, 0xba, 0xa5, 0xa7, 0x9f, 0x81, 0x0b, 0x36 } };
 static GUID memory;                     /* Memory's GUID, from this machine */
 static ULONG commit_limit;              /* Memory\Commit Limit's counter id */
 static WCHAR host[64];                  /* u"127.0.0.1:PORT" */
-static pid_t daemon_pid;
+static serve_daemon served;
 static char dir[] = "/tmp/pl-capi-remote-XXXXXX";
 
 static void widen(WCHAR *w, const char *s)
@@ -31,32 +27,17 @@ static void widen(WCHAR *w, const char *s)
 /* Starts perflua serve with a token file; 0 or -1. */
 static int start_daemon(void)
 {
-    char tok[128], line[256] = "";
-    int fd[2];
+    char tok[128], name[64];
     FILE *f;
     if (!mkdtemp(dir) || snprintf(tok, sizeof tok, "%s/token", dir) < 0 || !(f = fopen(tok, "w")))
         return -1;
     fputs("capi-t0ken\n", f);
     fclose(f);
-    if (pipe(fd) != 0 || (daemon_pid = fork()) < 0)
+    if (serve_daemon_start(&served, tok) != 0)
         return -1;
-    if (daemon_pid == 0) {
-        dup2(fd[1], 1);
-        close(fd[0]);
-        unsetenv("LD_PRELOAD");
-        execl("build/perflua", "perflua", "serve", "--listen", "127.0.0.1:0", "--token-file", tok, (char *)NULL);
-        _exit(127);
-    }
-    close(fd[1]);
-    f = fdopen(fd[0], "r");
-    unsigned port = 0;
-    if (f && fgets(line, sizeof line, f))
-        sscanf(line, "perflua serve: listening on 127.0.0.1:%u", &port);
-    if (f)
-        fclose(f);
-    snprintf(line, sizeof line, "127.0.0.1:%u", port);
-    widen(host, line);
-    return port ? 0 : -1;
+    snprintf(name, sizeof name, "127.0.0.1:%u", served.port);
+    widen(host, name);
+    return 0;
 }
 
 static void test_token(void)
@@ -124,9 +105,7 @@ static void test_killed(void)
     CHECK_EQ_U64(PerfAddCounters(h, &id, sizeof id), ERROR_SUCCESS);
     CHECK_EQ_U64(PerfQueryCounterData(h, (PPERF_DATA_HEADER)(void *)data, sizeof data, &size), ERROR_SUCCESS);
     CHECK_EQ_U64(capi_u32(data, 48), ERROR_SUCCESS);
-    kill(daemon_pid, SIGKILL);
-    waitpid(daemon_pid, NULL, 0);
-    daemon_pid = 0;
+    serve_daemon_kill(&served);
     time_t t0 = time(NULL);
     CHECK_EQ_U64(PerfQueryCounterData(h, (PPERF_DATA_HEADER)(void *)data, sizeof data, &size), ERROR_SUCCESS);
     CHECK(time(NULL) - t0 < 6);
@@ -155,10 +134,7 @@ int main(void)
     RUN(test_value);
     RUN(test_bad_names);
     RUN(test_killed);
-    if (daemon_pid > 0) {
-        kill(daemon_pid, SIGKILL);
-        waitpid(daemon_pid, NULL, 0);
-    }
+    serve_daemon_kill(&served);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "cannot remove %s\n", dir);

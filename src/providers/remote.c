@@ -379,17 +379,29 @@ static void *smp_alloc(void *ud, size_t size)
     return st->smp;
 }
 
-/* One line per wanted counter: \{guid}(*)\Name, or \{guid}\Name. */
+static int out_of_star(const pl_counter_def *c)
+{
+    return pl_counter_hidden(c) || c->detail > PERF_DETAIL_EXPERT;
+}
+
+/* \{guid}(*)\* for the counters a wildcard takes in, then one line per
+ * wanted counter it leaves out (bases, wizard-level counters): one result
+ * for most of the set, a few more at most. */
 static void put_paths(rstate *st, const uint8_t *wanted)
 {
     const pl_counterset_def *cs = st->rs->orig;
+    const char *inst = cs->instance_type == PERF_COUNTERSET_MULTI_INSTANCES ? "(*)" : "";
     char g[PL_GUID_STRLEN + 1];
+    int star = 0;
     pl_guid_format(&cs->guid, g);
-    st->body.len = 0;
     for (uint32_t i = 0; i < cs->ncounters; i++)
-        if (!wanted || wanted[i] || (i == cs->ncounters - 1 && st->body.len == 0))
-            pl_text_printf(&st->body, "\\{%s}%s\\%s\n", g,
-                           cs->instance_type == PERF_COUNTERSET_MULTI_INSTANCES ? "(*)" : "", cs->counters[i].name);
+        star |= !out_of_star(&cs->counters[i]);
+    st->body.len = 0;
+    if (star)        /* the server refuses a line that names no counter */
+        pl_text_printf(&st->body, "\\{%s}%s\\*\n", g, inst);
+    for (uint32_t i = 0; i < cs->ncounters; i++)
+        if (((!wanted || wanted[i]) && out_of_star(&cs->counters[i])) || (!star && i == 0 && !st->body.len))
+            pl_text_printf(&st->body, "\\{%s}%s\\%s\n", g, inst, cs->counters[i].name);
 }
 
 static int fail(rstate *st, pl_snapshot *snap, int e, const char *fmt, const char *detail)
@@ -453,6 +465,8 @@ static int r_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     put_paths(st, wanted);
     if (st->body.oom)
         return ENOMEM;
+    if (!st->body.len)
+        return 0;                        /* a set without counters: nothing to read */
     pthread_mutex_lock(&r->lock);
     e = pl_http_request(&r->http, "/api/v1/query", st->body.p, st->body.len, PL_REMOTE_MAX_BLOCK, st->msg,
                         sizeof st->msg);
@@ -489,5 +503,5 @@ static int r_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 static int r_instances(void *state, pl_snapshot *snap)
 {
     uint8_t none[PL_MAX_COUNTER_ID + 1] = { 0 };
-    return r_collect(state, none, snap);   /* put_paths asks for one counter when none is wanted */
+    return r_collect(state, none, snap);   /* the wildcard line alone */
 }
