@@ -52,7 +52,7 @@ static void test_processor(void)
     CHECK_EQ_U64(u.Declared, 1);
     CHECK_STR(u.FormattedText, "percent");
     CHECK_EQ_U64(u.FormattedPer, PERFLIB_PER_NONE);
-    CHECK_STR(u.MetricName, "perflib_processor_information_percent_processor_time_seconds_total");
+    CHECK_STR(u.MetricName, "perflib_processor_information_percent_processor_time_inverse_seconds_total");
     CHECK_STR(u.MetricType, "counter");
     CHECK_NEAR(u.MetricFactor, 1e-7, 1e-20);
     /* counter 17, Processor Frequency: MHz, a gauge */

@@ -1,5 +1,4 @@
-/***
- * Remote machines: another host's `perflua serve` as a Machine.
+/* Remote machines: another host's `perflua serve` as a Machine.
  *
  * `perflib.machine{host = "h:port", token = ..., tls = false, cacert = nil,
  * timeout = 5}` reads the host's countersets once (GET /api/v1/countersets)
@@ -12,9 +11,8 @@
  * a query of a local machine attaches that host's sets to the machine under
  * the names `\\h:port\Set` (the host's options come from
  * `perflib.remote_tokens[host]`: a token string, or a table of the options
- * above).
- * @module perflib.core
- */
+ * above).  The functions are documented where they are reached: perflib.machine
+ * (lperflib.c) and Query:add (lquery.c). */
 #include "lpl.h"
 #include "remote.h"
 

@@ -288,29 +288,37 @@ pl_remote *pl_remote_get(const pl_remote_opts *o, char *msg, size_t size)
 pl_env *pl_remote_env(pl_remote *r) { return pl_env_ref(r->env); }
 const char *pl_remote_host(const pl_remote *r) { return r->host; }
 
+/* The remote's sets named "\\host\Set", with GUIDs of those names; NULL for ENOMEM. */
+static pl_counterset_def *make_attached(const pl_remote *r)
+{
+    pl_counterset_def *a = calloc(r->nsets ? r->nsets : 1, sizeof *a);
+    uint32_t i;
+    for (i = 0; a && i < r->nsets; i++) {
+        size_t n = strlen(r->host) + strlen(r->sets[i].name) + 4;
+        char *name = malloc(n);
+        if (!name)
+            break;
+        snprintf(name, n, "\\\\%s\\%s", r->host, r->sets[i].name);
+        a[i] = r->sets[i];
+        a[i].name = name;
+        a[i].guid = pl_name_guid("remote", name);
+        a[i].index = 0;
+    }
+    if (a && i < r->nsets) {
+        while (i-- > 0)
+            free((char *)(uintptr_t)a[i].name);
+        free(a);
+        a = NULL;
+    }
+    return a;
+}
+
 int pl_remote_attach(pl_remote *r, pl_env *env, char *msg, size_t size)
 {
     int e = 0;
     pthread_mutex_lock(&remotes_lock);
-    if (!r->attached) {
-        pl_counterset_def *a = calloc(r->nsets ? r->nsets : 1, sizeof *a);
-        for (uint32_t i = 0; a && i < r->nsets; i++) {
-            size_t n = strlen(r->host) + strlen(r->sets[i].name) + 4;
-            char *name = malloc(n);
-            if (!name) {
-                a = NULL;                /* the names made so far stay: bounded, and only on ENOMEM */
-                break;
-            }
-            snprintf(name, n, "\\\\%s\\%s", r->host, r->sets[i].name);
-            a[i] = r->sets[i];
-            a[i].name = name;
-            a[i].guid = pl_name_guid("remote", name);
-            a[i].index = 0;
-        }
-        r->attached = a;
-        if (!a)
-            e = pl_say(ENOMEM, msg, size, "out of memory");
-    }
+    if (!r->attached && !(r->attached = make_attached(r)))
+        e = pl_say(ENOMEM, msg, size, "out of memory");
     for (uint32_t i = 0; !e && i < r->nsets; i++) {
         pl_counterset_def *a = &r->attached[i];
         if (pl_env_find_guid(env, &a->guid) == a)
