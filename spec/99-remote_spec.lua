@@ -108,6 +108,25 @@ describe("remote machines", function()
     end
   end)
 
+  it("perflib.collect takes a remote machine: Global is the remote's sets that are not costly", function()
+    local m = assert(perflib.machine { host = hostB })
+    local s = perflib.collect("Global", m)
+    local meta = cjson.decode(sh(("curl -s -m 5 http://%s/api/v1/countersets"):format(hostB)))
+    local want, got, status = {}, {}, {}
+    for _, cs in ipairs(meta.countersets) do
+      if not cs.costly then want[#want + 1] = cs.name end
+    end
+    for _, r in ipairs(s:results()) do
+      got[#got + 1] = r.counterset
+      status[r.counterset] = r.status
+    end
+    table.sort(want)
+    table.sort(got)
+    assert.same(want, got)
+    assert.equals("valid", status.Memory)
+    assert.equals("valid", status["Processor Information"])
+  end)
+
   it("paths name their machine on the default machine, mixed with local ones in one query", function()
     local q = perflib.query()
     assert.equals(1, (q:add(COMMIT)))

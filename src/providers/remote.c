@@ -108,7 +108,12 @@ static int read_counter(json_t *o, pl_counter_def *c, const char *set, char *msg
     c->unit_scale = json_number_value(us);
     c->name = jstr(o, "name", MAX_NAME, 0, what, msg, size);
     c->help = c->name ? jstr(o, "help", MAX_HELP, 1, what, msg, size) : NULL;
-    return c->help ? 0 : EPROTO;
+    if (!c->help)
+        return EPROTO;
+    char why[160];
+    if (pl_units_check(c, why, sizeof why))      /* units that contradict the type, as publishers are held to */
+        return pl_say(EPROTO, msg, size, "%s %lld: %s", what, id, why);
+    return 0;
 }
 
 static int read_set(json_t *o, pl_counterset_def *cs, rset *rs, char *msg, size_t size)
@@ -149,11 +154,11 @@ static int read_set(json_t *o, pl_counterset_def *cs, rset *rs, char *msg, size_
     return 0;
 }
 
-/* The sets of the metadata in r->http.buf into r->sets and r->env. */
-static int read_metadata(pl_remote *r, char *msg, size_t size)
+/* The sets of the metadata text buf into r->sets and r->env. */
+static int read_metadata(pl_remote *r, const char *buf, size_t len, char *msg, size_t size)
 {
     json_error_t jerr;
-    json_t *root = json_loadb(r->http.buf, r->http.len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
     json_t *arr = json_object_get(root, "countersets");
     int e = 0;
     if (!json_is_array(arr) || json_array_size(arr) > MAX_SETS) {
@@ -242,7 +247,7 @@ static pl_remote *remote_new(const pl_remote_opts *o, long ms, char *msg, size_t
     if (!e)
         e = pl_http_request(&r->http, "/api/v1/countersets", NULL, 0, PL_REMOTE_MAX_METADATA, msg, size);
     if (!e)
-        e = read_metadata(r, msg, size);
+        e = read_metadata(r, r->http.buf, r->http.len, msg, size);
     if (e) {
         remote_free(r);
         errno = e;
@@ -283,6 +288,21 @@ pl_remote *pl_remote_get(const pl_remote_opts *o, char *msg, size_t size)
     }
     pthread_mutex_unlock(&remotes_lock);
     return r;
+}
+
+int pl_remote_check_metadata(const void *json, size_t len, uint32_t *nsets, char *msg, size_t size)
+{
+    pl_remote *r = calloc(1, sizeof *r);
+    if (!r || !(r->host = strdup("metadata"))) {
+        free(r);
+        return pl_say(ENOMEM, msg, size, "out of memory");
+    }
+    pthread_mutex_init(&r->lock, NULL);
+    int e = read_metadata(r, json, len, msg, size);
+    if (!e && nsets)
+        *nsets = r->nsets;
+    remote_free(r);
+    return e;
 }
 
 pl_env *pl_remote_env(pl_remote *r) { return pl_env_ref(r->env); }

@@ -36,6 +36,10 @@ typedef struct pl_remote_opts {
  * that is not perflib's, ECONNREFUSED / ETIMEDOUT / EHOSTUNREACH, ENOMEM) and
  * a sentence in msg. */
 pl_remote *pl_remote_get(const pl_remote_opts *o, char *msg, size_t size);
+/* Reads a /api/v1/countersets answer (len bytes of JSON) as pl_remote_get
+ * does, keeping nothing: 0 with the number of sets in *nsets (may be NULL),
+ * or EPROTO / ENOMEM with a sentence naming the set and field at fault. */
+int pl_remote_check_metadata(const void *json, size_t len, uint32_t *nsets, char *msg, size_t size);
 /* The remote's machine view: its countersets under their own names, GUIDs
  * and title indexes, nothing of this process (a new reference). */
 pl_env *pl_remote_env(pl_remote *r);
