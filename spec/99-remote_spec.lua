@@ -61,11 +61,8 @@ describe("remote machines", function()
     dir, remove = files.tempdir()
     os.execute("mkdir -p " .. dir .. "/a " .. dir .. "/b")
     files.write(dir .. "/a/token", TOKEN .. "\n")
-    -- the daemons run without the sanitizer runtime the specs may preload: under it, GnuTLS'
-    -- p11-kit (libmicrohttpd's) hangs at exit, and they are not what this spec checks
-    pidA, portA = serve.start(dir .. "/a", "--listen 127.0.0.1:0 --token-file token", "env -u LD_PRELOAD")
-    pidB, portB = serve.start(dir .. "/b", "--listen 127.0.0.1:0",
-      "env -u LD_PRELOAD unshare --time --monotonic 86400 --fork --kill-child")
+    pidA, portA = serve.start(dir .. "/a", "--listen 127.0.0.1:0 --token-file token")
+    pidB, portB = serve.start(dir .. "/b", "--listen 127.0.0.1:0", "unshare --time --monotonic 86400 --fork --kill-child")
     hostA, hostB = "127.0.0.1:" .. portA, "127.0.0.1:" .. portB
     perflib.remote_tokens[hostA] = TOKEN
   end)
