@@ -62,7 +62,8 @@ describe("remote machines", function()
     os.execute("mkdir -p " .. dir .. "/a " .. dir .. "/b")
     files.write(dir .. "/a/token", TOKEN .. "\n")
     pidA, portA = serve.start(dir .. "/a", "--listen 127.0.0.1:0 --token-file token")
-    pidB, portB = serve.start(dir .. "/b", "--listen 127.0.0.1:0", "unshare --time --monotonic 86400 --fork --kill-child")
+    pidB, portB = serve.start(dir .. "/b", "--listen 127.0.0.1:0",
+      "unshare --time --monotonic 86400 --fork --kill-child")
     hostA, hostB = "127.0.0.1:" .. portA, "127.0.0.1:" .. portB
     perflib.remote_tokens[hostA] = TOKEN
   end)
