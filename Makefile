@@ -16,13 +16,14 @@ DEB_PKGS  := gcc make pkg-config lua5.4 liblua5.4-dev lua-busted lua-check \
              luarocks libedit-dev valgrind tmux lua-ldoc lua-markdown cppcheck \
              clang libclang-rt-14-dev python3 libinih-dev \
              libpcp-mmv1-dev libpcp3-dev libcurl4-gnutls-dev libmicrohttpd-dev prometheus \
-             prometheus-alertmanager curl lua-cjson prometheus-node-exporter
+             prometheus-alertmanager curl lua-cjson prometheus-node-exporter libjansson-dev
 
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null)
 EDIT_LIBS  := $(shell pkg-config --libs libedit 2>/dev/null)
-# the providers' one library: inih reads plug-in configuration files
-PROV_LIBS  := -linih
+# the providers' libraries: inih reads plug-in configuration files, jansson a
+# remote machine's metadata (libcurl is opened at run time: -ldl)
+PROV_LIBS  := -linih -ljansson -ldl
 # the Lua binding sends alerts over HTTP (src/lua/lhttp.c) with libcurl, which it
 # opens at its first use (libcurl4-gnutls-dev gives the header and the library)
 CURL_LIBS  := -ldl
@@ -142,7 +143,7 @@ build/perflib.pc: Makefile
 	@mkdir -p $(dir $@)
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$${prefix}/include' '' \
 	  'Name: perflib' 'Description: Linux performance counters: the PerfLib V2 consumer API' \
-	  'Version: 0.1.0' 'Libs: -L$${libdir} -lperflib' 'Libs.private: -linih -lm -lpthread' \
+	  'Version: 0.1.0' 'Libs: -L$${libdir} -lperflib' 'Libs.private: -linih -ljansson -ldl -lm -lpthread' \
 	  'Cflags: -I$${includedir}/perflib' > $@
 
 # libperflib-provider: what an application links to publish countersets
@@ -322,7 +323,7 @@ BENCH_FLOORS := $(patsubst bench/%.c,build/bench/%,$(wildcard bench/floor_*.c))
 
 bench: deps
 	@$(MAKE) --no-print-directory all build/bench/floor build/bench/bulk build/bench/v1 build/bench/plugin \
-	  build/bench/appseg $(TEST_PLUGINS) $(BENCH_FLOORS)
+	  build/bench/appseg build/bench/remote $(TEST_PLUGINS) $(BENCH_FLOORS)
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/collect.lua
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
@@ -331,6 +332,7 @@ bench: deps
 	build/bench/v1
 	build/bench/plugin
 	build/bench/appseg
+	build/bench/remote
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/bulk.lua
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
@@ -372,6 +374,13 @@ build/bench/appseg: bench/appseg.c bench/bench_clock.h build/libperflib-provider
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -Isrc/capi -Isrc/provider -o $@ $< \
 	  build/libperflib-provider.a build/libperflib-providers.a build/libperflib-core.a $(PROV_LIBS) -lpcp_mmv -lpcp -lm -lpthread
+
+# a remote query of \Memory\* against a local collect and a loopback round trip (perflua serve)
+build/bench/remote: bench/remote.c bench/bench_clock.h spec/c/serve_daemon.h build/libperflib-core.a \
+                    build/libperflib-providers.a build/perflua
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -Ispec/c -o $@ $< build/libperflib-providers.a \
+	  build/libperflib-core.a $(PROV_LIBS) -lm -lpthread
 
 # luarocks builds in the source tree: do it in a copy, install into build/rocktree.
 # perflib against sysstat and psutil on the same interval (not part of make test)

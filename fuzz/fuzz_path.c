@@ -138,15 +138,20 @@ static void parse_line(const char *line)
             fail("a parsed counter contains a backslash", line);
         if (in.instance_id != PL_NO_ID || in.counter_id != PERF_WILDCARD_COUNTER)
             fail("pl_path_parse left ids other than any/wildcard", line);
+        /* a set named with its machine ("\\host\Set") only for a path that names one */
+        char host[256];
+        const char *lead = *cs == '\\' ? "" : "\\";
+        if (*cs == '\\' && (!pl_path_machine(line, host, sizeof host) || strncmp(cs, line, strlen(cs)) != 0))
+            fail("a parsed set starts with a backslash but the path names no machine", line);
         /* the parts rebuild to the path */
         m = strlen(cs) + strlen(inst) + strlen(ctr) + 5;
         re = malloc(m);
         if (!re)
             abort();
         if (*inst)
-            snprintf(re, m, "\\%s(%s)\\%s", cs, inst, ctr);
+            snprintf(re, m, "%s%s(%s)\\%s", lead, cs, inst, ctr);
         else
-            snprintf(re, m, "\\%s\\%s", cs, ctr);
+            snprintf(re, m, "%s%s\\%s", lead, cs, ctr);
         if (strcmp(re, line) != 0)
             fail("the parsed parts do not rebuild to the path", line);
         free(re);

@@ -31,7 +31,9 @@ describe("Query", function()
       "'Processor Information' has multiple instances: name one, or use '*'", 87 },
       add "\\Processor Information\\% Processor Time")
     assert.equals("bad_path", add("Memory\\Available Bytes")[2])
-    assert.equals("bad_path", add("\\\\otherhost\\Memory\\Available Bytes")[2])
+    -- a path naming a machine reaches it (README, Remote machines): nobody listens on port 1
+    assert.equals("no_machine", add("\\\\127.0.0.1:1\\Memory\\Available Bytes")[2])
+    assert.equals("bad_path", add("\\\\\\Memory\\Available Bytes")[2])
     assert.equals(0, #q)
     assert.same({ 1, "ok" }, add "\\Memory\\Available Bytes")
     assert.same({ nil, "duplicate", "the query already has this specification", 183 },

@@ -8,43 +8,13 @@ local files = dofile "spec/support/files.lua"
 local cjson = require "cjson"
 local perflib = require "perflib"
 
-local PERFLUA = os.getenv("PWD") .. "/build/perflua"
+local serve = dofile "spec/support/serve.lua"
+local PERFLUA = serve.PERFLUA
 local run = files.run
 
 local sh = files.sh
 
--- Starts perflua serve with args in dir (its exit status goes to rc.txt); returns pid and port
--- (waits for the announcement).
-local function start(dir, args)
-  os.remove(dir .. "/rc.txt")
-  -- without the suite's preloaded sanitizers: a perflua that served has loaded GnuTLS, whose
-  -- p11-kit destructor deadlocks at exit under a preloaded ASan
-  os.execute(("cd %s && sh -c 'env -u LD_PRELOAD %s serve %s > out.txt 2> err.txt & echo $! > pid.txt; wait $!; "
-    .. "echo $? > rc.txt' &")
-    :format(dir, PERFLUA, args))
-  local pid
-  for _ = 1, 300 do
-    pid = files.read(dir .. "/pid.txt"):match "%d+"
-    if pid then break end
-    os.execute "sleep 0.01"
-  end
-  for _ = 1, 300 do
-    local port = files.read(dir .. "/out.txt"):match "listening on [^:]+:(%d+)"
-    if port then return pid, tonumber(port) end
-    if not os.execute("kill -0 " .. pid .. " 2>/dev/null") then break end
-    os.execute "sleep 0.02"
-  end
-  error("perflua serve did not start: " .. files.read(dir .. "/err.txt"))
-end
-
-local function stop(dir, pid)
-  os.execute(("kill -TERM %s 2>/dev/null"):format(pid))
-  for _ = 1, 200 do
-    local rc = files.read(dir .. "/rc.txt"):match "%d+"
-    if rc then return tonumber(rc) end
-    os.execute "sleep 0.02"
-  end
-end
+local start, stop = serve.start, serve.stop
 
 -- curl: status, content type, body (in a file of dir).
 local function curl(dir, port, path, opts)

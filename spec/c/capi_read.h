@@ -16,9 +16,10 @@ static inline uint32_t capi_u32(const uint8_t *p, size_t off)
     return v;
 }
 
-/* Counter `counter` of the single-instance set through PerfAddCounters and
- * PerfQueryCounterData: its raw value, *ok 1 when the block says valid. */
-static inline uint64_t capi_single_value(const GUID *set, ULONG counter, int *ok)
+/* Counter `counter` of the single-instance set on machine (NULL: this one)
+ * through PerfAddCounters and PerfQueryCounterData: its raw value, *ok 1
+ * when the block says valid. */
+static inline uint64_t capi_machine_value(LPCWSTR machine, const GUID *set, ULONG counter, int *ok)
 {
     HANDLE h;
     PERF_COUNTER_IDENTIFIER id;
@@ -26,7 +27,7 @@ static inline uint64_t capi_single_value(const GUID *set, ULONG counter, int *ok
     DWORD size = 0;
     uint64_t v = 0;
     *ok = 0;
-    if (PerfOpenQueryHandle(NULL, &h) != ERROR_SUCCESS)
+    if (PerfOpenQueryHandle(machine, &h) != ERROR_SUCCESS)
         return 0;
     memset(&id, 0, sizeof id);
     id.CounterSetGuid = *set;
@@ -44,6 +45,11 @@ static inline uint64_t capi_single_value(const GUID *set, ULONG counter, int *ok
     }
     PerfCloseQueryHandle(h);
     return v;
+}
+
+static inline uint64_t capi_single_value(const GUID *set, ULONG counter, int *ok)
+{
+    return capi_machine_value(NULL, set, counter, ok);
 }
 
 #endif

@@ -75,7 +75,10 @@ static void test_path(void)
     CHECK_STR(in.instance, "*");
     CHECK_STR(in.counter, "*");
     CHECK(pl_path_parse("Memory\\Available Bytes", buf, sizeof buf, &in) == EINVAL);
-    CHECK(pl_path_parse("\\\\host\\Memory\\Available Bytes", buf, sizeof buf, &in) == EINVAL);
+    /* a machine's path names its set with the machine: "\\host\Memory" (remote sets attached) */
+    CHECK(pl_path_parse("\\\\host\\Memory\\Available Bytes", buf, sizeof buf, &in) == 0);
+    CHECK_STR(in.counterset, "\\\\host\\Memory");
+    CHECK(pl_path_parse("\\\\\\Memory\\Available Bytes", buf, sizeof buf, &in) == EINVAL);
     CHECK(pl_path_parse("\\Memory", buf, sizeof buf, &in) == EINVAL);
     CHECK(pl_path_parse("\\Memory\\", buf, sizeof buf, &in) == EINVAL);
     CHECK(pl_path_parse("\\Memory()\\x", buf, sizeof buf, &in) == EINVAL);

@@ -10,9 +10,14 @@
  *
  * szMachine: NULL, u"", u"." or u"localhost" for this machine, or an absolute
  * directory ("/srv/fixture") whose proc/ and sys/ trees are read instead of
- * the real ones; anything else is ERROR_BAD_NETPATH (there is no remote
- * access).  Handles are checked: a closed or never-opened one is
- * ERROR_INVALID_HANDLE, never a crash.  The functions are thread-safe; calls
+ * the real ones; or u"host:port" (u"\\\\host:port" too) for another host's
+ * `perflua serve`: its countersets, GUIDs and values, with the bearer token in
+ * $PERFLIB_REMOTE_TOKEN ($PERFLIB_REMOTE_TLS=1 for https, $PERFLIB_REMOTE_CACERT,
+ * $PERFLIB_REMOTE_TIMEOUT in seconds, 5 by default).  A host that cannot be
+ * read is ERROR_BAD_NETPATH (ERROR_ACCESS_DENIED for a refused token) when
+ * the handle is opened; later, its results fail with dwStatus set.  Handles
+ * are checked: a closed or never-opened one is ERROR_INVALID_HANDLE, never a
+ * crash.  The functions are thread-safe; calls
  * are serialized.
  *
  * Build: cc prog.c $(pkg-config --cflags --libs perflib) */

@@ -8,6 +8,7 @@
 #include "perflib_v2.h"
 #include "appseg.h"
 #include "plugin.h"
+#include "remote.h"
 #include "textfile.h"
 #include "perflib.h"
 #include "pl_datablock.h"
@@ -67,6 +68,27 @@ static int utf16_arg(const WCHAR *s, size_t max, char *out, size_t cap)
     return len >= 0 && (size_t)len < cap;
 }
 
+/* Another host's perflua serve: "host:port" or "\\\\host:port"; the bearer
+ * token from $PERFLIB_REMOTE_TOKEN, https when $PERFLIB_REMOTE_TLS is 1 (CA
+ * file $PERFLIB_REMOTE_CACERT), the timeout (seconds) $PERFLIB_REMOTE_TIMEOUT. */
+static pl_env *remote_machine(const char *name, ULONG *err)
+{
+    const char *tmo = getenv("PERFLIB_REMOTE_TIMEOUT"), *tls = getenv("PERFLIB_REMOTE_TLS");
+    pl_remote_opts o = { .host = name + (name[0] == '\\' && name[1] == '\\' ? 2 : 0),
+                         .token = getenv("PERFLIB_REMOTE_TOKEN"), .tls = tls && strcmp(tls, "1") == 0,
+                         .cacert = getenv("PERFLIB_REMOTE_CACERT"), .timeout = tmo ? atof(tmo) : 0 };
+    char msg[256];
+    if (o.token && !*o.token)
+        o.token = NULL;
+    pl_remote *r = pl_remote_get(&o, msg, sizeof msg);
+    if (!r) {
+        *err = errno == ENOMEM ? ERROR_OUTOFMEMORY : errno == EACCES ? ERROR_ACCESS_DENIED
+             : ERROR_BAD_NETPATH;          /* a name that is no host, a host that cannot be read */
+        return NULL;
+    }
+    return pl_remote_env(r);
+}
+
 /* The machine view szMachine names (a new reference), or NULL with *err. */
 static pl_env *machine(LPCWSTR szMachine, ULONG *err)
 {
@@ -100,10 +122,8 @@ static pl_env *machine(LPCWSTR szMachine, ULONG *err)
         }
         return pl_env_ref(local_env);
     }
-    if (root[0] != '/') {
-        *err = ERROR_BAD_NETPATH;          /* no remote machines */
-        return NULL;
-    }
+    if (root[0] != '/')
+        return remote_machine(root, err);
     pl_env *env = pl_env_new(root);
     if (!env)
         *err = errno == ENOMEM ? ERROR_OUTOFMEMORY : ERROR_BAD_NETPATH;

@@ -307,7 +307,8 @@ const pl_counterset_def *pl_registered(uint32_t i)
 
 /* ---- environments --------------------------------------------------------- */
 
-pl_env *pl_env_new(const char *root)
+/* env_new: a machine view; registry 0 leaves the process registry out. */
+static pl_env *env_new(const char *root, int registry)
 {
     pl_env *env = calloc(1, sizeof *env);
     size_t n;
@@ -334,6 +335,10 @@ pl_env *pl_env_new(const char *root)
         env->user_hz = 100;
     if (env->page_size <= 0)
         env->page_size = 4096;
+    if (!registry) {
+        env->reg_seen = UINT32_MAX;     /* pl_env_sync finds nothing new, ever */
+        return env;
+    }
     e = pl_env_sync(env);
     if (e) {
         pl_env_unref(env);
@@ -342,6 +347,9 @@ pl_env *pl_env_new(const char *root)
     }
     return env;
 }
+
+pl_env *pl_env_new(const char *root) { return env_new(root, 1); }
+pl_env *pl_env_new_empty(const char *root) { return env_new(root, 0); }
 
 pl_env *pl_env_ref(pl_env *env)
 {
@@ -383,6 +391,21 @@ static int env_append(pl_env *env, const pl_counterset_def *cs)
 int pl_env_register(pl_env *env, const pl_counterset_def *cs)
 {
     int e = admit((const pl_counterset_def *const *)env->cs, env->ncs, cs, 0, NULL, 0);
+    if (!e)
+        e = env_append(env, cs);
+    if (!e)
+        env->nlocal++;
+    return e;
+}
+
+int pl_env_mirror(pl_env *env, const pl_counterset_def *cs, uint32_t *index)
+{
+    const pl_counterset_def *const *sets = (const pl_counterset_def *const *)env->cs;
+    int e = admit(sets, env->ncs, cs, 1, NULL, 0);
+    if (!e && index)
+        e = assign_index(sets, env->ncs, &cs->guid, index);
+    else if (!e && index_owner(sets, env->ncs, cs->index))
+        e = EEXIST;
     if (!e)
         e = env_append(env, cs);
     if (!e)
@@ -547,6 +570,7 @@ void pl_snap_clear(pl_snapshot *s)
     s->ninst = 0;
     s->names_len = 0;
     s->obj_time = s->obj_freq = 0;
+    s->time = 0;
     s->err_path = NULL;
     s->err_msg = NULL;
 }

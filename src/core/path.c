@@ -34,10 +34,25 @@ int pl_wildcard_match(const char *pat, const char *s)
     return *pat == '\0';
 }
 
+size_t pl_path_machine(const char *path, char *host, size_t size)
+{
+    const char *end;
+    size_t n;
+    if (!path || path[0] != '\\' || path[1] != '\\' || !(end = strchr(path + 2, '\\')))
+        return 0;
+    n = (size_t)(end - path - 2);
+    if (n == 0 || n >= size || memchr(path + 2, '(', n) || memchr(path + 2, ')', n))
+        return 0;
+    memcpy(host, path + 2, n);
+    host[n] = '\0';
+    return n;
+}
+
 int pl_path_parse(const char *path, char *buf, size_t bufsize, pl_spec_in *out)
 {
     size_t n;
     char *obj, *ctr, *open, *close;
+    char host[256];
     if (!path || !buf)
         return EINVAL;
     n = strlen(path);
@@ -47,10 +62,17 @@ int pl_path_parse(const char *path, char *buf, size_t bufsize, pl_spec_in *out)
     memset(out, 0, sizeof *out);
     out->instance_id = PL_NO_ID;
     out->counter_id = PERF_WILDCARD_COUNTER;
-    /* \\machine\... names another machine: only the local one exists here */
-    if (buf[0] != '\\' || buf[1] == '\\')
+    if (buf[0] != '\\')
         return EINVAL;
+    /* \\machine\Set...: the set is named with its machine, "\\machine\Set", as a
+     * remote machine's sets are attached to this one (src/providers/remote.c) */
     obj = buf + 1;
+    if (buf[1] == '\\') {
+        size_t h = pl_path_machine(buf, host, sizeof host);
+        if (!h)
+            return EINVAL;
+        obj = buf + 3 + h;
+    }
     ctr = strrchr(obj, '\\');
     if (!ctr || ctr == obj)
         return EINVAL;
@@ -73,7 +95,7 @@ int pl_path_parse(const char *path, char *buf, size_t bufsize, pl_spec_in *out)
         if (strchr(obj, ')'))
             return EINVAL;
     }
-    out->counterset = obj;
+    out->counterset = buf[1] == '\\' ? buf : obj;
     out->counter = ctr;
     return 0;
 }

@@ -201,6 +201,15 @@ void pl_env_set_page_size(pl_env *env, long size);
  * EINVAL, EEXIST for a taken name, GUID or index span, ENOMEM.  Not
  * thread-safe against other users of env. */
 int pl_env_register(pl_env *env, const pl_counterset_def *cs);
+/* An environment that holds only the sets given to it (another machine's
+ * definitions): the process registry is never added to it. */
+pl_env *pl_env_new_empty(const char *root);
+/* Adds another machine's set cs to env as it is: its name and GUID must be
+ * free in env; with index NULL its own title index must be free (any value,
+ * assigned range included), else *index receives a free span in the assigned
+ * range that cs must take before it is used (cs->index is not written).  The
+ * rules of pl_env_register otherwise.  0, EINVAL, EEXIST, ENOSPC, ENOMEM. */
+int pl_env_mirror(pl_env *env, const pl_counterset_def *cs, uint32_t *index);
 uint32_t pl_env_counterset_count(const pl_env *env);
 const pl_counterset_def *pl_env_counterset(const pl_env *env, uint32_t i);
 /* By name (case-insensitive) or GUID string with or without braces. */
@@ -230,6 +239,8 @@ struct pl_snapshot {
     const char *err_msg;     /* or a sentence saying what failed (a plug-in's), NULL if none;
                                 the provider keeps it until its next collect */
     uint64_t stamp;          /* changes with every instance added and every init: see pl_snap_restore */
+    int64_t time;            /* when the source read the values, in perflib ticks of its own
+                                clock (a remote machine's); 0: the collect's own instant */
 };
 
 void pl_snap_init(pl_snapshot *s, const pl_counterset_def *cs);
@@ -353,6 +364,9 @@ uint32_t pl_query_count(const pl_query *q);
 const pl_spec *pl_query_spec(const pl_query *q, uint32_t index);
 /* Parses a counter path; fields point into buf (size >= strlen(path)+1). */
 int pl_path_parse(const char *path, char *buf, size_t bufsize, pl_spec_in *out);
+/* The machine a path names (\\host:port\Set...) into host: its length, or 0 when the
+ * path names none (or the name is empty or does not fit in size). */
+size_t pl_path_machine(const char *path, char *host, size_t size);
 int pl_wildcard_match(const char *pattern, const char *s);   /* case-insensitive */
 int pl_has_wildcard(const char *s);
 

@@ -448,7 +448,7 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
         /* the instant this set was read: its rates use it, not the middle
          * of every set's reads, which moves with the other sets' cost */
         pl_now(&t1, NULL, NULL);
-        t->time = before + (t1 - before) / 2;
+        t->time = !t->err && t->snap.time ? t->snap.time : before + (t1 - before) / 2;
     }
 
     /* size everything first: one allocation per sample */

@@ -157,7 +157,11 @@ static int l_counterset(lua_State *L)
  */
 static int l_query(lua_State *L)
 {
-    if (lua_istable(L, 1))
+    if (lua_istable(L, 1) && lua_getfield(L, 1, "host") != LUA_TNIL) {
+        lua_pop(L, 1);
+        if (lpl_remote_machine(L, 1) != 1)
+            return luaL_error(L, "%s", lua_tostring(L, -2));
+    } else if (lua_istable(L, 1))
         lpl_machine_from_opts(L, 1);
     else
         lpl_opt_machine(L, 1);
@@ -165,10 +169,18 @@ static int l_query(lua_State *L)
 }
 
 /***
- * A view of a machine below a root directory (for fixtures and containers).
+ * A view of a machine below a root directory (for fixtures and containers),
+ * or a remote machine: another host's `perflua serve` (README, "Remote
+ * machines").
  * @function machine
- * @tparam[opt] table opts `root` (default "/"), `user_hz`, `page_size`
- * @treturn Machine
+ * @tparam[opt] table opts `root` (default "/"), `user_hz`, `page_size`; or
+ *   `host` ("name:port"), `token` (bearer token), `tls` (boolean: https),
+ *   `cacert` (PEM file of the CA to trust), `timeout` (seconds a request may
+ *   take, connect included; 5)
+ * @treturn[1] Machine
+ * @return[2] fail when the host cannot be read (down, refused token, not perflib)
+ * @treturn[2] string message
+ * @treturn[2] int errno (ECONNREFUSED, ETIMEDOUT, EACCES, EPROTO ...)
  */
 static int l_machine(lua_State *L)
 {
@@ -177,6 +189,11 @@ static int l_machine(lua_State *L)
         return 1;
     }
     luaL_checktype(L, 1, LUA_TTABLE);
+    if (lua_getfield(L, 1, "host") != LUA_TNIL) {
+        lua_pop(L, 1);
+        return lpl_remote_machine(L, 1);
+    }
+    lua_pop(L, 1);
     lpl_machine_from_opts(L, 1);
     return 1;
 }
@@ -772,6 +789,8 @@ LPL_EXPORT int luaopen_perflib_core(lua_State *L)
         lua_pop(L, 1);
     }
     lua_setfield(L, -2, "methods");
+    lpl_open_remote(L);                       /* pushes the per-host options of \\host paths */
+    lua_setfield(L, -2, "remote_tokens");
     lua_pushliteral(L, "perflib " PL_VERSION);
     lua_setfield(L, -2, "_VERSION");
     return 1;

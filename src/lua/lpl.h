@@ -38,6 +38,14 @@ lpl_machine *lpl_opt_machine(lua_State *L, int i);
 /* Builds a machine from an options table at i ({root=, user_hz=, page_size=}). */
 lpl_machine *lpl_machine_from_opts(lua_State *L, int i);
 
+/* lremote.c: a remote machine from options {host=, token=, tls=, cacert=,
+ * timeout=} at t: pushes it (1), or fail, message, errno (3). */
+int lpl_remote_machine(lua_State *L, int t);
+/* Attaches host's sets to env (options from perflib.remote_tokens[host]):
+ * 0, or an errno with a sentence in msg. */
+int lpl_remote_attach(lua_State *L, pl_env *env, const char *host, char *msg, size_t size);
+/* Pushes perflib.remote_tokens (made once per state). */
+void lpl_open_remote(lua_State *L);
 /* Pushes the full path of a file below the machine's root, for messages. */
 const char *lpl_push_path(lua_State *L, pl_env *env, const char *rel);
 

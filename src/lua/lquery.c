@@ -138,6 +138,27 @@ static void check_spec_table(lua_State *L, int i, pl_spec_in *in)
     /* leave the values on the stack: in points into them */
 }
 
+/* A path naming a machine (\\host\Set...) whose sets this machine does not
+ * hold yet: attaches them (lremote.c).  0, or pushes fail, "no_machine",
+ * message, ERROR_BAD_NETPATH and returns 4. */
+static int attach_machine(lua_State *L, lpl_query *q, const char *path, const pl_spec_in *in)
+{
+    char host[256], msg[512];
+    pl_env *env = pl_query_env(q->q);
+    if (!pl_path_machine(path, host, sizeof host) || pl_env_find(env, in->counterset))
+        return 0;
+    int e = lpl_remote_attach(L, env, host, msg, sizeof msg);
+    if (e == ENOMEM)
+        return luaL_error(L, "add: %s", msg);
+    if (!e)
+        return 0;
+    luaL_pushfail(L);
+    lua_pushliteral(L, "no_machine");
+    lua_pushfstring(L, "machine '%s': %s", host, msg);
+    lua_pushinteger(L, 53);      /* ERROR_BAD_NETPATH, PDH_CSTATUS_NO_MACHINE's cause */
+    return 4;
+}
+
 /* Adds the spec at index i; pushes index|nil, status, message, code. */
 static int add_one(lua_State *L, lpl_query *q, int i)
 {
@@ -160,6 +181,8 @@ static int add_one(lua_State *L, lpl_query *q, int i)
     } else {
         return luaL_argerror(L, 2, "specification must be a counter path or a table");
     }
+    if (lua_type(L, i) == LUA_TSTRING && (e = attach_machine(L, q, lua_tostring(L, i), &in)) != 0)
+        return e;
     e = pl_query_add(q->q, &in, &st, &index);
     if (e)
         return luaL_error(L, "add: %s", strerror(e));
@@ -190,7 +213,8 @@ static int add_one(lua_State *L, lpl_query *q, int i)
  * @treturn[1] int result index (1-based) of a single spec
  * @treturn[1] string "ok"
  * @return[2] nil when the spec was refused
- * @treturn[2] string status: "no_counterset", "no_counter", "bad_instance", "bad_path", "duplicate"
+ * @treturn[2] string status: "no_counterset", "no_counter", "bad_instance", "bad_path", "duplicate",
+ *   "no_machine" (a path's `\\host:port` could not be read: down, refused token, not perflib)
  * @treturn[2] string message
  * @treturn[2] int Win32 status code (PerfAddCounters Status)
  * @return[3] for an array: an array of `{index=, status=, message=, code=}`
