@@ -8,7 +8,6 @@
 local files = dofile "spec/support/files.lua"
 local serve = dofile "spec/support/serve.lua"
 local cjson = require "cjson"
-package.cpath = "./build/?.so;" .. package.cpath
 local perflib = require "perflib"
 
 local TOKEN = "remote-t0ken"
