@@ -120,7 +120,9 @@ static int read_set(json_t *o, pl_counterset_def *cs, rset *rs, char *msg, size_
 {
     long long index;
     const char *g, *it;
-    if (!json_is_object(o) || !(cs->name = jstr(o, "name", MAX_NAME, 0, "a counterset", msg, size)))
+    if (!json_is_object(o))
+        return pl_say(EPROTO, msg, size, "a counterset is not an object");
+    if (!(cs->name = jstr(o, "name", MAX_NAME, 0, "a counterset", msg, size)))
         return EPROTO;
     json_t *gv = json_object_get(o, "guid"), *itv = json_object_get(o, "instance_type"),
            *ctrs = json_object_get(o, "counters");
