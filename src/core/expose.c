@@ -133,6 +133,18 @@ void pl_expose_family(pl_text *out, int format, const char *name, const char *ty
     pl_text_printf(out, " %s\n", type);
 }
 
+/* The factor as 10^-k (k = 1 .. 12), or 0. */
+static unsigned decimal_places(double f)
+{
+    double p = 1;
+    for (unsigned k = 1; k <= 12; k++) {
+        p *= 10;
+        if (f * p == 1.0 || (f * p > 0.999999999999 && f * p < 1.000000000001))
+            return k;
+    }
+    return 0;
+}
+
 /* ---- the name cache: definition -> metric name, open addressing ---------------------- */
 
 typedef struct cache_ent {
@@ -213,6 +225,7 @@ typedef struct fam_ent {
     uint32_t pos;                    /* its column in the result */
     uint32_t order;                  /* entries in result order, for a stable sort */
     int base;                        /* the values are the .b of the column: its base's */
+    unsigned places;                 /* the factor is 10^-places (0: it is not) */
 } fam_ent;
 
 static int ent_cmp(const void *x, const void *y)
@@ -240,6 +253,7 @@ static int add_ent(pl_expose_cache *c, fam_ent **e, size_t *n, size_t *cap, cons
     if (!ok || f->m.duplicate)
         return 0;                        /* a name cut short is left out rather than misnamed,
                                             a coarser copy of another counter too */
+    f->places = f->m.factor < 1 ? decimal_places(f->m.factor) : 0;
     f->def = def;
     f->b = b;
     f->pos = pos;
@@ -290,18 +304,6 @@ static void put_decimal(pl_text *out, uint64_t v, unsigned point)
     pl_text_put(out, p, (size_t)(buf + sizeof buf - p));
 }
 
-/* The factor as 10^-k (k = 1 .. 12), or 0. */
-static unsigned decimal_places(double f)
-{
-    double p = 1;
-    for (unsigned k = 1; k <= 12; k++) {
-        p *= 10;
-        if (f * p == 1.0 || (f * p > 0.999999999999 && f * p < 1.000000000001))
-            return k;
-    }
-    return 0;
-}
-
 static void put_value(pl_text *out, const fam_ent *f, uint64_t raw)
 {
     double fac = f->m.factor;
@@ -314,8 +316,8 @@ static void put_value(pl_text *out, const fam_ent *f, uint64_t raw)
         put_decimal(out, raw, 0);
     } else if (fac > 1 && fac <= 1073741824.0 && fac == (double)(uint64_t)fac && raw <= UINT64_MAX / (uint64_t)fac) {
         put_decimal(out, raw * (uint64_t)fac, 0);       /* KiB, MiB: an integer, exactly */
-    } else if (fac < 1 && decimal_places(fac)) {
-        put_decimal(out, raw, decimal_places(fac));    /* 100 ns ticks and the like: exactly */
+    } else if (f->places) {
+        put_decimal(out, raw, f->places);              /* 100 ns ticks and the like: exactly */
     } else {
         pl_text_printf(out, "%.17g", (double)raw * fac);
     }
