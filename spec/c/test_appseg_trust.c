@@ -10,6 +10,7 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -169,6 +170,37 @@ static void test_memfd_sealed(void)
     unlink(link);
     unlink(elsewhere);
     free(good);
+    PerfStopProvider(h);
+}
+
+/* A mapped segment whose header claims more bytes in use than the memfd
+ * has: the reader maps again, finds no more, and fails the set with a
+ * sentence instead of reading past its mapping. */
+static void test_memfd_lies_about_size(void)
+{
+    HANDLE h = start_set(0xb000000d, "Size Liar", PERF_COUNTERSET_MULTI_INSTANCES);
+    GUID g = set_guid(0xb000000d);
+    pl_sample *s = NULL;
+    CHECK(h && PerfCreateInstanceUtf8(h, &g, "a", 1));
+    pl_env *env = pl_env_new(NULL);
+    pl_query *q = query_path(env, "\\Size Liar(*)\\Total");
+    CHECK(q && pl_query_collect(q, &s) == 0 && s->blocks[0].status == PL_VALID);
+    free(s);
+    s = NULL;
+    int fd = open(PerfProviderSegmentPath(h), O_RDWR);
+    struct stat st;
+    uint64_t lie = 0;
+    CHECK(fd >= 0 && fstat(fd, &st) == 0);
+    lie = (uint64_t)st.st_size + 4096;
+    CHECK(pwrite(fd, &lie, sizeof lie, offsetof(appseg_hdr, size)) == (ssize_t)sizeof lie);
+    CHECK(q && pl_query_collect(q, &s) == 0);
+    CHECK(s && s->blocks[0].status == PL_NO_DATA && s->blocks[0].ninst == 0);
+    CHECK(s && s->blocks[0].err_msg && strstr(s->blocks[0].err_msg, "says more bytes are in use than it has"));
+    free(s);
+    if (fd >= 0)
+        close(fd);
+    pl_query_free(q);
+    pl_env_unref(env);
     PerfStopProvider(h);
 }
 
@@ -421,6 +453,7 @@ int main(void)
     RUN(test_bad_segments_refused);
     RUN(test_shrinks_under_reader);
     RUN(test_memfd_sealed);
+    RUN(test_memfd_lies_about_size);
     RUN(test_live_reads_under_churn);
     RUN(test_cursor_reuse);
     RUN(test_duplicates);

@@ -210,12 +210,14 @@ int pl_appseg_take_live(const uint8_t *map, size_t len, const pl_appseg_def *d, 
     if (len < APPSEG_HDR_SIZE)
         return pl_appseg_check_header(map, len, &(size_t){ 0 }, msg, size);
     uint64_t g0 = ld64_acq(map + GEN_OFF);
+    if (ld64_acq(map + offsetof(appseg_hdr, size)) > len)
+        return EAGAIN;                   /* grown past the mapping (or lying): map it again */
     if (cur->valid && cur->snap == snap && cur->gen == g0 && reread(map, len, d, wanted, snap, cur) == 0)
         return 0;
     for (int t = 0; t < WALK_TRIES; t++) {
         uint64_t in_use = ld64_acq(map + offsetof(appseg_hdr, size));
         if (in_use > len)
-            return EAGAIN;               /* the segment grew past the mapping: map it again */
+            return EAGAIN;
         cur->valid = 0;
         pl_snap_clear(snap);
         e = walk(map, len, in_use, d, wanted, key, snap, cur, msg, size);
