@@ -90,6 +90,7 @@ static const char *open_mhd(void)
 #define TIMEOUT_DEFAULT 10u
 #define MAX_SPECS 64u
 #define NCODES 6
+#define NPOSTED 8
 
 static const unsigned codes[NCODES] = { 200, 400, 401, 404, 405, 413 };
 
@@ -104,6 +105,14 @@ typedef struct server {
     uint32_t nspecs;
     uint64_t want, done;             /* scrapes asked for, and answered by the last collect */
     int busy;
+    struct {                         /* the queries of recent posted bodies, kept open: a
+                                        remote reader posts the same body at every collect */
+        char *body;
+        size_t len;
+        pl_query *q;
+        uint64_t used;
+    } posted[NPOSTED];
+    uint64_t posts;
     pl_sample *last;                 /* the last collect */
     pl_expose_cache *names;          /* metric names of env's definitions */
     pl_text text[2];                 /* last rendered, per format */
@@ -262,47 +271,83 @@ static char *scrape(server *s, int fmt, size_t *len, unsigned *code)
     return out;
 }
 
-/* A data block of the posted paths (one a line): NULL with a sentence in msg. */
-static void *query_block(server *s, const upload *up, int v1, size_t *len, char *msg, size_t size)
+/* A query of the posted paths (one a line), new: NULL with a sentence in msg. */
+static pl_query *posted_query(server *s, const upload *up, char *msg, size_t size)
 {
     char *body = strndup(up->p ? up->p : "", up->len);
-    void *buf = NULL;
-    pl_sample *smp = NULL;
     uint32_t line = 0, added = 0;
-    if (!body)
-        return NULL;
-    pthread_mutex_lock(&s->lock);
-    pl_env_sync(s->env);
-    pl_query *q = pl_query_new(s->env);
-    for (char *save = NULL, *l = strtok_r(body, "\r\n", &save); q && l; l = strtok_r(NULL, "\r\n", &save)) {
+    pl_query *q = body ? pl_query_new(s->env) : NULL;
+    for (char *save = NULL, *l = q ? strtok_r(body, "\r\n", &save) : NULL; l; l = strtok_r(NULL, "\r\n", &save)) {
         uint32_t st = 0, idx;
         line++;
-        if (!*l)
-            continue;
         if (pl_query_add_path(q, l, &st, &idx) != 0 || (st && st != PL_ERROR_ALREADY_EXISTS)) {
             snprintf(msg, size, "line %u: '%.200s' names no counter here (status %u)\n", (unsigned)line, l,
                      (unsigned)st);
-            goto out;
+            pl_query_free(q);
+            q = NULL;
+            break;
         }
         added++;
     }
-    if (!q || added == 0) {
-        snprintf(msg, size, "%s\n", q ? "post counter paths, one a line" : "out of memory");
-        goto out;
+    if (q && added == 0) {
+        snprintf(msg, size, "post counter paths, one a line\n");
+        pl_query_free(q);
+        q = NULL;
+    } else if (!q && !msg[0]) {
+        snprintf(msg, size, "out of memory\n");
     }
-    if (pl_query_collect(q, &smp) != 0) {
-        snprintf(msg, size, "the collect failed\n");
-        goto out;
-    }
-    *len = v1 ? pl_v1_write(smp, "perflib", 0, NULL, 0) : pl_db_size(smp, 1);
-    buf = malloc(*len ? *len : 1);
-    if (buf)
-        *len = v1 ? pl_v1_write(smp, "perflib", 0, buf, *len) : pl_db_write(smp, 1, buf, *len);
-out:
-    free(smp);
-    pl_query_free(q);
-    pthread_mutex_unlock(&s->lock);
     free(body);
+    return q;
+}
+
+/* The kept query of this body, or a new one kept in the least recently used
+ * place (called locked): NULL with a sentence in msg. */
+static pl_query *kept_query(server *s, const upload *up, char *msg, size_t size)
+{
+    uint32_t lru = 0;
+    s->posts++;
+    for (uint32_t i = 0; i < NPOSTED; i++) {
+        if (s->posted[i].q && s->posted[i].len == up->len && memcmp(s->posted[i].body, up->p, up->len) == 0) {
+            s->posted[i].used = s->posts;
+            return s->posted[i].q;
+        }
+        if (s->posted[i].used < s->posted[lru].used)
+            lru = i;
+    }
+    pl_query *q = posted_query(s, up, msg, size);
+    char *body = q ? malloc(up->len ? up->len : 1) : NULL;
+    if (!body) {
+        pl_query_free(q);
+        return NULL;
+    }
+    memcpy(body, up->p, up->len);
+    pl_query_free(s->posted[lru].q);
+    free(s->posted[lru].body);
+    s->posted[lru].body = body;
+    s->posted[lru].len = up->len;
+    s->posted[lru].q = q;
+    s->posted[lru].used = s->posts;
+    return q;
+}
+
+/* A data block of one collect of the posted paths: NULL with a sentence in msg. */
+static void *query_block(server *s, const upload *up, int v1, size_t *len, char *msg, size_t size)
+{
+    void *buf = NULL;
+    pl_sample *smp = NULL;
+    pthread_mutex_lock(&s->lock);
+    pl_env_sync(s->env);
+    pl_query *q = kept_query(s, up, msg, size);
+    if (q && pl_query_collect(q, &smp) != 0)
+        snprintf(msg, size, "the collect failed\n");
+    if (smp) {
+        *len = v1 ? pl_v1_write(smp, "perflib", 0, NULL, 0) : pl_db_size(smp, 1);
+        buf = malloc(*len ? *len : 1);
+        if (buf)
+            *len = v1 ? pl_v1_write(smp, "perflib", 0, buf, *len) : pl_db_write(smp, 1, buf, *len);
+    }
+    free(smp);
+    pthread_mutex_unlock(&s->lock);
     return buf;
 }
 
@@ -519,6 +564,10 @@ static void server_release(server *s)
         M.stop_daemon(s->d);       /* joins its threads: nothing runs below */
     s->d = NULL;
     pl_query_free(s->q);
+    for (uint32_t i = 0; i < NPOSTED; i++) {
+        pl_query_free(s->posted[i].q);
+        free(s->posted[i].body);
+    }
     free(s->last);
     pl_expose_cache_free(s->names);
     for (int f = 0; f < 2; f++)
