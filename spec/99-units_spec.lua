@@ -86,6 +86,33 @@ describe("units of the built-in counters", function()
   end)
 end)
 
+describe("the V1 units table", function()
+  it("perflib.collect 'Units 009' gives each counter's units line by its name index", function()
+    local t = perflib.collect "Units 009"
+    -- Processor Information is index 1000; counter id k is named at 1000 + 2 + 2k
+    assert.equals("unit=seconds scale=1e-07 semantics=counter formatted=percent type=counter factor=1e-07 "
+      .. "metric=perflib_processor_information_percent_processor_time_inverse_seconds_total", t[1000 + 2 + 2 * 0])
+    assert.equals("unit=hertz scale=1000000 semantics=gauge formatted=MHz type=gauge factor=1000000 "
+      .. "metric=perflib_processor_information_processor_frequency_hertz", t[1000 + 2 + 2 * 17])
+    assert.is_nil(t[1000])      -- a set's own index names no counter
+    assert.is_nil(t[1003])      -- nor a help index
+    -- one line per counter, the same as each counter's metadata says
+    local n = 0
+    for cs in perflib.countersets() do
+      for _, c in ipairs(cs.counters) do
+        n = n + 1
+        local line = t[c.index]
+        assert.is_string(line, cs.name .. "\\" .. c.name)
+        assert.equals(c.unit, line:match "^unit=(%S+)", c.name)
+        assert.equals(c.semantics, line:match " semantics=(%S+)", c.name)
+      end
+    end
+    local m = 0
+    for _ in pairs(t) do m = m + 1 end
+    assert.equals(n, m)
+  end)
+end)
+
 describe("perflib.metric_name", function()
   it("names representative counters as Prometheus' conventions ask", function()
     local want = {

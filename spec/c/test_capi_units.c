@@ -1,8 +1,10 @@
 /* perflib's V2 extension PerflibQueryCounterUnits (src/capi/perfunits.c):
  * the units, semantics and metric name of counters of Processor Information
  * (Windows' GUID) and Memory, on this machine and on the fixture tree, and
- * its error paths. */
+ * its error paths; and the V1 side: PerflibQueryCounterUnitsByIndex and the
+ * registry value "Units". */
 #include "ctest.h"
+#include "perflib_v1.h"
 #include "perflib_v2.h"
 
 #include <stdlib.h>
@@ -103,6 +105,87 @@ static void test_errors(void)
     CHECK_EQ_U64(u.CounterId, 0x5a5a5a5au);
 }
 
+/* Processor Information has title index 1000 (test_capi_v1.c); counter id
+ * k's name index is 1000 + 2 + 2k (the registry's rule). */
+static void test_v1_by_index(void)
+{
+    PERFLIB_COUNTER_UNITS u;
+    /* 1002 = 1000 + 2 + 2 x 0: % Processor Time, as V2's counter 0 */
+    CHECK_EQ_U64(PerflibQueryCounterUnitsByIndex(NULL, 1002, &u), ERROR_SUCCESS);
+    CHECK_EQ_U64(u.CounterId, 0);
+    CHECK_STR(u.UnitName, "seconds");
+    CHECK_NEAR(u.Scale, 1e-7, 1e-20);
+    CHECK_STR(u.SemanticsName, "counter");
+    CHECK_STR(u.MetricName, "perflib_processor_information_percent_processor_time_inverse_seconds_total");
+    /* 1036 = 1000 + 2 + 2 x 17: Processor Frequency, MHz, on the fixture tree */
+    CHECK_EQ_U64(PerflibQueryCounterUnitsByIndex(root, 1036, &u), ERROR_SUCCESS);
+    CHECK_EQ_U64(u.CounterId, 17);
+    CHECK_STR(u.UnitName, "hertz");
+    CHECK_NEAR(u.Scale, 1e6, 0);
+    CHECK_STR(u.FormattedText, "MHz");
+    /* the counterset's own index, a help index (odd), nobody's: no counter */
+    memset(&u, 0x5a, sizeof u);
+    CHECK_EQ_U64(PerflibQueryCounterUnitsByIndex(NULL, 1000, &u), ERROR_FILE_NOT_FOUND);
+    CHECK_EQ_U64(PerflibQueryCounterUnitsByIndex(NULL, 1003, &u), ERROR_FILE_NOT_FOUND);
+    CHECK_EQ_U64(PerflibQueryCounterUnitsByIndex(NULL, 0, &u), ERROR_FILE_NOT_FOUND);
+    CHECK_EQ_U64(PerflibQueryCounterUnitsByIndex(NULL, 0xFFFFFFFEu, &u), ERROR_FILE_NOT_FOUND);
+    CHECK_EQ_U64(u.CounterId, 0x5a5a5a5au);
+    CHECK_EQ_U64(PerflibQueryCounterUnitsByIndex(NULL, 1002, NULL), ERROR_INVALID_PARAMETER);
+}
+
+/* The entry of index in a UTF-8 REG_MULTI_SZ "index\0text\0...\0\0", or NULL. */
+static const char *entry(const char *t, const char *end, const char *index)
+{
+    while (t < end && *t) {
+        const char *text = t + strlen(t) + 1;
+        if (text >= end)
+            return NULL;
+        if (strcmp(t, index) == 0)
+            return text;
+        t = text + strlen(text) + 1;
+    }
+    return NULL;
+}
+
+static void test_v1_units_table(void)
+{
+    DWORD size = 0, type = 0;
+    CHECK_EQ_U64(RegQueryValueExA(HKEY_PERFORMANCE_DATA, "Units 009", NULL, &type, NULL, &size), ERROR_SUCCESS);
+    CHECK_EQ_U64(type, REG_MULTI_SZ);
+    char *t = malloc(size);
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    DWORD got = size;
+    CHECK_EQ_U64(RegQueryValueExA(HKEY_PERFORMANCE_DATA, "units", NULL, NULL, (LPBYTE)t, &got), ERROR_SUCCESS);
+    CHECK_EQ_U64(got, size);
+    CHECK(t[size - 1] == 0 && t[size - 2] == 0);
+    /* the first entry is the first counter's: sets' own indexes are not in it */
+    CHECK_STR(t, "1002");
+    CHECK_STR(entry(t, t + size, "1002"),
+              "unit=seconds scale=1e-07 semantics=counter formatted=percent type=counter factor=1e-07 "
+              "metric=perflib_processor_information_percent_processor_time_inverse_seconds_total");
+    CHECK_STR(entry(t, t + size, "1036"),
+              "unit=hertz scale=1000000 semantics=gauge formatted=MHz type=gauge factor=1000000 "
+              "metric=perflib_processor_information_processor_frequency_hertz");
+    /* Interrupts/sec (id 3 -> 1008): a count, formatted per second */
+    CHECK_STR(entry(t, t + size, "1008"),
+              "unit=count scale=1 semantics=counter formatted=/s type=counter factor=1 "
+              "metric=perflib_processor_information_interrupts_total");
+    CHECK(entry(t, t + size, "1000") == NULL && entry(t, t + size, "1003") == NULL);
+    /* the text keys answer it too, in UTF-16: twice the bytes of the ASCII table */
+    DWORD wsize = 0;
+    CHECK_EQ_U64(RegQueryValueExW(HKEY_PERFORMANCE_TEXT, u"Units", NULL, &type, NULL, &wsize), ERROR_SUCCESS);
+    CHECK_EQ_U64(wsize, 2 * (uint64_t)size);
+    got = 8;
+    CHECK_EQ_U64(RegQueryValueExA(HKEY_PERFORMANCE_NLSTEXT, "UNITS", NULL, NULL, (LPBYTE)t, &got), ERROR_MORE_DATA);
+    CHECK_EQ_U64(got, size);
+    CHECK_EQ_U64(RegQueryValueExA(HKEY_PERFORMANCE_DATA, "Unitsx", NULL, NULL, NULL, &got), ERROR_FILE_NOT_FOUND);
+    CHECK_EQ_U64(RegQueryValueExA(HKEY_PERFORMANCE_TEXT, "Units 009", NULL, NULL, NULL, &got),
+                 ERROR_FILE_NOT_FOUND);
+    free(t);
+}
+
 int main(void)
 {
     char cwd[400];
@@ -117,5 +200,7 @@ int main(void)
     RUN(test_processor);
     RUN(test_memory);
     RUN(test_errors);
+    RUN(test_v1_by_index);
+    RUN(test_v1_units_table);
     return CT_END();
 }

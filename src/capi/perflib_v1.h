@@ -11,11 +11,15 @@
  * perflib counterset is served as a V1 object); "Foreign ..." is a valid
  * block with no objects (no remote machines); "Counter <lang>" and
  * "Help <lang>" give the title tables (REG_MULTI_SZ "index\0text\0...\0\0",
- * UTF-16LE from the W function, UTF-8 from the A one).  perflib's names are
+ * UTF-16LE from the W function, UTF-8 from the A one); perflib's extension
+ * "Units <lang>" has the same shape: each counter's name index and its
+ * units line "unit=bytes scale=1024 semantics=gauge formatted=KiB
+ * type=gauge factor=1024 metric=perflib_memory_available_bytes" (keys in
+ * this order; formatted= is empty for counts).  perflib's names are
  * English only: every language id (009, 007, ...) answers the English
  * tables, as Windows falls back to English where a language has none.
- * HKEY_PERFORMANCE_TEXT and HKEY_PERFORMANCE_NLSTEXT answer "Counter" and
- * "Help" with the same tables.  Other names are ERROR_FILE_NOT_FOUND.
+ * HKEY_PERFORMANCE_TEXT and HKEY_PERFORMANCE_NLSTEXT answer "Counter",
+ * "Help" and "Units" with the same tables.  Other names are ERROR_FILE_NOT_FOUND.
  *
  * Sizes: a short buffer is ERROR_MORE_DATA with the size this call needed in
  * *lpcbData (Windows leaves it undefined for HKEY_PERFORMANCE_DATA; the
@@ -121,6 +125,16 @@ LSTATUS RegQueryValueExW(HKEY hKey, LPCWSTR lpValueName, LPDWORD lpReserved, LPD
 LSTATUS RegQueryValueExA(HKEY hKey, LPCSTR lpValueName, LPDWORD lpReserved, LPDWORD lpType,
                          LPBYTE lpData, LPDWORD lpcbData);
 LSTATUS RegCloseKey(HKEY hKey);
+
+/* perflib's extension: the units, semantics and Prometheus metric of the
+ * counter whose CounterNameTitleIndex (a V1 block's PERF_COUNTER_DEFINITION,
+ * or the "Counter" table) is CounterNameTitleIndex, on szMachine (NULL: this
+ * one) -- PERFLIB_COUNTER_UNITS of perflib_v2.h.  ERROR_SUCCESS;
+ * ERROR_INVALID_PARAMETER (pUnits NULL); ERROR_FILE_NOT_FOUND (the index is
+ * a counterset's, a help text's or nobody's); or the errors of szMachine.
+ * The same for every counter at once, as text: the value "Units" (above). */
+ULONG PerflibQueryCounterUnitsByIndex(LPCWSTR szMachine, DWORD CounterNameTitleIndex,
+                                      PPERFLIB_COUNTER_UNITS pUnits);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,9 @@
-/* perflib's V2 extension PerflibQueryCounterUnits (perflib_v2.h): a
- * counter's units and semantics (src/core/units.c) and its metric name,
- * for C programs, under the C APIs' one lock. */
+/* perflib's extensions PerflibQueryCounterUnits (perflib_v2.h, by
+ * counterset GUID and counter id) and PerflibQueryCounterUnitsByIndex
+ * (perflib_v1.h, by a V1 block's CounterNameTitleIndex): a counter's units
+ * and semantics (src/core/units.c) and its metric name, for C programs,
+ * under the C APIs' one lock. */
+#include "perflib_v1.h"
 #include "perflib_v2.h"
 #include "perflib.h"
 #include "pl_capi.h"
@@ -53,6 +56,29 @@ API ULONG PerflibQueryCounterUnits(LPCWSTR szMachine, LPCGUID pCounterSetId, ULO
             err = ERROR_WMI_ITEMID_NOT_FOUND;
         else
             fill(pUnits, cs, &cs->counters[i]);
+        pl_env_unref(env);
+    }
+    pl_capi_unlock();
+    return err;
+}
+
+API ULONG PerflibQueryCounterUnitsByIndex(LPCWSTR szMachine, DWORD CounterNameTitleIndex,
+                                         PPERFLIB_COUNTER_UNITS pUnits)
+{
+    ULONG err = ERROR_SUCCESS;
+    if (!pUnits)
+        return ERROR_INVALID_PARAMETER;
+    pl_capi_lock();
+    pl_env *env = pl_capi_machine(szMachine, &err);
+    if (env) {
+        const pl_counterset_def *cs;
+        const pl_counter_def *c;
+        int help;
+        /* a counterset's index, a help index or an unknown one names no counter */
+        if (pl_env_lookup_index(env, CounterNameTitleIndex, &cs, &c, &help) != 0 || !c || help)
+            err = ERROR_FILE_NOT_FOUND;
+        else
+            fill(pUnits, cs, c);
         pl_env_unref(env);
     }
     pl_capi_unlock();

@@ -179,6 +179,21 @@ static size_t put_table(const pl_env *env, int help, int wide, uint8_t *buf, siz
     return o.off;
 }
 
+/* perflib's "Units" table: counter name index, its units line
+ * (pl_units_describe), ... in increasing index order; counters only. */
+static size_t put_units(const pl_env *env, int wide, uint8_t *buf, size_t cap)
+{
+    out o = { buf, cap, 0 };
+    char line[512];
+    for (const pl_counterset_def *cs = next_set(env, 0, 1); cs; cs = next_set(env, cs->index, 0))
+        for (const pl_counter_def *c = next_counter(cs, NULL); c; c = next_counter(cs, c)) {
+            pl_units_describe(cs, c, line, sizeof line);
+            put_entry(&o, pl_counter_title_index(cs, c), line, wide);
+        }
+    put_text(&o, "", wide);
+    return o.off;
+}
+
 /* Writes the answer's size to *lpcbData and says whether it fit. */
 static LSTATUS sized(size_t need, LPBYTE lpData, LPDWORD lpcbData)
 {
@@ -211,15 +226,17 @@ static LSTATUS data_block(pl_env *env, const char *name, const pl_registry_sel *
     return sized(pl_v1_write(s, host, flags, lpData, cap), lpData, lpcbData);
 }
 
-enum { NOT_OURS, TABLE_NAMES, TABLE_HELP };
+enum { NOT_OURS, TABLE_NAMES, TABLE_HELP, TABLE_UNITS };
 
-/* "Counter" / "Help" (the text keys' value names) */
+/* "Counter" / "Help" / "Units" (the text keys' value names) */
 static int text_value(const char *name)
 {
     if (strcasecmp(name, "Counter") == 0)
         return TABLE_NAMES;
     if (strcasecmp(name, "Help") == 0)
         return TABLE_HELP;
+    if (strcasecmp(name, "Units") == 0)
+        return TABLE_UNITS;
     return NOT_OURS;
 }
 
@@ -251,7 +268,10 @@ static LSTATUS answer(pl_env *env, HKEY hKey, const char *name, int wide, LPDWOR
         if ((e = pl_registry_parse(env, plain, &sel)) != 0)
             return e == EINVAL || e == ENOENT ? ERROR_FILE_NOT_FOUND : ERROR_OUTOFMEMORY;
         name = plain;
-        table = sel.kind == PL_REG_NAMES ? TABLE_NAMES : sel.kind == PL_REG_HELP ? TABLE_HELP : NOT_OURS;
+        table = sel.kind == PL_REG_NAMES ? TABLE_NAMES
+                : sel.kind == PL_REG_HELP ? TABLE_HELP
+                : sel.kind == PL_REG_UNITS ? TABLE_UNITS
+                                           : NOT_OURS;
         if (table == NOT_OURS) {
             if (lpType)
                 *lpType = REG_BINARY;
@@ -264,6 +284,8 @@ static LSTATUS answer(pl_env *env, HKEY hKey, const char *name, int wide, LPDWOR
     if (lpType)
         *lpType = REG_MULTI_SZ;
     size_t cap = lpData && lpcbData ? *lpcbData : 0;
+    if (table == TABLE_UNITS)
+        return sized(put_units(env, wide, lpData, cap), lpData, lpcbData);
     return sized(put_table(env, table == TABLE_HELP, wide, lpData, cap), lpData, lpcbData);
 }
 

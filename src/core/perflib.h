@@ -166,6 +166,11 @@ void pl_units_complete(pl_counter_def *c);
 /* The formatted value's unit as text: "bytes/s", "percent", "seconds/op",
  * "MHz", "KiB" ...; "" when dimensionless.  Returns strlen of the whole text. */
 size_t pl_units_format(const pl_units *u, char *buf, size_t size);
+/* A counter's units on one line, as the V1 "Units" table gives them:
+ * "unit=bytes scale=1024 semantics=gauge formatted=KiB type=gauge factor=1024
+ * metric=perflib_memory_available_bytes" (keys in this order; formatted= is
+ * empty for counts).  Returns strlen of the whole text, as snprintf. */
+size_t pl_units_describe(const pl_counterset_def *cs, const pl_counter_def *c, char *buf, size_t size);
 /* Whether c's declared units agree with its type (a rate must be
  * cumulative, a timer counts seconds, ...): 0, or EINVAL with a sentence. */
 int pl_units_check(const pl_counter_def *c, char *msg, size_t size);
@@ -505,7 +510,8 @@ typedef enum pl_reg_kind {
     PL_REG_DATA,             /* "Global", "Costly", "2 4": collect these sets */
     PL_REG_METADATA,         /* "MetadataGlobal", "MetadataCostly": definitions only */
     PL_REG_NAMES,            /* "Counter 009" */
-    PL_REG_HELP              /* "Help 009" */
+    PL_REG_HELP,             /* "Help 009" */
+    PL_REG_UNITS             /* "Units 009": perflib's units table (perflib_v1.h) */
 } pl_reg_kind;
 typedef struct pl_registry_sel {
     pl_reg_kind kind;

@@ -1,7 +1,7 @@
 /* The registry interface of PerfLib V1 on perflib's catalog: title indexes
  * for every counterset and counter name (the "Counter 009" / "Help 009"
- * tables), and the query strings of a registry collection (Global, Costly,
- * index lists, MetadataGlobal, MetadataCostly). */
+ * tables, and perflib's "Units 009"), and the query strings of a registry
+ * collection (Global, Costly, index lists, MetadataGlobal, MetadataCostly). */
 #include "perflib.h"
 
 #include <errno.h>
@@ -72,15 +72,18 @@ int pl_registry_parse(const pl_env *env, const char *query, pl_registry_sel *sel
         }
         return 0;
     }
-    if (strncasecmp(p, "Counter", 7) == 0 || strncasecmp(p, "Help", 4) == 0) {
-        /* "Counter 009" / "Help 007": a language id of 1-4 hex digits.  Only
-         * English tables exist, and every language answers them, as Windows
-         * falls back to English (009) where a language has no strings. */
-        const char *lang = p + (strncasecmp(p, "Counter", 7) == 0 ? 7 : 4);
+    if (strncasecmp(p, "Counter", 7) == 0 || strncasecmp(p, "Help", 4) == 0 || strncasecmp(p, "Units", 5) == 0) {
+        /* "Counter 009" / "Help 007" / "Units 009": a language id of 1-4 hex
+         * digits.  Only English tables exist, and every language answers
+         * them, as Windows falls back to English (009) where a language has
+         * no strings. */
+        const char *lang = p + (strncasecmp(p, "Counter", 7) == 0 ? 7 : strncasecmp(p, "Help", 4) == 0 ? 4 : 5);
         size_t n;
-        sel->kind = strncasecmp(p, "Counter", 7) == 0 ? PL_REG_NAMES : PL_REG_HELP;
+        sel->kind = strncasecmp(p, "Counter", 7) == 0 ? PL_REG_NAMES
+                    : strncasecmp(p, "Help", 4) == 0  ? PL_REG_HELP
+                                                      : PL_REG_UNITS;
         if (*lang && *lang != ' ')
-            return EINVAL;                /* "Counters", "Helpful" */
+            return EINVAL;                /* "Counters", "Helpful", "Unitsx" */
         while (*lang == ' ')
             lang++;
         n = strspn(lang, "0123456789abcdefABCDEF");

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -470,4 +471,28 @@ int pl_metric_name(const pl_counterset_def *cs, const pl_counter_def *c, char *b
         out->duplicate = dup;
     }
     return b.cut ? ENAMETOOLONG : 0;
+}
+
+/* The shortest %g that reads back as v ("1e-07", not "9.9999999999999995e-08"). */
+static void shortest(char *buf, size_t size, double v)
+{
+    snprintf(buf, size, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, size, "%.17g", v);
+}
+
+size_t pl_units_describe(const pl_counterset_def *cs, const pl_counter_def *c, char *buf, size_t size)
+{
+    pl_units u;
+    pl_metric m = { "gauge", 1.0, 0 };
+    char fmt[40], metric[PL_METRIC_NAME_MAX], scale[32], factor[32];
+    pl_counter_units(c, &u);
+    pl_units_format(&u, fmt, sizeof fmt);
+    if (pl_metric_name(cs, c, metric, sizeof metric, &m) == EINVAL)
+        metric[0] = 0;
+    shortest(scale, sizeof scale, u.scale);
+    shortest(factor, sizeof factor, m.factor);
+    int n = snprintf(buf, size, "unit=%s scale=%s semantics=%s formatted=%s type=%s factor=%s metric=%s",
+                     pl_unit_name(u.kind), scale, pl_semantics_name(u.semantics), fmt, m.type, factor, metric);
+    return n < 0 ? 0 : (size_t)n;
 }

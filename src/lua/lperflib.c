@@ -521,7 +521,9 @@ static int collect_sets(lua_State *L, int mi, const pl_registry_sel *sel, int bl
  * 3000"; Thread brings Process along), "MetadataGlobal" / "MetadataCostly"
  * (definitions only: no instance data and no I/O), "Counter 009" and
  * "Help 009" (the title index tables; every language id gives the English
- * ones, the only ones, as Windows falls back to English).
+ * ones, the only ones, as Windows falls back to English), and perflib's
+ * "Units 009" (each counter's name index -> its units line, as the V1 C
+ * API's "Units" value: "unit=bytes scale=1024 semantics=gauge ...").
  * `opts.v1 = true` returns the data and metadata collections as the
  * PERF_DATA_BLOCK string RegQueryValueEx would (the metadata form collects
  * a sample for it); `opts.system` names the system in it.
@@ -533,7 +535,8 @@ static int collect_sets(lua_State *L, int mi, const pl_registry_sel *sel, int bl
  *   that took it (collect again for rates), and the list of indexes that
  *   named no counterset; for metadata: an array of counterset tables (with
  *   `v1`: the metadata-only V1 block string); for the name tables: a table
- *   index -> text (the names with [1] = the highest index, as Windows' table)
+ *   index -> text (the names with [1] = the highest index, as Windows' table;
+ *   the units lines by counter name index)
  */
 static int l_collect(lua_State *L)
 {
@@ -555,7 +558,7 @@ static int l_collect(lua_State *L)
         return luaL_argerror(L, 1, lua_pushfstring(L, "not a registry query string: '%s'", what));
     if (e)
         return lpl_fail(L, "collect", e);
-    if (v1 && (sel->kind == PL_REG_NAMES || sel->kind == PL_REG_HELP))
+    if (v1 && (sel->kind == PL_REG_NAMES || sel->kind == PL_REG_HELP || sel->kind == PL_REG_UNITS))
         return luaL_error(L, "collect: opts.v1 is for data and metadata collections, not name tables");
     switch (sel->kind) {
     case PL_REG_METADATA:
@@ -588,6 +591,19 @@ static int l_collect(lua_State *L)
         if (!help) {                          /* as Windows' table and the C API's: 1 -> the highest index */
             lua_pushfstring(L, "%I", last);
             lua_rawseti(L, -2, 1);
+        }
+        return 1;
+    }
+    case PL_REG_UNITS: {                     /* counter name index -> units line, as the V1 value */
+        char line[512];
+        lua_newtable(L);
+        for (uint32_t k = 0; k < pl_env_counterset_count(m->env); k++) {
+            const pl_counterset_def *cs = pl_env_counterset(m->env, k);
+            for (uint32_t i = 0; i < cs->ncounters; i++) {
+                pl_units_describe(cs, &cs->counters[i], line, sizeof line);
+                lua_pushstring(L, line);
+                lua_rawseti(L, -2, (lua_Integer)pl_counter_title_index(cs, &cs->counters[i]));
+            }
         }
         return 1;
     }
