@@ -222,9 +222,15 @@ build/san/perflib/core.so: $(SAN_OBJ) $(SAN_PUBPROV) | build/san/perflib-plugin-
 	$(CC) -shared -fsanitize=address,undefined -o $@ $^ $(PROV_LIBS) $(CURL_LIBS) -lm -lpthread
 
 # The host embeds the Lua facade so it runs from anywhere.
-build/gen/perflib_lua.c: $(LUA_SRC) src/host/embed.lua Makefile
+build/gen/perflib_lua.c: $(LUA_SRC) build/gen/lua/perflib/helpdata.lua src/host/embed.lua Makefile
 	@mkdir -p $(dir $@)
-	$(LUA) src/host/embed.lua $@ $(LUA_SRC)
+	$(LUA) src/host/embed.lua $@ $(LUA_SRC) build/gen/lua/perflib/helpdata.lua
+
+# the REPL's help() texts (perflib.helpdata), from the LDoc comments make doc reads
+DOC_SRC := lua/perflib/init.lua $(BIND_SRC)
+build/gen/lua/perflib/helpdata.lua: $(DOC_SRC) src/host/gen_help.lua
+	@mkdir -p $(dir $@)
+	$(LUA) src/host/gen_help.lua $@ $(DOC_SRC)
 
 build/perflua: $(HOST_SRC) build/gen/perflib_lua.c build/libperflib-core.a \
                build/libperflib-providers.a $(BIND_OBJ) build/libperflib-provider.a

@@ -134,10 +134,15 @@ describe("perflua #host", function()
       assert.equal("3\tone\ttwo words\t\ntrue\t3\tone\ttwo words\t\ntrue\tnil\n", out)
     end)
 
-    test("a script gets no perflib global, but require works", function()
-      local code, out = run("-e 'print(perflib, type(require \"perflib\"))'")
+    test("-e and scripts see the global perflib, the table require returns", function()
+      local code, out = run("-e 'print(perflib == require \"perflib\", type(perflib.query))'")
       assert.equal(0, code)
-      assert.equal("nil\ttable\n", out)
+      assert.equal("true\tfunction\n", out)
+      local script = tmp .. "/global.lua"
+      writefile(script, "print(type(perflib), perflib == require 'perflib')\n")
+      code, out = run(sh_quote(script))
+      assert.equal(0, code)
+      assert.equal("table\ttrue\n", out)
     end)
 
     test("a failing script exits 1 with 'perflua: message' and a traceback", function()
@@ -248,12 +253,15 @@ local repl_test = (BUILT and HAS_TMUX) and it or function(desc)
   pending(desc .. (BUILT and " (tmux not installed)" or " (build/perflua not built)"))
 end
 
-describe("perflua REPL #host #repl", function()
+-- A perflua REPL in a private tmux server of w x h: its helpers, and
+-- start/stop for setup and teardown.
+local function repl_session(w, h)
   local sock = ("perflua-spec-%d-%d"):format(os.time(), math.random(1, 1e6))
-  local home
+  local r = {}
   local function tmux(args) return "tmux -L " .. sock .. " " .. args end
+  r.tmux = tmux
 
-  local function screen()
+  function r.screen()
     local p = assert(io.popen(tmux("capture-pane -p -J -S - -t repl 2>/dev/null")))
     local s = p:read("a")
     p:close()
@@ -261,37 +269,47 @@ describe("perflua REPL #host #repl", function()
   end
 
   -- Poll the pane until `pattern` shows up (5 s at most); return the pane.
-  local function wait_for(pattern, plain)
+  function r.wait_for(pattern, plain)
     local s
     for _ = 1, 50 do
-      s = screen()
+      s = r.screen()
       if s:find(pattern, 1, plain) then return s end
       os.execute("sleep 0.1")
     end
     error("timed out waiting for " .. pattern .. " in:\n" .. s, 2)
   end
 
-  local function send(line)
+  function r.send(line)
     assert(shell_ok(tmux("send-keys -t repl -l " .. sh_quote(line))))
     assert(shell_ok(tmux("send-keys -t repl Enter")))
   end
 
-  setup(function()
+  function r.start()
     if not (BUILT and HAS_TMUX) then return end
-    home = mktemp_dir()
-    assert(shell_ok(tmux("new-session -d -s repl -x 150 -y 50 "
-      .. sh_quote("env HOME=" .. sh_quote(home) .. " " .. sh_quote(PERFLUA)
+    r.home = mktemp_dir()
+    assert(shell_ok(tmux(("new-session -d -s repl -x %d -y %d "):format(w, h)
+      .. sh_quote("env HOME=" .. sh_quote(r.home) .. " " .. sh_quote(PERFLUA)
         .. "; echo PERFLUA-EXIT=$?; sleep 60"))))
-  end)
+  end
 
-  teardown(function()
+  function r.stop()
     if not (BUILT and HAS_TMUX) then return end
     os.execute(tmux("kill-server") .. " >/dev/null 2>&1")
-    if home then os.execute("rm -rf " .. sh_quote(home)) end
-  end)
+    if r.home then os.execute("rm -rf " .. sh_quote(r.home)) end
+  end
+  return r
+end
+
+describe("perflua REPL #host #repl", function()
+  local r = repl_session(150, 50)
+  local tmux, wait_for, send = r.tmux, r.wait_for, r.send
+  local home
+  setup(function() r.start(); home = r.home end)
+  teardown(r.stop)
 
   repl_test("greets with the banner", function()
-    wait_for("perflib %d+%.%d+%.%d+ on Lua 5%.4 \u{2014} perflib is preloaded as `perflib`\n> ")
+    wait_for("perflib %d+%.%d+%.%d+ on Lua 5%.4 \u{2014} `perflib` is preloaded; help%(%) for help, "
+      .. "Tab completes, Ctrl%-D exits\n> ")
   end)
 
   repl_test("echoes expressions: 1+1 prints 2", function()
@@ -335,11 +353,70 @@ describe("perflua REPL #host #repl", function()
     wait_for("\n> 'after'\n\"after\"\n> ", true)
   end)
 
+  repl_test("Ctrl-C cancels the line being typed, which is not run", function()
+    assert(shell_ok(tmux("send-keys -t repl -l " .. sh_quote("cancelled_global = 1"))))
+    os.execute("sleep 0.3")
+    assert(shell_ok(tmux("send-keys -t repl C-c")))
+    send("cancelled_global")
+    wait_for("\n> cancelled_global\nnil\n> ", true)
+  end)
+
+  repl_test("Ctrl-C cancels an unfinished statement", function()
+    send("function g()")
+    wait_for("\n>> ", true)
+    os.execute("sleep 0.2")
+    assert(shell_ok(tmux("send-keys -t repl C-c")))
+    send("type(g)")
+    wait_for('\n> type(g)\n"nil"\n> ', true)
+  end)
+
+  repl_test("each line reaches the history file as it is entered", function()
+    send("'history-mark-' .. 40 + 2")
+    wait_for('"history-mark-42"', true)
+    local hist = readfile(home .. "/.perflua_history")
+    assert.is_string(hist)
+    assert.truthy(hist:find("history-mark-", 1, true))
+  end)
+
+  repl_test("Tab completes a counter path inside a string", function()
+    assert(shell_ok(tmux("send-keys -t repl -l " .. sh_quote([[tabbed = "\\Memory\\Available B]]))))
+    os.execute("sleep 0.2")
+    assert(shell_ok(tmux("send-keys -t repl Tab")))
+    os.execute("sleep 0.2")
+    send('"')
+    send("tabbed")
+    wait_for('\n"\\\\Memory\\\\Available Bytes"\n> ', true)
+  end)
+
+  repl_test("help() explains; show(s1, s0) prints values with units", function()
+    send("help()")
+    wait_for("Ctrl-C cancels the line", true)
+    send([[q = perflib.query(); q:add [=[\Memory\Available Bytes]=]; s0 = q:collect(); s1 = q:collect()]])
+    send("show(s1, s0)")
+    wait_for("\n\\Memory  valid\n +Available Bytes\n +[%d.]+ [KMGT]?i?B?y?t?e?s?\n> ")
+  end)
+
   repl_test("exits on Ctrl-D with status 0 and saves the history", function()
     assert(shell_ok(tmux("send-keys -t repl C-d")))
     wait_for("PERFLUA-EXIT=0", true)
     local hist = readfile(home .. "/.perflua_history")
     assert.is_string(hist)
     assert.truthy(hist:find("1+1", 1, true))
+  end)
+end)
+
+describe("perflua REPL exit by Ctrl-C #host #repl", function()
+  local r = repl_session(100, 30)
+  local tmux, screen, wait_for = r.tmux, r.screen, r.wait_for
+  setup(r.start)
+  teardown(r.stop)
+
+  repl_test("the first Ctrl-C on an empty line says how to leave, the second leaves with status 0", function()
+    wait_for("Ctrl-D exits", true)
+    assert(shell_ok(tmux("send-keys -t repl C-c")))
+    wait_for("(Ctrl-C again or Ctrl-D to exit)", true)
+    assert.is_nil(screen():find("PERFLUA-EXIT", 1, true))
+    assert(shell_ok(tmux("send-keys -t repl C-c")))
+    wait_for("PERFLUA-EXIT=0", true)
   end)
 end)
