@@ -19,6 +19,17 @@ describe("Query", function()
     assert.equals(5, #q)
   end)
 
+  it("takes paths in any case and with blanks around and inside names, as PDH does", function()
+    assert.same({ 1, "ok" }, { q:add "  \\memory \\ AVAILABLE   bytes " })
+    assert.same({ 2, "ok" }, { q:add "\\Processor  information (_Total)\\% processor time" })
+    local s = q:collect()
+    -- the fixture's MemAvailable, 23781276 kB = 23781276 x 1024 bytes
+    assert.equals(23781276 * 1024, s:values(nil, 1)["Available Bytes"][""])
+    local r = s:results()
+    assert.equals("Memory", r[1].counterset)
+    assert.same({ "_Total" }, r[2].instances)
+  end)
+
   it("gives each refused specification its own status", function()
     local function add(spec) return { q:add(spec) } end
     assert.same({ nil, "no_counterset", "no counterset 'Nope'", 4200 }, add "\\Nope(*)\\x")

@@ -85,6 +85,19 @@ static void test_path(void)
     CHECK(pl_path_parse("\\Memory(x\\y", buf, sizeof buf, &in) == EINVAL);
     CHECK(pl_path_parse("\\(x)\\y", buf, sizeof buf, &in) == EINVAL);
     CHECK(pl_path_parse("\\Memory\\Available Bytes", buf, 5, &in) == ENAMETOOLONG);
+    /* blanks as PDH tolerates them: around the path and the names, runs inside
+     * the names; the instance is kept as it is */
+    CHECK(pl_path_parse("  \\Memory \\ Available   Bytes \t", buf, sizeof buf, &in) == 0);
+    CHECK_STR(in.counterset, "Memory");
+    CHECK_STR(in.counter, "Available Bytes");
+    CHECK(pl_path_parse("\\ Processor  Information (  _Total )  \\% Processor Time", buf, sizeof buf, &in) == 0);
+    CHECK_STR(in.counterset, "Processor Information");
+    CHECK_STR(in.instance, "  _Total ");
+    CHECK_STR(in.counter, "% Processor Time");
+    CHECK(pl_path_parse("\\\\host\\  Memory \\Available Bytes", buf, sizeof buf, &in) == 0);
+    CHECK_STR(in.counterset, "\\\\host\\Memory");
+    CHECK(pl_path_parse("\\Memory\\   ", buf, sizeof buf, &in) == EINVAL);
+    CHECK(pl_path_parse("\\ (x)\\y", buf, sizeof buf, &in) == EINVAL);
 }
 
 /* one raw value with a timestamp at 10 MHz */

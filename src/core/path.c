@@ -48,6 +48,28 @@ size_t pl_path_machine(const char *path, char *host, size_t size)
     return n;
 }
 
+/* A counterset or counter name as typed, tidied as PDH compares names:
+ * blanks around it dropped, runs of blanks inside one space (in place). */
+static char *tidy(char *s)
+{
+    char *w = s, *r = s;
+    while (*r == ' ' || *r == '\t')
+        r++;
+    for (; *r; r++) {
+        if (*r == ' ' || *r == '\t') {
+            while (r[1] == ' ' || r[1] == '\t')
+                r++;
+            if (!r[1])
+                break;                 /* trailing blanks */
+            *w++ = ' ';
+        } else {
+            *w++ = *r;
+        }
+    }
+    *w = '\0';
+    return s;
+}
+
 int pl_path_parse(const char *path, char *buf, size_t bufsize, pl_spec_in *out)
 {
     size_t n;
@@ -55,6 +77,8 @@ int pl_path_parse(const char *path, char *buf, size_t bufsize, pl_spec_in *out)
     char host[256];
     if (!path || !buf)
         return EINVAL;
+    while (*path == ' ' || *path == '\t')
+        path++;
     n = strlen(path);
     if (n + 1 > bufsize)
         return ENAMETOOLONG;
@@ -77,8 +101,10 @@ int pl_path_parse(const char *path, char *buf, size_t bufsize, pl_spec_in *out)
     if (!ctr || ctr == obj)
         return EINVAL;
     *ctr++ = '\0';
-    if (!*ctr)
+    if (!*tidy(ctr))
         return EINVAL;
+    for (char *e = ctr - 1; e > obj && (e[-1] == ' ' || e[-1] == '\t'); e--)
+        e[-1] = '\0';                 /* "\Set(x) \Counter" */
     open = strchr(obj, '(');
     if (open) {
         close = strrchr(open, ')');
@@ -95,6 +121,10 @@ int pl_path_parse(const char *path, char *buf, size_t bufsize, pl_spec_in *out)
         if (strchr(obj, ')'))
             return EINVAL;
     }
+    /* the instance is left as it is: instance names are data (a process may
+     * call itself "  x  "), set and counter names are the catalog's */
+    if (!*tidy(obj))
+        return EINVAL;
     out->counterset = buf[1] == '\\' ? buf : obj;
     out->counter = ctr;
     return 0;
