@@ -293,6 +293,36 @@ describe("Processor Information", function()
       assert.same({ "1,2", "1,3", "1,_Total" }, assert(q:collect()):results()[i].instances)
     end)
 
+    it("serves Windows' Processor object: CPU numbers and _Total, no node totals", function()
+      local q = perflib.query { root = FX .. "cpu-numa", user_hz = 100 }
+      local i = assert(q:add("\\Processor(*)\\*"))
+      local s = assert(q:collect())
+      local r = s:results()[i]
+      assert.same({ "0", "1", "2", "3", "_Total" }, r.instances)
+      assert.same({ 0, 1, 2, 3, 0xFFFFFFFE }, r.ids)
+      -- cpu3: us 400 ni 5 sy 80 id 500 wa 40 hi 2 si 20 st 0
+      -- busy = 400 + 5 + 80 + 2 + 20 + 0 = 507 ticks, base = 507 + 500 + 40 = 1047
+      local v, b = s:value(i, "3", "% Busy Time")
+      assert.equal(507 * T, v)
+      assert.equal(1047 * T, b)
+      -- _Total, the aggregate line: busy 1000 + 10 + 260 + 3 + 50 + 0 = 1323, base 1323 + 2600 + 100
+      v, b = s:value(i, "_Total", "% Busy Time")
+      assert.equal(1323 * T, v)
+      assert.equal(4023 * T, b)
+      -- the same numbers as Processor Information's, counter by counter
+      local s2, i2 = processor("cpu-numa")
+      for _, pair in ipairs { { "2", "1,2" }, { "_Total", "_Total" } } do
+        for _, c in ipairs { "% Busy Time", "% User Time", "Interrupts/sec", "DPCs Queued/sec" } do
+          assert.equal((s2:value(i2, pair[2], c)), (s:value(i, pair[1], c)), pair[1] .. " " .. c)
+        end
+      end
+      local cs = perflib.counterset "processor"
+      assert.equal("76a7cc68-6a91-517c-ade7-e0eba866a94f", cs.guid)   -- UUIDv5(perflib namespace, "Processor")
+      assert.is_true(cs.costly)                    -- Global has the same numbers as Processor Information
+      assert.equal("% Processor Time", cs:counter(0).name)
+      assert.equal(#perflib.counterset("Processor Information").counters, #cs.counters)
+    end)
+
     it("copes with node numbers above the CPU count", function()
       local s, idx = processor("cpu-node-sparse")
       assert.same({ "1,0", "1,_Total", "3,1", "3,_Total", "_Total" }, s:results()[idx].instances)

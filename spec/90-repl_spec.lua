@@ -32,20 +32,27 @@ local function captured(f, ...)
   return text
 end
 
+-- this spec's sets live on a machine of its own, which completion and help
+-- look at while it runs, so no other spec sees them
+local M = perflib.machine { root = "/" }         -- a machine of its own (machine() is the default one)
 local odd
 setup(function()
+  R.machine = M
   -- two sets of this spec's own: instances with a control byte, and none at all
   odd = assert(perflib.define {
+    machine = M,
     name = "Repl90 Queues", help = "Queues of the REPL spec.",
     counters = { { name = "Depth", type = "PERF_COUNTER_LARGE_RAWCOUNT", unit = "bytes", semantics = "gauge" },
                  { name = "Items/sec", type = "PERF_COUNTER_BULK_COUNT" } },
     collect = function() return { alpha = { 3072, 10 }, ["al\1pha"] = { 5, 20 } } end,
   })
   assert(perflib.define {
+    machine = M,
     name = "Repl90 Empty", counters = { { name = "Depth" } },
     collect = function() return {} end,
   })
 end)
+teardown(function() R.machine = nil end)
 
 describe("perflib.repl.complete", function()
   it("completes counterset names in a path string, '(' for multi-instance sets, '\\' for single", function()
@@ -106,7 +113,7 @@ end)
 
 describe("perflib.repl.sample_text", function()
   it("prints raw values in base units and formatted values with their units", function()
-    local q = perflib.query()
+    local q = perflib.query(M)
     q:add [[\Repl90 Queues(*)\*]]
     local s0 = q:collect()
     local s1 = q:collect()
@@ -125,6 +132,7 @@ describe("perflib.repl.sample_text", function()
 
   it("shows at most 20 instances and says how many more", function()
     assert(perflib.define {
+      machine = M,
       name = "Repl90 Many", counters = { { name = "N" } },
       collect = function()
         local t = {}
@@ -132,7 +140,7 @@ describe("perflib.repl.sample_text", function()
         return t
       end,
     })
-    local q = perflib.query()
+    local q = perflib.query(M)
     q:add [[\Repl90 Many(*)\N]]
     local text = R.sample_text(q:collect())
     assert.matches("\n  %.%.%. 5 more instances$", text)

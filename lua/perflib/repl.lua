@@ -11,6 +11,9 @@ local T = require "perflib.rules.text"
 
 local R = {}
 
+--- The Machine that completion, help and the grids look at (nil: this one).
+R.machine = nil
+
 local ok_data, helpdata = pcall(require, "perflib.helpdata")   -- generated; embedded in perflua
 if not ok_data or type(helpdata) ~= "table" then helpdata = {} end
 
@@ -107,14 +110,14 @@ local function path_candidates(text)
   local cands = {}
   local set, after = rest:match("^([^\\(]*)(.*)$")
   if after == "" then                                   -- \Proc
-    for cs in perflib.countersets() do
+    for cs in perflib.countersets(R.machine) do
       if starts(cs.name, set) then
         cands[#cands + 1] = "\\" .. cs.name .. (cs.instance_type == "single" and "\\" or "(")
       end
     end
     return sorted_names(cands)
   end
-  local cs = perflib.counterset(set)
+  local cs = perflib.counterset(set, R.machine)
   if not cs then return {} end
   local head = "\\" .. cs.name
   local inst_part = after:match("^%((.*)$")
@@ -250,7 +253,7 @@ end
 
 --- One result of a sample as a grid: instances down, counters across.
 local function grid(s1, s0, r, machine)
-  local cs = perflib.counterset(r.counterset, machine)
+  local cs = perflib.counterset(r.counterset, machine or R.machine)
   local cols, rows, cells = {}, {}, {}
   local function cell(inst, ctr, text)
     if not cells[inst] then cells[inst] = {}; rows[#rows + 1] = inst end
@@ -311,7 +314,7 @@ end
 -- values in base units.
 -- @param s1 a Sample
 -- @param[opt] s0 the older Sample
--- @param[opt] machine the Machine the sample is from (default: this one)
+-- @param[opt] machine the Machine the sample is from (default: `R.machine`, else this one)
 -- @treturn string
 function R.sample_text(s1, s0, machine)
   if not is_class(s1, "perflib.Sample") then error("bad argument #1 to 'sample_text' (Sample expected)", 2) end
@@ -434,13 +437,13 @@ function R.help(x)
     if x:sub(1, 1) == "\\" then
       local set, ctr = x:match("^\\([^\\(]+)%b()\\([^\\]+)$")
       if not set then set, ctr = x:match("^\\([^\\(]+)\\([^\\]+)$") end
-      local cs = set and perflib.counterset(set)
+      local cs = set and perflib.counterset(set, R.machine)
       local c = cs and cs:counter(ctr)
       if c then help_counter(c); return end
       out("no such counter: " .. T.escape(x))
       return
     end
-    local cs = perflib.counterset(x)
+    local cs = perflib.counterset(x, R.machine)
     if cs then help_counterset(cs); return end
     out(("nothing called %q: help() lists what there is"):format(x))
     return

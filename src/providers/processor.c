@@ -1,5 +1,7 @@
 /* Processor Information: one instance per online CPU ("node,cpu"), one per
- * NUMA node ("node,_Total") and "_Total".
+ * NUMA node ("node,_Total") and "_Total".  Processor, Windows' V1 object of
+ * the same counters, names its instances as Windows does ("0", "1", ...,
+ * "_Total", no node totals); the same code collects both.
  *
  * Times come from /proc/stat in USER_HZ ticks and are published in 100 ns.
  * The % counters are PERF_PRECISION_100NS_TIMER against a private base, the
@@ -161,6 +163,7 @@ typedef struct pstate {
     uint8_t *online;
     uint64_t tot_raw[NF], intr_total, soft_total;
     int tot_nf, have_intr, have_soft;
+    int v1;                  /* Processor: "cpu" names, no node totals */
 } pstate;
 
 /* ---- sizing ------------------------------------------------------------------ */
@@ -273,6 +276,14 @@ static int proc_open(pl_env *env, void **state)
     pl_cputable_init(&s->soft, "proc/softirqs");
     *state = s;
     return 0;
+}
+
+static int proc_open_v1(pl_env *env, void **state)
+{
+    int e = proc_open(env, state);
+    if (!e)
+        ((pstate *)*state)->v1 = 1;
+    return e;
 }
 
 /* ---- /proc/stat ------------------------------------------------------------------ */
@@ -427,7 +438,10 @@ static int cpu_node(pstate *s, uint32_t cpu)
         close(fd);
     }
     s->node[cpu] = node;     /* no sysfs or no node link: one node, 0 */
-    snprintf(s->cname[cpu], sizeof s->cname[cpu], "%d,%u", node, (unsigned)cpu);
+    if (s->v1)
+        snprintf(s->cname[cpu], sizeof s->cname[cpu], "%u", (unsigned)cpu);
+    else
+        snprintf(s->cname[cpu], sizeof s->cname[cpu], "%d,%u", node, (unsigned)cpu);
     return node;
 }
 
@@ -552,7 +566,7 @@ static int add_instances(pstate *s, pl_snapshot *snap, int *inst_of_cpu, int *in
                 inst_of_cpu[c] = i;
             any = 1;
         }
-        if (any) {
+        if (any && !s->v1) {
             int i = pl_snap_add(snap, s->nname[n], NODE_TOTAL_ID(n));
             if (i < 0)
                 return ENOMEM;
@@ -684,7 +698,8 @@ static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
                 nf = s->cpu[c].nf;
         }
         publish(&s->nodes[n], sum, nf, s->hz);
-        set_times(s, snap, inst_of_node[n], &s->nodes[n], s->hz, (uint32_t)any);
+        if (inst_of_node[n] >= 0)
+            set_times(s, snap, inst_of_node[n], &s->nodes[n], s->hz, (uint32_t)any);
         nonline += (uint32_t)any;
     }
     publish(&s->total, s->tot_raw, s->tot_nf, s->hz);
@@ -770,4 +785,16 @@ const pl_counterset_def pl_processor_def = {
     "Time, interrupts, idle states and frequency of each logical processor, of each NUMA node "
     "and of the whole machine, from /proc/stat, /proc/interrupts, /proc/softirqs and sysfs.",
     PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 1000, NULL,
+};
+
+static const pl_provider_ops ops_v1 = { proc_open_v1, proc_close, proc_instances, proc_collect, NULL };
+
+const pl_counterset_def pl_processor_v1_def = {
+    /* UUIDv5(perflib namespace, "Processor"): Windows gives the V1 object no GUID */
+    { 0x76a7cc68, 0x6a91, 0x517c, { 0xad, 0xe7, 0xe0, 0xeb, 0xa8, 0x66, 0xa9, 0x4f } },
+    "Processor",
+    "Processor Information under Windows' V1 object name and instance names: \"0\", \"1\", ... (the "
+    "CPU number) and \"_Total\", without node totals; the same counters and values.  Left out of "
+    "Global, which has them as Processor Information.",
+    PERF_COUNTERSET_MULTI_INSTANCES, 1, NC, counters, &ops_v1, 29000, NULL,
 };
