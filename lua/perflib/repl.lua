@@ -260,8 +260,10 @@ local function grid(s1, s0, r, machine)
     if not cols[ctr] then cols[ctr] = true; cols[#cols + 1] = ctr end
     cells[inst][ctr] = text
   end
+  local denied = r.status == "no_access"
   if s0 then
     for inst, v, st, ctr in s1:formatted(s0, { index = r.index }) do
+      denied = denied or st == "no_access"
       local c = cs and cs:counter(ctr)
       local unit = c and c.formatted_unit
       -- a KiB or MHz counter's formatted value is in those units already
@@ -270,12 +272,18 @@ local function grid(s1, s0, r, machine)
     end
   else
     for inst, v, ctr in s1:raw(r.index) do
-      cell(inst or "", ctr or "?", raw_text(v, cs and cs:counter(ctr)))
+      local text
+      if v == nil and inst and ctr then       -- absent: say why when it is access
+        local _, why = s1:value(r.index, inst, ctr)
+        if why == "no_access" then text, denied = why, true end
+      end
+      cell(inst or "", ctr or "?", text or raw_text(v, cs and cs:counter(ctr)))
     end
   end
   local where = (r.filter == nil or r.filter == "") and "" or ("(" .. T.escape(r.filter) .. ")")
   local lines = { ("\\%s%s  %s%s"):format(r.counterset, where, r.status,
     s0 and "" or "  (raw values; show(s1, s0) for rates)") }
+  if denied then lines[#lines + 1] = "  " .. R.access_hint(r.counterset, r.err_path) end
   if #rows == 0 then return lines end
   local widths = { 0 }
   for i, inst in ipairs(rows) do
@@ -302,6 +310,26 @@ local function grid(s1, s0, r, machine)
     lines[#lines + 1] = "  " .. table.concat(row, "  ")
   end
   return lines
+end
+
+-- Why a user sees no_access, by counterset; others get the general sentence.
+local ACCESS_HINTS = {
+  Process = "a process this user may not inspect (another user's, or not dumpable): "
+    .. "its io, fd/ and smaps_rollup need root or CAP_SYS_PTRACE",
+  Thread = "a process this user may not inspect (another user's, or not dumpable): "
+    .. "its io, fd/ and smaps_rollup need root or CAP_SYS_PTRACE",
+  ["Hardware Events"] = "perf_event_paranoid (/proc/sys/kernel/perf_event_paranoid) forbids this user "
+    .. "these events: run as root, or lower it (1 lets a user count its own processes only)",
+}
+
+--- The sentence that says why values of a counterset are no_access.
+-- @tparam string counterset its name
+-- @tparam[opt] string err_path the file that failed (a result's `err_path`)
+-- @treturn string
+function R.access_hint(counterset, err_path)
+  local hint = ACCESS_HINTS[counterset]
+  if hint then return "no_access: " .. hint end
+  return "no_access: this user may not read " .. (err_path and ("/" .. err_path) or "the source")
 end
 
 local function is_class(v, name)

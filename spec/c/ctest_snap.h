@@ -29,8 +29,8 @@ static inline int inst_of(const pl_snapshot *s, const char *name)
     return -1;
 }
 
-/* 1 and *v when set, 0 when unset or the instance is unknown; an unknown
- * counter is a failed check. */
+/* 1 and *v when set, 0 when unset (or no_access) or the instance is
+ * unknown; an unknown counter is a failed check. */
 static inline int get(const pl_snapshot *s, const char *inst, const char *ctr, uint64_t *v)
 {
     int i = inst_of(s, inst), c = pl_counter_index_by_name(s->cs, ctr);
@@ -42,7 +42,14 @@ static inline int get(const pl_snapshot *s, const char *inst, const char *ctr, u
         return 0;
     size_t k = (size_t)i * s->cs->ncounters + (size_t)c;
     *v = s->values[k];
-    return s->have[k];
+    return s->have[k] == 1;
+}
+
+/* The presence flag of a value (-1: no such instance or counter). */
+static inline int have_of(const pl_snapshot *s, const char *inst, const char *ctr)
+{
+    int i = inst_of(s, inst), c = pl_counter_index_by_name(s->cs, ctr);
+    return i < 0 || c < 0 ? -1 : s->have[(size_t)i * s->cs->ncounters + (size_t)c];
 }
 
 static inline void expect(int line, const pl_snapshot *s, const char *inst, const char *ctr, uint64_t want)
@@ -62,18 +69,22 @@ static inline void expect(int line, const pl_snapshot *s, const char *inst, cons
     }
 }
 
-static inline void expect_unset(int line, const pl_snapshot *s, const char *inst, const char *ctr)
+/* flag: 0 (unset: the source lacks it) or PL_HAVE_NO_ACCESS (not readable) */
+static inline void expect_absent(int line, const pl_snapshot *s, const char *inst, const char *ctr, int flag)
 {
-    uint64_t v = 0;
+    int h = have_of(s, inst, ctr);
     if (inst_of(s, inst) < 0) {
         ct_failed_checks++;
         fprintf(stderr, "  line %d: no instance \"%s\"\n", line, inst);
-    } else if (get(s, inst, ctr, &v)) {
+    } else if (h != flag) {
         ct_failed_checks++;
-        fprintf(stderr, "  line %d: %s \"%s\" == %llu, expected unset\n", line, inst, ctr,
-                (unsigned long long)v);
+        fprintf(stderr, "  line %d: %s \"%s\" has flag %d (value %llu), expected %s\n", line, inst, ctr, h,
+                (unsigned long long)s->values[(size_t)inst_of(s, inst) * s->cs->ncounters +
+                                             (size_t)(h < 0 ? 0 : pl_counter_index_by_name(s->cs, ctr))],
+                flag ? "no_access" : "unset");
     }
 }
+#define expect_unset(line, s, inst, ctr) expect_absent(line, s, inst, ctr, 0)
 
 /* Instance names and ids in order, against a NULL-terminated list (ids
  * NULL: names only); on a count mismatch the instances found are listed. */
@@ -106,6 +117,7 @@ static inline void expect_insts(int line, const pl_snapshot *s, const char *cons
 /* A test with assertions of its own #undefs these and defines its own. */
 #define EXPECT(s, inst, ctr, want) expect(__LINE__, s, inst, ctr, want)
 #define UNSET(s, inst, ctr) expect_unset(__LINE__, s, inst, ctr)
+#define DENIED(s, inst, ctr) expect_absent(__LINE__, s, inst, ctr, PL_HAVE_NO_ACCESS)
 
 /* ---- temporary trees --------------------------------------------------- */
 

@@ -399,6 +399,7 @@ static void test_status_names(void)
         { PL_NO_DATA, "no_data", 0x800007D5u },               /* PDH_NO_DATA */
         { PL_INVALID_DATA, "invalid_data", 0xC0000BBAu },     /* PDH_CSTATUS_INVALID_DATA */
         { PL_UNSUPPORTED_TYPE, "unsupported_type", 0xC0000BBEu }, /* PDH_FUNCTION_NOT_FOUND */
+        { PL_NO_ACCESS, "no_access", 0xC0000BDBu },           /* PDH_ACCESS_DENIED */
     };
     CHECK_EQ_U64(sizeof s / sizeof s[0], PL_STATUS_COUNT);
     for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {

@@ -240,17 +240,20 @@ static void expect_c(int line, const pl_snapshot *s, const char *inst, int c, in
         return;
     }
     size_t k = (size_t)i * NC + (size_t)c;
-    if (s->have[k] != have || (have && s->values[k] != want)) {
+    if (s->have[k] != have || (have == 1 && s->values[k] != want)) {
         ct_failed_checks++;
         fprintf(stderr, "  line %d: %s \"%s\" %s %llu, expected %s %llu\n", line, inst,
-                counters[c].name, s->have[k] ? "set" : "unset", (unsigned long long)s->values[k],
-                have ? "set" : "unset", (unsigned long long)want);
+                counters[c].name, s->have[k] == 1 ? "set" : s->have[k] ? "denied" : "unset",
+                (unsigned long long)s->values[k], have == 1 ? "set" : have ? "denied" : "unset",
+                (unsigned long long)want);
     }
 }
 #undef EXPECT
 #undef UNSET
+#undef DENIED
 #define EXPECT(s, inst, c, v) expect_c(__LINE__, s, inst, c, 1, v)
 #define UNSET(s, inst, c) expect_c(__LINE__, s, inst, c, 0, 0)
+#define DENIED(s, inst, c) expect_c(__LINE__, s, inst, c, PL_HAVE_NO_ACCESS, 0)
 
 /* Every group of the fake: enabled = running = t (no multiplexing). */
 static void fake_times(uint64_t t)
@@ -416,6 +419,22 @@ static void test_failures(void)
     CHECK(hc_collect(&h, NULL) == EACCES);
     CHECK_STR(h.snap.err_path, "proc/sys/kernel/perf_event_paranoid");
     CHECK_EQ_U64(fk.nopen, 0);
+    hc_close(&h);
+
+    /* the paranoia level refuses cpu1's cycles (EACCES): its cycles, IPC and
+     * _Total's are no_access, not merely unset; cpu0 counts */
+    CHECK(hc_open(&h, FX "hwev-basic") == 0);
+    fk.err[1][E_CYC] = EACCES;
+    fk.count[0][E_CYC] = 50;
+    fk.count[0][E_INS] = fk.count[1][E_INS] = 70;
+    fake_times(100);
+    CHECK(hc_collect(&h, NULL) == 0);
+    EXPECT(&h.snap, "0", C_CYC, 50);
+    DENIED(&h.snap, "1", C_CYC);
+    DENIED(&h.snap, "1", C_IPC);                     /* its base event was refused */
+    DENIED(&h.snap, "_Total", C_CYC);
+    EXPECT(&h.snap, "1", C_INS, 70);
+    EXPECT(&h.snap, "_Total", C_INS, 140);
     hc_close(&h);
 
     /* one CPU refuses cycles: its value and _Total's are unset, cpu0 counts */

@@ -21,6 +21,7 @@
 
 #define FX "spec/fixtures/"
 #define U UINT64_MAX         /* expected unset */
+#define D (UINT64_MAX - 1)   /* expected no_access: its file was not readable */
 #define T 100000ull          /* 100 ns per tick at USER_HZ 100 */
 #define TOTAL_ID 0xFFFFFFFEu
 
@@ -82,11 +83,13 @@ static void expect_u(int line, const pl_snapshot *s, const char *inst, const cha
         return;
     }
     k = (size_t)i * s->cs->ncounters + (size_t)c;
-    if (want == U && s->have[k]) {
-        ct_failed_checks++;
-        fprintf(stderr, "  line %d: %s %s == %llu, expected unset\n", line, inst, name,
-                (unsigned long long)s->values[k]);
-    } else if (want != U && (!s->have[k] || s->values[k] != want)) {
+    if (want == U || want == D) {
+        if (s->have[k] != (want == D ? PL_HAVE_NO_ACCESS : 0)) {
+            ct_failed_checks++;
+            fprintf(stderr, "  line %d: %s %s has flag %d (%llu), expected %s\n", line, inst, name, s->have[k],
+                    (unsigned long long)s->values[k], want == D ? "no_access" : "unset");
+        }
+    } else if (s->have[k] != 1 || s->values[k] != want) {
         ct_failed_checks++;
         fprintf(stderr, "  line %d: %s %s == %s%llu, expected %llu\n", line, inst, name,
                 s->have[k] ? "" : "(unset) ", (unsigned long long)s->values[k],
@@ -535,7 +538,7 @@ static void test_reuse_exit(void)
     rm_tree(dir);
 }
 
-/* An unreadable io leaves only the IO counters unset. */
+/* An unreadable io leaves only the IO counters without a value, no_access. */
 static void eacces_body(void)
 {
     char dir[] = "/tmp/pl-process-XXXXXX", path[256];
@@ -549,8 +552,8 @@ static void eacces_body(void)
     CHECK(chmod(path, 0) == 0);
     CHECK(cx_open(&c, dir, "Process", 100, 4096) == 0);
     CHECK(cx_collect(&c, NULL, &s) == 0);
-    EXPECT(&s, "a", "IO Read Bytes/sec", U);
-    EXPECT(&s, "a", "IO Other Bytes/sec", U);
+    EXPECT(&s, "a", "IO Read Bytes/sec", D);
+    EXPECT(&s, "a", "IO Other Bytes/sec", D);
     EXPECT(&s, "a", "% Processor Time", 10 * T);
     pl_snap_free(&s);
     cx_close(&c);

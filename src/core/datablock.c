@@ -52,7 +52,7 @@ static void counter_data(wr *w, const pl_sample *s, const pl_block *b, uint32_t 
 {
     size_t k = b->vals_off + (size_t)i * b->ncounters + c;
     uint32_t size = pl_sample_counter(s, b, c)->size == 4 ? 4 : 8;
-    int have = s->have[k] != 0;
+    int have = PL_HAVE_VALUE(s->have[k]);
     put32(w, have ? size : 0);
     put32(w, PL_DB_COUNTER_DATA + 8);
     uint64_t v = have ? s->vals[k].v : 0;
@@ -424,7 +424,7 @@ static int check_trailer(rd *r, size_t start, size_t size, view *v)
     }
     size_t have = t + TRAILER_HEAD + ALIGN8(4ull * nc) + 16ull * ni + 8 * nvals;
     for (uint64_t k = 0; k < nvals; k++)
-        if (r->p[have + k] > PL_HAVE_NO_BASE)
+        if (r->p[have + k] > PL_HAVE_NO_ACCESS)
             return fail(r, have + k, "presence flag out of range");
     /* the names: exactly ni NUL-terminated strings */
     size_t names = have + nvals + flen + elen, nul = 0;

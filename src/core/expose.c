@@ -363,7 +363,7 @@ static uint32_t put_samples(const pl_sample *s, const fam_ent *f, const labels *
     for (uint32_t i = 0; i < b->ninst; i++) {
         size_t k = b->vals_off + (size_t)i * b->ncounters + f->pos;
         uint8_t h = s->have[k];
-        if (h == 0 || (f->base && h == PL_HAVE_NO_BASE))
+        if (!PL_HAVE_VALUE(h) || (f->base && h == PL_HAVE_NO_BASE))
             continue;                    /* not seen: no made-up number */
         pl_text_put(out, f->name, nl);
         if (multi)

@@ -73,7 +73,7 @@ int pl_type_needs_two(uint32_t type)
 
 static const char *const status_names[PL_STATUS_COUNT] = {
     "valid", "first_sample", "negative_delta", "zero_interval", "negative_interval",
-    "zero_base", "no_instance", "no_data", "invalid_data", "unsupported_type",
+    "zero_base", "no_instance", "no_data", "invalid_data", "unsupported_type", "no_access",
 };
 
 const char *pl_status_name(pl_status st)
@@ -93,6 +93,7 @@ uint32_t pl_status_pdh(pl_status st)
     case PL_NO_INSTANCE: return 0x800007D1u;         /* PDH_CSTATUS_NO_INSTANCE */
     case PL_NO_DATA: return 0x800007D5u;             /* PDH_NO_DATA */
     case PL_UNSUPPORTED_TYPE: return 0xC0000BBEu;    /* PDH_FUNCTION_NOT_FOUND */
+    case PL_NO_ACCESS: return 0xC0000BDBu;           /* PDH_ACCESS_DENIED */
     default: return 0xC0000BBAu;                     /* PDH_CSTATUS_INVALID_DATA */
     }
 }

@@ -230,6 +230,8 @@ typedef struct pl_snap_inst {
     uint64_t key;            /* more identity, e.g. a process's start time (0 if none) */
 } pl_snap_inst;
 
+#define PL_HAVE_NO_ACCESS 3  /* value absent: its source was not readable (status no_access) */
+
 struct pl_snapshot {
     const pl_counterset_def *cs;
     uint32_t ninst, cap;
@@ -237,7 +239,8 @@ struct pl_snapshot {
     char *names;
     size_t names_len, names_cap;
     uint64_t *values;        /* ninst x ncounters */
-    uint8_t *have;           /* 1 where the source had the value */
+    uint8_t *have;           /* 1 where the source had the value, PL_HAVE_NO_ACCESS where
+                                its file was not readable by this user (pl_snap_deny) */
     int64_t obj_time;        /* PERF_OBJECT_TIMER clock for this set, if any */
     int64_t obj_freq;
     const char *err_path;    /* file that failed, for messages */
@@ -261,6 +264,12 @@ static inline void pl_snap_set(pl_snapshot *s, uint32_t inst, uint32_t counter, 
     size_t k = (size_t)inst * s->cs->ncounters + counter;
     s->values[k] = v;
     s->have[k] = 1;
+}
+/* The value is absent because its source (a file of another user's process,
+ * a perf event the paranoia level forbids) was not readable: status no_access. */
+static inline void pl_snap_deny(pl_snapshot *s, uint32_t inst, uint32_t counter)
+{
+    s->have[(size_t)inst * s->cs->ncounters + counter] = PL_HAVE_NO_ACCESS;
 }
 /* Takes back the last instance added (a provider that found it changing). */
 void pl_snap_drop_last(pl_snapshot *s);
@@ -291,6 +300,7 @@ typedef enum pl_status {
     PL_NO_DATA,              /* the source had no value */
     PL_INVALID_DATA,         /* malformed input */
     PL_UNSUPPORTED_TYPE,     /* type that formats to no number (text, nodata, base) */
+    PL_NO_ACCESS,            /* the source was there but not readable by this user */
     PL_STATUS_COUNT
 } pl_status;
 
@@ -417,13 +427,15 @@ typedef struct pl_sample {
     uint32_t *cidx;
     pl_inst *inst;
     pl_pair *vals;
-    uint8_t *have;           /* 1: value present, 0: absent, PL_HAVE_NO_BASE */
+    uint8_t *have;           /* 1: value present, 0: absent, PL_HAVE_NO_BASE, PL_HAVE_NO_ACCESS */
     char *names;
     int foreign;             /* read from a data block: its query id and result ids are
                                 another process's, so its results pair by definition */
 } pl_sample;
 
 #define PL_HAVE_NO_BASE 2    /* value present, its base counter is not defined */
+/* Whether a presence flag holds a value (present, with or without its base). */
+#define PL_HAVE_VALUE(h) ((h) == 1 || (h) == PL_HAVE_NO_BASE)
 
 /* Collects every specification.  *out is one allocation: free with free(). */
 int pl_query_collect(pl_query *q, pl_sample **out);

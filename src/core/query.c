@@ -550,7 +550,8 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
         ci += nc;
         if (s->set->err) {
             b->shape = PERF_ERROR_RETURN;
-            b->status = PL_NO_DATA;
+            /* a source this user may not read says so: no_access, not no_data */
+            b->status = s->set->err == EACCES || s->set->err == EPERM ? PL_NO_ACCESS : PL_NO_DATA;
             b->err = s->set->err;
             b->err_path = snap->err_path;
             if (snap->err_msg) {
@@ -604,10 +605,13 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
                 smp->have[vi] = hrow[x];
                 if (bx != PL_NO_ID) {
                     p->b = row[bx];
-                    smp->have[vi] = hrow[x] && hrow[bx];
+                    /* present when both are; else the reason of the one that is not */
+                    smp->have[vi] = hrow[x] == 1 && hrow[bx] == 1 ? 1
+                                    : hrow[x] == PL_HAVE_NO_ACCESS || hrow[bx] == PL_HAVE_NO_ACCESS ? PL_HAVE_NO_ACCESS
+                                                                                                    : 0;
                 } else if (s->pub.cs->counters[x].base_id != PL_NO_ID) {
                     p->b = 0;            /* the definition names a base it lacks */
-                    smp->have[vi] = hrow[x] ? PL_HAVE_NO_BASE : 0;
+                    smp->have[vi] = hrow[x] == 1 ? PL_HAVE_NO_BASE : hrow[x];
                 } else if ((s->pub.cs->counters[x].type & 0x300000u) == PERF_OBJECT_TIMER) {
                     p->b = (uint64_t)snap->obj_time;
                 } else {

@@ -119,7 +119,7 @@ static inline void make_raw(const cdesc *cd, const pl_pair *p, uint64_t tick, ui
 
 static pl_status have_status(uint8_t h)
 {
-    return h == PL_HAVE_NO_BASE ? PL_INVALID_DATA : PL_NO_DATA;
+    return h == PL_HAVE_NO_BASE ? PL_INVALID_DATA : h == PL_HAVE_NO_ACCESS ? PL_NO_ACCESS : PL_NO_DATA;
 }
 
 /* The same counterset and the same counters in the same order: then value

@@ -119,7 +119,7 @@ static void counter_block(wr *w, const pl_sample *s, const pl_block *b, uint32_t
     const uint8_t *h = s->have + b->vals_off + (size_t)i * b->ncounters;
     for (uint32_t c = 0; c < b->ncounters; c++) {
         slot l = cached ? slots[c] : slot_of(s, b, c, &end);
-        put_value(p + l.off, l.size, h[c] ? v[c].v : 0);
+        put_value(p + l.off, l.size, PL_HAVE_VALUE(h[c]) ? v[c].v : 0);
         if (l.bsize)
             put_value(p + l.boff, l.bsize, h[c] == 1 ? v[c].b : 0);
     }
@@ -161,7 +161,7 @@ static parent_ref parent_of(const pl_sample *s, const pl_block *b)
 static int64_t parent_index(const pl_sample *s, const pl_block *b, uint32_t i, parent_ref *r)
 {
     size_t x = b->vals_off + (size_t)i * b->ncounters + r->c;
-    if (!r->pb || !s->have[x])
+    if (!r->pb || !PL_HAVE_VALUE(s->have[x]))
         return -1;
     uint64_t id = s->vals[x].v;
     for (uint32_t k = 0, n = r->pb->ninst; k < n; k++) {
@@ -443,7 +443,7 @@ static int check_ext(rd *r, size_t o, size_t end, size_t *ext)
     if (size != end - o || 8ull * ni + ALIGN8((uint64_t)n) + EXT_TAIL != size)
         return fail(r, end - 8, "PLV1 extension size does not match the rest of its object");
     for (size_t k = o + 8ull * ni; k < o + 8ull * ni + n; k++)
-        if (r->p[k] > PL_HAVE_NO_BASE)
+        if (r->p[k] > PL_HAVE_NO_ACCESS)
             return fail(r, k, "PLV1 presence flag out of range");
     *ext = o;
     return 0;

@@ -163,9 +163,9 @@ static int s_value(lua_State *L)
         return 2;
     }
     size_t k = b->vals_off + (size_t)i * b->ncounters + (size_t)c;
-    if (!s->have[k]) {
+    if (!PL_HAVE_VALUE(s->have[k])) {
         luaL_pushfail(L);
-        lua_pushliteral(L, "no_data");
+        lua_pushstring(L, s->have[k] == PL_HAVE_NO_ACCESS ? "no_access" : "no_data");
         return 2;
     }
     lua_pushinteger(L, (lua_Integer)s->vals[k].v);
@@ -257,7 +257,7 @@ static int iter_next(lua_State *L)
         } else if (it->raw) {
             size_t k = b->vals_off + (size_t)i * b->ncounters + c;
             lua_pushstring(L, pl_sample_inst_name(s1, b, i));
-            if (s1->have[k])
+            if (PL_HAVE_VALUE(s1->have[k]))
                 lua_pushinteger(L, (lua_Integer)s1->vals[k].v);
             else
                 lua_pushnil(L);

@@ -517,15 +517,21 @@ static const char *err_hint(int e)
     return NULL;
 }
 
+/* Values of one instance; an event the paranoia level (EACCES/EPERM)
+ * refused leaves its counters no_access (denied: B(event)). */
 static void set_values(pl_snapshot *snap, uint32_t inst, const uint8_t *got, const uint64_t *v,
-                       int act, uint64_t run, uint64_t en)
+                       uint32_t denied, int act, uint64_t run, uint64_t en)
 {
     for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++)
         if (got[plain[k][1]])
             pl_snap_set(snap, inst, plain[k][0], v[plain[k][1]]);
+        else if (denied & B(plain[k][1]))
+            pl_snap_deny(snap, inst, plain[k][0]);
     for (size_t k = 0; k < sizeof ratio / sizeof ratio[0]; k++)
         if (got[ratio[k][1]] && got[ratio[k][2]])
             pl_snap_set(snap, inst, ratio[k][0], v[ratio[k][1]]);
+        else if (denied & (B(ratio[k][1]) | B(ratio[k][2])))
+            pl_snap_deny(snap, inst, ratio[k][0]);
     if (act) {
         pl_snap_set(snap, inst, C_ACT, run / 100);    /* ns -> 100 ns */
         pl_snap_set(snap, inst, C_ACTB, en / 100);
@@ -535,7 +541,7 @@ static void set_values(pl_snapshot *snap, uint32_t inst, const uint8_t *got, con
 static int hw_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
     hwstate *s = state;
-    uint32_t need = 0, opened = 0, inst = 0;
+    uint32_t need = 0, opened = 0, inst = 0, tdenied = 0;
     uint8_t tgot[NEV];
     uint64_t tacc[NEV] = { 0 }, trun = 0, ten = 0;
     int e, first_err = 0, total, tact = 1;
@@ -600,9 +606,14 @@ static int hw_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         for (int ev = 0; ev < NEV; ev++)
             tgot[ev] &= h->got[ev];
         tact &= h->got_act;
-        set_values(snap, inst++, h->got, h->acc, h->got_act, h->act_run, h->act_en);
+        uint32_t denied = 0;
+        for (int ev = 0; ev < NEV; ev++)
+            if (h->err[ev] == EACCES || h->err[ev] == EPERM)
+                denied |= B(ev);
+        tdenied |= denied;
+        set_values(snap, inst++, h->got, h->acc, denied, h->got_act, h->act_run, h->act_en);
     }
-    set_values(snap, (uint32_t)total, tgot, tacc, tact, trun, ten);
+    set_values(snap, (uint32_t)total, tgot, tacc, tdenied, tact, trun, ten);
     return 0;
 }
 

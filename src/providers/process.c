@@ -413,10 +413,21 @@ static void smaps_values(const pl_rbuf *rb, uint64_t *v, uint64_t *have)
         PUT(X_WSPRIV, kv[0] + kv[1] + (HAS(kh, 2) ? kv[2] : 0));
 }
 
-/* The files beyond stat, each only when asked for.  0, -1 when the process
- * exited meanwhile, or the errno that fails the collection. */
+/* The counters that come from source sources (S_*). */
+static uint64_t counters_of(unsigned source)
+{
+    uint64_t m = 0;
+    for (unsigned x = 0; x < NC; x++)
+        if (cinfo[x].src & source)
+            m |= BIT(x);
+    return m;
+}
+
+/* The files beyond stat, each only when asked for; the counters of a file
+ * this user may not read go to *denied.  0, -1 when the process exited
+ * meanwhile, or the errno that fails the collection. */
 static int read_more(pstate *s, pent *pe, unsigned src, int nomm, uint64_t *v, uint64_t *have,
-                     pl_snapshot *snap)
+                     uint64_t *denied, pl_snapshot *snap)
 {
     static void (*const parse[NFD])(const pl_rbuf *, uint64_t *, uint64_t *) = {
         NULL, status_values, io_values, NULL, smaps_values,
@@ -435,6 +446,8 @@ static int read_more(pstate *s, pent *pe, unsigned src, int nomm, uint64_t *v, u
         } else if ((e = read_file(s, pe, k)) == 0) {
             parse[k](&s->b.rb, v, have);
         }
+        if (e && pl_pt_outcome(e) == PL_PT_DENIED)
+            *denied |= counters_of(need[k]);
         if (e && (r = after_fail(s, pe, k, e, snap)) != 0)
             return r;
     }
@@ -449,18 +462,23 @@ typedef struct pcol {
     uint32_t need;           /* stat fields */
     uint64_t tmask;          /* wanted counters that _Total sums */
     uint64_t lack;           /* of those, counters some listed process lacks */
+    uint64_t denied;         /* of those, lacked because a file was not readable */
     uint64_t tot[NC], tot_have;
 } pcol;
 
-/* Publishes what was asked for; keeps cumulative values for _Total. */
+/* Publishes what was asked for (no_access where a file was not readable);
+ * keeps cumulative values for _Total. */
 static void publish(pent *pe, pcol *c, pl_snapshot *snap, uint32_t inst, const uint64_t *v,
-                    uint64_t have)
+                    uint64_t have, uint64_t denied)
 {
     pe->acc_have = 0;
     for (unsigned k = 0; k < c->nw; k++) {
         unsigned x = c->wl[k];
-        if (!(have & BIT(x)))
+        if (!(have & BIT(x))) {
+            if (denied & BIT(x))
+                pl_snap_deny(snap, inst, x);
             continue;
+        }
         pl_snap_set(snap, inst, x, v[x]);
         if (cinfo[x].total != T_NONE) {
             c->tot[x] += v[x];
@@ -478,7 +496,7 @@ static void publish(pent *pe, pcol *c, pl_snapshot *snap, uint32_t inst, const u
 static int one_process(pstate *s, pent *pe, pcol *c, pl_snapshot *snap)
 {
     pl_pstat ps;
-    uint64_t v[NC], have = 0;
+    uint64_t v[NC], have = 0, denied = 0;
     char comm[PL_COMM_MAX], name[PL_COMM_MAX + PL_NAMES_EXTRA];
     uint32_t len;
     int e = read_stat(s, pe, c->need, &ps), nomm, inst;
@@ -491,6 +509,7 @@ static int one_process(pstate *s, pent *pe, pcol *c, pl_snapshot *snap)
         return 0;
     case PL_PT_DENIED:       /* there, but hidden from us: no total can be whole */
         c->lack = c->tmask;
+        c->denied = c->tmask;
         return 0;
     default:
         snap->err_path = errpath[F_STAT];
@@ -501,13 +520,14 @@ static int one_process(pstate *s, pent *pe, pcol *c, pl_snapshot *snap)
     nomm = ((ps.have & PS_BIT(PS_FLAGS)) && (ps.v[PS_FLAGS] & PL_PF_KTHREAD)) ||
            ps.state == 'Z' || ps.state == 'X' || ps.state == 'x';
     stat_values(s, pe, &ps, c->src, v, &have);
-    if ((e = read_more(s, pe, c->src, nomm, v, &have, snap)) != 0)
+    if ((e = read_more(s, pe, c->src, nomm, v, &have, &denied, snap)) != 0)
         return e < 0 ? 0 : e;        /* -1: exited meanwhile, left out */
     if (!pl_names_next(&s->names, comm, len, name) ||
         (inst = pl_snap_add_key(snap, name, pe->pid, pe->start)) < 0)
         return ENOMEM;
-    publish(pe, c, snap, (uint32_t)inst, v, have);
+    publish(pe, c, snap, (uint32_t)inst, v, have, denied);
     c->lack |= c->tmask & ~have & ~(nomm ? NOMM_FREE : 0);
+    c->denied |= c->tmask & ~have & denied;
     return 0;
 }
 
@@ -557,6 +577,8 @@ static int p_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         }
         if ((c.tot_have & BIT(x)) && !(c.lack & BIT(x)))
             pl_snap_set(snap, (uint32_t)ti, x, c.tot[x]);
+        else if (c.denied & BIT(x))  /* a total of the readable part is not the total */
+            pl_snap_deny(snap, (uint32_t)ti, x);
     }
     return 0;
 }

@@ -619,7 +619,7 @@ static void group_idle_freq(const pstate *s, pl_snapshot *snap, int inst, int n)
             if (!s->online[c] || (n >= 0 && s->node[c] != n))
                 continue;
             at = (size_t)s->inst_of_cpu[c] * NC + ix;
-            all = snap->have[at] && pl_add_ok(sum, snap->values[at], &sum);
+            all = snap->have[at] == 1 && pl_add_ok(sum, snap->values[at], &sum);
             cpus++;
         }
         if (all && cpus)

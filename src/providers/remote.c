@@ -472,6 +472,10 @@ static int take_block(pl_snapshot *snap, const pl_sample *s, const pl_block *b, 
             int si = s->have[k] ? snap_inst(snap, s, b, i) : -1;
             if (si < 0)
                 continue;
+            if (s->have[k] == PL_HAVE_NO_ACCESS) {      /* the remote could not read it either */
+                pl_snap_deny(snap, (uint32_t)si, (uint32_t)ci);
+                continue;
+            }
             pl_snap_set(snap, (uint32_t)si, (uint32_t)ci, s->vals[k].v);
             if (bi >= 0 && s->have[k] != PL_HAVE_NO_BASE)
                 pl_snap_set(snap, (uint32_t)si, (uint32_t)bi, s->vals[k].b);
