@@ -4,7 +4,9 @@
  * buffer of exactly its size (so ASan sees any read past it), goes through
  * pl_path_parse, pl_has_wildcard, pl_wildcard_match and pl_query_add_path.
  * Beyond "no crash", the results are checked against what the API promises:
- * a parsed path rebuilds to the input, a short buffer is ENAMETOOLONG, the
+ * a parsed path rebuilds to the input but for blanks (set and counter names
+ * are tidied: trimmed, runs made one space) and parses again to the same
+ * parts, a short buffer is ENAMETOOLONG, the
  * glob agrees with a plain dynamic-programming matcher, and a path accepted
  * once is a duplicate the second time.  Any disagreement aborts, which
  * libFuzzer reports as a crash with the input saved. */
@@ -103,6 +105,22 @@ static void check_wild(const char *s, const char *line)
         fail("pl_has_wildcard is wrong", line);
 }
 
+/* s without its blanks (spaces and tabs), in out (at least strlen(s) + 1). */
+static void no_blanks(const char *s, char *out)
+{
+    for (; *s; s++)
+        if (*s != ' ' && *s != '\t')
+            *out++ = *s;
+    *out = '\0';
+}
+
+/* A tidied name: no blank at either end, no two blanks in a row, no tab. */
+static int tidy_name(const char *s)
+{
+    size_t n = strlen(s);
+    return n && s[0] != ' ' && s[n - 1] != ' ' && !strstr(s, "  ") && !strchr(s, '\t');
+}
+
 /* p points into buf[0..n] (addresses compared as integers: the pointers
  * may belong to other objects). */
 static int inside(const char *p, const char *buf, size_t n)
@@ -140,9 +158,12 @@ static void parse_line(const char *line)
             fail("pl_path_parse left ids other than any/wildcard", line);
         /* a set named with its machine ("\\host\Set") only for a path that names one */
         char host[256];
-        const char *lead = *cs == '\\' ? "" : "\\";
-        if (*cs == '\\' && (!pl_path_machine(line, host, sizeof host) || strncmp(cs, line, strlen(cs)) != 0))
+        const char *lead = *cs == '\\' ? "" : "\\", *trimmed = line + strspn(line, " \t");
+        size_t hl = *cs == '\\' ? pl_path_machine(trimmed, host, sizeof host) : 0;
+        if (*cs == '\\' && (!hl || strncmp(cs, trimmed, hl + 3) != 0))
             fail("a parsed set starts with a backslash but the path names no machine", line);
+        if (!tidy_name(cs + (hl ? hl + 3 : 0)) || !tidy_name(ctr))
+            fail("a parsed set or counter name is not tidied", line);
         /* the parts rebuild to the path */
         m = strlen(cs) + strlen(inst) + strlen(ctr) + 5;
         re = malloc(m);
@@ -152,8 +173,21 @@ static void parse_line(const char *line)
             snprintf(re, m, "%s%s(%s)\\%s", lead, cs, inst, ctr);
         else
             snprintf(re, m, "%s%s\\%s", lead, cs, ctr);
-        if (strcmp(re, line) != 0)
+        /* the same path but for blanks, and a fixed point: it parses to itself */
+        char *a = malloc(strlen(re) + 1), *b = malloc(n + 1), *again = malloc(strlen(re) + 1);
+        pl_spec_in in2;
+        if (!a || !b || !again)
+            abort();
+        no_blanks(re, a);
+        no_blanks(line, b);
+        if (strcmp(a, b) != 0)
             fail("the parsed parts do not rebuild to the path", line);
+        if (pl_path_parse(re, again, strlen(re) + 1, &in2) != 0 || strcmp(in2.counterset, cs) != 0 ||
+            strcmp(in2.instance, inst) != 0 || strcmp(in2.counter, ctr) != 0)
+            fail("the rebuilt path does not parse to the same parts", line);
+        free(a);
+        free(b);
+        free(again);
         free(re);
         check_wild(cs, line);
         check_wild(inst, line);

@@ -258,7 +258,8 @@ describe("remote machines", function()
       local _, st, err, took = collect_from("hang", 0.5)
       assert.truthy(took >= 0.4 and took < 2, "took " .. took)
       assert.equals("no_data", st)
-      assert.matches("timed out after 5%d%d milliseconds", err)
+      -- curl counts the 500 ms it waited as 499 at times
+      assert.matches("timed out after [45]%d%d milliseconds", err)
     end)
 
     it("an answer that never ends is cut at its bound", function()

@@ -98,6 +98,9 @@ static void test_path(void)
     CHECK_STR(in.counterset, "\\\\host\\Memory");
     CHECK(pl_path_parse("\\Memory\\   ", buf, sizeof buf, &in) == EINVAL);
     CHECK(pl_path_parse("\\ (x)\\y", buf, sizeof buf, &in) == EINVAL);
+    CHECK(pl_path_parse("\\ \\x\\y", buf, sizeof buf, &in) == EINVAL);      /* no set name starts with \ */
+    /* the buffer must hold the path as given, blanks included */
+    CHECK(pl_path_parse("  \\Memory\\x", buf, strlen("  \\Memory\\x"), &in) == ENAMETOOLONG);
 }
 
 /* one raw value with a timestamp at 10 MHz */

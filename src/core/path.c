@@ -77,11 +77,11 @@ int pl_path_parse(const char *path, char *buf, size_t bufsize, pl_spec_in *out)
     char host[256];
     if (!path || !buf)
         return EINVAL;
-    while (*path == ' ' || *path == '\t')
-        path++;
     n = strlen(path);
     if (n + 1 > bufsize)
-        return ENAMETOOLONG;
+        return ENAMETOOLONG;         /* the promise is about the path as given */
+    while (*path == ' ' || *path == '\t')
+        path++, n--;
     memcpy(buf, path, n + 1);
     memset(out, 0, sizeof *out);
     out->instance_id = PL_NO_ID;
@@ -123,8 +123,8 @@ int pl_path_parse(const char *path, char *buf, size_t bufsize, pl_spec_in *out)
     }
     /* the instance is left as it is: instance names are data (a process may
      * call itself "  x  "), set and counter names are the catalog's */
-    if (!*tidy(obj))
-        return EINVAL;
+    if (!*tidy(obj) || obj[0] == '\\')
+        return EINVAL;               /* "\ \x\y": no set name starts with a backslash */
     out->counterset = buf[1] == '\\' ? buf : obj;
     out->counter = ctr;
     return 0;
