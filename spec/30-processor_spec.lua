@@ -62,7 +62,7 @@ describe("Processor Information", function()
       assert.equal("Interrupts/sec", cs:counter(3).name)
       assert.equal("DPCs Queued/sec", cs:counter(6).name)
       assert.is_nil(cs:counter(7))                 -- no Linux counterpart
-      assert.equal(23, #cs.counters)
+      assert.equal(25, #cs.counters)
     end)
 
     it("puts the % counters on the hidden tick base", function()
@@ -86,7 +86,7 @@ describe("Processor Information", function()
       local r = s:results()[idx]
       assert.same({ "0,0", "0,1", "0,_Total", "_Total" }, r.instances)
       assert.same({ 0, 1, 0xFFFF0000, 0xFFFFFFFE }, r.ids)
-      assert.equal(21, #r.counters)               -- 23 less the two hidden bases
+      assert.equal(22, #r.counters)               -- 25 less the three hidden bases
     end)
 
     -- instance -> counter -> ticks
@@ -323,6 +323,57 @@ describe("Processor Information", function()
       assert.equal(#perflib.counterset("Processor Information").counters, #cs.counters)
     end)
 
+    it("gives % Processor Utility: busy ticks x current / nominal frequency, over all ticks", function()
+      local files = dofile "spec/support/files.lua"
+      local dir, remove = files.tempdir()
+      local function put(rel, text)
+        os.execute("mkdir -p " .. (dir .. "/" .. rel):match("^(.*)/"))
+        files.write(dir .. "/" .. rel, text)
+      end
+      local function stat(c0, c1)
+        put("proc/stat", "cpu  1 0 1 1 0 0 0 0 0 0\ncpu0 " .. c0 .. "\ncpu1 " .. c1 .. "\n")
+      end
+      local F = "sys/devices/system/cpu/cpu%d/cpufreq/"
+      -- cpu0 has base_frequency (2000 MHz, nominal); cpu1 only cpuinfo_max_freq (2000 MHz)
+      put(F:format(0) .. "base_frequency", "2000000\n")
+      put(F:format(0) .. "cpuinfo_max_freq", "4000000\n")
+      put(F:format(1) .. "cpuinfo_max_freq", "2000000\n")
+      put(F:format(0) .. "scaling_cur_freq", "2000000\n")
+      put(F:format(1) .. "scaling_cur_freq", "2000000\n")
+      -- first collect: cpu0 busy 100 + 100 = 200 of 1000 ticks, cpu1 300 of 1000
+      stat("100 0 100 800 0 0 0 0 0 0", "200 0 100 700 0 0 0 0 0 0")
+      local q = perflib.query { root = dir, user_hz = 100 }
+      local i = assert(q:add "\\Processor Information(*)\\% Processor Utility")
+      local s0 = assert(q:collect())
+      -- second: cpu0 busy 160 + 140 = 300 (+100) of 1200 (+200) at 3000 MHz;
+      --         cpu1 busy 300 + 200 = 500 (+200) of 1200 (+200) at 1000 MHz
+      stat("160 0 140 900 0 0 0 0 0 0", "300 0 200 700 0 0 0 0 0 0")
+      put(F:format(0) .. "scaling_cur_freq", "3000000\n")
+      put(F:format(1) .. "scaling_cur_freq", "1000000\n")
+      local s1 = assert(q:collect())
+      local v = s1:values(s0, i)["% Processor Utility"]
+      -- cpu0: 100 x 100 x 3000 / 2000 = 15000 over 200 ticks = 75 (50 % busy at 1.5x nominal)
+      assert.near(75, v["0,0"], 1e-9)
+      -- cpu1: 200 x 100 x 1000 / 2000 = 10000 over 200 ticks = 50 (100 % busy at half)
+      assert.near(50, v["0,1"], 1e-9)
+      -- the node and the machine weigh CPUs by ticks: (15000 + 10000) / (200 + 200) = 62.5
+      assert.near(62.5, v["0,_Total"], 1e-9)
+      assert.near(62.5, v._Total, 1e-9)
+      local raw, base = s1:value(i, "0,0", "% Processor Utility")
+      assert.equal(15000, raw)
+      assert.equal(1200 - 1000, base)
+      q:close()
+      remove()
+      -- without cpufreq (the basic tree) there is no nominal frequency: no value
+      local qb = perflib.query { root = FX .. "basic", user_hz = 100 }
+      i = assert(qb:add "\\Processor Information(*)\\% Processor Utility")
+      s0 = assert(qb:collect())
+      local _, st = assert(qb:collect()):values(s0, i)
+      assert.equal("no_data", st["% Processor Utility"]["0,0"])
+      assert.equal("no_data", st["% Processor Utility"]._Total)
+      qb:close()
+    end)
+
     it("copes with node numbers above the CPU count", function()
       local s, idx = processor("cpu-node-sparse")
       assert.same({ "1,0", "1,_Total", "3,1", "3,_Total", "_Total" }, s:results()[idx].instances)
@@ -367,7 +418,8 @@ describe("Processor Information", function()
           assert.equal("float", math.type(v))
           assert.is_true(v >= 0 and v <= 100, inst .. " " .. v)
           seen[#seen + 1] = inst
-        elseif counter:sub(1, 1) == "%" and not counter:find("C%d") and counter ~= "% of Maximum Frequency" then
+        elseif counter:sub(1, 1) == "%" and not counter:find("C%d") and counter ~= "% of Maximum Frequency"
+            and counter ~= "% Processor Utility" then           -- these two need cpufreq
           assert.equal("valid", st, inst .. " " .. counter)
         end
       end

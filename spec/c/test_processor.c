@@ -73,6 +73,8 @@ static void test_def(void)
         { 14, "C3 Transitions/sec", PERF_COUNTER_BULK_COUNT, PL_NO_ID },
         { 17, "Processor Frequency", PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID },
         { 18, "% of Maximum Frequency", PERF_LARGE_RAW_FRACTION, 37 },
+        { 26, "% Processor Utility", PERF_AVERAGE_BULK, 27 },    /* Windows' ids and types */
+        { 27, "% Utility Base", PERF_AVERAGE_BASE, PL_NO_ID },
         { 32, "Processor Time Base", PERF_PRECISION_TIMESTAMP, PL_NO_ID },
         { 33, "% Nice Time", PERF_PRECISION_100NS_TIMER, 32 },
         { 34, "% IO Wait Time", PERF_PRECISION_100NS_TIMER, 32 },
@@ -104,8 +106,8 @@ static void test_def(void)
         CHECK_EQ_U64(c->base_id, want[i].base);
         CHECK(pl_type_known(c->type));
         CHECK(c->help && strlen(c->help) > 20 && c->help[strlen(c->help) - 1] == '.');
-        /* only the two bases are hidden */
-        CHECK_EQ_U64(pl_counter_hidden(c), c->id == 32 || c->id == 37);
+        /* only the three bases are hidden */
+        CHECK_EQ_U64(pl_counter_hidden(c), c->id == 27 || c->id == 32 || c->id == 37);
         if (c->base_id != PL_NO_ID)
             CHECK(pl_counter_index(cs, c->base_id) >= 0);
     }
@@ -336,7 +338,7 @@ static void test_full_query(void)
     if (smp && smp->nblocks == 2) {
         const pl_block *b = &smp->blocks[i0], *b1 = &smp->blocks[i1];
         CHECK_EQ_U64(b->ninst, 4);
-        CHECK_EQ_U64(b->ncounters, 21);          /* 23 less the two hidden bases */
+        CHECK_EQ_U64(b->ncounters, 22);          /* 25 less the three hidden bases */
         CHECK_STR(pl_sample_inst_name(smp, b, 2), "0,_Total");
         CHECK_EQ_U64(pl_sample_inst_id(smp, b, 2), NODE_ID(0));
         for (uint32_t c = 0; c < b->ncounters; c++) {

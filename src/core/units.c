@@ -215,6 +215,9 @@ void pl_counter_units(const pl_counter_def *c, pl_units *u)
         /* kinds whose formatted value is in the raw value's unit */
         if (k == K_RATE || k == K_AVG_BULK || k == K_DELTA || k == K_RAW || k == K_DOUBLE)
             set_fmt(u, u->kind, u->scale, u->fper);
+        /* percent summed over a base of ticks (% Processor Utility) averages to a percent */
+        if (k == K_AVG_BULK && u->kind == PL_UNIT_PERCENT)
+            u->fper = PL_PER_NONE;
         else if (k == K_DEC1000)
             set_fmt(u, u->kind, u->scale * 1000, u->fper);
     }

@@ -14,6 +14,7 @@
 #include "pl_provider.h"
 #include "providers.h"
 #include "cputable.h"
+#include "cpufreq.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -27,7 +28,7 @@
 enum {
     C_PROC = 0, C_USER = 1, C_PRIV = 2, C_INTR = 3, C_DPC = 4, C_IRQT = 5, C_DPCQ = 6,
     C_IDLE = 8, C_C1 = 9, C_C2 = 10, C_C3 = 11, C_C1T = 12, C_C2T = 13, C_C3T = 14,
-    C_FREQ = 17, C_PMAX = 18, C_BASE = 32, C_NICE = 33, C_IOW = 34, C_STEAL = 35,
+    C_FREQ = 17, C_PMAX = 18, C_UTIL = 26, C_UTILB = 27, C_BASE = 32, C_NICE = 33, C_IOW = 34, C_STEAL = 35,
     C_GUEST = 36, C_MAXF = 37, C_BUSY = 38
 };
 
@@ -80,6 +81,14 @@ static const pl_counter_def counters[] = {
       PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, PL_U(HERTZ, 1e6, GAUGE) },
     { C_PMAX, "% of Maximum Frequency", "Current frequency as a share of cpuinfo_max_freq "
       "(needs cpufreq).", PERF_LARGE_RAW_FRACTION, C_MAXF, PERF_DETAIL_NOVICE, 0, 8, PL_U(HERTZ, 1e6, GAUGE) },
+    /* Windows' ids and types: AVERAGE_BULK over a 32-bit AVERAGE_BASE */
+    { C_UTIL, "% Processor Utility", "Work done as a share of the CPU's nominal capacity: % Busy Time "
+      "x current / nominal frequency (cpufreq scaling_cur_freq over base_frequency, else "
+      "cpuinfo_max_freq), above 100 when turbo runs; the frequency read at each collect stands for "
+      "the interval before it.  Needs cpufreq; _Total and node totals weigh CPUs by their ticks.",
+      PERF_AVERAGE_BULK, C_UTILB, PERF_DETAIL_NOVICE, 0, 8, PL_U(PERCENT, 1, COUNTER) },
+    { C_UTILB, "% Utility Base", "The CPU's ticks (USER_HZ) over which % Processor Utility was summed: "
+      "its base.", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 4, PL_U(COUNT, 1, COUNTER) },
     { C_BASE, "Processor Time Base", "Sum of all the CPU's /proc/stat ticks except guest and "
       "guest_nice (already inside user and nice), in 100 ns: the base of the % counters.",
       PERF_PRECISION_TIMESTAMP, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8, PL_U(SECONDS, 1e-7, COUNTER) },
@@ -105,8 +114,9 @@ static const pl_counter_def counters[] = {
 static const uint8_t id_ix[C_BUSY + 1] = {
     [C_PROC] = 0, [C_USER] = 1, [C_PRIV] = 2, [C_INTR] = 3, [C_DPC] = 4, [C_IRQT] = 5,
     [C_DPCQ] = 6, [C_IDLE] = 7, [C_C1] = 8, [C_C2] = 9, [C_C3] = 10, [C_C1T] = 11,
-    [C_C2T] = 12, [C_C3T] = 13, [C_FREQ] = 14, [C_PMAX] = 15, [C_BASE] = 16, [C_NICE] = 17,
-    [C_IOW] = 18, [C_STEAL] = 19, [C_GUEST] = 20, [C_MAXF] = 21, [C_BUSY] = 22,
+    [C_C2T] = 12, [C_C3T] = 13, [C_FREQ] = 14, [C_PMAX] = 15, [C_UTIL] = 16, [C_UTILB] = 17,
+    [C_BASE] = 18, [C_NICE] = 19, [C_IOW] = 20, [C_STEAL] = 21, [C_GUEST] = 22, [C_MAXF] = 23,
+    [C_BUSY] = 24,
 };
 
 static void set(pl_snapshot *snap, int inst, int id, uint64_t v)
@@ -132,11 +142,6 @@ typedef struct cpustate {
 } cpustate;
 
 
-typedef struct idlefile {
-    pl_file time, usage;
-    int absent;
-} idlefile;
-
 typedef struct pstate {
     pl_env *env;
     long hz;
@@ -144,8 +149,7 @@ typedef struct pstate {
     char (*cname)[24];       /* instance name of each CPU, once its node is known */
     char (*nname)[24];       /* "node,_Total" of each node */
     uint32_t nnames;
-    uint64_t *mhz;           /* /proc/cpuinfo MHz per CPU, UINT64_MAX absent */
-    pl_file stat, cpuinfo;
+    pl_file stat;
     uint32_t ncpu;           /* array sizes: max cpu number + 1 */
     cpustate *cpu;
     int *node;               /* node of each cpu, -1 unknown */
@@ -153,9 +157,7 @@ typedef struct pstate {
     uint32_t nnodes;         /* size of nodes and inst_of_node */
     cpustate *nodes;
     pl_cputable intr, soft;
-    idlefile (*idle)[3];
-    pl_file *curf, *maxf;
-    int *freq_absent;
+    pl_cpufreq fq;           /* cpuidle, cpufreq, % Processor Utility */
     int *inst_of_cpu, *inst_of_node;   /* snapshot index of each CPU / node */
     /* scratch of one /proc/stat parse */
     uint64_t (*raw)[NF];
@@ -187,24 +189,10 @@ static int grow_cpus(pstate *s, uint32_t n)
     uint8_t *on = realloc(s->online, n);
     if (!on) return ENOMEM;
     s->online = on;
-    idlefile (*id)[3] = realloc(s->idle, n * sizeof *id);
-    if (!id) return ENOMEM;
-    s->idle = id;
-    pl_file *cf = realloc(s->curf, n * sizeof *cf);
-    if (!cf) return ENOMEM;
-    s->curf = cf;
-    pl_file *mf = realloc(s->maxf, n * sizeof *mf);
-    if (!mf) return ENOMEM;
-    s->maxf = mf;
-    uint64_t *mz = realloc(s->mhz, n * sizeof *mz);
-    if (!mz) return ENOMEM;
-    s->mhz = mz;
+    if (pl_cpufreq_grow(&s->fq, n)) return ENOMEM;
     char (*cn)[24] = realloc(s->cname, n * sizeof *cn);
     if (!cn) return ENOMEM;
     s->cname = cn;
-    int *fa = realloc(s->freq_absent, n * sizeof *fa);
-    if (!fa) return ENOMEM;
-    s->freq_absent = fa;
     int *ic = realloc(s->inst_of_cpu, n * sizeof *ic);
     if (!ic) return ENOMEM;
     s->inst_of_cpu = ic;
@@ -212,14 +200,6 @@ static int grow_cpus(pstate *s, uint32_t n)
         memset(&s->cpu[i], 0, sizeof s->cpu[i]);
         s->node[i] = -1;
         s->online[i] = 0;
-        for (int k = 0; k < 3; k++) {
-            pl_file_init(&s->idle[i][k].time);
-            pl_file_init(&s->idle[i][k].usage);
-            s->idle[i][k].absent = 0;
-        }
-        pl_file_init(&s->curf[i]);
-        pl_file_init(&s->maxf[i]);
-        s->freq_absent[i] = 0;
     }
     s->ncpu = n;
     return 0;
@@ -232,15 +212,7 @@ static void proc_close(void *state)
     if (!s)
         return;
     pl_file_close(&s->stat);
-    pl_file_close(&s->cpuinfo);
-    for (uint32_t i = 0; i < s->ncpu; i++) {
-        for (int k = 0; k < 3; k++) {
-            pl_file_close(&s->idle[i][k].time);
-            pl_file_close(&s->idle[i][k].usage);
-        }
-        pl_file_close(&s->curf[i]);
-        pl_file_close(&s->maxf[i]);
-    }
+    pl_cpufreq_free(&s->fq);
     pl_cputable_free(&s->intr);
     pl_cputable_free(&s->soft);
     free(s->cpu);
@@ -249,12 +221,7 @@ static void proc_close(void *state)
     free(s->raw);
     free(s->rawnf);
     free(s->online);
-    free(s->idle);
-    free(s->curf);
-    free(s->maxf);
-    free(s->freq_absent);
     free(s->cname);
-    free(s->mhz);
     free(s->nname);
     free(s->inst_of_cpu);
     free(s->inst_of_node);
@@ -271,7 +238,7 @@ static int proc_open(pl_env *env, void **state)
     s->hz = pl_env_user_hz(env);
     s->hns_per_tick = 10000000 % s->hz == 0 ? (uint64_t)(10000000 / s->hz) : 0;
     pl_file_init(&s->stat);
-    pl_file_init(&s->cpuinfo);
+    pl_cpufreq_init(&s->fq, s->env);
     pl_cputable_init(&s->intr, "proc/interrupts");
     pl_cputable_init(&s->soft, "proc/softirqs");
     *state = s;
@@ -362,6 +329,16 @@ static uint64_t to_hns_slow(uint64_t ticks, long hz)
  * % Processor Time is the mean over its CPUs: its idle time grows by the
  * growth of the summed idle time over the CPUs online, so that a CPU going
  * offline or coming back is neither a jump nor a reset. */
+/* A CPU's busy and total ticks, as % Busy Time and its base count them. */
+static void busy_total(const cpustate *c, uint64_t *busy, uint64_t *total)
+{
+    const uint64_t *f = c->f;
+    uint64_t wa = c->nf > F_WA ? f[F_WA] : 0, hi = c->nf > F_HI ? f[F_HI] : 0;
+    uint64_t si = c->nf > F_SI ? f[F_SI] : 0, st = c->nf > F_ST ? f[F_ST] : 0;
+    *total = f[F_US] + f[F_NI] + f[F_SY] + f[F_ID] + wa + hi + si + st;
+    *busy = *total - (f[F_ID] + wa);
+}
+
 static void set_times(const pstate *s, pl_snapshot *snap, int inst, cpustate *c, long hz, uint32_t online)
 {
     const uint64_t *f = c->f;
@@ -445,98 +422,6 @@ static int cpu_node(pstate *s, uint32_t cpu)
     return node;
 }
 
-/* ---- cpuidle and cpufreq ---------------------------------------------------------------- */
-
-static int read_u64_file(pl_file *f, const pl_env *env, const char *rel, uint64_t *v)
-{
-    const char *p;
-    int e = pl_file_read(f, env, rel);
-    if (e)
-        return e;
-    p = f->buf;
-    return pl_parse_u64(&p, v);
-}
-
-static void read_idle(pstate *s, uint32_t cpu, uint64_t time[3], uint64_t usage[3], int ok[3])
-{
-    char rel[96];
-    rel[0] = '\0';
-    for (int k = 0; k < 3; k++) {
-        idlefile *f = &s->idle[cpu][k];
-        ok[k] = 0;
-        if (f->absent)
-            continue;
-        /* paths are needed only to open; open files are just re-read */
-        if (f->time.fd < 0)
-            snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu%u/cpuidle/state%d/time", (unsigned)cpu, k + 1);
-        int e = read_u64_file(&f->time, s->env, rel, &time[k]);
-        if (e == ENOENT) {
-            f->absent = 1;   /* states do not come and go: stop looking */
-            continue;
-        }
-        if (f->usage.fd < 0)
-            snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu%u/cpuidle/state%d/usage", (unsigned)cpu, k + 1);
-        if (e == 0 && read_u64_file(&f->usage, s->env, rel, &usage[k]) == 0) {
-            time[k] *= 10;   /* us -> 100 ns */
-            ok[k] = 1;
-        }
-    }
-}
-
-/* MHz from /proc/cpuinfo "cpu MHz", for machines without cpufreq: the file
- * is read and parsed once per collect, for all CPUs. */
-static int cpuinfo_mhz(pstate *s, uint32_t cpu, uint64_t *mhz)
-{
-    if (s->cpuinfo.len == 0) {
-        const char *p;
-        int cur = -1;
-        for (uint32_t c = 0; c < s->ncpu; c++)
-            s->mhz[c] = UINT64_MAX;
-        if (pl_file_read(&s->cpuinfo, s->env, "proc/cpuinfo"))
-            return ENOENT;
-        for (p = s->cpuinfo.buf; p && *p; p = pl_next_line(p)) {
-            if (strncmp(p, "processor", 9) == 0) {
-                const char *q = strchr(p, ':');
-                uint64_t n;
-                cur = (q && (q++, pl_parse_u64(&q, &n) == 0) && n < s->ncpu) ? (int)n : -1;
-            } else if (cur >= 0 && strncmp(p, "cpu MHz", 7) == 0) {
-                const char *q = strchr(p, ':');
-                uint64_t v;
-                if (q && (q++, pl_parse_fixed(&q, 0, &v) == 0) && v != UINT64_MAX)
-                    s->mhz[cur] = v;
-            }
-        }
-    }
-    if (cpu >= s->ncpu || s->mhz[cpu] == UINT64_MAX)
-        return ENOENT;
-    *mhz = s->mhz[cpu];
-    return 0;
-}
-
-static void read_freq(pstate *s, uint32_t cpu, uint64_t *cur, uint64_t *max, int *hcur, int *hmax)
-{
-    char rel[96];
-    rel[0] = '\0';
-    *hcur = *hmax = 0;
-    if (!s->freq_absent[cpu]) {
-        if (s->curf[cpu].fd < 0)
-            snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu%u/cpufreq/scaling_cur_freq", (unsigned)cpu);
-        if (read_u64_file(&s->curf[cpu], s->env, rel, cur) == 0) {
-            *cur /= 1000;    /* kHz -> MHz */
-            *hcur = 1;
-            if (s->maxf[cpu].fd < 0)
-                snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu%u/cpufreq/cpuinfo_max_freq", (unsigned)cpu);
-            if (read_u64_file(&s->maxf[cpu], s->env, rel, max) == 0 && *max >= 1000) {
-                *max /= 1000;
-                *hmax = 1;
-            }
-            return;
-        }
-        s->freq_absent[cpu] = 1;
-    }
-    *hcur = cpuinfo_mhz(s, cpu, cur) == 0;
-}
-
 /* ---- instances and collection ------------------------------------------------------------ */
 
 static int add_instances(pstate *s, pl_snapshot *snap, int *inst_of_cpu, int *inst_of_node)
@@ -608,7 +493,7 @@ static void group_idle_freq(const pstate *s, pl_snapshot *snap, int inst, int n)
 {
     static const struct { uint8_t id, mean; } ctr[] = {
         { C_C1, 1 }, { C_C2, 1 }, { C_C3, 1 }, { C_C1T, 0 }, { C_C2T, 0 }, { C_C3T, 0 },
-        { C_FREQ, 1 }, { C_PMAX, 1 }, { C_MAXF, 1 },
+        { C_FREQ, 1 }, { C_PMAX, 1 }, { C_MAXF, 1 }, { C_UTIL, 0 }, { C_UTILB, 0 },
     };
     for (size_t k = 0; k < sizeof ctr / sizeof ctr[0]; k++) {
         uint32_t ix = id_ix[ctr[k].id], cpus = 0;
@@ -736,11 +621,12 @@ static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
         }
     }
 
-    /* idle states and frequency, read only when asked for */
-    if (want_any(wanted_ ? w : NULL, C_C1, C_C3T) || w[C_FREQ] || w[C_PMAX] || w[C_MAXF]) {
+    /* idle states, frequency and utility, read only when asked for */
+    int util = w[C_UTIL] || w[C_UTILB];
+    if (want_any(wanted_ ? w : NULL, C_C1, C_C3T) || w[C_FREQ] || w[C_PMAX] || w[C_MAXF] || util) {
         int idle = w[C_C1] || w[C_C2] || w[C_C3] || w[C_C1T] || w[C_C2T] || w[C_C3T];
-        int freq = w[C_FREQ] || w[C_PMAX] || w[C_MAXF];
-        s->cpuinfo.len = 0;  /* re-read /proc/cpuinfo at most once per collect */
+        int freq = w[C_FREQ] || w[C_PMAX] || w[C_MAXF] || util;
+        pl_cpufreq_begin(&s->fq);
         for (uint32_t c = 0; c < s->ncpu; c++) {
             if (!s->online[c])
                 continue;
@@ -748,7 +634,7 @@ static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
             if (idle) {
                 uint64_t t[3], u[3];
                 int ok[3];
-                read_idle(s, c, t, u, ok);
+                pl_cpufreq_idle(&s->fq, c, t, u, ok);
                 for (int k = 0; k < 3; k++) {
                     if (!ok[k])
                         continue;
@@ -757,14 +643,19 @@ static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
                 }
             }
             if (freq) {
-                uint64_t cur, max;
-                int hc, hm;
-                read_freq(s, c, &cur, &max, &hc, &hm);
-                if (hc)
-                    set(snap, i, C_FREQ, cur);
-                if (hc && hm) {
-                    set(snap, i, C_PMAX, cur);
-                    set(snap, i, C_MAXF, max);
+                pl_cpufreq_mhz m;
+                uint64_t busy, all;
+                pl_cpufreq_read(&s->fq, c, &m);
+                if (m.hcur)
+                    set(snap, i, C_FREQ, m.cur);
+                if (m.hcur && m.hmax) {
+                    set(snap, i, C_PMAX, m.cur);
+                    set(snap, i, C_MAXF, m.max);
+                }
+                busy_total(&s->cpu[c], &busy, &all);
+                if (util && pl_cpufreq_utility(&s->fq.cpu[c], busy, all, &m)) {
+                    set(snap, i, C_UTIL, s->fq.cpu[c].util);
+                    set(snap, i, C_UTILB, s->fq.cpu[c].util_base);
                 }
             }
         }
