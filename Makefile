@@ -221,10 +221,13 @@ build/san/perflib/core.so: $(SAN_OBJ) $(SAN_PUBPROV) | build/san/perflib-plugin-
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fsanitize=address,undefined -o $@ $^ $(PROV_LIBS) $(CURL_LIBS) -lm -lpthread
 
-# The host embeds the Lua facade so it runs from anywhere.
-build/gen/perflib_lua.c: $(LUA_SRC) src/host/embed.lua Makefile
+# The host embeds the Lua facade so it runs from anywhere, and lua-argparse
+# (perflib.cli's parser) from Debian's package, so the binary needs no Lua
+# files at run time.
+ARGPARSE_LUA ?= /usr/share/lua/5.4/argparse.lua
+build/gen/perflib_lua.c: $(LUA_SRC) src/host/embed.lua Makefile $(ARGPARSE_LUA)
 	@mkdir -p $(dir $@)
-	$(LUA) src/host/embed.lua $@ $(LUA_SRC)
+	$(LUA) src/host/embed.lua $@ $(LUA_SRC) argparse=$(ARGPARSE_LUA)
 
 build/perflua: $(HOST_SRC) build/gen/perflib_lua.c build/libperflib-core.a \
                build/libperflib-providers.a $(BIND_OBJ) build/libperflib-provider.a
