@@ -13,8 +13,10 @@ SECONDS_  := $(if $(SECONDS),$(SECONDS),0)
 
 # Debian 12 packages: RUN_PKGS builds and runs perflib (make, make run, make
 # install); TEST_PKGS adds the test, lint, fuzz, sanitizer and bench toolchain
-# (make test, make bench). `make run` installs only the first set.
-RUN_PKGS  := gcc make pkg-config lua5.4 liblua5.4-dev libedit-dev libncurses-dev lua-argparse \
+# (make test, make bench). `make run` installs only the first set, without
+# Recommends (libc6-dev's pull in image codecs through libgd): ~230 MB on a
+# minimal Debian 12 against ~1.7 GB for both sets (doc/footprint.sh).
+RUN_PKGS  := gcc libc6-dev make pkg-config lua5.4 liblua5.4-dev libedit-dev libncurses-dev lua-argparse \
              libinih-dev libjansson-dev libcurl4-gnutls-dev libmicrohttpd-dev
 TEST_PKGS := lua-busted lua-check luarocks valgrind tmux lua-ldoc lua-markdown cppcheck \
              clang libclang-rt-14-dev python3 libpcp-mmv1-dev libpcp3-dev prometheus \
@@ -72,7 +74,7 @@ all: build/libperflib-core.a build/libperflib-providers.a build/libperflib.a bui
 # ---- dependencies -------------------------------------------------------------
 # deps: what building and running need; deps-test: everything make test needs
 deps:
-	@$(MAKE) --no-print-directory deps-install PKGS="$(RUN_PKGS)"
+	@$(MAKE) --no-print-directory deps-install PKGS="$(RUN_PKGS)" APT_FLAGS=--no-install-recommends
 
 deps-test:
 	@$(MAKE) --no-print-directory deps-install PKGS="$(DEB_PKGS)"
@@ -88,10 +90,10 @@ deps-install:
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
-	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing || exit 1; \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(APT_FLAGS) $$missing || exit 1; \
 	  else \
 	    echo "perflib needs these Debian packages; run as root:"; \
-	    echo "  apt-get update && apt-get install -y$$missing"; exit 1; \
+	    echo "  apt-get update && apt-get install -y $(APT_FLAGS)$$missing"; exit 1; \
 	  fi; \
 	fi
 
