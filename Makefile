@@ -64,7 +64,7 @@ SAN_PROV := $(patsubst src/%.c,build/san/%.o,$(PROV_SRC))
 SAN_CAPI := $(SAN_CORE) $(SAN_PROV) $(patsubst src/%.c,build/san/%.o,$(CAPI_SRC))
 SAN_OBJ  := $(SAN_CORE) $(SAN_PROV) $(patsubst src/%.c,build/san/%.o,$(BIND_SRC))
 
-.PHONY: all deps deps-test deps-install print-pkgs run test lint bench clean rock doc crosscheck install uninstall man
+.PHONY: all deps deps-test deps-install print-pkgs run test lint bench clean rock rock-build rock-install doc crosscheck install uninstall man
 
 all: build/libperflib-core.a build/libperflib-providers.a build/libperflib.a build/libperflib.so build/perflib.pc \
      build/libperflib-provider.a build/libperflib-provider.so build/perflib-provider.pc build/test-providers/appseg-pub \
@@ -471,10 +471,24 @@ crosscheck: deps
 doc:
 	ldoc --fatalwarnings .
 
+# The rockspec (build.type make) builds through rock-build and rock-install:
+# the module, its Lua facade and perflua; `make rock` builds it offline with
+# Debian's luarocks into build/rocktree and packs the installed rock
+# (luarocks pack: build/perflib-scm-1.linux-*.rock).
 rock:
-	rm -rf build/rock-src build/rocktree && mkdir -p build/rock-src
-	tar cf - perflib-scm-1.rockspec src lua | tar xf - -C build/rock-src
+	rm -rf build/rock-src build/rocktree build/perflib-scm-1.*.rock && mkdir -p build/rock-src
+	tar cf - perflib-scm-1.rockspec Makefile fuzz/fuzz.mk src lua | tar xf - -C build/rock-src
 	cd build/rock-src && luarocks --lua-version=5.4 make --tree=../rocktree perflib-scm-1.rockspec
+	cd build && luarocks --lua-version=5.4 --tree=rocktree pack perflib scm-1
+
+rock-build: build/perflib/core.so build/perflua
+
+rock-install: rock-build
+	install -d $(ROCK_LIBDIR)/perflib $(ROCK_LUADIR)/perflib/rules $(ROCK_BINDIR)
+	install -m 755 build/perflib/core.so $(ROCK_LIBDIR)/perflib/
+	install -m 644 $(wildcard lua/perflib/*.lua) $(ROCK_LUADIR)/perflib/
+	install -m 644 $(wildcard lua/perflib/rules/*.lua) $(ROCK_LUADIR)/perflib/rules/
+	install -m 755 build/perflua $(ROCK_BINDIR)/
 
 include fuzz/fuzz.mk
 
