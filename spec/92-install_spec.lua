@@ -121,4 +121,12 @@ describe("make install and make uninstall", function()
     assert.matches("perflua monitor: stopped\n$", out)
     assert.is_nil(out:find("\27", 1, true))
   end)
+
+  it("the README's LUA_PATH/LUA_CPATH line runs the build tree from stock lua5.4", function()
+    local install = files.read("README.md"):match "\n## Install\n(.-)\n## "
+    local line = assert(install:match "```sh\n(LUA_PATH_5_4=.-)```", "no LUA_PATH example under ## Install")
+    local code, out = sh(line)
+    assert.equals(0, code, out)
+    assert.equals("perflib 0.1.0\tperflua\n", out)
+  end)
 end)
