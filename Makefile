@@ -259,8 +259,12 @@ install: all
 	install -m 644 build/libperflib.a $(DESTDIR)$(LIBDIR)/
 	install -m 755 build/libperflib.so $(DESTDIR)$(LIBDIR)/libperflib.so.0
 	ln -sf libperflib.so.0 $(DESTDIR)$(LIBDIR)/libperflib.so
-	$(MAKE) --no-print-directory -B build/perflib.pc build/perflib-provider.pc $(MAN_PAGES) \
-	  build/perflua-monitor.service PREFIX=$(PREFIX) LIBDIR=$(LIBDIR)
+	$(MAKE) --no-print-directory -B build/perflib.pc build/perflib-provider.pc PREFIX=$(PREFIX) LIBDIR=$(LIBDIR)
+	@# the pages and the unit name PREFIX's paths: made for this PREFIX apart from build/man
+	@mkdir -p build/install
+	$(GEN_LUA) man $(PL_VERSION) $(PREFIX) doc/perflua.1.in build/install/perflua.1
+	$(GEN_LUA) man $(PL_VERSION) $(PREFIX) doc/perflib.7.in build/install/perflib.7
+	sed 's|@PREFIX@|$(PREFIX)|g' systemd/perflua-monitor.service.in > build/install/perflua-monitor.service
 	install -m 644 build/perflib.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 	install -m 644 build/libperflib-provider.a $(DESTDIR)$(LIBDIR)/
 	install -m 755 build/libperflib-provider.so $(DESTDIR)$(LIBDIR)/libperflib-provider.so.0
@@ -273,10 +277,10 @@ install: all
 	install -m 644 $(wildcard lua/perflib/*.lua) $(DESTDIR)$(LUA_SHARE_DIR)/
 	install -m 644 $(wildcard lua/perflib/rules/*.lua) $(DESTDIR)$(LUA_SHARE_DIR)/rules/
 	install -m 644 $(wildcard examples/rules/*.lua) $(DESTDIR)$(RULES_DIR)/
-	install -m 644 build/man/perflua.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -m 644 build/man/perflib.7 $(DESTDIR)$(PREFIX)/share/man/man7/
+	install -m 644 build/install/perflua.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 build/install/perflib.7 $(DESTDIR)$(PREFIX)/share/man/man7/
 	install -m 644 build/perflua.bash $(DESTDIR)$(BASH_COMP_DIR)/perflua
-	install -m 644 build/perflua-monitor.service $(DESTDIR)$(SYSTEMD_UNIT_DIR)/
+	install -m 644 build/install/perflua-monitor.service $(DESTDIR)$(SYSTEMD_UNIT_DIR)/
 	@$(LDCONFIG)
 
 uninstall:
