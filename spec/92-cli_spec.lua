@@ -138,6 +138,19 @@ describe("perflua's command line", function()
     end
   end)
 
+  test("record and replay print the command line's usage when given nothing to do", function()
+    local code, out, err = perflua "record /nonexistent/x.rec"
+    assert.equals(2, code)
+    assert.equals("", out)
+    local _, help = perflua "record --help"
+    local usage = help:match "^(usage: .-)\n\n"
+    assert.equals(usage .. "\nRecord counter paths (and the sources of a rules file) to a file that perflua\n"
+      .. "replay reads; an existing OUT.rec is refused unless --force is given.\n", err)
+    assert.matches("^usage: perflua replay %[%-h%] <RULES%.lua> <RECORDING>\n",
+      cli.usage "replay")
+    assert.has_error(function() cli.usage "nope" end, "bad argument #1 to 'usage' (no command 'nope')")
+  end)
+
   test("a bare word that is no command but a file runs as a script", function()
     local dir, remove = files.tempdir()
     files.write(dir .. "/hello", "print('hello from', arg[0], ...)\n")

@@ -197,13 +197,13 @@ local function lower_usage(s)
   return (s:gsub("^Usage: ", "usage: "))
 end
 
--- text in lines of at most 79 columns, each after indent
-local function wrap(text, indent)
+-- text in lines of at most 79 columns, the first after indent, the others after cont
+local function wrap(text, indent, cont)
   local lines, line = {}, indent
   for word in text:gmatch "%S+" do
-    if #line + #word + 1 > 79 and line ~= indent then
+    if #line + #word + 1 > 79 and line:match "%S" then
       lines[#lines + 1] = line
-      line = indent .. (" "):rep(3)
+      line = cont
     end
     line = line .. (line:match "%S" and " " or "") .. word
   end
@@ -214,7 +214,7 @@ end
 --- The help of one subcommand (its parser), as `perflua CMD --help` prints it.
 function M.help(cmd)
   local exit = {}
-  for _, e in ipairs(M.EXIT) do exit[#exit + 1] = wrap(e[1] .. "  " .. e[2], "   ") end
+  for _, e in ipairs(M.EXIT) do exit[#exit + 1] = wrap(e[1] .. "  " .. e[2], "   ", "      ") end
   return lower_usage(cmd:get_help()) .. "\n\nExit status:\n" .. table.concat(exit, "\n") .. "\n"
 end
 
@@ -237,6 +237,17 @@ local function join_negative(p, args)
     end
   end
   return out
+end
+
+--- One subcommand's usage line(s) and description: what its module prints when
+-- the arguments, though well-formed, give it nothing to do.
+-- @tparam string name a subcommand
+-- @treturn string
+function M.usage(name)
+  for _, c in ipairs(M.parser()._commands) do
+    if c._name == name then return lower_usage(c:get_usage()) .. "\n" .. wrap(c._description, "", "") .. "\n" end
+  end
+  error(("bad argument #1 to 'usage' (no command '%s')"):format(tostring(name)), 2)
 end
 
 --- `perflua --help`: the interpreter's flags, then the subcommands by group.
