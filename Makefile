@@ -11,12 +11,17 @@ LUA       ?= lua5.4
 BUSTED    ?= /usr/bin/busted
 SECONDS_  := $(if $(SECONDS),$(SECONDS),0)
 
-# Debian 12 packages everything below needs (make test, make run, make bench).
-DEB_PKGS  := gcc make pkg-config lua5.4 liblua5.4-dev lua-busted lua-check \
-             luarocks libedit-dev valgrind tmux lua-ldoc lua-markdown cppcheck \
-             clang libclang-rt-14-dev python3 libinih-dev \
-             libpcp-mmv1-dev libpcp3-dev libcurl4-gnutls-dev libmicrohttpd-dev prometheus \
-             prometheus-alertmanager curl lua-cjson prometheus-node-exporter libjansson-dev
+# Debian 12 packages: RUN_PKGS builds and runs perflib (make, make run, make
+# install); TEST_PKGS adds the test, lint, fuzz, sanitizer and bench toolchain
+# (make test, make bench). `make run` installs only the first set, without
+# Recommends (libc6-dev's pull in image codecs through libgd): ~230 MB on a
+# minimal Debian 12 against ~1.7 GB for both sets (doc/footprint.sh).
+RUN_PKGS  := gcc libc6-dev make pkg-config lua5.4 liblua5.4-dev libedit-dev libncurses-dev lua-argparse \
+             libinih-dev libjansson-dev libcurl4-gnutls-dev libmicrohttpd-dev
+TEST_PKGS := lua-busted lua-check luarocks valgrind tmux lua-ldoc lua-markdown cppcheck \
+             clang libclang-rt-14-dev python3 libpcp-mmv1-dev libpcp3-dev prometheus \
+             prometheus-alertmanager curl lua-cjson prometheus-node-exporter groff-base
+DEB_PKGS  := $(RUN_PKGS) $(TEST_PKGS)
 
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null)
@@ -59,25 +64,36 @@ SAN_PROV := $(patsubst src/%.c,build/san/%.o,$(PROV_SRC))
 SAN_CAPI := $(SAN_CORE) $(SAN_PROV) $(patsubst src/%.c,build/san/%.o,$(CAPI_SRC))
 SAN_OBJ  := $(SAN_CORE) $(SAN_PROV) $(patsubst src/%.c,build/san/%.o,$(BIND_SRC))
 
-.PHONY: all deps run test lint bench clean rock doc crosscheck install
+.PHONY: all deps deps-test deps-install print-pkgs run test lint bench clean rock rock-build rock-install doc crosscheck install uninstall man
 
 all: build/libperflib-core.a build/libperflib-providers.a build/libperflib.a build/libperflib.so build/perflib.pc \
      build/libperflib-provider.a build/libperflib-provider.so build/perflib-provider.pc build/test-providers/appseg-pub \
      build/perflib/core.so build/perflua build/perflib-plugin-host $(CTESTS) $(EXAMPLES) $(PLUGIN_EXAMPLES) \
-     $(SPEC_PLUGINS)
+     $(SPEC_PLUGINS) build/man/perflua.1 build/man/perflib.7 build/perflua.bash build/perflua-monitor.service
 
 # ---- dependencies -------------------------------------------------------------
+# deps: what building and running need; deps-test: everything make test needs
 deps:
-	@missing=""; for p in $(DEB_PKGS); do \
+	@$(MAKE) --no-print-directory deps-install PKGS="$(RUN_PKGS)" APT_FLAGS=--no-install-recommends
+
+deps-test:
+	@$(MAKE) --no-print-directory deps-install PKGS="$(DEB_PKGS)"
+
+# the whole list, for .ci/run
+print-pkgs:
+	@echo $(DEB_PKGS)
+
+deps-install:
+	@missing=""; for p in $(PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
-	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing || exit 1; \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(APT_FLAGS) $$missing || exit 1; \
 	  else \
 	    echo "perflib needs these Debian packages; run as root:"; \
-	    echo "  apt-get update && apt-get install -y$$missing"; exit 1; \
+	    echo "  apt-get update && apt-get install -y $(APT_FLAGS)$$missing"; exit 1; \
 	  fi; \
 	fi
 
@@ -191,26 +207,86 @@ build/test-plugins/flaky.so: spec/c/plugins/flaky.c $(STAGED_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(OPT) $(CWARNS) -shared -fPIC -fvisibility=hidden -Ibuild/include/perflib -o $@ $<
 
+# ---- manual pages, bash completion, systemd unit ----------------------------
+# perflua(1) and the completion come from perflib.cli's definitions (the same
+# as --help) and doc/*.in, by doc/gen-man.lua; argparse from Debian's path.
+PL_VERSION := $(shell sed -n 's/^\#define PL_VERSION "\(.*\)"/\1/p' src/core/perflib.h)
+GEN_LUA    := LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' $(LUA) doc/gen-man.lua
+MAN_PAGES  := build/man/perflua.1 build/man/perflib.7
+build/man/%: doc/%.in doc/gen-man.lua lua/perflib/cli.lua
+	@mkdir -p $(dir $@)
+	$(GEN_LUA) man $(PL_VERSION) $(PREFIX) $< $@
+
+build/perflua.bash: doc/gen-man.lua lua/perflib/cli.lua
+	@mkdir -p $(dir $@)
+	$(GEN_LUA) bash $@
+
+build/perflua-monitor.service: doc/perflua-monitor.service.in
+	@mkdir -p $(dir $@)
+	sed 's|@PREFIX@|$(PREFIX)|g' $< > $@
+
+man: $(MAN_PAGES) build/perflua.bash build/perflua-monitor.service
+
+# ---- install ---------------------------------------------------------------------
+# systemd looks in $(PREFIX)/lib/systemd/system for both /usr and /usr/local
+SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
+BASH_COMP_DIR    ?= $(PREFIX)/share/bash-completion/completions
+LUA_LIB_DIR      := $(LIBDIR)/lua/5.4/perflib
+LUA_SHARE_DIR    := $(PREFIX)/share/lua/5.4/perflib
+RULES_DIR        := $(PREFIX)/share/perflib/rules
+# everything install puts there, which uninstall removes
+INSTALLED := $(addprefix $(PREFIX)/include/perflib/,$(notdir $(PUBLIC_H))) \
+  $(addprefix $(LIBDIR)/,libperflib.a libperflib.so.0 libperflib.so libperflib-provider.a \
+    libperflib-provider.so.0 libperflib-provider.so pkgconfig/perflib.pc pkgconfig/perflib-provider.pc) \
+  $(PREFIX)/bin/perflua $(LIBEXECDIR)/perflib-plugin-host $(LUA_LIB_DIR)/core.so \
+  $(addprefix $(LUA_SHARE_DIR)/,$(notdir $(wildcard lua/perflib/*.lua))) \
+  $(addprefix $(LUA_SHARE_DIR)/rules/,$(notdir $(wildcard lua/perflib/rules/*.lua))) \
+  $(addprefix $(RULES_DIR)/,$(notdir $(wildcard examples/rules/*.lua))) \
+  $(PREFIX)/share/man/man1/perflua.1 $(PREFIX)/share/man/man7/perflib.7 \
+  $(BASH_COMP_DIR)/perflua $(SYSTEMD_UNIT_DIR)/perflua-monitor.service
+# directories that are perflib's alone: removed by uninstall when empty
+OWN_DIRS := $(PREFIX)/include/perflib $(LUA_LIB_DIR) $(LUA_SHARE_DIR)/rules $(LUA_SHARE_DIR) $(RULES_DIR) \
+  $(PREFIX)/share/perflib $(LIBEXECDIR)
+# ldconfig only for the running system: not into DESTDIR, not as a user
+LDCONFIG = if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then ldconfig; fi
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include/perflib $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/bin \
-	  $(DESTDIR)$(LIBDIR)/lua/5.4/perflib $(DESTDIR)$(PREFIX)/share/lua/5.4/perflib/rules
+	  $(DESTDIR)$(LUA_LIB_DIR) $(DESTDIR)$(LUA_SHARE_DIR)/rules $(DESTDIR)$(RULES_DIR) \
+	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7 $(DESTDIR)$(BASH_COMP_DIR) \
+	  $(DESTDIR)$(SYSTEMD_UNIT_DIR)
 	install -m 644 $(PUBLIC_H) $(DESTDIR)$(PREFIX)/include/perflib/
 	install -m 644 build/libperflib.a $(DESTDIR)$(LIBDIR)/
 	install -m 755 build/libperflib.so $(DESTDIR)$(LIBDIR)/libperflib.so.0
 	ln -sf libperflib.so.0 $(DESTDIR)$(LIBDIR)/libperflib.so
-	$(MAKE) --no-print-directory -B build/perflib.pc PREFIX=$(PREFIX) LIBDIR=$(LIBDIR)
+	$(MAKE) --no-print-directory -B build/perflib.pc build/perflib-provider.pc PREFIX=$(PREFIX) LIBDIR=$(LIBDIR)
+	@# the pages and the unit name PREFIX's paths: made for this PREFIX apart from build/man
+	@mkdir -p build/install
+	$(GEN_LUA) man $(PL_VERSION) $(PREFIX) doc/perflua.1.in build/install/perflua.1
+	$(GEN_LUA) man $(PL_VERSION) $(PREFIX) doc/perflib.7.in build/install/perflib.7
+	sed 's|@PREFIX@|$(PREFIX)|g' doc/perflua-monitor.service.in > build/install/perflua-monitor.service
 	install -m 644 build/perflib.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 	install -m 644 build/libperflib-provider.a $(DESTDIR)$(LIBDIR)/
 	install -m 755 build/libperflib-provider.so $(DESTDIR)$(LIBDIR)/libperflib-provider.so.0
 	ln -sf libperflib-provider.so.0 $(DESTDIR)$(LIBDIR)/libperflib-provider.so
-	$(MAKE) --no-print-directory -B build/perflib-provider.pc PREFIX=$(PREFIX) LIBDIR=$(LIBDIR)
 	install -m 644 build/perflib-provider.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 	install -m 755 build/perflua $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(LIBEXECDIR)
 	install -m 755 build/perflib-plugin-host $(DESTDIR)$(LIBEXECDIR)/
-	install -m 755 build/perflib/core.so $(DESTDIR)$(LIBDIR)/lua/5.4/perflib/
-	install -m 644 $(wildcard lua/perflib/*.lua) $(DESTDIR)$(PREFIX)/share/lua/5.4/perflib/
-	install -m 644 $(wildcard lua/perflib/rules/*.lua) $(DESTDIR)$(PREFIX)/share/lua/5.4/perflib/rules/
+	install -m 755 build/perflib/core.so $(DESTDIR)$(LUA_LIB_DIR)/
+	install -m 644 $(wildcard lua/perflib/*.lua) $(DESTDIR)$(LUA_SHARE_DIR)/
+	install -m 644 $(wildcard lua/perflib/rules/*.lua) $(DESTDIR)$(LUA_SHARE_DIR)/rules/
+	install -m 644 $(wildcard examples/rules/*.lua) $(DESTDIR)$(RULES_DIR)/
+	install -m 644 build/install/perflua.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 build/install/perflib.7 $(DESTDIR)$(PREFIX)/share/man/man7/
+	install -m 644 build/perflua.bash $(DESTDIR)$(BASH_COMP_DIR)/perflua
+	install -m 644 build/install/perflua-monitor.service $(DESTDIR)$(SYSTEMD_UNIT_DIR)/
+	@$(LDCONFIG)
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	rmdir $(addprefix $(DESTDIR),$(OWN_DIRS)) 2>/dev/null || true
+	@$(LDCONFIG)
 
 # the module publishes too (perflib.provider, src/lua/lprovider.c): libperflib-provider's objects
 build/perflib/core.so: $(CORE_OBJ) $(PROV_OBJ) $(BIND_OBJ) $(PUBPROV_OBJ)
@@ -221,10 +297,13 @@ build/san/perflib/core.so: $(SAN_OBJ) $(SAN_PUBPROV) | build/san/perflib-plugin-
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fsanitize=address,undefined -o $@ $^ $(PROV_LIBS) $(CURL_LIBS) -lm -lpthread
 
-# The host embeds the Lua facade so it runs from anywhere.
-build/gen/perflib_lua.c: $(LUA_SRC) build/gen/lua/perflib/helpdata.lua src/host/embed.lua Makefile
+# The host embeds the Lua facade so it runs from anywhere, the REPL's help
+# texts, and lua-argparse (perflib.cli's parser) from Debian's package, so
+# the binary needs no Lua files at run time.
+ARGPARSE_LUA ?= /usr/share/lua/5.4/argparse.lua
+build/gen/perflib_lua.c: $(LUA_SRC) build/gen/lua/perflib/helpdata.lua src/host/embed.lua Makefile $(ARGPARSE_LUA)
 	@mkdir -p $(dir $@)
-	$(LUA) src/host/embed.lua $@ $(LUA_SRC) build/gen/lua/perflib/helpdata.lua
+	$(LUA) src/host/embed.lua $@ $(LUA_SRC) build/gen/lua/perflib/helpdata.lua argparse=$(ARGPARSE_LUA)
 
 # the REPL's help() texts (perflib.helpdata), from the LDoc comments make doc reads
 DOC_SRC := lua/perflib/init.lua $(BIND_SRC)
@@ -314,7 +393,7 @@ run: deps
 	build/perflua monitor examples/rules/default.lua --view $(if $(SECONDS),--seconds $(SECONDS))
 
 # ---- tests ----------------------------------------------------------------------
-test: deps
+test: deps-test
 	@$(MAKE) --no-print-directory all build/san/perflib/core.so \
 	  $(patsubst build/ctest/%,build/san/ctest/%,$(CTESTS))
 	@bash spec/support/run-all.sh
@@ -327,7 +406,7 @@ lint:
 
 BENCH_FLOORS := $(patsubst bench/%.c,build/bench/%,$(wildcard bench/floor_*.c))
 
-bench: deps
+bench: deps-test
 	@$(MAKE) --no-print-directory all build/bench/floor build/bench/bulk build/bench/v1 build/bench/plugin \
 	  build/bench/appseg build/bench/remote $(TEST_PLUGINS) $(BENCH_FLOORS)
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
@@ -402,10 +481,24 @@ crosscheck: deps
 doc:
 	ldoc --fatalwarnings .
 
+# The rockspec (build.type make) builds through rock-build and rock-install:
+# the module, its Lua facade and perflua; `make rock` builds it offline with
+# Debian's luarocks into build/rocktree and packs the installed rock
+# (luarocks pack: build/perflib-scm-1.linux-*.rock).
 rock:
-	rm -rf build/rock-src build/rocktree && mkdir -p build/rock-src
-	tar cf - perflib-scm-1.rockspec src lua | tar xf - -C build/rock-src
+	rm -rf build/rock-src build/rocktree build/perflib-scm-1.*.rock && mkdir -p build/rock-src
+	tar cf - perflib-scm-1.rockspec Makefile fuzz/fuzz.mk src lua | tar xf - -C build/rock-src
 	cd build/rock-src && luarocks --lua-version=5.4 make --tree=../rocktree perflib-scm-1.rockspec
+	cd build && luarocks --lua-version=5.4 --tree=rocktree pack perflib scm-1
+
+rock-build: build/perflib/core.so build/perflua
+
+rock-install: rock-build
+	install -d $(ROCK_LIBDIR)/perflib $(ROCK_LUADIR)/perflib/rules $(ROCK_BINDIR)
+	install -m 755 build/perflib/core.so $(ROCK_LIBDIR)/perflib/
+	install -m 644 $(wildcard lua/perflib/*.lua) $(ROCK_LUADIR)/perflib/
+	install -m 644 $(wildcard lua/perflib/rules/*.lua) $(ROCK_LUADIR)/perflib/rules/
+	install -m 755 build/perflua $(ROCK_BINDIR)/
 
 include fuzz/fuzz.mk
 

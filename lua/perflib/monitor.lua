@@ -320,62 +320,12 @@ function M.is_tty()
   return perflib.isatty(1)
 end
 
-local USAGE = [[
-usage: perflua monitor RULES.lua [--interval SECONDS] [--seconds N] [--view]
-       perflua check RULES.lua
-       perflua explain RULES.lua RULE [--interval SECONDS] [--seconds N]
-       perflua record OUT.rec [--interval SECONDS] [--seconds N] [--rules RULES.lua] [--force] [PATH...]
-         (an existing OUT.rec is refused unless --force)
-       perflua replay RULES.lua RECORDING
-]]
-
---- Entry point used by perflua: cmd and its arguments; returns the exit status.
+--- Entry point kept for callers of the old interface: `perflua CMD ARGS...` through
+-- perflib.cli, which parses every subcommand; returns the exit status.
 function M.main(cmd, args, out, err)
-  out, err = out or io.stdout, err or io.stderr
-  if cmd == "serve" then return require("perflib.serve").main(args, out, err) end
-  local opts, pos = {}, {}
-  local i = 1
-  while i <= #args do
-    local a = args[i]
-    if a == "--interval" or a == "--seconds" then
-      local v = tonumber(args[i + 1])
-      if not v or v <= 0 then
-        err:write(("perflua: %s needs a positive number\n"):format(a))
-        return 2
-      end
-      opts[a:sub(3)] = v
-      i = i + 2
-    elseif a == "--view" and cmd == "monitor" then
-      opts.view = true
-      i = i + 1
-    elseif a == "--force" and cmd == "record" then
-      opts.force = true
-      i = i + 1
-    elseif a == "-h" or a == "--help" then
-      out:write(USAGE)
-      return 0
-    elseif a == "--rules" and cmd == "record" and args[i + 1] then
-      opts.rules = args[i + 1]
-      i = i + 2
-    elseif a:sub(1, 2) == "--" then
-      err:write(("perflua: unknown option %s\n%s"):format(a, USAGE))
-      return 2
-    else
-      pos[#pos + 1] = a
-      i = i + 1
-    end
-  end
-  if not pos[1] then
-    err:write(USAGE)
-    return 2
-  end
-  if cmd == "check" then return M.check(pos[1], out, err) end
-  if cmd == "monitor" then return M.monitor(pos[1], opts, out, err) end
-  if cmd == "explain" then return M.explain(pos[1], pos[2], opts, out, err) end
-  if cmd == "record" then return require("perflib.record").main(pos, opts, out, err) end
-  if cmd == "replay" then return require("perflib.replay").main(pos, opts, out, err) end
-  err:write(USAGE)
-  return 2
+  local argv = { cmd }
+  for k = 1, #args do argv[k + 1] = args[k] end
+  return require("perflib.cli").main(argv, out, err) or 2
 end
 
 return M

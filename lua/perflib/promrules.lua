@@ -245,25 +245,19 @@ function P.convert(set)
   return table.concat(lines, "\n") .. "\n", skipped, notes
 end
 
-local USAGE = "usage: perflua promrules RULES.lua [-o OUT.yml]\n"
-
---- Entry point of `perflua promrules`: writes the YAML to stdout (or -o
--- FILE), the skipped rules and notes to stderr; returns the exit status
--- (0, 1 when no rule could be written, 2 for a rules file that does not load).
+--- Entry point kept for callers of the old interface (perflua promrules ARGS, parsed by
+-- perflib.cli): returns the exit status.
 function P.main(args, out, err)
+  local argv = { "promrules" }
+  for k = 1, #args do argv[k + 1] = args[k] end
+  return require("perflib.cli").main(argv, out, err)
+end
+
+--- `perflua promrules RULES.lua [-o FILE]`: writes the YAML to out (or to the file dest),
+-- the skipped rules and notes to err; returns the exit status (0, 1 when no rule could be
+-- written, 2 for a rules file that does not load or an output file that cannot be written).
+function P.run(path, dest, out, err)
   out, err = out or io.stdout, err or io.stderr
-  local path, dest
-  local i = 1
-  while i <= #args do
-    local a = args[i]
-    if a == "-h" or a == "--help" then out:write(USAGE) return 0 end
-    if a == "-o" and args[i + 1] then dest, i = args[i + 1], i + 2
-    elseif a:sub(1, 1) == "-" or path then
-      err:write(("perflua: promrules: unexpected %s\n%s"):format(a, USAGE))
-      return 2
-    else path, i = a, i + 1 end
-  end
-  if not path then err:write(USAGE) return 2 end
   local set, errors = R.load(path)
   for _, e in ipairs(errors or {}) do
     err:write(T.escape(("perflua: %s: %s"):format(path, type(e) == "table" and e.message or tostring(e))), "\n")

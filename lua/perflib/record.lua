@@ -616,10 +616,6 @@ end
 
 -- ---------------------------------------------------------------- perflua record
 
-local USAGE = "usage: perflua record OUT.rec [--interval SECONDS] [--seconds N] [--rules RULES.lua] [--force]"
-  .. " [PATH...]\n"
-  .. "  an existing OUT.rec is refused unless --force is given\n"
-
 local function say(out, fmt, ...)
   out:write(fmt:format(...), "\n")
   out:flush()
@@ -645,7 +641,7 @@ function record.main(pos, opts, out, err)
     for _, src in ipairs(E.new(set):sources()) do paths[#paths + 1] = src.path end
   end
   if not target or #paths == 0 then
-    err:write(USAGE)
+    err:write(require("perflib.cli").usage "record")
     return 2
   end
   local interval = opts.interval or 1

@@ -282,7 +282,7 @@ end
 -- the rules or the recording cannot be read).
 function replay.main(pos, opts, out, err)
   if not pos[1] or not pos[2] or pos[3] then
-    err:write("usage: perflua replay RULES.lua RECORDING\n")
+    err:write(require("perflib.cli").usage "replay")
     return 2
   end
   local report, msg = replay.run(pos[1], pos[2], { from = opts.from, to = opts.to })

@@ -6,51 +6,8 @@ local perflib = require "perflib"
 
 local M = {}
 
-local USAGE = [[
-usage: perflua serve [--listen ADDR:PORT] [--config FILE] [--collect STRING]... [--path PATH]...
-                     [--token-file FILE] [--tls-cert FILE --tls-key FILE]
-                     [--max-clients N] [--max-body BYTES] [--timeout SECONDS]
-  Serves /metrics (Prometheus text, or OpenMetrics when asked), /api/v1/countersets,
-  /api/v1/query (POST counter paths, one a line: a V2 data block, ?format=v1 a V1 one),
-  /healthz and /readyz.  --listen defaults to 127.0.0.1:9464 (port 0: a free one; the
-  address in use is printed); an address other than loopback needs --token-file or TLS.
-  --collect takes collection strings (default "Global"), --path counter paths; both repeat.
-  --config FILE is a Lua file returning a table with the same keys (listen, collect, paths,
-  token_file, tls_cert, tls_key, max_clients, max_body, timeout); flags win over it.
-  Exit status: 0 after SIGINT or SIGTERM, 1 when it cannot serve, 2 for bad usage.
-]]
-
-local NUMERIC = { ["--max-clients"] = "max_clients", ["--max-body"] = "max_body", ["--timeout"] = "timeout" }
-local STRING = { ["--listen"] = "listen", ["--config"] = "config", ["--token-file"] = "token_file",
-  ["--tls-cert"] = "tls_cert", ["--tls-key"] = "tls_key" }
-local LIST = { ["--collect"] = "collect", ["--path"] = "paths" }
 local CONFIG_KEYS = { listen = "string", collect = "table", paths = "table", token_file = "string",
   tls_cert = "string", tls_key = "string", max_clients = "number", max_body = "number", timeout = "number" }
-
---- The flags as a table, or nil, message.
-function M.parse(args)
-  local o, i = {}, 1
-  while i <= #args do
-    local a, v = args[i], args[i + 1]
-    if a == "-h" or a == "--help" then return { help = true } end
-    if NUMERIC[a] then
-      local n = math.tointeger(tonumber(v))
-      if not n or n < 0 then return nil, a .. " needs a whole number" end
-      o[NUMERIC[a]] = n
-    elseif STRING[a] then
-      if not v then return nil, a .. " needs a value" end
-      o[STRING[a]] = v
-    elseif LIST[a] then
-      if not v then return nil, a .. " needs a value" end
-      o[LIST[a]] = o[LIST[a]] or {}
-      table.insert(o[LIST[a]], v)
-    else
-      return nil, "unknown argument " .. a
-    end
-    i = i + 2
-  end
-  return o
-end
 
 local function read_file(path, what)
   local f, e = io.open(path, "rb")
@@ -113,18 +70,20 @@ local function announce(out, opts, srv)
   out:flush()
 end
 
---- Entry point (perflua serve ARGS): returns the exit status.
+--- Entry point kept for callers of the old interface (perflua serve ARGS, parsed by
+-- perflib.cli): returns the exit status.
 function M.main(args, out, err)
+  local argv = { "serve" }
+  for k = 1, #args do argv[k + 1] = args[k] end
+  return require("perflib.cli").main(argv, out, err)
+end
+
+--- Serves on the flags perflib.cli parsed (listen, config, collect, paths, token_file,
+-- tls_cert, tls_key, max_clients, max_body, timeout) until INT or TERM; returns the exit
+-- status: 0 after INT or TERM, 1 when it cannot serve, 2 for a configuration that is unusable.
+function M.run(flags, out, err)
   out, err = out or io.stdout, err or io.stderr
-  local flags, e = M.parse(args)
-  if not flags then
-    err:write(("perflua serve: %s\n%s"):format(e, USAGE))
-    return 2
-  end
-  if flags.help then
-    out:write(USAGE)
-    return 0
-  end
+  local e
   local opts
   opts, e = M.load(flags)
   if not opts then

@@ -8,12 +8,14 @@
 -- string literals (one per line, to stay readable); longer ones are byte
 -- arrays, because -pedantic warns about string literals longer than the
 -- 4095 characters C99/C11 compilers must support, concatenated or not.
+-- NAME=FILE embeds a file from elsewhere under the module name NAME
+-- (argparse=/usr/share/lua/5.4/argparse.lua: perflib.cli's parser library).
 
 local LITERAL_MAX = 4095
 
 local out_path = arg[1]
 if not out_path or #arg < 2 then
-  io.stderr:write("usage: lua5.4 src/host/embed.lua OUT.c FILE.lua...\n")
+  io.stderr:write("usage: lua5.4 src/host/embed.lua OUT.c [NAME=]FILE.lua...\n")
   os.exit(2)
 end
 
@@ -71,11 +73,12 @@ local out = {
 }
 local entries, seen = {}, {}
 for i = 2, #arg do
-  local path = arg[i]
+  local given, path = arg[i]:match "^([%w_.]+)=(.+)$"
+  path = path or arg[i]
   local f = assert(io.open(path, "rb"))
   local src = f:read("a")
   f:close()
-  local name = module_name(path)
+  local name = given or module_name(path)
   if seen[name] then
     error(("%s: module '%s' already comes from %s"):format(path, name, seen[name]))
   end

@@ -55,9 +55,12 @@ static void laction(int sig) {
 
 /* ---- messages ------------------------------------------------------------ */
 
+/* The interpreter's own usage: what bad_option prints, and what --help falls
+ * back to when perflib.cli cannot be loaded. */
 static void print_usage(FILE *out) {
     fprintf(out,
         "usage: %s [options] [script [args]]\n"
+        "       %s COMMAND [options] [args]    (%s --help lists the commands)\n"
         "Available options are:\n"
         "  -e stat  execute string 'stat'\n"
         "  -i       enter interactive mode after executing 'script'\n"
@@ -67,14 +70,7 @@ static void print_usage(FILE *out) {
         "  -E       ignore environment variables\n"
         "  -W       turn warnings on\n"
         "  --       stop handling options\n"
-        "  -        stop handling options and execute stdin\n"
-        "With no script and no -e: an interactive session on a terminal\n"
-        "(perflib is preloaded as the global 'perflib'), otherwise the\n"
-        "script is read from stdin. require \"perflib\" needs no LUA_PATH.\n"
-        "Rule tools: %s monitor|check|explain|record|replay|promrules ... (--help for each;\n"
-        "record refuses to replace an existing file unless --force; promrules writes\n"
-        "a rules file's thresholds as Prometheus alerting rules).\n"
-        "Serving: %s serve [--listen ADDR:PORT] ... (Prometheus /metrics, remote queries; --help).\n",
+        "  -        stop handling options and execute stdin\n",
         PROGNAME, PROGNAME, PROGNAME);
 }
 
@@ -340,39 +336,57 @@ static int runargs(lua_State *L, char **argv, int n) {
     return 1;
 }
 
-/* `perflua monitor|check|explain|record|replay ...`: the rule tools of perflib.monitor;
- * `perflua promrules ...`: perflib.promrules. */
+/* `perflua COMMAND ...`: perflib.cli defines and parses every subcommand.
+ * A bare word (no '-' first, no '/' or '.') goes there; cli.main answers
+ * nil when it is no command but a file, which then runs as a script. */
 static int tool_status = -1;
 
 static int is_tool(const char *a) {
-    return a && (strcmp(a, "monitor") == 0 || strcmp(a, "check") == 0 || strcmp(a, "explain") == 0
-                 || strcmp(a, "record") == 0 || strcmp(a, "replay") == 0 || strcmp(a, "promrules") == 0
-                 || strcmp(a, "serve") == 0);
+    return a && a[0] != '\0' && a[0] != '-' && strpbrk(a, "/.") == NULL;
 }
 
-static int run_tool(lua_State *L, int argc, char **argv) {
-    luaL_openlibs(L);
+static void open_facade(lua_State *L) {
+    luaL_openlibs(L);                   /* idempotent: requiref skips loaded libs */
     preload_perflib(L);
+}
+
+/* 1 and the status in tool_status when the command ran, 0 after an error
+ * (reported), -1 when argv[1] is a script to run as lua.c would. */
+static int run_tool(lua_State *L, int argc, char **argv) {
+    open_facade(L);
     lua_gc(L, LUA_GCRESTART);
     lua_gc(L, LUA_GCGEN, 0, 0);
-    int prom = strcmp(argv[1], "promrules") == 0;   /* main(args), not main(cmd, args) */
     lua_getglobal(L, "require");
-    lua_pushstring(L, prom ? "perflib.promrules" : "perflib.monitor");
-    if (perflua_docall(L, 1, 1) != LUA_OK)
+    lua_pushliteral(L, "perflib.cli");
+    if (report(L, perflua_docall(L, 1, 1)) != LUA_OK)
         return 0;
     lua_getfield(L, -1, "main");
-    if (!prom)
-        lua_pushstring(L, argv[1]);
-    lua_createtable(L, argc - 2, 0);
-    for (int i = 2; i < argc; i++) {
+    lua_createtable(L, argc - 1, 0);
+    for (int i = 1; i < argc; i++) {
         lua_pushstring(L, argv[i]);
-        lua_rawseti(L, -2, i - 1);
+        lua_rawseti(L, -2, i);
     }
-    if (perflua_docall(L, prom ? 1 : 2, 1) != LUA_OK)
+    if (report(L, perflua_docall(L, 1, 1)) != LUA_OK)
         return 0;
+    if (lua_isnil(L, -1)) {
+        lua_settop(L, 0);
+        return -1;
+    }
     tool_status = (int)lua_tointeger(L, -1);
-    lua_pushboolean(L, 1);
     return 1;
+}
+
+/* --help: the whole command line as perflib.cli defines it. */
+static void print_help(lua_State *L) {
+    open_facade(L);
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "perflib.cli");
+    if (lua_pcall(L, 1, 1, 0) == LUA_OK && lua_getfield(L, -1, "overview") == LUA_TFUNCTION
+        && lua_pcall(L, 0, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING)
+        fputs(lua_tostring(L, -1), stdout);
+    else
+        print_usage(stdout);
+    lua_settop(L, 0);
 }
 
 static int pmain(lua_State *L) {
@@ -381,15 +395,20 @@ static int pmain(lua_State *L) {
     int script = 0;
     int args;
     luaL_checkversion(L);
-    if (argc >= 2 && is_tool(argv[1]))
-        return run_tool(L, argc, argv);
+    if (argc >= 2 && is_tool(argv[1])) {
+        int ran = run_tool(L, argc, argv);
+        if (ran >= 0) {
+            lua_pushboolean(L, ran);
+            return 1;
+        }
+    }
     args = collectargs(argv, &script);
     if (args == has_error) {
         bad_option(argv[script]);
         return 0;
     }
     if (args & has_h) {
-        print_usage(stdout);
+        print_help(L);
         lua_pushboolean(L, 1);
         return 1;
     }

@@ -1,0 +1,366 @@
+--- The `perflua` command line, defined once: every subcommand, its options,
+-- their help and the exit statuses (lua-argparse).  perflua's C host hands
+-- its argv here; doc/gen-man.lua reads the same definitions to write
+-- perflua(1) and the bash completion, so neither can drift from `--help`.
+--
+-- Exit statuses of every subcommand: 0 success; 1 a runtime failure (or, for
+-- `check`, problems found; for `promrules`, no rule could be written); 2 a
+-- bad command line (unknown command or option, a missing or malformed
+-- argument) or an input it names that cannot be used (a rules file that does
+-- not load, an unreadable recording, an existing `record` file without
+-- `--force`).
+-- @module perflib.cli
+local argparse = require "argparse"
+
+local M = {}
+
+--- The program's name.
+M.PROG = "perflua"
+
+--- The Lua interpreter's flags (lua.c's), which the C host parses itself.
+M.INTERPRETER = {
+  { "-e stat", "execute string 'stat'" },
+  { "-i", "enter interactive mode after executing 'script'" },
+  { "-l name", "require library 'name' into global 'name'" },
+  { "-v, --version", "show version information" },
+  { "-h, --help", "show this help" },
+  { "-E", "ignore environment variables" },
+  { "-W", "turn warnings on" },
+  { "--", "stop handling options" },
+  { "-", "stop handling options and execute stdin" },
+}
+
+--- The subcommands by kind, in the order `perflua --help` lists them.
+M.GROUPS = {
+  { "Rule tools", { "monitor", "check", "explain", "record", "replay", "promrules" } },
+  { "Views", { "top" } },
+  { "Serving", { "serve" } },
+}
+
+--- The exit statuses, as `--help` and perflua(1) state them.
+M.EXIT = {
+  { "0", "success" },
+  { "1", "a runtime failure; `check`: problems found; `promrules`: no rule could be written" },
+  { "2", "a bad command line (unknown command or option, a missing or malformed argument), "
+    .. "or an input it names that cannot be used (a rules file that does not load, "
+    .. "an unreadable recording, an existing record file without --force)" },
+}
+
+-- Converters name their option, so the message says which one is wrong.
+local function positive(name)
+  return function(s)
+    local v = tonumber(s)
+    if not v or v <= 0 then return nil, name .. " needs a positive number" end
+    return v
+  end
+end
+
+local function whole(name, min)
+  return function(s)
+    local v = math.tointeger(tonumber(s))
+    if not v or v < min then return nil, name .. " needs a whole number" end
+    return v
+  end
+end
+
+local function interval(cmd)
+  cmd:option("--interval", "Seconds between samples (default 1).")
+    :argname("SECONDS"):convert(positive "--interval")
+end
+
+local function seconds(cmd, what)
+  cmd:option("--seconds", what):argname("N"):convert(positive "--seconds")
+end
+
+local function rules_arg(cmd)
+  cmd:argument("RULES.lua", "A rules file (Lua, perflib.rules)."):target("rules")
+end
+
+-- One definition per subcommand: name -> function(parser) adding it.
+local DEFINE = {}
+
+function DEFINE.monitor(p)
+  local c = p:command("monitor", "Evaluate a rules file against this machine until TERM or INT "
+    .. "(HUP reloads it), printing every alert transition and sending its notifications.")
+    :summary("Run a rules file: alerts and notifications.")
+  rules_arg(c)
+  interval(c)
+  seconds(c, "Stop after N seconds (default: run until TERM or INT).")
+  c:flag("--view", "A status screen of every rule's values and alerts, redrawn every interval "
+    .. "(a plain block per interval when not on a terminal).")
+end
+
+function DEFINE.check(p)
+  local c = p:command("check", "Load a rules file and check it against this machine's counters: "
+    .. "unknown sources, lints and warnings go to stderr, a summary to stdout.")
+    :summary("Check a rules file (exit 1 when it has problems).")
+  rules_arg(c)
+  c:flag("--quiet", "No summary line; only the problems.")
+end
+
+function DEFINE.explain(p)
+  local c = p:command("explain", "Run a rules file for a few samples and show why RULE is in its state.")
+    :summary("Show why a rule is in its state.")
+  rules_arg(c)
+  c:argument("RULE", "The name of a rule in the file."):target("rule")
+  interval(c)
+  seconds(c, "Seconds of samples to look at (default 2).")
+end
+
+function DEFINE.record(p)
+  local c = p:command("record", "Record counter paths (and the sources of a rules file) to a file "
+    .. "that perflua replay reads; an existing OUT.rec is refused unless --force is given.")
+    :summary("Record counter values to a file.")
+  c:argument("OUT.rec", "The recording to write."):target("out")
+  c:argument("PATH", "Counter paths to record.", nil, nil, "*"):target("paths")
+  interval(c)
+  seconds(c, "Stop after N seconds (default: run until TERM or INT).")
+  c:option("--rules", "Record the sources of this rules file too."):argname("RULES.lua")
+  c:flag("--force", "Replace an existing OUT.rec (it is refused unless --force).")
+  c:flag("--quiet", "No progress lines on stdout; errors still go to stderr.")
+end
+
+function DEFINE.replay(p)
+  local c = p:command("replay", "Evaluate a rules file against a recording and report every transition.")
+    :summary("Replay a recording through a rules file.")
+  rules_arg(c)
+  c:argument("RECORDING", "A file written by perflua record."):target("recording")
+end
+
+function DEFINE.promrules(p)
+  local c = p:command("promrules", "Write a rules file's thresholds as Prometheus alerting rules (YAML); "
+    .. "the rules that Prometheus cannot express are listed on stderr.")
+    :summary("Convert a rules file to Prometheus alerting rules.")
+  rules_arg(c)
+  c:option("-o --output", "Write the YAML to FILE instead of stdout."):argname("FILE")
+end
+
+function DEFINE.top(p)
+  local c = p:command("top", "A live, sortable view of a counterset's instances "
+    .. "(a machine summary when no SET is given).")
+    :summary("A live top-like view of a counterset.")
+  c:argument("SET", "A counterset name, e.g. Process.", nil, nil, "?"):target("set")
+  c:option("--sort", "Sort the instances by this counter."):argname("COUNTER")
+  c:flag("--reverse", "Reverse the sort order.")
+  interval(c)
+  c:option("--count", "Stop after N screens."):argname("N"):convert(whole("--count", 1))
+  c:flag("--list-countersets", "Print the countersets, one a line (for shell completion).")
+    :hidden(true)
+end
+
+function DEFINE.serve(p)
+  local c = p:command("serve", "Serve this machine's counters over HTTP until SIGINT or SIGTERM "
+    .. "(SIGHUP reads the configuration again): /metrics (Prometheus text, or OpenMetrics when asked), "
+    .. "/api/v1/countersets, /api/v1/query (POST counter paths, one a line: a V2 data block, "
+    .. "?format=v1 a V1 one), /healthz and /readyz.")
+    :summary("Serve counters to Prometheus and remote perflib readers.")
+  c:option("--listen", "Address to listen on (default 127.0.0.1:9464; port 0: a free one, printed); "
+    .. "an address other than loopback needs --token-file or TLS."):argname("ADDR:PORT")
+  c:option("--config", "A Lua file returning a table with the same keys (listen, collect, paths, token_file, "
+    .. "tls_cert, tls_key, max_clients, max_body, timeout); flags win over it."):argname("FILE")
+  c:option("--collect", "A collection string (default \"Global\"); repeats."):argname("STRING"):count("*")
+  c:option("--path", "A counter path to serve; repeats."):argname("PATH"):count("*")
+  c:option("--token-file", "A file holding the bearer token clients must send."):argname("FILE")
+  c:option("--tls-cert", "Serve HTTPS with this certificate (PEM; with --tls-key)."):argname("FILE")
+  c:option("--tls-key", "The certificate's private key (PEM)."):argname("FILE")
+  c:option("--max-clients", "Connections served at once."):argname("N"):convert(whole("--max-clients", 0))
+  c:option("--max-body", "Largest request body accepted."):argname("BYTES"):convert(whole("--max-body", 0))
+  c:option("--timeout", "Seconds an idle connection is kept."):argname("SECONDS")
+    :convert(whole("--timeout", 0))
+end
+
+local ORDER = { "monitor", "check", "explain", "record", "replay", "top", "serve", "promrules" }
+
+--- The parser of the whole command line; help(cmd) is called for -h/--help.
+-- @tparam[opt] function on_help called with the (sub)parser whose help was asked
+-- @return an argparse parser
+function M.parser(on_help)
+  local p = argparse(M.PROG, "Linux performance counters, the Windows PerfLib way: "
+    .. "rule tools, views and a server on perflib.")
+    :add_help(false):help_max_width(79):command_target("command")
+  for _, name in ipairs(ORDER) do DEFINE[name](p) end
+  for _, c in ipairs(p._commands) do
+    c:add_help { action = function() if on_help then on_help(c) end end }
+    c:help_max_width(79):help_description_margin(28)
+  end
+  return p
+end
+
+--- The subcommands' names, in the order of the definitions.
+function M.commands()
+  local t = {}
+  for i, n in ipairs(ORDER) do t[i] = n end
+  return t
+end
+
+local function lower_usage(s)
+  return (s:gsub("^Usage: ", "usage: "))
+end
+
+-- text in lines of at most 79 columns, the first after indent, the others after cont
+local function wrap(text, indent, cont)
+  local lines, line = {}, indent
+  for word in text:gmatch "%S+" do
+    if #line + #word + 1 > 79 and line:match "%S" then
+      lines[#lines + 1] = line
+      line = cont
+    end
+    line = line .. (line:match "%S" and " " or "") .. word
+  end
+  lines[#lines + 1] = line
+  return table.concat(lines, "\n")
+end
+
+--- The help of one subcommand (its parser), as `perflua CMD --help` prints it.
+function M.help(cmd)
+  local exit = {}
+  for _, e in ipairs(M.EXIT) do exit[#exit + 1] = wrap(e[1] .. "  " .. e[2], "   ", "      ") end
+  return lower_usage(cmd:get_help()) .. "\n\nExit status:\n" .. table.concat(exit, "\n") .. "\n"
+end
+
+-- `--interval -1` as `--interval=-1`: argparse takes a word starting with '-'
+-- for an option, the value is then checked (and refused) by its converter.
+local function join_negative(p, args)
+  local cmd
+  for _, c in ipairs(p._commands) do if c._name == args[1] then cmd = c end end
+  local takes = {}
+  for _, o in ipairs(cmd and cmd._options or {}) do
+    for _, alias in ipairs(o._aliases) do takes[alias] = o._maxargs > 0 end
+  end
+  local out, i = {}, 1
+  while i <= #args do
+    local a, v = args[i], args[i + 1]
+    if takes[a] and v and v:match "^%-[%d.]" then
+      out[#out + 1], i = a .. "=" .. v, i + 2
+    else
+      out[#out + 1], i = a, i + 1
+    end
+  end
+  return out
+end
+
+--- One subcommand's usage line(s) and description: what its module prints when
+-- the arguments, though well-formed, give it nothing to do.
+-- @tparam string name a subcommand
+-- @treturn string
+function M.usage(name)
+  for _, c in ipairs(M.parser()._commands) do
+    if c._name == name then return lower_usage(c:get_usage()) .. "\n" .. wrap(c._description, "", "") .. "\n" end
+  end
+  error(("bad argument #1 to 'usage' (no command '%s')"):format(tostring(name)), 2)
+end
+
+--- `perflua --help`: the interpreter's flags, then the subcommands by group.
+function M.overview()
+  local p = M.parser()
+  local by = {}
+  for _, c in ipairs(p._commands) do by[c._name] = c end
+  local lines = { ("usage: %s [options] [script [args]]"):format(M.PROG),
+    ("       %s COMMAND [options] [args]    (%s COMMAND --help for each)"):format(M.PROG, M.PROG),
+    "Available options are:" }
+  for _, f in ipairs(M.INTERPRETER) do lines[#lines + 1] = ("  %-13s %s"):format(f[1], f[2]) end
+  lines[#lines + 1] = "With no script and no -e: an interactive session on a terminal"
+  lines[#lines + 1] = "(help() for help), otherwise the script is read from stdin."
+  lines[#lines + 1] = "Scripts, -e and the session see the global 'perflib';"
+  lines[#lines + 1] = "require \"perflib\" needs no LUA_PATH."
+  for _, g in ipairs(M.GROUPS) do
+    lines[#lines + 1] = ("%s: %s %s"):format(g[1], M.PROG, table.concat(g[2], "|"))
+    for _, n in ipairs(g[2]) do lines[#lines + 1] = ("  %-10s %s"):format(n, by[n]._summary) end
+  end
+  lines[#lines + 1] = "Exit status of the commands: 0 success, 1 runtime failure (check: problems found),"
+  lines[#lines + 1] = "2 bad command line or unusable input file."
+  return table.concat(lines, "\n") .. "\n"
+end
+
+-- A writer that drops everything (--quiet).
+local SINK = { write = function(self) return self end, flush = function() return true end }
+
+local function list_countersets(out)
+  local names = {}
+  for cs in require("perflib").countersets() do names[#names + 1] = cs.name end
+  table.sort(names)
+  for _, n in ipairs(names) do out:write(n, "\n") end
+  return 0
+end
+
+local function run_top(a, out, err)
+  if a.list_countersets then return list_countersets(out) end
+  local ok, top = pcall(require, "perflib.top")
+  if not ok then
+    err:write(("perflua top: perflib.top is not available (%s)\n"):format((tostring(top):match "^[^\n]*")))
+    return 1
+  end
+  local r = top.run { set = a.set, sort = a.sort, reverse = a.reverse or false, interval = a.interval,
+    count = a.count, out = out, err = err }
+  if math.type(r) == "integer" then return r end
+  return (r == false) and 1 or 0
+end
+
+local function run_serve(a, out, err)
+  local flags = { listen = a.listen, config = a.config, token_file = a.token_file, tls_cert = a.tls_cert,
+    tls_key = a.tls_key, max_clients = a.max_clients, max_body = a.max_body, timeout = a.timeout }
+  if #a.collect > 0 then flags.collect = a.collect end
+  if #a.path > 0 then flags.paths = a.path end
+  return require("perflib.serve").run(flags, out, err)
+end
+
+-- The parsed arguments to the modules that do the work; returns the exit status.
+local RUN = {
+  monitor = function(a, out, err)
+    return require("perflib.monitor").monitor(a.rules, { interval = a.interval, seconds = a.seconds,
+      view = a.view }, out, err)
+  end,
+  check = function(a, out, err) return require("perflib.monitor").check(a.rules, a.quiet and SINK or out, err) end,
+  explain = function(a, out, err)
+    return require("perflib.monitor").explain(a.rules, a.rule, { interval = a.interval, seconds = a.seconds },
+      out, err)
+  end,
+  record = function(a, out, err)
+    local pos = { a.out }
+    for _, p in ipairs(a.paths) do pos[#pos + 1] = p end
+    return require("perflib.record").main(pos, { interval = a.interval, seconds = a.seconds, rules = a.rules,
+      force = a.force }, a.quiet and SINK or out, err)
+  end,
+  replay = function(a, out, err) return require("perflib.replay").main({ a.rules, a.recording }, {}, out, err) end,
+  promrules = function(a, out, err) return require("perflib.promrules").run(a.rules, a.output, out, err) end,
+  top = run_top,
+  serve = run_serve,
+}
+
+-- argparse's messages, made to name the command and point at --help.
+local function usage_error(p, args, msg, err)
+  local cmd
+  for _, c in ipairs(p._commands) do if c._name == args[1] then cmd = c end end
+  local name = M.PROG .. (cmd and (" " .. cmd._name) or "")
+  msg = msg:gsub("^unknown option '(.-)'", "unexpected %1: no such option")
+  err:write(("%s: %s\n%s\n(%s --help for more)\n"):format(name, msg, lower_usage((cmd or p):get_usage()), name))
+  return 2
+end
+
+--- Runs `perflua ARGS...` (args[1] is the subcommand); returns the exit
+-- status, or nil when args[1] is no command but names a file (a script to run).
+-- @tparam {string,...} args the arguments after the program's name
+-- @tparam[opt=io.stdout] file out
+-- @tparam[opt=io.stderr] file err
+-- @treturn ?integer the exit status
+function M.main(args, out, err)
+  out, err = out or io.stdout, err or io.stderr
+  if not RUN[args[1]] then
+    local f = args[1] and io.open(args[1])
+    if f then f:close() return nil end
+    err:write(("%s: unknown command '%s' (%s --help lists the commands)\n"):format(M.PROG,
+      tostring(args[1]), M.PROG))
+    return 2
+  end
+  local help_of
+  local p = M.parser(function(c) help_of = help_of or c end)
+  local ok, a = p:pparse(join_negative(p, args))
+  if help_of then
+    out:write(M.help(help_of))
+    return 0
+  end
+  if not ok then return usage_error(p, args, a, err) end
+  return RUN[a.command](a, out, err)
+end
+
+return M
