@@ -620,7 +620,7 @@ static int tool_status = -1;
 static int is_tool(const char *a) {
     return a && (strcmp(a, "monitor") == 0 || strcmp(a, "check") == 0 || strcmp(a, "explain") == 0
                  || strcmp(a, "record") == 0 || strcmp(a, "replay") == 0 || strcmp(a, "promrules") == 0
-                 || strcmp(a, "serve") == 0);
+                 || strcmp(a, "serve") == 0 || strcmp(a, "top") == 0);
 }
 
 static int run_tool(lua_State *L, int argc, char **argv) {
@@ -628,9 +628,10 @@ static int run_tool(lua_State *L, int argc, char **argv) {
     preload_perflib(L);
     lua_gc(L, LUA_GCRESTART);
     lua_gc(L, LUA_GCGEN, 0, 0);
-    int prom = strcmp(argv[1], "promrules") == 0;   /* main(args), not main(cmd, args) */
+    int top = strcmp(argv[1], "top") == 0;          /* temporary, until the CLI parses top */
+    int prom = top || strcmp(argv[1], "promrules") == 0;   /* main(args), not main(cmd, args) */
     lua_getglobal(L, "require");
-    lua_pushstring(L, prom ? "perflib.promrules" : "perflib.monitor");
+    lua_pushstring(L, top ? "perflib.top" : prom ? "perflib.promrules" : "perflib.monitor");
     if (docall(L, 1, 1) != LUA_OK)
         return 0;
     lua_getfield(L, -1, "main");
