@@ -185,6 +185,7 @@ function top.layout(m, h, w, st)
   local page = h and math.max(0, h - #rows) or #body - 1
   local first = math.max(1, math.min(st.top or 1, #body - page))
   for i = first + 1, math.min(#body, first + page) do rows[#rows + 1] = body[i] end
+  while h and #rows > h do rows[#rows] = nil end
   if w then
     for _, r in ipairs(rows) do r.text = S.fit(r.text, w) end
   end

@@ -222,8 +222,9 @@ function V.layout(m, h, w, st)
   add(("perflua monitor · %s · %s · sample %d · every %g s · ? keys, q quits · %s"):format(m.time, state, m.seq,
     m.interval, m.path), "status_" .. (m.worst == "dim" and "ok" or m.worst))
   if h < 2 then return rows, 0 end
-  -- the transitions take the last rows when there is room: a title and up to 5 lines
-  local nrecent = h >= 12 and math.min(5, math.max(1, #m.recent)) or 0
+  -- the transitions take the last rows when there is room: a title and 5 lines (2 on a
+  -- small screen), always the same rows so that the rules do not move when one comes
+  local nrecent = h >= 18 and 5 or h >= 12 and 2 or 0
   local nnotes = h >= 12 and #m.notes or 0
   local page = math.max(0, h - 2 - nnotes - (nrecent > 0 and nrecent + 1 or 0))
   local first = math.max(1, math.min(st.top or 1, #m.rules - page + 1))
@@ -245,6 +246,7 @@ function V.layout(m, h, w, st)
     if #m.recent == 0 then add("  (none yet)", "dim") end
     for i = math.max(1, #m.recent - nrecent + 1), #m.recent do add("  " .. m.recent[i], "normal") end
   end
+  while #rows < h do add("", "normal") end
   return rows, page
 end
 
