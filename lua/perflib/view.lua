@@ -230,7 +230,7 @@ function V.layout(m, h, w, st)
   local first = math.max(1, math.min(st.top or 1, #m.rules - page + 1))
   local title = w < 80 and ("%-14s %-12s %s"):format("rule", "alerts", "values")
     or ("%-18s %-24s %s"):format("rule", "alerts", "values")
-  if #m.rules > page then
+  if #m.rules > page and w >= 32 then      -- where the page is, when there is room to say it
     local pos = ("[%d-%d of %d]"):format(first, math.min(#m.rules, first + page - 1), #m.rules)
     title = S.pad(title, math.max(0, w - #pos - 1)) .. " " .. pos
   end
@@ -301,9 +301,13 @@ function V.open()
   ui.out = setmetatable({ buf = "", lines = lines }, Sink)
   ui.err = setmetatable({ buf = "", lines = lines, keep = {} }, Sink)
   function ui.frame(self, eng, info)
-    local recent = {}
-    for _, l in ipairs(info.recent or {}) do recent[#recent + 1] = l end
-    for _, l in ipairs(lines) do recent[#recent + 1] = l end
+    -- what the monitor said joins its transitions, in the order they came
+    local recent = info.recent or {}
+    for i, l in ipairs(lines) do
+      recent[#recent + 1] = l
+      lines[i] = nil
+    end
+    while #recent > 50 do table.remove(recent, 1) end
     info.recent, info.notes = recent, V.notes(eng)
     self.model = V.model(eng, info)
     self:draw()
