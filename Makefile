@@ -342,6 +342,7 @@ bench: deps
 	d=$$(mktemp -d) && PERFLIB_APPSEG_DIR=$$d LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' \
 	  LUA_CPATH_5_4='./build/?.so;;' $(LUA) bench/luaprov.lua; rc=$$?; rm -rf $$d; exit $$rc
 	$(LUA) bench/serve.lua
+	$(LUA) bench/view.lua
 
 build/bench/floor: bench/floor.c bench/floor_common.h
 	@mkdir -p $(dir $@)

@@ -16,6 +16,9 @@ local function have()
   return true
 end
 
+-- A word for sh, in single quotes.
+local function shq(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
 -- A detached tmux session running cmd at w x h; its exit code goes to a file.
 local function session(w, h, cmd)
   local dir, remove = files.tempdir()
@@ -23,8 +26,8 @@ local function session(w, h, cmd)
   -- no status bar: the pane is the whole window
   files.write(dir .. "/tmux.conf", "set -g status off\n")
   s.tmux = s.tmux .. " -f " .. dir .. "/tmux.conf"
-  files.sh(("%s new-session -d -s main -x %d -y %d %q"):format(s.tmux, w, h,
-    ("%s; echo rc=$? > %s; sleep 60"):format(cmd, s.rc)))
+  files.sh(("%s new-session -d -s main -x %d -y %d %s"):format(s.tmux, w, h,
+    shq(("%s; echo rc=$? > %s; sleep 60"):format(cmd, s.rc))))
   function s.screen(escapes)
     return files.sh(("%s capture-pane -p %s -t main"):format(s.tmux, escapes and "-e" or ""))
   end
@@ -237,7 +240,14 @@ out:write("reopen ", tostring(t3 ~= nil), "\n")
 t3:close()
 out:close()
 ]]):format(log))
-    local s = session(80, 24, PERFLUA .. " " .. script)
+    -- in the sanitizer pass, the sanitizer build of the module under lua5.4 (perflua is not one)
+    local cmd = PERFLUA .. " " .. script
+    if os.getenv "LD_PRELOAD" and os.getenv "PERFLIB_CORE" then
+      cmd = ("env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1 "
+        .. "LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH='./build/san/?.so;;' lua5.4 %s")
+        :format(os.getenv "LD_PRELOAD", script)
+    end
+    local s = session(80, 24, cmd)
     local done, err = pcall(function()
       local t0 = perflib.clock()
       while not files.read(log):find("nokey", 1, true) and perflib.clock() - t0 < 10 do perflib.sleep(0.1) end

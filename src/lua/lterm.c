@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <math.h>
 #include <ncursesw/curses.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -172,6 +173,14 @@ static int to_wide(const char *s, size_t len, wchar_t *buf, int cols)
     int n = 0, used = 0;
     memset(&st, 0, sizeof st);
     while (len > 0 && n < cols) {
+        unsigned char b = (unsigned char)*s;
+        if (b >= 0x20 && b < 0x7f) {      /* printable ASCII, most of a row: one column */
+            buf[n++] = (wchar_t)b;
+            used++;
+            s++;
+            len--;
+            continue;
+        }
         wchar_t wc;
         size_t k = mbrtowc(&wc, s, len, &st);
         if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
@@ -309,7 +318,8 @@ static int t_getkey(lua_State *L)
     lua_Number timeout = luaL_checknumber(L, 2);
     luaL_argcheck(L, timeout >= 0 && timeout <= 86400, 2, "timeout must be 0 to 86400 seconds");
     struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN, .revents = 0 };
-    int r = poll(&p, 1, (int)(timeout * 1000));
+    /* rounded up: a wait of 0.4 ms that polled 0 ms would spin until it is due */
+    int r = poll(&p, 1, (int)ceil(timeout * 1000));
     if (r < 0 && errno != EINTR)
         return lpl_fail(L, "term.getkey", errno);
     int ch = wgetch(stdscr);               /* also KEY_RESIZE after a SIGWINCH */
