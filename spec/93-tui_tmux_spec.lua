@@ -201,6 +201,31 @@ describe("perflua top in tmux", function()
   end)
 end)
 
+describe("perflua top when its terminal goes away", function()
+  it("stops (no process left behind)", function()
+    local ok, why = have()
+    if not ok then pending(why) return end
+    local s = session(80, 24, PERFLUA .. " top Process")
+    local done, err = pcall(function()
+      s.await("sample 2 ", true)
+      local shell = tonumber(files.sh(s.tmux .. " list-panes -t main -F '#{pane_pid}'"))
+      local pid = tonumber(files.sh("pgrep -P " .. shell .. " perflua"))
+      assert.is_truthy(pid)
+      files.sh(s.tmux .. " kill-server")
+      local t0 = perflib.clock()
+      local stat
+      repeat
+        perflib.sleep(0.1)
+        stat = files.read("/proc/" .. pid .. "/stat")
+      until stat == "" or stat:match "^%d+ %(.-%) Z" or perflib.clock() - t0 > 5
+      if not (stat == "" or stat:match "^%d+ %(.-%) Z") then os.execute("kill -KILL " .. pid) end
+      assert.is_true(stat == "" or stat:match "^%d+ %(.-%) Z" ~= nil, "still running: " .. stat)
+    end)
+    s.close()
+    assert(done, err)
+  end)
+end)
+
 describe("perflib.term on a terminal", function()
   it("draws rows clipped to the width, reads keys, refuses misuse, releases once", function()
     local ok, why = have()

@@ -8,9 +8,10 @@
 local S = {}
 
 -- Columns of a string: UTF-8 characters (escaped text has no control or
--- zero-width ones), its bytes when it is not UTF-8.
+-- zero-width ones), its bytes when it is not UTF-8 (or Lua has no utf8).
+local ulen = utf8 and utf8.len or function() return nil end
 local function cols(s)
-  return utf8.len(s) or #s
+  return ulen(s) or #s
 end
 S.cols = cols
 
@@ -21,7 +22,7 @@ S.cols = cols
 function S.fit(s, w)
   if w <= 0 then return "" end
   if cols(s) <= w then return s end
-  if not utf8.len(s) then return s:sub(1, w) end
+  if not ulen(s) then return s:sub(1, w) end
   return s:sub(1, utf8.offset(s, w + 1) - 1)
 end
 
@@ -38,7 +39,7 @@ local BINARY = { "KiB", "MiB", "GiB", "TiB", "PiB" }
 -- A number in at most 6 characters or so: 0.25, 12.5, 1234, 12.3k, 4.56M.
 local function short(v)
   local a = math.abs(v)
-  if math.type(v) == "integer" and a < 100000 then return tostring(v) end
+  if math.type and math.type(v) == "integer" and a < 100000 then return tostring(v) end
   if a >= 1e12 then return ("%.2fT"):format(v / 1e12) end
   if a >= 1e9 then return ("%.2fG"):format(v / 1e9) end
   if a >= 1e6 then return ("%.2fM"):format(v / 1e6) end
@@ -70,8 +71,9 @@ function S.human(v, unit)
   if unit == "percent" then return ("%.1f%%"):format(v) end
   if unit == "seconds" and math.abs(v) >= 60 then
     local s = math.floor(v)
-    if s >= 86400 then return ("%dd%02dh"):format(s // 86400, s % 86400 // 3600) end
-    return ("%d:%02d:%02d"):format(s // 3600, s % 3600 // 60, s % 60)
+    local floor = math.floor
+    if s >= 86400 then return ("%dd%02dh"):format(floor(s / 86400), floor(s % 86400 / 3600)) end
+    return ("%d:%02d:%02d"):format(floor(s / 3600), floor(s % 3600 / 60), s % 60)
   end
   if unit == "" then return short(v) end
   if unit:sub(1, 1) == "/" then return short(v) .. unit end
@@ -195,13 +197,13 @@ end
 
 -- One key: true to redraw, "quit" to stop.
 function Live:key(key)
-  if self.help then            -- any key closes the keys screen
+  if key == "resize" then self.t:clear() return true end
+  if self.help then            -- any other key closes the keys screen
     self.help = false
     return key ~= "q" or "quit"
   end
   if key == "q" or key == "Q" then return "quit" end
   if key == "?" or key == "h" then self.help = true return true end
-  if key == "resize" then self.t:clear() return true end
   local to = S.scroll(key, self.top, self.page, self.n or 0)
   if to then
     local moved = to ~= self.top

@@ -126,7 +126,7 @@ end
 -- The columns that fit next to a name column of at least 16 (all when w is nil).
 local function fitting(m, w)
   if not w then return #m.columns end
-  return math.max(0, math.min(#m.columns, (w - 16) // COLW))
+  return math.max(0, math.min(#m.columns, math.floor((w - 16) / COLW)))
 end
 
 local function table_rows(m, w)
@@ -216,7 +216,7 @@ local function check_opts(opts)
     bad("interval", "seconds expected, more than 0 and at most 86400")
   end
   local n = opts.count
-  if n ~= nil and (math.type(n) ~= "integer" or n < 1) then bad("count", "positive integer expected") end
+  if n ~= nil and (type(n) ~= "number" or n % 1 ~= 0 or n < 1) then bad("count", "positive integer expected") end
 end
 
 -- The query and a function giving the model of a sample pair; or nil, message.
