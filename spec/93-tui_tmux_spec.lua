@@ -65,6 +65,17 @@ local function session(w, h, cmd)
   return s
 end
 
+-- Runs fn(session) in a tmux session (pending without perflua or tmux); the
+-- session goes whatever fn does.
+local function in_tmux(w, h, cmd, fn)
+  local ok, why = have()
+  if not ok then pending(why) return end
+  local s = session(w, h, cmd)
+  local done, err = pcall(fn, s)
+  s.close()
+  assert(done, err)
+end
+
 local function assert_fits(s, w, h)
   local lines = s.lines()
   assert.is_true(#lines <= h, ("%d lines on a screen of %d"):format(#lines, h))
@@ -76,10 +87,7 @@ end
 
 describe("perflua monitor --view in tmux", function()
   it("at 80x24: status line on row 1, the rules in colour, ? keys, resizes, q exits 0", function()
-    local ok, why = have()
-    if not ok then pending(why) return end
-    local s = session(80, 24, PERFLUA .. " monitor examples/rules/default.lua --view")
-    local done, err = pcall(function()
+    in_tmux(80, 24, PERFLUA .. " monitor examples/rules/default.lua --view", function(s)
       s.await("sample 2 ", true)
       local lines = assert_fits(s, 80, 24)
       assert.matches("^perflua monitor · %d%d:%d%d:%d%d · [%w ,]+ · sample 2 · every 1 s · %? keys, q quits", lines[1])
@@ -117,15 +125,10 @@ describe("perflua monitor --view in tmux", function()
       assert.equals(0, s.exit_code())
       assert.matches("perflua monitor: stopped", s.screen())      -- after the alternate screen
     end)
-    s.close()
-    assert(done, err)
   end)
 
   it("scrolls the rules with j/k and the arrows on a short screen", function()
-    local ok, why = have()
-    if not ok then pending(why) return end
-    local s = session(80, 12, PERFLUA .. " monitor examples/rules/default.lua --view")
-    local done, err = pcall(function()
+    in_tmux(80, 12, PERFLUA .. " monitor examples/rules/default.lua --view", function(s)
       -- 12 rows: status, titles, 7 rules, "recent transitions:" and 2 lines
       local text = s.await("%[1%-7 of %d+%]")
       assert.matches("\nCpuBusy ", text)
@@ -142,17 +145,12 @@ describe("perflua monitor --view in tmux", function()
       s.keys("q")
       assert.equals(0, s.exit_code())
     end)
-    s.close()
-    assert(done, err)
   end)
 end)
 
 describe("perflua top in tmux", function()
   it("Process at 80x24: sortable with > and r, ? keys, 200x50 shows every column, q exits 0", function()
-    local ok, why = have()
-    if not ok then pending(why) return end
-    local s = session(80, 24, PERFLUA .. " top Process")
-    local done, err = pcall(function()
+    in_tmux(80, 24, PERFLUA .. " top Process", function(s)
       s.await("sample 2 ", true)
       local lines = assert_fits(s, 80, 24)
       assert.matches("^perflua top · Process · %d+ instances · sort %%CPU v · ", lines[1])
@@ -179,15 +177,10 @@ describe("perflua top in tmux", function()
       s.keys("q")
       assert.equals(0, s.exit_code())
     end)
-    s.close()
-    assert(done, err)
   end)
 
   it("the machine summary by default", function()
-    local ok, why = have()
-    if not ok then pending(why) return end
-    local s = session(80, 24, PERFLUA .. " top")
-    local done, err = pcall(function()
+    in_tmux(80, 24, PERFLUA .. " top", function(s)
       local text = s.await("sample 2 ", true)
       assert.matches("^perflua top · machine summary · ", text)
       assert.matches("\nCPU busy +[%d.]+%%\n", text)
@@ -196,17 +189,12 @@ describe("perflua top in tmux", function()
       s.keys("q")
       assert.equals(0, s.exit_code())
     end)
-    s.close()
-    assert(done, err)
   end)
 end)
 
 describe("perflua top when its terminal goes away", function()
   it("stops (no process left behind)", function()
-    local ok, why = have()
-    if not ok then pending(why) return end
-    local s = session(80, 24, PERFLUA .. " top Process")
-    local done, err = pcall(function()
+    in_tmux(80, 24, PERFLUA .. " top Process", function(s)
       s.await("sample 2 ", true)
       local shell = tonumber(files.sh(s.tmux .. " list-panes -t main -F '#{pane_pid}'"))
       local pid = tonumber(files.sh("pgrep -P " .. shell .. " perflua"))
@@ -221,8 +209,30 @@ describe("perflua top when its terminal goes away", function()
       if not (stat == "" or stat:match "^%d+ %(.-%) Z") then os.execute("kill -KILL " .. pid) end
       assert.is_true(stat == "" or stat:match "^%d+ %(.-%) Z" ~= nil, "still running: " .. stat)
     end)
-    s.close()
-    assert(done, err)
+  end)
+end)
+
+describe("an error in a live view", function()
+  it("gives the terminal back before the error is shown", function()
+    local dir, remove = files.tempdir()
+    local script = dir .. "/boom.lua"
+    files.write(script, [[
+local top = require "perflib.top"
+local layout, n = top.layout, 0
+top.layout = function(...)
+  n = n + 1
+  if n == 3 then error("boom in frame " .. n) end
+  return layout(...)
+end
+top.run { set = "Memory", interval = 0.2 }
+]])
+    in_tmux(80, 24, PERFLUA .. " " .. script, function(s)
+      local text = s.await("boom in frame 3", true)
+      assert.is_nil(text:find("perflua top · Memory", 1, true))     -- the view's screen is gone
+      assert.equals("0\n", files.sh(s.tmux .. " display -p -t main '#{alternate_on}'"))
+      assert.equals(1, s.exit_code())
+    end)
+    remove()
   end)
 end)
 

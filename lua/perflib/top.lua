@@ -336,14 +336,11 @@ function top.run(opts)
     l.page, l.n = math.max(1, page), #l.model.rows
     return rows
   end, sort_key)
-  local ok, code = xpcall(function()
+  local ok, code, why = xpcall(function()
     local s0, due, frames = nil, perflib.clock(), 0
     while true do
       local s1, msg = q:collect()
-      if not s1 then
-        err:write("perflua top: ", T.escape(msg), "\n")
-        return 1
-      end
+      if not s1 then return 1, msg end            -- said once the terminal is back
       frames = frames + 1
       local m = model_of(s1, s0, { seq = s1.seq, interval = interval,
         time = os.date("%H:%M:%S", math.floor(s1.timestamp)) }, live and live.model)
@@ -358,7 +355,7 @@ function top.run(opts)
       if live then
         local why = live:wait(due)
         if why == "quit" then return 0 end
-        if why == "gone" then err:write("perflua top: the terminal is gone (", live.gone, ")\n") return 0 end
+        if why == "gone" then return 0, "the terminal is gone (" .. live.gone .. ")" end
       else
         while due - perflib.clock() > 0 and not perflib.signalled() do perflib.sleep(due - perflib.clock()) end
       end
@@ -368,6 +365,7 @@ function top.run(opts)
   if live then live:close() end
   q:close()
   if not ok then error(code, 0) end
+  if why then err:write("perflua top: ", T.escape(why), "\n") end
   return code
 end
 
