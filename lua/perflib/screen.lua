@@ -180,24 +180,33 @@ function S.live(layout, on_key)
   local perflib = require "perflib"
   local t, msg = perflib.term.open()
   if not t then return nil, msg end
-  return setmetatable({ t = t, layout = layout, on_key = on_key, top = 1, help = false, page = 1 }, Live)
+  return setmetatable({ t = t, layout = layout, on_key = on_key, top = 1, help = false, page = 1, shown = {} },
+    Live)
 end
 
 --- Draws the rows the layout gives for the terminal's size now.
 function Live:draw()
-  local t = self.t
+  local t, shown = self.t, self.shown
   local h, w = t:size()
   local rows = self.layout(self, h, w)
   for i = 1, h do
     local r = rows[i]
-    t:draw(i, r and r.text or "", r and r.style or "normal")
+    local text, style = r and r.text or "", r and r.style or "normal"
+    if shown[i] ~= text or shown[-i] ~= style then       -- a row as it was is left alone
+      t:draw(i, text, style)
+      shown[i], shown[-i] = text, style
+    end
   end
   t:refresh()
 end
 
 -- One key: true to redraw, "quit" to stop.
 function Live:key(key)
-  if key == "resize" then self.t:clear() return true end
+  if key == "resize" then
+    self.t:clear()
+    self.shown = {}            -- every row again on the cleared screen
+    return true
+  end
   if self.help then            -- any other key closes the keys screen
     self.help = false
     return key ~= "q" or "quit"

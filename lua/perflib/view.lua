@@ -148,15 +148,17 @@ end
 -- The values of a rule that fit in `w` columns (all when w is nil: at most
 -- four then, as the plain view always showed), then "+N more".
 local function values_text(vals, w)
-  local out, used, limit = {}, 0, w and #vals or math.min(4, #vals)
+  local out, used, n = {}, 0, #vals
+  local limit = w and n or math.min(4, n)
+  local reserve = #tostring(n) + 7           -- room for " +N more" (N has no more digits than n)
   for i = 1, limit do
     local piece = T.escape(vals[i].text)
-    local more = i < #vals and (" +%d more"):format(#vals - i) or ""
-    if w and used + S.cols(piece) + 1 + #more > w and i > 1 then break end
+    local c = S.cols(piece)
+    if w and i > 1 and used + c + 1 + (i < n and reserve or 0) > w then break end
     out[#out + 1] = piece
-    used = used + S.cols(piece) + 1
+    used = used + c + 1
   end
-  if #vals > #out then out[#out + 1] = ("+%d more"):format(#vals - #out) end
+  if n > #out then out[#out + 1] = ("+%d more"):format(n - #out) end
   return table.concat(out, " ")
 end
 
@@ -216,7 +218,9 @@ function V.layout(m, h, w, st)
   st = st or {}
   if st.help then return S.help_rows("perflua monitor: keys", V.KEYS, V.LEGEND, w, h), 1 end
   local rows = {}
-  local function add(text, style) rows[#rows + 1] = { text = S.fit(T.escape(text), w), style = style } end
+  local function add(text, style)
+    rows[#rows + 1] = { text = text == "" and "" or S.fit(T.escape(text), w), style = style }
+  end
   local state = m.firing > 0 and ("%d firing"):format(m.firing) or m.pending > 0 and "" or "all ok"
   if m.pending > 0 then state = state .. (state ~= "" and ", " or "") .. ("%d pending"):format(m.pending) end
   add(("perflua monitor · %s · %s · sample %d · every %g s · ? keys, q quits · %s"):format(m.time, state, m.seq,

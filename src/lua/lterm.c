@@ -167,7 +167,7 @@ static int t_size(lua_State *L)
 
 /* UTF-8 text to at most cols columns of wide characters in buf; a byte
  * that is not UTF-8 or a character with no width shows as '?'. */
-static int to_wide(const char *s, size_t len, wchar_t *buf, int cols)
+static int to_wide(const char *s, size_t len, wchar_t *buf, int cols, int *width)
 {
     mbstate_t st;
     int n = 0, used = 0;
@@ -198,6 +198,7 @@ static int to_wide(const char *s, size_t len, wchar_t *buf, int cols)
         s += k;
         len -= k;
     }
+    *width = used;
     return n;
 }
 
@@ -236,19 +237,18 @@ static int t_draw(lua_State *L)
     }
     wchar_t buf[TERM_MAXCOLS];
     int cols = COLS < TERM_MAXCOLS ? COLS : TERM_MAXCOLS;
-    int n = to_wide(s, len, buf, cols);
+    int used;
+    int n = to_wide(s, len, buf, cols, &used);
     attr_t a = st->attr | (st->fg && has_colors() ? COLOR_PAIR((short)(si + 1)) : 0);
     wmove(stdscr, (int)row - 1, 0);
     wclrtoeol(stdscr);
     wattrset(stdscr, (int)a);
     waddnwstr(stdscr, buf, n);
-    if (st->attr & A_REVERSE) {           /* a bar across the width */
-        int y, x;
-        getyx(stdscr, y, x);
-        (void)y;
-        while (x++ < COLS - 1)
+    /* a bar across the width; counted, not from the cursor, which a full row
+     * has moved to the start of the next one */
+    if (st->attr & A_REVERSE)
+        while (used++ < COLS)
             waddch(stdscr, ' ');
-    }
     wattrset(stdscr, A_NORMAL);
     lua_pushboolean(L, 1);
     return 1;
