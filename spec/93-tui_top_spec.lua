@@ -46,6 +46,12 @@ describe("perflib.top", function()
     local got = {}
     for _, c in ipairs(top.columns(psi)) do got[#got + 1] = c.name end
     assert.same(novice, got)
+    -- titles without spaces, "/sec" as "/s", "% X" as "%X"
+    local thread = top.columns(perflib.counterset "Thread")
+    assert.same({ name = "% Processor Time", title = "%ProcessorTime", unit = "percent" }, thread[1])
+    for _, c in ipairs(thread) do
+      if c.name == "Context Switches/sec" then assert.equals("ContextSwitches/s", c.title) end
+    end
   end)
 
   it("sorts highest first, _Total pinned first, no value last; reversed lowest first", function()
@@ -205,5 +211,50 @@ describe("perflib.top.run", function()
     out = files.sh "build/perflua top Memory --bogus 2>&1; echo rc=$?"
     assert.matches("^perflua top: unexpected argument %-%-bogus\nusage: ", out)
     assert.matches("rc=2\n$", out)
+  end)
+end)
+
+describe("the live views as a non-root user", function()
+  -- run as nobody with setpriv (util-linux): only when the suite runs as root
+  local function as_nobody(cmd)
+    return files.sh("setpriv --reuid=65534 --regid=65534 --clear-groups " .. cmd .. " 2>&1")
+  end
+  local function can()
+    if not io.open "build/perflua" then return nil, "build/perflua not built" end
+    if files.sh "id -u" ~= "0\n" or files.sh "command -v setpriv" == "" then return nil, "needs root and setpriv" end
+    return true
+  end
+
+  it("perflua top says why Process IO and Hardware Events are empty", function()
+    local ok, why = can()
+    if not ok then pending(why) return end
+    local out = as_nobody "build/perflua top Process --count 1"
+    assert.matches("^perflua top · Process · [^\n]+\nnote: Process IO counters: only your own processes have them "
+      .. "%(/proc/PID/io is readable by its owner and root%); run as root for all\ninstance ", out)
+    local level = tonumber(files.read "/proc/sys/kernel/perf_event_paranoid")
+    out = as_nobody "build/perflua top 'Hardware Events' --count 1"
+    if level and level > 0 then
+      assert.matches(("\nnote: Hardware Events: empty as a non%%-root user while kernel.perf_event_paranoid is %d "
+        .. "%%(needs 0 or less, or root%%)\n"):format(level), out)
+    else
+      assert.is_nil(out:find("\nnote:", 1, true))
+    end
+    -- as root, no note
+    assert.is_nil(files.sh("build/perflua top Process --count 1"):find("\nnote:", 1, true))
+  end)
+
+  it("the monitor's view says it for rules on Process", function()
+    local ok, why = can()
+    if not ok then pending(why) return end
+    local dir, remove = files.tempdir()
+    files.write(dir .. "/rules.lua", [[
+local R = require "perflib.rules"
+R.rule "Io" { source = "\\Process(*)\\IO Data Bytes/sec", when = R.above(1e12) }
+]])
+    os.execute("chmod 755 " .. dir)
+    local out = as_nobody(("build/perflua monitor %s/rules.lua --view --seconds 1"):format(dir))
+    remove()
+    assert.matches("\nnote: Process IO counters: only your own processes have them", out)
+    assert.matches("\nIo +[^\n]*_Total=", out)
   end)
 end)

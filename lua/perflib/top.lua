@@ -22,6 +22,9 @@ local MAIN = {
   ["PhysicalDisk"] = { { "% Disk Time", "%Busy" }, { "Disk Read Bytes/sec", "Read/s" },
     { "Disk Write Bytes/sec", "Write/s" }, { "Disk Transfers/sec", "IOPS" },
     { "Avg. Disk sec/Transfer", "Latency" }, { "Current Disk Queue Length", "Queue" } },
+  ["Hardware Events"] = { { "Cycles/sec", "Cycles/s" }, { "Instructions/sec", "Instr/s" },
+    { "Instructions Per Cycle", "IPC" }, { "% Cache Miss Ratio", "%CacheMiss" }, { "% Branch Miss Ratio", "%BrMiss" },
+    { "Context Switches/sec", "CtxSw/s" }, { "Page Faults/sec", "Faults/s" } },
   ["Network Interface"] = { { "Bytes Received/sec", "Rx/s" }, { "Bytes Sent/sec", "Tx/s" },
     { "Packets Received/sec", "RxPk/s" }, { "Packets Sent/sec", "TxPk/s" },
     { "Packets Received Errors", "RxErr" }, { "Packets Outbound Errors", "TxErr" } },
@@ -67,7 +70,9 @@ function top.columns(cs)
   if #out == 0 then
     for _, c in ipairs(cs.counters) do
       if not c.hidden and c.detail == "novice" and #out < MAX_COLUMNS then
-        out[#out + 1] = { name = c.name, title = c.name, unit = c.formatted_unit }
+        -- a shorter title: "Cache Misses/sec" -> "CacheMisses/s"
+        local title = c.name:gsub("/sec$", "/s"):gsub("^%% ", "%%"):gsub(" ", "")
+        out[#out + 1] = { name = c.name, title = title, unit = c.formatted_unit }
       end
     end
   end
