@@ -148,6 +148,34 @@ describe("perflua monitor --view in tmux", function()
   end)
 end)
 
+describe("perflua monitor --view colours", function()
+  it("firing crit red, pending cyan, ok green; the status line in the worst colour", function()
+    local dir, remove = files.tempdir()
+    files.write(dir .. "/rules.lua", [[
+local R = require "perflib.rules"
+local MB = "\\Memory\\Available MBytes"
+R.rule "AlwaysCrit" { source = MB, value = R.last(), when = R.above(0), severity = "crit", pending = "0s",
+  every = "1s" }
+R.rule "AlwaysPending" { source = MB, value = R.last(), when = R.above(0), pending = "1h", every = "1s" }
+R.rule "Never" { source = MB, value = R.last(), when = R.below(0), every = "1s" }
+]])
+    in_tmux(80, 24, ("%s monitor %s/rules.lua --view"):format(PERFLUA, dir), function(s)
+      s.await("1 firing, 1 pending", true)
+      local esc = s.screen(true)
+      -- the SGR codes in front of each row's text (tmux writes what changes from the row before)
+      local function sgr(text) return assert(esc:match("([^\n]-)" .. text), text) end
+      local status = sgr "perflua monitor"
+      assert.is_truthy(status:find "[%[;]7[;m]" and status:find "[%[;]31m", status)   -- reversed red
+      assert.matches("[%[;]31m", sgr "AlwaysCrit ")
+      assert.matches("[%[;]36m", sgr "AlwaysPending ")
+      assert.matches("[%[;]32m", sgr "Never ")
+      s.keys("q")
+      assert.equals(0, s.exit_code())
+    end)
+    remove()
+  end)
+end)
+
 describe("perflua top in tmux", function()
   it("Process at 80x24: sortable with > and r, ? keys, 200x50 shows every column, q exits 0", function()
     in_tmux(80, 24, PERFLUA .. " top Process", function(s)
