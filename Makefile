@@ -26,6 +26,8 @@ DEB_PKGS  := $(RUN_PKGS) $(TEST_PKGS)
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null)
 EDIT_LIBS  := $(shell pkg-config --libs libedit 2>/dev/null)
+# the live views' terminal layer (src/lua/lterm.c): wide-character ncurses
+TERM_LIBS  := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
 # the providers' libraries: inih reads plug-in configuration files, jansson a
 # remote machine's metadata (libcurl is opened at run time: -ldl)
 PROV_LIBS  := -linih -ljansson -ldl
@@ -291,11 +293,11 @@ uninstall:
 # the module publishes too (perflib.provider, src/lua/lprovider.c): libperflib-provider's objects
 build/perflib/core.so: $(CORE_OBJ) $(PROV_OBJ) $(BIND_OBJ) $(PUBPROV_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $^ $(PROV_LIBS) $(CURL_LIBS) -lm -lpthread
+	$(CC) -shared -o $@ $^ $(PROV_LIBS) $(CURL_LIBS) $(TERM_LIBS) -lm -lpthread
 
 build/san/perflib/core.so: $(SAN_OBJ) $(SAN_PUBPROV) | build/san/perflib-plugin-host
 	@mkdir -p $(dir $@)
-	$(CC) -shared -fsanitize=address,undefined -o $@ $^ $(PROV_LIBS) $(CURL_LIBS) -lm -lpthread
+	$(CC) -shared -fsanitize=address,undefined -o $@ $^ $(PROV_LIBS) $(CURL_LIBS) $(TERM_LIBS) -lm -lpthread
 
 # The host embeds the Lua facade so it runs from anywhere, the REPL's help
 # texts, and lua-argparse (perflib.cli's parser) from Debian's package, so
@@ -316,7 +318,7 @@ build/perflua: $(HOST_SRC) build/gen/perflib_lua.c build/libperflib-core.a \
 	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/lua $(LUA_CFLAGS) -o $@ \
 	  $(HOST_SRC) build/gen/perflib_lua.c $(BIND_OBJ) build/libperflib-providers.a \
 	  build/libperflib-core.a build/libperflib-provider.a \
-	  $(LUA_LIBS) $(EDIT_LIBS) $(PROV_LIBS) $(CURL_LIBS) -lm -lpthread -Wl,-E
+	  $(LUA_LIBS) $(EDIT_LIBS) $(PROV_LIBS) $(CURL_LIBS) $(TERM_LIBS) -lm -lpthread -Wl,-E
 
 # C tests of the core and the built-in providers: no Lua anywhere on their
 # link line, only the libraries a C program would link; -DCT_BUILTIN makes
@@ -425,6 +427,7 @@ bench: deps-test
 	d=$$(mktemp -d) && PERFLIB_APPSEG_DIR=$$d LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' \
 	  LUA_CPATH_5_4='./build/?.so;;' $(LUA) bench/luaprov.lua; rc=$$?; rm -rf $$d; exit $$rc
 	$(LUA) bench/serve.lua
+	$(LUA) bench/view.lua
 
 build/bench/floor: bench/floor.c bench/floor_common.h
 	@mkdir -p $(dir $@)

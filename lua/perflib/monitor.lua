@@ -223,12 +223,10 @@ local function tty_gone(tty, err)
   return true
 end
 
---- perflua monitor rules.lua [--interval S] [--seconds N] [--view]
--- With --view, a status screen (every rule's alerts and values, the latest
--- transitions) is redrawn every interval on a terminal, or printed as a
--- block per interval otherwise; this is the main job of `make run`.
--- On TERM or INT the notifier sends what waits and says what it drops.
-function M.monitor(path, opts, out, err)
+-- The monitor's loop; with ui (the screen of --view on a terminal) its
+-- output goes to the screen.
+local function monitor(path, opts, out, err, ui)
+  if ui then out, err = ui.out, ui.err end   -- the screen shows what the monitor says
   local set = load_rules(path, err)
   if not set then return 2 end
   local eng = E.new(set, { interval = opts.interval or 1 })
@@ -258,7 +256,9 @@ function M.monitor(path, opts, out, err)
       notifier:event(ev)
     end
     notifier:tick(t, s1.timestamp)
-    if opts.view then
+    if ui then
+      ui:frame(eng, { seq = s1.seq, interval = interval, path = path, recent = recent, frame = frame })
+    elseif opts.view then
       local screen = require("perflib.view").render(eng, { seq = s1.seq, interval = interval,
         path = path, recent = recent, frame = frame })
       out:write(tty and "\27[H\27[2J" or "", screen, "\n", tty and "" or "\n")
@@ -270,7 +270,16 @@ function M.monitor(path, opts, out, err)
     local stop = tty_gone(tty, err)
     while not stop do                   -- at least once: signals are looked at even when late
       local wait = due - perflib.clock()
-      if wait > 0 and not perflib.signalled() then perflib.sleep(wait) end
+      if ui then                        -- keys until due: q quits, a closed terminal stops
+        local why = ui:wait(due)
+        if why == "quit" then stop = true end
+        if why == "gone" then
+          say(err, "perflua monitor: the terminal is gone (%s); stopping", ui.gone)
+          stop = true
+        end
+      elseif wait > 0 and not perflib.signalled() then
+        perflib.sleep(wait)
+      end
       for _, sig in ipairs(perflib.trapped()) do
         if sig ~= "HUP" then
           stop = true
@@ -289,6 +298,23 @@ function M.monitor(path, opts, out, err)
   notifier:stop()
   say(out, "perflua monitor: stopped")
   return 0
+end
+
+--- perflua monitor rules.lua [--interval S] [--seconds N] [--view]
+-- With --view, a status screen (every rule's alerts and values, the latest
+-- transitions) is redrawn every interval on a terminal (perflib.view, on
+-- ncurses: q quits, ? shows the keys), or printed as a block per interval
+-- otherwise; this is the main job of `make run`.
+-- On TERM or INT the notifier sends what waits and says what it drops.
+function M.monitor(path, opts, out, err)
+  local ui = opts.view and M.is_tty() and require("perflib.view").open()
+  if not ui then return monitor(path, opts, out, err) end
+  -- the terminal is given back whatever happens, before an error is shown
+  local ok, code = xpcall(monitor, debug.traceback, path, opts, out, err, ui)
+  ui:close(err)
+  if not ok then error(code, 0) end
+  if code == 0 then say(out, "perflua monitor: stopped") end
+  return code
 end
 
 --- perflua explain rules.lua RULE [--seconds N]: run for a few samples and

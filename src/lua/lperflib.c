@@ -807,6 +807,8 @@ LPL_EXPORT int luaopen_perflib_core(lua_State *L)
     lua_setfield(L, -2, "methods");
     lpl_open_remote(L);                       /* pushes the per-host options of \\host paths */
     lua_setfield(L, -2, "remote_tokens");
+    lpl_open_term(L);                         /* the live views' terminal layer */
+    lua_setfield(L, -2, "term");
     lua_pushliteral(L, "perflib " PL_VERSION);
     lua_setfield(L, -2, "_VERSION");
     return 1;

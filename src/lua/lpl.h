@@ -158,6 +158,9 @@ int lpl_derive(lua_State *L);
 void lpl_open_http(lua_State *L);
 int lpl_new_http(lua_State *L);
 
+/* lterm.c: the terminal layer of the live views; pushes the table perflib.term */
+void lpl_open_term(lua_State *L);
+
 /* lsandbox.c: the rule sandbox */
 int lpl_sandbox(lua_State *L);
 int lpl_sandbox_lib(lua_State *L);
