@@ -428,6 +428,7 @@ bench: deps-test
 	  LUA_CPATH_5_4='./build/?.so;;' $(LUA) bench/luaprov.lua; rc=$$?; rm -rf $$d; exit $$rc
 	$(LUA) bench/serve.lua
 	$(LUA) bench/view.lua
+	python3 bench/repl_start.py
 
 build/bench/floor: bench/floor.c bench/floor_common.h
 	@mkdir -p $(dir $@)
