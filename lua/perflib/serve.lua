@@ -3,6 +3,7 @@
 -- server on it (the old one keeps serving if the new configuration fails).
 -- @module perflib.serve
 local perflib = require "perflib"
+local compat = require "perflib.compat"
 
 local M = {}
 
@@ -34,7 +35,7 @@ function M.parse(args)
     local a, v = args[i], args[i + 1]
     if a == "-h" or a == "--help" then return { help = true } end
     if NUMERIC[a] then
-      local n = math.tointeger(tonumber(v))
+      local n = compat.tointeger(tonumber(v))
       if not n or n < 0 then return nil, a .. " needs a whole number" end
       o[NUMERIC[a]] = n
     elseif STRING[a] then
@@ -55,7 +56,7 @@ end
 local function read_file(path, what)
   local f, e = io.open(path, "rb")
   if not f then return nil, ("%s: %s"):format(what, e) end
-  local s = f:read "a"
+  local s = f:read("*a")
   f:close()
   return s
 end

@@ -5,6 +5,7 @@
 
 local T = require "perflib.rules.text"
 local P = require "perflib.pretty"
+local compat = require "perflib.compat"
 
 local V = {}
 
@@ -12,7 +13,7 @@ local ORDER = { firing = 1, recovering = 2, pending = 3, unknown = 4 }
 
 local function fmt(v)
   if v == nil then return "-" end
-  if math.type(v) == "integer" then return tostring(v) end
+  if compat.math_type(v) == "integer" then return tostring(v) end
   local a = math.abs(v)
   if a >= 1e9 then return ("%.2fG"):format(v / 1e9) end
   if a >= 1e6 then return ("%.2fM"):format(v / 1e6) end
