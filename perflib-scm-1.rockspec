@@ -53,6 +53,7 @@ build = {
       defines = { "_GNU_SOURCE" },
     },
     ["perflib"] = "lua/perflib/init.lua",
+    ["perflib.compat"] = "lua/perflib/compat.lua",
     ["perflib.pretty"] = "lua/perflib/pretty.lua",
     ["perflib.monitor"] = "lua/perflib/monitor.lua",
     ["perflib.view"] = "lua/perflib/view.lua",
