@@ -127,7 +127,7 @@ local function decode(s, max_depth)
   local function str()
     local buf, i = {}, pos + 1
     while true do
-      local j = s:find('["\\\0-\31]', i)
+      local j = s:find('["\\%z\1-\31]', i)
       if not j then pos = n + 1; eof_check("a string") end
       buf[#buf + 1] = s:sub(i, j - 1)
       local c = s:sub(j, j)

@@ -49,7 +49,8 @@ echo "== busted specs (Lua 5.4)"
 run_busted lua5.4 busted
 
 # .busted's compat task: the specs every Lua runs; tests tagged with a version
-# this one lacks are left out (#lua52: __gc on tables, #lua53: integers, #lua54)
+# this one lacks are left out (#lua52: an exit status from io.popen's close,
+# #lua53: integers, #lua54)
 for lua in lua5.1 lua5.2 lua5.3 luajit; do
   echo "== busted specs ($lua)"
   case $lua in
