@@ -1,7 +1,7 @@
 -- The README's first example runs as written, in perflua and in lua5.4.
 local perflib = require "perflib"
 local function first_example()
-  local text = assert(io.open "README.md"):read("*a")
+  local text = assert(io.open "README.md"):read "a"
   return assert(text:match "```lua\n(.-)```", "README has no lua example")
 end
 
@@ -11,7 +11,7 @@ local function run(cmd, code)
   f:write(code)
   f:close()
   local p = assert(io.popen(cmd .. " " .. path .. " 2>&1"))
-  local out = p:read("*a")
+  local out = p:read "a"
   local ok = p:close()
   os.remove(path)
   return ok, out
@@ -47,7 +47,7 @@ end)
 
 describe("README rules example", function()
   it("loads without errors and its sources exist on this machine", function()
-    local text = assert(io.open "README.md"):read("*a")
+    local text = assert(io.open "README.md"):read "a"
     local code = assert(text:match "### Rule%-based monitors.-```lua\n(.-)```", "no rules example")
     local path = os.tmpname()
     local f = assert(io.open(path, "w"))
@@ -70,7 +70,7 @@ describe("README perflib.rules.test example", function()
   local files = dofile "spec/support/files.lua"
 
   local function examples()
-    local text = assert(io.open "README.md"):read("*a")
+    local text = assert(io.open "README.md"):read "a"
     local rules = assert(text:match "### Rule%-based monitors.-```lua\n(.-)```", "no rules example")
     local test = assert(text:match "`perflib%.rules%.test` runs rules.-```lua\n(.-)```", "no rules.test example")
     return rules, test

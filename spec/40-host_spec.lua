@@ -9,7 +9,7 @@ end
 local function readfile(path)
   local f = io.open(path, "rb")
   if not f then return nil end
-  local s = f:read("*a")
+  local s = f:read("a")
   f:close()
   return s
 end
@@ -24,7 +24,7 @@ local function shell_ok(cmd)
   return os.execute(cmd .. " >/dev/null 2>&1") == true
 end
 
-local PWD = assert(io.popen("pwd")):read("*l")
+local PWD = assert(io.popen("pwd")):read("l")
 -- PERFLUA_BIN points the specs at another binary (e.g. a sanitizer build).
 local PERFLUA = os.getenv("PERFLUA_BIN") or PWD .. "/build/perflua"
 local BUILT = shell_ok("test -x " .. sh_quote(PERFLUA))
@@ -32,7 +32,7 @@ local HAS_TMUX = shell_ok("command -v tmux")
 
 local function mktemp_dir()
   local p = assert(io.popen("mktemp -d /tmp/perflua-spec.XXXXXX"))
-  local dir = p:read("*l")
+  local dir = p:read("l")
   p:close()
   return dir
 end
@@ -53,7 +53,7 @@ local function run(args, opts)
     cmd = "(" .. cmd .. ") </dev/null"
   end
   local p = assert(io.popen(cmd .. " 2>" .. sh_quote(errfile)))
-  local out = p:read("*a")
+  local out = p:read("a")
   local _, how, code = p:close()
   local err = readfile(errfile) or ""
   os.remove(errfile)
@@ -255,7 +255,7 @@ describe("perflua REPL #host #repl", function()
 
   local function screen()
     local p = assert(io.popen(tmux("capture-pane -p -J -S - -t repl 2>/dev/null")))
-    local s = p:read("*a")
+    local s = p:read("a")
     p:close()
     return s
   end

@@ -11,7 +11,7 @@ describe("perflib-scm-1.rockspec", function()
       "local p = require \"perflib\"; local q = p.query(); " ..
       "print(p._VERSION, (q:add \"\\\\Memory\\\\Available Bytes\"), " ..
       "package.searchpath(\"perflib.core\", package.cpath))' 2>&1"))
-    local out = p:read("*a")
+    local out = p:read "a"
     p:close()
     assert.equals("perflib 0.1.0\t1\tbuild/rocktree/lib/lua/5.4/perflib/core.so\n", out)
   end)

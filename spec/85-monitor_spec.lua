@@ -51,7 +51,7 @@ describe("perflua monitor", function()
     local rules, log = dir .. "/rules.lua", dir .. "/out.log"
     write(rules, (RULES:gsub("OUTFILE", dir .. "/a.jsonl")))
     local p = io.popen(("%s monitor %s > %s 2>&1 & echo $!"):format(PERFLUA, rules, log))
-    local pid = tonumber(p:read("*l"))
+    local pid = tonumber(p:read "l")
     p:close()
     perflib.sleep(1.5)
     write(rules, (RULES:gsub("OUTFILE", dir .. "/a.jsonl")) .. '\nR.rule "Extra" { source = "\\\\System\\\\Processes", '
@@ -73,7 +73,7 @@ describe("perflua monitor --view", function()
   it("prints a status block per interval when not on a terminal", function()
     if not io.open(PERFLUA) then pending("build/perflua not built") return end
     local p = assert(io.popen(PERFLUA .. " monitor examples/rules/default.lua --view --seconds 2 2>&1"))
-    local out = p:read("*a")
+    local out = p:read "a"
     p:close()
     assert.matches("perflua monitor · %d%d:%d%d:%d%d · sample 1 ·", out)
     assert.matches("\nrule%s+alerts%s+values\n", out)

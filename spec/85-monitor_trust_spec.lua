@@ -19,7 +19,7 @@ local function named_process(name, secs)
   local code = ('local f = io.open("/proc/self/comm", "w") f:setvbuf "full" f:write(%q) f:close() '
     .. 'os.execute "sleep %d"'):format(name, secs):gsub("\n", "n")
   local p = io.popen(("lua5.4 -e '%s' >/dev/null 2>&1 & echo $!"):format(code))
-  local pid = tonumber(p:read("*l"))
+  local pid = tonumber(p:read "l")
   p:close()
   return pid
 end
@@ -36,7 +36,7 @@ end
 
 local function background(cmd)
   local p = io.popen(cmd .. " & echo $!")
-  local pid = tonumber(p:read("*l"))
+  local pid = tonumber(p:read "l")
   p:close()
   return pid
 end
@@ -153,11 +153,11 @@ describe("perflua monitor --view on a terminal", function()
     assert(os.execute(("%s new-session -d -s view -x 120 -y 40 'exec %s monitor examples/rules/default.lua "
       .. "--view 2>%s'"):format(tmux, PERFLUA, log)))
     local p = io.popen(tmux .. " list-panes -t view -F '#{pane_pid}'")
-    local pid = tonumber(p:read("*l"))
+    local pid = tonumber(p:read "l")
     p:close()
     assert.is_truthy(pid)
     assert.is_truthy(await(10, function()
-      return io.popen(tmux .. " capture-pane -p -t view"):read("*a"):find("perflua monitor ·", 1, true)
+      return io.popen(tmux .. " capture-pane -p -t view"):read("a"):find("perflua monitor ·", 1, true)
     end))
     os.execute("kill -HUP " .. pid)                    -- terminal still there: a reload, not a stop
     perflib.sleep(1.5)

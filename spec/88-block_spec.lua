@@ -123,7 +123,7 @@ describe("Sample:block", function()
     local path = dir .. "/sample.blk"
     files.write(path, b1)
     local f = assert(io.open(path, "rb"))
-    local d1 = assert(perflib.sample_from_block(f:read("*a")))
+    local d1 = assert(perflib.sample_from_block(f:read("a")))
     f:close()
     same_sample(s0, s1, s0, d1)
     remove()

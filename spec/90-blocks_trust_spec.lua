@@ -3,7 +3,6 @@
 -- `into` tables are checked; extreme clocks from a block are defined; and
 -- each result carries the instant its own counterset was read.
 local perflib = require "perflib"
-local C = require "spec.support.compat"
 
 local function tmpname() return os.tmpname() end
 
@@ -16,7 +15,7 @@ local function child(code)
   h:close()
   local p = assert(io.popen(("LUA_PATH_5_4=%q LUA_CPATH_5_4=%q lua5.4 %s 2>&1")
     :format(package.path, package.cpath, f)))
-  local out = p:read("*a")
+  local out = p:read "a"
   p:close()
   os.remove(f)
   return out
@@ -45,7 +44,7 @@ local q = perflib.query()
 assert(q:add "\\Memory\\*")
 local s0 = q:collect()
 local s = q:collect()
-local old = assert(perflib.sample_from_block(assert(io.open(%q, "rb")):read("*a")))
+local old = assert(perflib.sample_from_block(assert(io.open(%q, "rb")):read "a"))
 for name, call in pairs {
   evaluate = function() return s:evaluate(old, 1).valid end,
   format = function() return s:format(old, 1, nil, "Page Faults/sec") end,
@@ -71,7 +70,7 @@ local perflib = require "perflib"
 local q = perflib.query()
 assert(q:add "\\Memory\\*")
 local s = q:collect()
-local old = assert(perflib.sample_from_block(assert(io.open(%q, "rb")):read("*a")))
+local old = assert(perflib.sample_from_block(assert(io.open(%q, "rb")):read "a"))
 local v = s:evaluate(old, 1)
 local c = "Page Faults/sec"
 local v1, v0 = s:value(1, nil, c), old:value(1, nil, c)
@@ -129,7 +128,7 @@ describe("samples from blocks in one process", function()
     local s1 = q:collect()
     local again = assert(perflib.sample_from_block(s1:block()))
     for k, r in ipairs(s1:results()) do
-      assert.equal("integer", C.math_type(r.time))
+      assert.equal("integer", math.type(r.time))
       assert.equal(r.time, again:results()[k].time)
       assert.same(s1:evaluate(s0, k), again:evaluate(s0, k))
     end

@@ -19,7 +19,7 @@ local pub = assert(io.popen("exec ]] .. PUB .. [[ > " .. answers, "w"))
 local function answered(n)
   for _ = 1, 500 do
     local f = io.open(answers)
-    local text = f and f:read("*a") or ""
+    local text = f and f:read "a" or ""
     if f then f:close() end
     local lines = select(2, text:gsub("\n", ""))
     if lines >= n then return end
@@ -87,7 +87,7 @@ q:add "\\MyApp Requests(*)\\Active"
 local s = assert(q:collect())
 print("before", #s:results()[1].instances)
 local f = assert(io.open(answers))
-local pid = assert(f:read("*l"):match "^ready (%d+)$")
+local pid = assert(f:read("l"):match "^ready (%d+)$")
 f:close()
 os.execute("kill -KILL " .. pid)   -- the shell's own kill: nothing under the suite's LD_PRELOAD
 os.execute "sleep 0.1"

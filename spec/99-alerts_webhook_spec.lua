@@ -144,7 +144,7 @@ describe("alertmanager and webhook actions", function()
   end)
 
   it("the README's example loads, and its actions are checked as written", function()
-    local text = assert(io.open "README.md"):read("*a")
+    local text = assert(io.open "README.md"):read "a"
     local code = assert(text:match "### Alerts to Alertmanager.-```lua\n(.-)```", "no example")
     local set, errs = R.load([==[R.rule "X" { source = [[\Memory\Available Bytes]], when = R.below(1) }
 ]==] .. code)

@@ -18,7 +18,7 @@ local COMMIT = "\\Memory\\Commit Limit"
 -- under it); its output.
 local function sh(cmd)
   local p = assert(io.popen("env -u LD_PRELOAD " .. cmd))
-  local out = p:read("*a")
+  local out = p:read "a"
   p:close()
   return out
 end

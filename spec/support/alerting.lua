@@ -9,7 +9,7 @@ local A = {}
 local function slurp(path)
   local f = io.open(path, "rb")
   if not f then return nil end
-  local s = f:read("*a")
+  local s = f:read "a"
   f:close()
   return s
 end
