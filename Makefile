@@ -1,7 +1,9 @@
 # perflib: Linux performance counters for Lua 5.4.
 #   make run    install missing Debian packages (as root), build, live view
-#   make test   C core tests, busted specs under Lua 5.4, then the same specs
-#               under AddressSanitizer + UBSan; ends with "N passed, N failed"
+#   make test   C core tests, busted specs under Lua 5.4 (the API specs under
+#               5.1, 5.2, 5.3 and LuaJIT too), then the same specs under
+#               AddressSanitizer + UBSan; ends with "N passed, N failed"
+#   make compat the module for Lua 5.1, 5.2, 5.3 and LuaJIT: build/<lua>/perflib/core.so
 #   make bench  collect cost of each counterset against a C floor
 # The Makefile is the primary build; perflib-scm-1.rockspec is the luarocks one.
 
@@ -13,14 +15,17 @@ SECONDS_  := $(if $(SECONDS),$(SECONDS),0)
 
 # Debian 12 packages: RUN_PKGS builds and runs perflib (make, make run, make
 # install); TEST_PKGS adds the test, lint, fuzz, sanitizer and bench toolchain
-# (make test, make bench). `make run` installs only the first set, without
-# Recommends (libc6-dev's pull in image codecs through libgd): ~230 MB on a
-# minimal Debian 12 against ~1.7 GB for both sets (doc/footprint.sh).
+# and the other Luas the specs run on (make test, make bench). `make run`
+# installs only the first set, without Recommends (libc6-dev's pull in image
+# codecs through libgd): ~230 MB on a minimal Debian 12 against ~1.7 GB for
+# both sets (doc/footprint.sh).
 RUN_PKGS  := gcc libc6-dev make pkg-config lua5.4 liblua5.4-dev libedit-dev libncurses-dev lua-argparse \
              libinih-dev libjansson-dev libcurl4-gnutls-dev libmicrohttpd-dev
 TEST_PKGS := lua-busted lua-check luarocks valgrind tmux lua-ldoc lua-markdown cppcheck \
              clang libclang-rt-14-dev python3 libpcp-mmv1-dev libpcp3-dev prometheus \
-             prometheus-alertmanager curl lua-cjson prometheus-node-exporter groff-base
+             prometheus-alertmanager curl lua-cjson prometheus-node-exporter groff-base \
+             lua5.1 lua5.2 lua5.3 luajit liblua5.1-0-dev liblua5.2-dev liblua5.3-dev libluajit-5.1-dev \
+             lua-compat53-dev
 DEB_PKGS  := $(RUN_PKGS) $(TEST_PKGS)
 
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
@@ -66,7 +71,8 @@ SAN_PROV := $(patsubst src/%.c,build/san/%.o,$(PROV_SRC))
 SAN_CAPI := $(SAN_CORE) $(SAN_PROV) $(patsubst src/%.c,build/san/%.o,$(CAPI_SRC))
 SAN_OBJ  := $(SAN_CORE) $(SAN_PROV) $(patsubst src/%.c,build/san/%.o,$(BIND_SRC))
 
-.PHONY: all deps deps-test deps-install print-pkgs run test lint bench clean rock rock-build rock-install doc crosscheck install uninstall man
+.PHONY: all deps deps-test deps-install print-pkgs run test lint bench clean rock rock-build rock-install doc crosscheck \
+        install uninstall man compat
 
 all: build/libperflib-core.a build/libperflib-providers.a build/libperflib.a build/libperflib.so build/perflib.pc \
      build/libperflib-provider.a build/libperflib-provider.so build/perflib-provider.pc build/test-providers/appseg-pub \
@@ -295,6 +301,30 @@ build/perflib/core.so: $(CORE_OBJ) $(PROV_OBJ) $(BIND_OBJ) $(PUBPROV_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ $(PROV_LIBS) $(CURL_LIBS) $(TERM_LIBS) -lm -lpthread
 
+# One module per other Lua (make compat): build/<lua>/perflib/core.so, the same
+# core and providers with the binding compiled against that Lua's headers
+# (src/lua/lcompat.h adapts it; lua-compat53-dev's compat-5.3.h below 5.3).
+# -isystem: the Lua headers and compat-5.3.c are not ours to warn about.
+COMPAT_LUAS := lua5.1 lua5.2 lua5.3 luajit
+COMPAT_MODS := $(foreach l,$(COMPAT_LUAS),build/$(l)/perflib/core.so)
+lua_cflags   = $(patsubst -I%,-isystem %,$(shell pkg-config --cflags $(1) 2>/dev/null))
+# LuaJIT's headers first, then lua5.1's directory for compat-5.3.h alone
+LUAJIT_COMPAT := -idirafter /usr/include/lua5.1
+
+define compat_module
+build/$(1)/obj/%.o: src/lua/%.c $$(HDRS)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CFLAGS_) $$(call lua_cflags,$(1)) $$(if $$(filter luajit,$(1)),$$(LUAJIT_COMPAT)) -c $$< -o $$@
+
+build/$(1)/perflib/core.so: $$(CORE_OBJ) $$(PROV_OBJ) $$(patsubst src/lua/%.c,build/$(1)/obj/%.o,$$(BIND_SRC)) \
+                            $$(PUBPROV_OBJ)
+	@mkdir -p $$(dir $$@)
+	$$(CC) -shared -o $$@ $$^ $$(PROV_LIBS) $$(CURL_LIBS) $$(TERM_LIBS) -lm -lpthread
+endef
+$(foreach l,$(COMPAT_LUAS),$(eval $(call compat_module,$(l))))
+
+compat: $(COMPAT_MODS)
+
 build/san/perflib/core.so: $(SAN_OBJ) $(SAN_PUBPROV) | build/san/perflib-plugin-host
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fsanitize=address,undefined -o $@ $^ $(PROV_LIBS) $(CURL_LIBS) $(TERM_LIBS) -lm -lpthread
@@ -396,7 +426,7 @@ run: deps
 
 # ---- tests ----------------------------------------------------------------------
 test: deps-test
-	@$(MAKE) --no-print-directory all build/san/perflib/core.so \
+	@$(MAKE) --no-print-directory all build/san/perflib/core.so $(COMPAT_MODS) \
 	  $(patsubst build/ctest/%,build/san/ctest/%,$(CTESTS))
 	@bash spec/support/run-all.sh
 
@@ -405,6 +435,7 @@ lint:
 	  --suppress=missingIncludeSystem src
 	luacheck -q .
 	for f in $(LUA_SRC) spec/*.lua examples/*.lua; do luac5.4 -p $$f || exit 1; done
+	for f in $(LUA_SRC); do luac5.1 -p $$f || exit 1; done
 
 BENCH_FLOORS := $(patsubst bench/%.c,build/bench/%,$(wildcard bench/floor_*.c))
 

@@ -1,6 +1,7 @@
 -- Query handles: specifications with their own statuses, deletion,
 -- listing, closing, and misuse.
 local perflib = require "perflib"
+local C = require "spec.support.compat"
 
 local FIX = "spec/fixtures/basic"
 
@@ -110,10 +111,7 @@ describe("Query", function()
 
   it("closes at the end of a <close> scope", function()
     local saved
-    do
-      local qq <close> = perflib.query { root = FIX }
-      saved = qq
-    end
+    C.scoped(perflib.query { root = FIX }, function(qq) saved = qq end)
     assert.equals("closed query", perflib.type(saved))
   end)
 
@@ -138,13 +136,13 @@ describe("Query", function()
   -- an fd only after the path is resolved).
   local function open_fds()
     local st = assert(io.open "/proc/self/status")
-    local size = tonumber(st:read("a"):match("FDSize:%s*(%d+)"))
+    local size = tonumber(st:read("*a"):match("FDSize:%s*(%d+)"))
     st:close()
     local out = {}
     for fd = 0, size - 1 do
       local f = io.open("/proc/self/fdinfo/" .. fd)
       if f then
-        local t = f:read "a"
+        local t = f:read("*a")
         f:close()
         out[fd] = t:match("mnt_id:%s*(%d+)") .. ":" .. t:match("ino:%s*(%d+)")
       end
@@ -164,7 +162,7 @@ describe("Query", function()
     collectgarbage "collect"
     collectgarbage "stop"              -- no finalizer closes a file while fds are compared
     local base = open_fds()
-    local live <close> = perflib.query()
+    local live = perflib.query()
     live:add "\\Processor Information(*)\\*"
     live:add "\\Memory\\*"
     live:add "\\System\\*"

@@ -4,6 +4,7 @@
 -- machine 10.00 s later.
 
 local perflib = require "perflib"
+local C = require "spec.support.compat"
 
 local FX = "spec/fixtures/"
 
@@ -53,7 +54,7 @@ describe("System", function()
       for inst, v, counter in s:raw() do
         assert.equal("", inst)
         assert.is_not_nil(expected[counter], "unexpected counter " .. counter)
-        assert.equal("integer", math.type(v), counter)
+        assert.equal("integer", C.math_type(v), counter)
         assert.equal(expected[counter], v, counter)
         seen = seen + 1
       end

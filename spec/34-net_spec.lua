@@ -7,6 +7,7 @@
 -- carrier compressed.
 
 local perflib = require "perflib"
+local C = require "spec.support.compat"
 
 local FX = "spec/fixtures/"
 local BULK = "PERF_COUNTER_BULK_COUNT"
@@ -31,7 +32,7 @@ local function check_row(s, idx, inst, expected)
       assert.equal("no_data", st, inst .. " " .. name)
     else
       assert.equal(expected[name], v, inst .. " " .. name)
-      assert.equal("integer", math.type(v))
+      assert.equal("integer", C.math_type(v))
     end
   end
 end

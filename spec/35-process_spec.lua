@@ -5,6 +5,7 @@
 -- USER_HZ 100 a tick is 100000 (100 ns); pages are 4096 bytes; kB x 1024.
 
 local perflib = require "perflib"
+local C = require "spec.support.compat"
 
 local FX = "spec/fixtures/"
 local T = 100000
@@ -39,7 +40,7 @@ local function check_row(s, idx, inst, want)
       assert.equal("no_data", st, inst .. " " .. name)
     else
       assert.equal(want[c], v, inst .. " " .. name)
-      assert.equal("integer", math.type(v))
+      assert.equal("integer", C.math_type(v))
     end
   end
 end
@@ -80,7 +81,7 @@ describe("Process", function()
     local s, idx = sample("proc-basic", ALL)
 
     it("leaves the wizard-level counters out of a plain wildcard", function()
-      local q <close> = perflib.query { root = FX .. "proc-basic" }
+      local q = perflib.query { root = FX .. "proc-basic" }
       local i = assert(q:add "\\Process(*)\\*")
       local names = {}
       for _, n in ipairs(q:specs()[i].counters) do names[n] = true end
@@ -268,7 +269,7 @@ describe("Process", function()
   end)
 
   describe("this machine", function()
-    local mypid = math.tointeger(tonumber(read("/proc/self/stat"):match("^(%d+)")))
+    local mypid = C.tointeger(tonumber(read("/proc/self/stat"):match("^(%d+)")))
 
     it("lists this process with its own values", function()
       local q = perflib.query()
@@ -294,7 +295,7 @@ describe("Process", function()
     it("keeps its descriptors from one collect to the next", function()
       local function nfds()
         local p = io.popen("ls /proc/" .. mypid .. "/fd | wc -l")
-        local n = tonumber(p:read("l"))
+        local n = tonumber(p:read("*l"))
         p:close()
         return n
       end
@@ -361,7 +362,7 @@ describe("Thread", function()
   end)
 
   it("lists this machine's threads, this one among them", function()
-    local mypid = math.tointeger(tonumber(read("/proc/self/stat"):match("^(%d+)")))
+    local mypid = C.tointeger(tonumber(read("/proc/self/stat"):match("^(%d+)")))
     local q = perflib.query()
     local idx = assert(q:add("\\Thread(*)\\*"))
     local s = assert(q:collect())

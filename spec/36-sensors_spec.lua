@@ -98,9 +98,9 @@ describe("sensor countersets", function()
       local t = assert(perflib.counterset(SETS.hwmon, m):instances())
       assert.equal(12, #t)
       assert.equal("acpitz/temp1", t[1].name)
-      assert.equal(0 << 16 | 0 << 12 | 1, t[1].id)  -- hwmon0, temp, 1
+      assert.equal(1, t[1].id)       -- 0 << 16 | 0 << 12 | 1: hwmon0, temp, 1
       assert.equal("nvme#1/Composite", t[10].name)
-      assert.equal(4 << 16 | 0 << 12 | 1, t[10].id)
+      assert.equal(262145, t[10].id)  -- 4 << 16 | 0 << 12 | 1
       t = assert(perflib.counterset(SETS.numa, m):instances())
       assert.same({ "0", "1", "_Total" }, { t[1].name, t[2].name, t[3].name })
       t = assert(perflib.counterset(SETS.psi, m):instances())

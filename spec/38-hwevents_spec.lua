@@ -6,6 +6,7 @@
 -- and hotplug are tested in C with a fake perf_event_open (spec/c/test_hwevents.c).
 
 local perflib = require "perflib"
+local C = require "spec.support.compat"
 
 local FX = "spec/fixtures/"
 local TOTAL = 0xFFFFFFFE
@@ -19,7 +20,7 @@ local RATES = { "Cycles/sec", "Instructions/sec", "Cache References/sec", "Cache
 local function cpulist(text)
   local cpus = {}
   for a, b in text:gmatch("(%d+)%-?(%d*)") do
-    for c = math.tointeger(a), math.tointeger(b ~= "" and b or a) do cpus[#cpus + 1] = tostring(c) end
+    for c = C.tointeger(a), C.tointeger(b ~= "" and b or a) do cpus[#cpus + 1] = tostring(c) end
   end
   return cpus
 end
@@ -124,7 +125,7 @@ describe("Hardware Events", function()
 
   describe("live machine", function()
     local fh = io.open("/sys/devices/system/cpu/online")
-    local online = fh and cpulist(fh:read("a")) or nil
+    local online = fh and cpulist(fh:read("*a")) or nil
     if fh then fh:close() end
 
     local q = perflib.query()
@@ -175,7 +176,7 @@ describe("Hardware Events", function()
           local sum = 0
           for k = 1, #r.instances - 1 do sum = sum + assert((s1:value(idx, r.instances[k], name))) end
           assert.equal(sum, total, name)
-          assert.equal("integer", math.type(total))
+          assert.equal("integer", C.math_type(total))
         end
       end
       local i1, c1 = s1:value(idx, "_Total", "Instructions Per Cycle")
@@ -193,7 +194,7 @@ describe("Hardware Events", function()
       for _, inst in ipairs(r.instances) do
         for _, name in ipairs(RATES) do
           local a, b = s0:value(idx, inst, name), s1:value(idx, inst, name)
-          if math.type(a) == "integer" and math.type(b) == "integer" then
+          if C.math_type(a) == "integer" and C.math_type(b) == "integer" then
             assert.is_true(b >= a, inst .. " " .. name)
           end
         end

@@ -1,4 +1,5 @@
 -- perflib.pretty: the REPL's printer. Pure Lua, no build needed.
+local C = require "spec.support.compat"
 package.path = "./lua/?.lua;./lua/?/init.lua;" .. package.path
 
 local pretty = require "perflib.pretty"
@@ -6,14 +7,14 @@ local write = pretty.write
 
 describe("perflib.pretty.write", function()
   describe("numbers", function()
-    it("prints integers with %d, including the extremes", function()
+    it("prints integers with %d, including the extremes #lua53", function()
       assert.equal("42", write(42))
       assert.equal("-7", write(-7))
       assert.equal("9223372036854775807", write(math.maxinteger))
       assert.equal("-9223372036854775808", write(math.mininteger))
     end)
 
-    it("keeps floats visibly floats", function()
+    it("keeps floats visibly floats #lua53", function()
       assert.equal("1.0", write(1.0))
       assert.equal("-3.0", write(-3.0))
       assert.equal("-0.0", write(-0.0))
@@ -30,7 +31,7 @@ describe("perflib.pretty.write", function()
     it("prints 2^63 so that it reads back as the same float", function()
       local s = write(2 ^ 63)
       assert.equal(2 ^ 63, tonumber(s))
-      assert.equal("float", math.type(tonumber(s)))
+      if C.integers then assert.equal("float", C.math_type(tonumber(s))) end
       assert.equal(2 ^ 53 + 2, tonumber(write(2 ^ 53 + 2)))
     end)
 
@@ -75,7 +76,7 @@ describe("perflib.pretty.write", function()
   end)
 
   describe("tables", function()
-    it("prints empty and short tables inline", function()
+    it("prints empty and short tables inline #lua53", function()
       assert.equal("{}", write({}))
       assert.equal("{ 1, 2, 3 }", write({ 1, 2, 3 }))
       assert.equal('{ 1, "two", 3.0 }', write({ 1, "two", 3.0 }))
@@ -192,7 +193,7 @@ describe("perflib.pretty.print", function()
     local ok, err = pcall(pretty.print, ...)
     rawset(io, "stdout", real)
     f:close()
-    local text = assert(io.open(name)):read("a")
+    local text = assert(io.open(name)):read("*a")
     os.remove(name)
     assert(ok, err)
     return text

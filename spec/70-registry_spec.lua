@@ -107,7 +107,7 @@ end)
 
 describe("Query:add_sets", function()
   it("adds whole sets to a query, once", function()
-    local q <close> = perflib.query { root = FIX }
+    local q = perflib.query { root = FIX }
     q:add "\\Memory\\Available Bytes"
     assert.same({ 2, 2, {} }, { q:add_sets "1000 3000" })
     assert.same({ 4, 0, {} }, { q:add_sets "1000" })

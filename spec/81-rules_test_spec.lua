@@ -158,7 +158,7 @@ describe("examples/rules/default.lua", function()
     local set, errs = R.load "examples/rules/default.lua"
     assert.is_nil(errs)
     assert.is_true(#set.order >= 10)
-    local q <close> = perflib.query()
+    local q = perflib.query()
     for _, s in ipairs(E.new(set):sources()) do
       local idx, status = q:add(s.path)
       assert.is_number(idx, s.path .. ": " .. tostring(status))

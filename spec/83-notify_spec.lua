@@ -1,5 +1,6 @@
 -- perflib.rules.notify: routes, grouping, repeat, throttle, inhibit, silences, actions.
 -- Events are hand-made (the shape the engine emits); everything runs on sample time.
+local C = require "spec.support.compat"
 local N = require "perflib.rules.notify"
 
 -- A small strict JSON decoder, to read back what the notifier wrote.
@@ -20,7 +21,7 @@ local function json_decode(s)
         local map = { b = "\b", f = "\f", n = "\n", r = "\r", t = "\t", ['"'] = '"', ["\\"] = "\\", ["/"] = "/" }
         if map[e] then out[#out + 1] = map[e]; i = i + 2
         elseif e == "u" then
-          out[#out + 1] = utf8.char(tonumber(assert(s:sub(i + 2, i + 5):match "^%x%x%x%x$"), 16))
+          out[#out + 1] = C.utf8.char(tonumber(assert(s:sub(i + 2, i + 5):match "^%x%x%x%x$"), 16))
           i = i + 6
         else error("bad escape at " .. i) end
       else
@@ -67,7 +68,7 @@ local function json_decode(s)
       local num = s:match("^-?%d+%.?%d*[eE]?[-+]?%d*", i)
       assert(num and num ~= "", "value expected at " .. i)
       i = i + #num
-      return math.tointeger(tonumber(num)) or tonumber(num)
+      return C.tointeger(tonumber(num)) or tonumber(num)
     end
   end
   local v = value()
@@ -119,10 +120,10 @@ describe("notify: durations and JSON", function()
     assert.equals('{"a":{"b":[1,{"c":"d"}]},"z":null}', N.json { z = 0 / 0, a = { b = { 1, { c = "d" } } } })
     assert.equals("{}", N.json {})
     assert.equals('"h\\u00e9"', N.json "h\195\169":gsub("\195\169", "\\u00e9"))   -- UTF-8 passes through
-    assert.equals('"\u{FFFD}x"', N.json "\255x")                                 -- invalid byte replaced
+    assert.equals('"\239\191\189x"', N.json "\255x")                                 -- invalid byte replaced
     assert.equals(0.1, json_decode(N.json(0.1)))
     assert.equals(1 / 3, json_decode(N.json(1 / 3)))
-    assert.equals(math.maxinteger, json_decode(N.json(math.maxinteger)))
+    if C.integers then assert.equals(math.maxinteger, json_decode(N.json(math.maxinteger))) end
     local t = { s = "q\"\0\r\n\127 é", n = -1.5e-7, i = 42, b = false, list = { "x", { y = true } } }
     assert.same(t, json_decode(N.json(t)))
     local cyc = {}

@@ -3,7 +3,7 @@ local perflib = require "perflib"
 
 local function pid()
   local f = assert(io.open "/proc/self/stat")
-  local n = f:read "n"
+  local n = f:read("*n")
   f:close()
   return n
 end

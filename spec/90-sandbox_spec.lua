@@ -11,15 +11,18 @@ local files = dofile "spec/support/files.lua"
 local write, read, run = files.write, files.read, files.run
 
 local PERFLUA = "build/perflua"
-local CPATH = os.getenv "PERFLIB_CORE" and "./build/san/?.so" or "./build/?.so"
+-- the module under test (build/san/..., build/lua5.1/...: run-all.sh) and its interpreter
+local CPATH = os.getenv "PERFLIB_CORE" and os.getenv("PERFLIB_CORE"):gsub("perflib/core%.so$", "?.so") or "./build/?.so"
+local LUA = os.getenv "PERFLIB_LUA" or "lua5.4"
 
--- Runs Lua code in a child lua5.4 (TERM after `secs` seconds, KILL 5 s later: a child may
+-- Runs Lua code in a child LUA (TERM after `secs` seconds, KILL 5 s later: a child may
 -- trap TERM); its output and exit code.
 local function child(code, secs)
   local dir, remove = files.tempdir()
   write(dir .. "/case.lua", code)
-  local out, rc = run(("LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='%s;;' timeout -k 5 %d lua5.4 %s")
-    :format(CPATH, secs or 20, dir .. "/case.lua"))
+  local out, rc = run(("LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='%s;;' "
+    .. "LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH='%s;;' timeout -k 5 %d %s %s")
+    :format(CPATH, CPATH, secs or 20, LUA, dir .. "/case.lua"))
   remove()
   return out, rc
 end
@@ -128,13 +131,13 @@ end }
 
   it("holds a one-instruction allocation and a growing table to the memory budget", function()
     local out, rc = feed_child([[
-R.rule "Rep" { source = "s", when = function() return #("x"):rep(1 << 30) > 0 end }
-R.rule "Grow" { source = "s", limit = 1 << 40, when = function()
+R.rule "Rep" { source = "s", when = function() return #("x"):rep(1073741824) > 0 end }  -- 1 << 30
+R.rule "Grow" { source = "s", limit = 1099511627776, when = function()                 -- 1 << 40
   local t = {}
-  for i = 1, 1 << 40 do t[i] = i end
+  for i = 1, 1099511627776 do t[i] = i end
 end }
-R.rule "Caught" { source = "s", limit = 1 << 40, when = function()
-  while true do pcall(function() local t = {} for i = 1, 1 << 40 do t[i] = i end end) end
+R.rule "Caught" { source = "s", limit = 1099511627776, when = function()
+  while true do pcall(function() local t = {} for i = 1, 1099511627776 do t[i] = i end end) end
 end }
 ]])
     assert.equals(0, rc, out)
@@ -204,7 +207,7 @@ local set = R.new()
 set:rule "Spin" { source = "s", limit = math.maxinteger, when = %s }
 perflib.trap("TERM")
 local f = assert(io.open "/proc/self/stat")
-local pid = f:read "n"
+local pid = f:read("*n")
 f:close()
 os.execute("kill -TERM " .. pid)
 local eng = E.new(set)
@@ -225,7 +228,7 @@ describe("perflua monitor and a rule that never returns", function()
   -- starts the monitor in the background; its pid
   local function start(rules, log)
     local p = io.popen(("%s monitor %s > %s 2>&1 & echo $!"):format(PERFLUA, rules, log))
-    local pid = tonumber(p:read "l")
+    local pid = tonumber(p:read("*l"))
     p:close()
     return pid
   end

@@ -7,14 +7,14 @@ local BIN = "build/examples/"
 
 local function run(cmd)
   local h = assert(io.popen(cmd .. " 2>&1"))
-  local out = h:read "a"
+  local out = h:read("*a")
   local ok, _, code = h:close()
   return out, ok, code
 end
 
 local function slurp(path)
   local h = assert(io.open(path, "rb"))
-  local s = h:read "a"
+  local s = h:read("*a")
   h:close()
   return s
 end

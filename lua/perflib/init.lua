@@ -6,6 +6,7 @@
 -- @module perflib
 
 local core = require "perflib.core"
+local compat = require "perflib.compat"
 
 local M = {}
 for k, v in pairs(core) do
@@ -22,10 +23,10 @@ local clock, sleep = core.clock, core.sleep
 -- @tparam[opt] integer count number of samples (default: forever)
 -- @return iterator yielding newer, older samples
 function core.methods.Query.samples(q, interval, count)
-  if math.type(interval) == nil or interval <= 0 then
+  if compat.math_type(interval) == nil or interval <= 0 then
     error("bad argument #1 to 'samples' (positive number of seconds expected)", 2)
   end
-  if count ~= nil and math.type(count) ~= "integer" then
+  if count ~= nil and compat.math_type(count) ~= "integer" then
     error("bad argument #2 to 'samples' (integer expected)", 2)
   end
   local n, prev, due = 0, nil, nil

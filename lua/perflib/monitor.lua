@@ -6,6 +6,7 @@
 -- @module perflib.monitor
 
 local perflib = require "perflib"
+local compat = require "perflib.compat"
 local R = require "perflib.rules"
 local E = require "perflib.rules.engine"
 local N = require "perflib.rules.notify"
@@ -73,7 +74,7 @@ local function rejected_problems(set)
   for _, r in ipairs(set.rejected or {}) do
     local d = type(r.def) == "table" and r.def or {}
     local paths = type(d.sources) == "table" and d.sources or {}
-    if type(d.source) == "string" then paths = { d.source, table.unpack(paths) } end
+    if type(d.source) == "string" then paths = { d.source, compat.unpack(paths) } end
     for _, p in ipairs(paths) do
       local i, status, msg = q:add(p)
       if not i and status ~= "duplicate" then out[#out + 1] = ("%s: %s"):format(p, msg or status) end

@@ -12,7 +12,8 @@
 -- Dependencies: none.
 -- @module perflib.pretty
 
-local math_type, huge = math.type, math.huge
+local compat = require "perflib.compat"
+local math_type, compat_quote, huge = compat.math_type, compat.quote, math.huge
 local format, rep, concat = string.format, string.rep, table.concat
 local sort = table.sort
 local tostring, tonumber, type, next, pcall = tostring, tonumber, type, next, pcall
@@ -46,7 +47,7 @@ end
 
 --- Quote a string with %q, but keep newlines as `\n` so output stays one line.
 local function quote(s)
-  return (format("%q", s):gsub("\\\n", "\\n"))
+  return (compat_quote(s):gsub("\\\n", "\\n"))
 end
 
 --- tostring that never raises: a broken __tostring must not break the REPL.

@@ -10,6 +10,7 @@
 local perflib = require "perflib"
 local R = require "perflib.rules"
 local T = require "perflib.rules.text"
+local compat = require "perflib.compat"
 
 local P = {}
 
@@ -68,7 +69,7 @@ local function prom_duration(s)
   if ms == 0 then return "0s" end
   local out = {}
   for _, u in ipairs { { "h", 3600000 }, { "m", 60000 }, { "s", 1000 }, { "ms", 1 } } do
-    local n = ms // u[2]
+    local n = compat.idiv(ms, u[2])
     if n > 0 then out[#out + 1] = ("%d%s"):format(n, u[1]) end
     ms = ms % u[2]
   end

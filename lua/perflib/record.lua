@@ -54,6 +54,7 @@
 --
 -- @module perflib.record
 local record = {}
+local compat = require "perflib.compat"
 
 record.FORMAT = "perflib-recording"
 record.VERSION = 1
@@ -67,7 +68,7 @@ local function jstring(s) return json_string(tostring(s)) end
 
 -- Numbers: integers exactly; floats in the fewest digits that read back the same.
 local function jnumber(x)
-  if math.type(x) == "integer" then return ("%d"):format(x) end
+  if compat.math_type(x) == "integer" then return ("%d"):format(x) end
   if x ~= x then return '"nan"' end
   if x == math.huge then return '"inf"' end
   if x == -math.huge then return '"-inf"' end
@@ -126,7 +127,7 @@ local function decode(s, max_depth)
   local function str()
     local buf, i = {}, pos + 1
     while true do
-      local j = s:find('["\\\0-\31]', i)
+      local j = s:find('["\\%z\1-\31]', i)
       if not j then pos = n + 1; eof_check("a string") end
       buf[#buf + 1] = s:sub(i, j - 1)
       local c = s:sub(j, j)
@@ -148,7 +149,7 @@ local function decode(s, max_depth)
         elseif cp >= 0xDC00 and cp <= 0xDFFF then
           fail("lone surrogate in \\u escape", j)
         end
-        buf[#buf + 1], i = utf8.char(cp), nxt
+        buf[#buf + 1], i = compat.utf8.char(cp), nxt
       else
         fail("bad escape \\" .. e, j)
       end
@@ -168,7 +169,7 @@ local function decode(s, max_depth)
     pos = e + 1
     local text = s:sub(start, e)
     local v = tonumber(text)
-    if not float then return math.tointeger(v) or v end
+    if not float then return compat.tointeger(v) or v end
     return v + 0.0
   end
   value = function(depth)
@@ -280,7 +281,7 @@ Recorder.__index = Recorder
 
 local function hostname()
   local f = io.open("/proc/sys/kernel/hostname")
-  local h = f and f:read("l")
+  local h = f and f:read("*l")
   if f then f:close() end
   return h or os.getenv("HOSTNAME") or "?"
 end
@@ -432,7 +433,7 @@ local function is_list(t)
   if type(t) ~= "table" or t == NULL then return false end
   local n = #t
   for k in pairs(t) do
-    if math.type(k) ~= "integer" or k < 1 or k > n then return false end
+    if compat.math_type(k) ~= "integer" or k < 1 or k > n then return false end
   end
   return true
 end
@@ -492,7 +493,7 @@ local function entry_frames(e, where)
       elseif type(v) ~= "number" then
         bad("%s: `%s`[%d] must be a number or null", where, vkey, j)
       elseif raw then
-        local iv = math.tointeger(v)
+        local iv = compat.tointeger(v)
         if not iv then bad("%s: `%s`[%d] must be an integer", where, vkey, j) end
         v = iv
       else
@@ -523,7 +524,7 @@ local function parse_header(h)
     return nil, ("not a perflib recording (format %s, expected %q)"):format(
       h.format == nil and "missing" or ("%q"):format(tostring(h.format)), record.FORMAT)
   end
-  if math.type(h.version) ~= "integer" then return nil, "`version` must be an integer" end
+  if compat.math_type(h.version) ~= "integer" then return nil, "`version` must be an integer" end
   if h.version ~= record.VERSION then
     return nil, ("unsupported recording version %d (this perflib reads version %d)"):format(h.version,
       record.VERSION)
@@ -582,7 +583,7 @@ function record.read(path, opts)
       if not finite(s.t) then bad("`t` (sample time in seconds) must be a finite number") end
       if last_t and s.t < last_t then bad("`t` goes backwards (%.17g after %.17g)", s.t, last_t) end
       if s.ts ~= nil and not finite(s.ts) then bad("`ts` must be a finite number") end
-      if s.seq ~= nil and math.type(s.seq) ~= "integer" then bad("`seq` must be an integer") end
+      if s.seq ~= nil and compat.math_type(s.seq) ~= "integer" then bad("`seq` must be an integer") end
       if not is_list(s.d) or #s.d ~= #paths then
         bad("`d` must be a list of %d entries, one per header source", #paths)
       end

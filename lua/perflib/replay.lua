@@ -38,6 +38,7 @@ local E = require "perflib.rules.engine"
 local N = require "perflib.rules.notify"
 local T = require "perflib.rules.text"
 local record = require "perflib.record"
+local compat = require "perflib.compat"
 
 local replay = {}
 
@@ -198,7 +199,7 @@ end
 
 local function value_text(v)
   if v == nil then return "" end
-  if math.type(v) == "integer" or v == math.floor(v) and math.abs(v) < 1e15 then
+  if compat.math_type(v) == "integer" or v == math.floor(v) and math.abs(v) < 1e15 then
     return (" (%d)"):format(math.floor(v))
   end
   return (" (%.4g)"):format(v)

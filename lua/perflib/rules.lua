@@ -6,10 +6,11 @@
 -- string methods reach the sandbox's bounded ones (perflib.rules.sandbox)
 local sfind, sgmatch, sgsub, smatch = string.find, string.gmatch, string.gsub, string.match
 local R = {}
+local compat = require "perflib.compat"
 
 local S = require "perflib.rules.sandbox"
 local W = require "perflib.rules.webhook"
-local unpack = table.unpack
+local unpack = compat.unpack
 
 -- ---------------------------------------------------------------- helpers
 
@@ -40,7 +41,7 @@ local function fmt_duration(s)
   if s < 60 then return s .. "s" end
   local out = {}
   for _, u in ipairs { { "d", 86400 }, { "h", 3600 }, { "m", 60 }, { "s", 1 } } do
-    local n = s // u[2]
+    local n = compat.idiv(s, u[2])
     if n > 0 then out[#out + 1] = n .. u[1]; s = s - n * u[2] end
   end
   return table.concat(out)
@@ -141,7 +142,7 @@ end
 local CMP = { [">="] = true, [">"] = true, ["<="] = true, ["<"] = true, ["=="] = true }
 function R.count(op, n)
   if not CMP[op] then error("R.count: operator must be one of >=, >, <=, <, ==", 2) end
-  if math.type(n) ~= "integer" or n < 0 then error("R.count: count must be an integer >= 0", 2) end
+  if compat.math_type(n) ~= "integer" or n < 0 then error("R.count: count must be an integer >= 0", 2) end
   return obj("per", { agg = "count", op = op, n = n, name = "count" })
 end
 
@@ -152,7 +153,7 @@ function R.flap(t)
   for k in pairs(t) do
     if f[k] == nil then error(("R.flap: unknown key %q"):format(tostring(k)), 2) end
   end
-  if math.type(f.window) ~= "integer" or f.window < 3 then error("R.flap: window must be an integer >= 3", 2) end
+  if compat.math_type(f.window) ~= "integer" or f.window < 3 then error("R.flap: window must be an integer >= 3", 2) end
   if not (f.low > 0 and f.low <= f.high and f.high <= 1) then
     error("R.flap: need 0 < low <= high <= 1", 2)
   end
@@ -351,7 +352,7 @@ local SCHEMA = {
   labels = check_labels,
   message = check_string,
   limit = function(v)
-    if math.type(v) == "integer" and v > 0 then return v end
+    if compat.math_type(v) == "integer" and v > 0 then return v end
     return nil, "must be a positive integer (instructions)"
   end,
 }
@@ -403,13 +404,7 @@ local function canon(v, seen)
   return tostring(v)
 end
 
-local function fnv1a(s)
-  local h = 0xcbf29ce484222325
-  for i = 1, #s do
-    h = (h ~ s:byte(i)) * 0x100000001b3
-  end
-  return ("%016x"):format(h)
-end
+local fnv1a = compat.fnv1a
 
 --- Validate one rule definition; returns the normalized rule or nil, list of errors.
 function R.validate(name, def, defaults)
@@ -751,7 +746,7 @@ function R.load(src, opts)
   if not sfind(src, "\n", 1, true) and not sfind(src, "[%(%{=]") then
     local f, e = io.open(src, "r")
     if not f then return nil, { err_obj(nil, nil, "cannot read rules: " .. tostring(e)) } end
-    text = f:read("a"); f:close()
+    text = f:read("*a"); f:close()
     name = "@" .. src
   end
   local set = R.new()
@@ -761,8 +756,9 @@ function R.load(src, opts)
     if m == "perflib.rules" or m == "rules" then return B end
     error(("require %q is not available in a rules file"):format(tostring(m)), 2)
   end
-  local chunk, cerr = load(text, name, "t", env)
+  local chunk, cerr = compat.load(text, name, "t", env)
   if not chunk then return nil, { err_obj(nil, nil, "syntax: " .. tostring(cerr)) } end
+  S.interpreted(chunk)
   local ok, ret = S.call(S.box(env, opts.limit or S.LOAD_LIMIT, opts.memory or S.LOAD_MEMORY), chunk)
   if not ok then
     add_errs(set, { err_obj(nil, nil, "error while loading: " .. tostring(ret)) })

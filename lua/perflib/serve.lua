@@ -12,7 +12,7 @@ local CONFIG_KEYS = { listen = "string", collect = "table", paths = "table", tok
 local function read_file(path, what)
   local f, e = io.open(path, "rb")
   if not f then return nil, ("%s: %s"):format(what, e) end
-  local s = f:read "a"
+  local s = f:read("*a")
   f:close()
   return s
 end

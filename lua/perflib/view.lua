@@ -8,6 +8,7 @@
 local T = require "perflib.rules.text"
 local P = require "perflib.pretty"
 local S = require "perflib.screen"
+local compat = require "perflib.compat"
 
 local V = {}
 
@@ -18,7 +19,7 @@ local SEVERITY_STYLE = { crit = "crit", warn = "warn", info = "info" }
 
 local function fmt(v)
   if v == nil then return "-" end
-  if math.type(v) == "integer" then return tostring(v) end
+  if compat.math_type(v) == "integer" then return tostring(v) end
   local a = math.abs(v)
   if a >= 1e9 then return ("%.2fG"):format(v / 1e9) end
   if a >= 1e6 then return ("%.2fM"):format(v / 1e6) end

@@ -12,7 +12,7 @@ end
 function M.slurp(path)
   local f = io.open(path)
   if not f then return nil end
-  local s = f:read "a"
+  local s = f:read("*a")
   f:close()
   return s
 end
@@ -25,7 +25,7 @@ end
 --- Runs a shell command line; its output (stderr included) and exit code.
 function M.run(cmd)
   local p = assert(io.popen(cmd .. " 2>&1"))
-  local out = p:read "a"
+  local out = p:read("*a")
   local ok, _, code = p:close()
   return out, ok and 0 or code
 end
@@ -33,7 +33,7 @@ end
 --- The working directory (the repository's root when busted runs).
 function M.cwd()
   local p = assert(io.popen "pwd")
-  local d = p:read "l"
+  local d = p:read("*l")
   p:close()
   return d
 end
@@ -43,7 +43,7 @@ end
 -- p11-kit destructor deadlocks at exit under a preloaded ASan.
 function M.sh(cmd)
   local p = assert(io.popen("env -u LD_PRELOAD sh -c '" .. cmd:gsub("'", "'\\''") .. "'"))
-  local out = p:read "a"
+  local out = p:read("*a")
   p:close()
   return out
 end

@@ -21,7 +21,7 @@ function M.records(n)
   for _ = 1, 20 do
     local f = assert(io.open(M.got))
     recs = {}
-    for line in f:read("a"):gmatch "[^\n]+" do recs[#recs + 1] = line end
+    for line in f:read("*a"):gmatch "[^\n]+" do recs[#recs + 1] = line end
     f:close()
     if #recs >= n then break end
     os.execute "sleep 0.1"

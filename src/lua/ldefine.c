@@ -25,7 +25,6 @@
 
 #define LPL_DEFINED "perflib.Defined"
 #define LPL_DERIVED "perflib.Derived"
-#define ANCHOR_KEY "perflib.defined_sets"
 #define PERF_DOUBLE_RAW 0x00012000u
 #define HOOK_COUNT 10000                 /* instructions between two looks at the clock */
 
@@ -54,32 +53,22 @@ static _Thread_local lpl_defined *running;
 
 /* ---- anchoring to the machine -------------------------------------------------- */
 
-/* Keeps the userdata at ui alive as long as the machine at mi. */
+/* Keeps the userdata at ui alive as long as the machine at mi: a list in the
+ * machine's user value, which a callback that refers to its machine cannot
+ * keep alive (a weak-keyed table could, on 5.1 and LuaJIT: no ephemerons). */
 static void anchor(lua_State *L, int mi, int ui)
 {
     mi = lua_absindex(L, mi);
     ui = lua_absindex(L, ui);
-    if (lua_getfield(L, LUA_REGISTRYINDEX, ANCHOR_KEY) != LUA_TTABLE) {
+    if (lua_getiuservalue(L, mi, 1) != LUA_TTABLE) {
         lua_pop(L, 1);
         lua_newtable(L);
-        lua_createtable(L, 0, 1);
-        lua_pushliteral(L, "k");
-        lua_setfield(L, -2, "__mode");
-        lua_setmetatable(L, -2);
         lua_pushvalue(L, -1);
-        lua_setfield(L, LUA_REGISTRYINDEX, ANCHOR_KEY);
-    }
-    lua_pushvalue(L, mi);
-    if (lua_rawget(L, -2) != LUA_TTABLE) {
-        lua_pop(L, 1);
-        lua_newtable(L);
-        lua_pushvalue(L, mi);
-        lua_pushvalue(L, -2);
-        lua_rawset(L, -4);
+        lua_setiuservalue(L, mi, 1);
     }
     lua_pushvalue(L, ui);
     lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
-    lua_pop(L, 2);
+    lua_pop(L, 1);
 }
 
 /* The machine named by opts.machine (or the default one), pushed. */
@@ -135,23 +124,24 @@ static void hook(lua_State *T, lua_Debug *ar)
     }
 }
 
-/* A Lua number as counter c's raw value; 0 when it is none (see define). */
+/* A Lua number as counter c's raw value (below 5.3 also the decimal string
+ * of one beyond 2^53, lcompat.h); 0 when it is none (see define). */
 static int to_raw(lua_State *T, int i, const pl_counter_def *c, uint64_t *out)
 {
     const double lim = c->size == 4 ? 4294967296.0 : 18446744073709551616.0;
+    int64_t n;
+    if (lpl_toint64(T, i, &n) && c->type != PERF_DOUBLE_RAW) {
+        if (n < 0 || (c->size == 4 && n > 0xFFFFFFFF))
+            return 0;
+        *out = (uint64_t)n;
+        return 1;
+    }
     if (lua_type(T, i) != LUA_TNUMBER)
         return 0;
     if (c->type == PERF_DOUBLE_RAW) {
         double v = lua_tonumber(T, i);
         memcpy(out, &v, sizeof v);
         return isfinite(v);
-    }
-    if (lua_isinteger(T, i)) {
-        lua_Integer n = lua_tointeger(T, i);
-        if (n < 0 || (c->size == 4 && n > 0xFFFFFFFF))
-            return 0;
-        *out = (uint64_t)n;
-        return 1;
     }
     double r = round(lua_tonumber(T, i));    /* half away from zero */
     if (!(r >= 0.0 && r < lim))              /* NaN, inf, negative, too big */
@@ -424,6 +414,7 @@ static void check_define(lua_State *L, lpl_defined *d)
         luaL_argerror(L, 1, "field 'name' must be a non-empty string");
     if (lua_getfield(L, 1, "collect") != LUA_TFUNCTION)
         luaL_argerror(L, 1, "field 'collect' must be a function");
+    lpl_interpreted(L, -1);
     lua_xmove(L, d->T, 1);
     inst = opt_string(L, 1, "instances", "field 'instances'");
     luaL_argcheck(L, !inst || !strcmp(inst, "single") || !strcmp(inst, "multiple"), 1,
@@ -502,6 +493,9 @@ static void set_class(lua_State *L, const char *name, lua_CFunction gc)
  * integers from 0 (to 2^32-1 for 4-byte types, 2^64-1 for 8-byte ones) and
  * floats rounded half away from zero (NaN, infinities and what rounds out of
  * range are absent); `PERF_DOUBLE_RAW` takes any finite number as it is.
+ * Before Lua 5.3 an integer beyond 2^53 is given as its decimal string, the
+ * form `Sample:value` gives it; on LuaJIT `collect` runs in the interpreter
+ * (compiled code would escape `timeout`, a count hook).
  * A counter of a base type (`PERF_RAW_BASE`, ...) is the base of the counter
  * just before it.
  * @function define

@@ -22,7 +22,7 @@ lpl_machine *lpl_check_machine(lua_State *L, int i)
 
 static lpl_machine *push_machine(lua_State *L, const char *root)
 {
-    lpl_machine *m = lua_newuserdatauv(L, sizeof *m, 0);
+    lpl_machine *m = lua_newuserdatauv(L, sizeof *m, 1);   /* 1: the sets perflib.define anchors to it */
     m->env = NULL;           /* safe empty state first */
     luaL_setmetatable(L, LPL_MACHINE);
     m->env = pl_env_new(root);

@@ -215,16 +215,12 @@ static uint32_t check_type(lua_State *L, int i)
     return (uint32_t)t;
 }
 
-static lua_Integer raw_field(lua_State *L, int i, const char *k, lua_Integer dflt)
+static int64_t raw_field(lua_State *L, int i, const char *k, int64_t dflt)
 {
-    lua_Integer v;
+    int64_t v = dflt;
     int t = lua_getfield(L, i, k);
-    if (t == LUA_TNIL)
-        v = dflt;
-    else if (!lua_isinteger(L, -1))
+    if (t != LUA_TNIL && !lpl_toint64(L, -1, &v))
         return luaL_argerror(L, i, lua_pushfstring(L, "field '%s' must be an integer", k));
-    else
-        v = lua_tointeger(L, -1);
     lua_pop(L, 1);
     return v;
 }
@@ -234,8 +230,9 @@ static void check_raw(lua_State *L, int i, pl_raw *r)
     static const char *const keys[] = { "value", "base", "time", "multi", "size", NULL };
     memset(r, 0, sizeof *r);
     r->size = 8;
-    if (lua_isinteger(L, i)) {
-        r->first = (uint64_t)lua_tointeger(L, i);
+    int64_t v;
+    if (lpl_toint64(L, i, &v)) {
+        r->first = (uint64_t)v;
         return;
     }
     if (!lua_istable(L, i))
@@ -278,7 +275,8 @@ unsigned lpl_fmt_flags(lua_State *L, int i)
 
 /***
  * Formats raw values of a counter type (PdhFormatFromRawValue): newer first.
- * A raw value is an integer or `{value=, base=, time=, multi=, size=}`.
+ * A raw value is an integer or `{value=, base=, time=, multi=, size=}` (before
+ * Lua 5.3 an integer beyond 2^53 is its decimal string, as `Sample:value` gives it).
  * @function calculate
  * @tparam string|int type counter type name ("PERF_COUNTER_BULK_COUNT") or value
  * @param newer raw value
@@ -402,7 +400,8 @@ static int l_statistics(lua_State *L)
     raws = lua_newuserdatauv(L, (size_t)n * sizeof *raws, 0);
     for (lua_Integer k = 0; k < n; k++) {
         lua_rawgeti(L, 2, k + 1);
-        if (!lua_isinteger(L, -1) && !lua_istable(L, -1))
+        int64_t v;
+        if (!lpl_toint64(L, -1, &v) && !lua_istable(L, -1))
             luaL_argerror(L, 2, lua_pushfstring(L, "raw value #%d must be an integer or a table", (int)k + 1));
         check_raw(L, lua_gettop(L), &raws[k]);
         lua_pop(L, 1);

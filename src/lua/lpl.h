@@ -3,8 +3,7 @@
 #ifndef LPL_H
 #define LPL_H
 
-#include <lua.h>
-#include <lauxlib.h>
+#include "lcompat.h"          /* lua.h and lauxlib.h, for whichever Lua */
 #include "perflib.h"
 
 #define LPL_MACHINE    "perflib.Machine"

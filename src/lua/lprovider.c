@@ -559,12 +559,14 @@ static uint32_t counter_id(lua_State *L, const lpinst *w, int ci)
     return id;
 }
 
-/* The integer at vi: integers, and floats with an integral value; a
- * fractional float raises, as anything else. */
+/* The integer at vi: integers, and floats with an integral value (below
+ * 5.3 also the decimal string of one beyond 2^53, lcompat.h); a fractional
+ * float raises, as anything else. */
 static lua_Integer check_value(lua_State *L, int vi)
 {
-    if (lua_isinteger(L, vi))
-        return lua_tointeger(L, vi);
+    int64_t v;
+    if (lpl_toint64(L, vi, &v))
+        return (lua_Integer)v;
     if (lua_type(L, vi) != LUA_TNUMBER)
         return luaL_typeerror(L, vi, "integer");
     return luaL_checkinteger(L, vi);
@@ -594,7 +596,8 @@ static lua_Integer read_value(const lpinst *w, uint32_t id)
  * negative value is stored as its two's complement).
  * @function Instance:set
  * @tparam string|int counter the counter's name or id
- * @tparam int value an integer (a float with an integral value is taken, 2.5 raises)
+ * @tparam int|string value an integer (a float with an integral value is taken, 2.5 raises;
+ *   before Lua 5.3 also the decimal string of one beyond 2^53, README "Lua 5.1, 5.2, 5.3 and LuaJIT")
  */
 static int w_set(lua_State *L)
 {
@@ -623,12 +626,13 @@ static int w_add(lua_State *L)
  * A counter's value as published (a 4-byte counter reads unsigned).
  * @function Instance:get
  * @tparam string|int counter the counter's name or id
- * @treturn int
+ * @treturn int|string the value (before Lua 5.3: a number up to 2^53, beyond it
+ *   the decimal string; README "Lua 5.1, 5.2, 5.3 and LuaJIT")
  */
 static int w_get(lua_State *L)
 {
     lpinst *w = live_instance(L, check_self(L, LPL_PINSTANCE), 1);
-    lua_pushinteger(L, read_value(w, counter_id(L, w, 2)));
+    lpl_pushint64(L, read_value(w, counter_id(L, w, 2)));
     return 1;
 }
 
@@ -694,7 +698,7 @@ static lpcounter *check_counter(lua_State *L)
 /***
  * Sets the counter (as `Instance:set`).
  * @function Counter:set
- * @tparam int value
+ * @tparam int|string value as `Instance:set`
  */
 static int c_set(lua_State *L)
 {
@@ -718,12 +722,12 @@ static int c_add(lua_State *L)
 /***
  * The counter's value (as `Instance:get`).
  * @function Counter:get
- * @treturn int
+ * @treturn int|string as `Instance:get`
  */
 static int c_get(lua_State *L)
 {
     lpcounter *c = check_counter(L);
-    lua_pushinteger(L, read_value(c->w, c->id));
+    lpl_pushint64(L, read_value(c->w, c->id));
     return 1;
 }
 

@@ -43,7 +43,7 @@ static void remote_opts(lua_State *L, int t, pl_remote_opts *o)
 /* Pushes the machine of the remote r. */
 static void push_remote_machine(lua_State *L, pl_remote *r)
 {
-    lpl_machine *m = lua_newuserdatauv(L, sizeof *m, 0);
+    lpl_machine *m = lua_newuserdatauv(L, sizeof *m, 1);   /* 1: as lmachine.c's */
     m->env = NULL;
     luaL_setmetatable(L, LPL_MACHINE);
     m->env = pl_remote_env(r);

@@ -388,14 +388,20 @@ static int b_drop(lua_State *L) { return set_state(L, R_SLOW); }
  */
 static int b_off(lua_State *L) { return set_state(L, R_OFF); }
 
-/* Reads the value at the top (popped) into *v; 0 when it is not a number. */
+/* Reads the value at the top (popped) into *v; 0 when it is not a number
+ * (below 5.3 a raw count beyond 2^53 is its decimal string: lcompat.h). */
 static int take_value(lua_State *L, pl_wval *v)
 {
     int isnum = 0;
-    if (lua_type(L, -1) == LUA_TNUMBER) {
+    int64_t n;
+    if (lpl_toint64(L, -1, &n)) {
+        isnum = v->isint = 1;
+        v->i = n;
+        v->d = (double)n;
+    } else if (lua_type(L, -1) == LUA_TNUMBER) {
         isnum = 1;
-        v->isint = lua_isinteger(L, -1);
-        v->i = v->isint ? lua_tointeger(L, -1) : 0;
+        v->isint = 0;
+        v->i = 0;
         v->d = lua_tonumber(L, -1);
     }
     lua_pop(L, 1);

@@ -140,8 +140,9 @@ static int find_counter(lua_State *L, int i, const pl_sample *s, const pl_block 
  * @tparam int index result index
  * @tparam[opt] string|int instance name or id (optional for one instance)
  * @tparam[opt] string|int counter name or id (optional for one counter)
- * @treturn[1] int raw value
- * @treturn[1] int base value (or object time), 0 if none
+ * @treturn[1] int|string raw value, the signed 64 bits (before Lua 5.3: a number
+ *   up to 2^53, beyond it the decimal string; README "Lua 5.1, 5.2, 5.3 and LuaJIT")
+ * @treturn[1] int|string base value (or object time), 0 if none
  * @return[2] nil
  * @treturn[2] string status ("no_instance", "no_data")
  */
@@ -168,8 +169,8 @@ static int s_value(lua_State *L)
         lua_pushstring(L, s->have[k] == PL_HAVE_NO_ACCESS ? "no_access" : "no_data");
         return 2;
     }
-    lua_pushinteger(L, (lua_Integer)s->vals[k].v);
-    lua_pushinteger(L, (lua_Integer)s->vals[k].b);
+    lpl_pushint64(L, (int64_t)s->vals[k].v);
+    lpl_pushint64(L, (int64_t)s->vals[k].b);
     return 2;
 }
 
@@ -258,12 +259,12 @@ static int iter_next(lua_State *L)
             size_t k = b->vals_off + (size_t)i * b->ncounters + c;
             lua_pushstring(L, pl_sample_inst_name(s1, b, i));
             if (PL_HAVE_VALUE(s1->have[k]))
-                lua_pushinteger(L, (lua_Integer)s1->vals[k].v);
+                lpl_pushint64(L, (int64_t)s1->vals[k].v);
             else
                 lua_pushnil(L);
             lua_pushstring(L, d->name);
             lua_pushinteger(L, (lua_Integer)b->index + 1);
-            lua_pushinteger(L, (lua_Integer)s1->vals[k].b);
+            lpl_pushint64(L, (int64_t)s1->vals[k].b);
             return 5;
         } else {
             double v;
@@ -343,7 +344,7 @@ static lua_Integer layout_of(const pl_sample *s, const pl_block *b)
         MIX(0);
     }
 #undef MIX
-    return (lua_Integer)(h >> 1);
+    return (lua_Integer)(h >> 11);      /* 53 bits: exact as a double too (Lua 5.1, 5.2, LuaJIT) */
 }
 
 /* Fills the value columns and the statuses of result table t. */
@@ -495,6 +496,8 @@ static int s_evaluate(lua_State *L)
 
 /***
  * Iterates over raw values: `for instance, value, counter, index, base in s:raw()`.
+ * Values and bases are as `Sample:value` gives them (before Lua 5.3, a decimal
+ * string beyond 2^53).
  * @function Sample:raw
  * @tparam[opt] int index one result only
  */

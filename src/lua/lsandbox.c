@@ -126,7 +126,10 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 static int sb_failed(lua_State *L, const sandbox *sb, int status)
 {
     int why = sb->stopped;
-    if (!why && status == LUA_ERRMEM && sb->suspect)
+    /* a refused allocation that failed the call: a memory error, or on 5.3
+     * the plain error its luaL_Buffer raises ("not enough memory for buffer
+     * allocation": it calls the allocator itself, and Lua retries nothing) */
+    if (!why && status != LUA_OK && sb->suspect)
         why = SB_MEMORY;
     lua_pushboolean(L, 0);
     switch (why) {
@@ -180,6 +183,7 @@ int lpl_sandbox(lua_State *L)
     if (!lua_isnil(L, 3))
         luaL_checktype(L, 3, LUA_TTABLE);
     luaL_checkany(L, 4);
+    lpl_interpreted(L, 4);
     lua_pushliteral(L, "");
     if (!lua_getmetatable(L, -1))
         lua_pushnil(L);

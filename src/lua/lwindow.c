@@ -30,16 +30,17 @@ static pl_wfn check_fn(lua_State *L, int i)
 static pl_wval check_val(lua_State *L, int i)
 {
     pl_wval v;
-    v.d = luaL_checknumber(L, i);
-    v.isint = lua_isinteger(L, i);
-    v.i = v.isint ? lua_tointeger(L, i) : 0;
+    int64_t n;
+    v.isint = lpl_toint64(L, i, &n);          /* below 5.3 also a raw count's decimal string */
+    v.i = v.isint ? n : 0;
+    v.d = v.isint ? (double)n : luaL_checknumber(L, i);
     return v;
 }
 
 static void push_val(lua_State *L, pl_wval v)
 {
     if (v.isint)
-        lua_pushinteger(L, v.i);
+        lpl_pushint64(L, v.i);
     else
         lua_pushnumber(L, v.d);
 }
@@ -74,7 +75,7 @@ int lpl_new_window(lua_State *L)
  * Pushes a sample (and prunes what is older than the span).
  * @function Window:push
  * @tparam number t sample time, seconds
- * @tparam number v the value
+ * @tparam number|string v the value (before Lua 5.3 a raw count beyond 2^53 as its decimal string)
  * @tparam[opt] boolean reset raw windows: a counter reset at this sample
  * @treturn boolean true when the sample is a reset (raw: the value went backwards or was flagged)
  */

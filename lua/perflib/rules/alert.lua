@@ -9,6 +9,7 @@
 local sgsub = string.gsub
 local R = require "perflib.rules"
 local core = require "perflib.core"
+local compat = require "perflib.compat"
 
 local A = {}
 
@@ -20,7 +21,7 @@ local function fmt_value(v, f)
     local ok, s = pcall(string.format, f, v)
     if ok then return s end
   end
-  if math.type(v) == "integer" or v == math.floor(v) and math.abs(v) < 1e15 then return ("%d"):format(v) end
+  if compat.math_type(v) == "integer" or v == math.floor(v) and math.abs(v) < 1e15 then return ("%d"):format(v) end
   return ("%.4g"):format(v)
 end
 

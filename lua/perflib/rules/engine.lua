@@ -10,6 +10,8 @@ local R = require "perflib.rules"
 local W = require "perflib.rules.window"
 local core = require "perflib.core"
 local S = require "perflib.rules.sandbox"
+local compat = require "perflib.compat"
+local bor, band, bit = compat.bor, compat.band, compat.bit
 
 local wcook = W.cook
 
@@ -258,7 +260,7 @@ local function source_list(self, key, fs)
   end
   if same and list[n + 1] ~= nil then same = false end
   if not same then
-    sc.list = table.move(insts, 1, n, 1, {})     -- a new table: rules may hold the old one
+    sc.list = compat.move(insts, 1, n, 1, {})     -- a new table: rules may hold the old one
     sc.ver, sc.count = sc.ver + 1, nil
   end
   return sc
@@ -330,7 +332,7 @@ local function register(self, i, rs, names)
     wins[k] = ser.win
     local l = 0
     if ser.latch then
-      for j, on in pairs(ser.latch) do if on then l = l | (1 << (j - 1)) end end
+      for j, on in pairs(ser.latch) do if on then l = bor(l, bit(j)) end end
     elseif ser.l1 then
       l = 1
     end
@@ -360,10 +362,10 @@ local function sync_rule(self, i, rs)
     local ser = series[name]
     ser.value, ser.why, ser.status, ser.lastc = value, why, status, c
     if single then
-      ser.l1 = latch & 1 ~= 0
+      ser.l1 = band(latch, 1) ~= 0
     else
       local l = {}
-      for j = 1, #rs.blevels do l[j] = latch & (1 << (j - 1)) ~= 0 end
+      for j = 1, #rs.blevels do l[j] = band(latch, bit(j)) ~= 0 end
       ser.latch = l
     end
     local a = alerts[name]

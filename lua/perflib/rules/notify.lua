@@ -17,6 +17,7 @@
 local S = require "perflib.rules.sandbox"
 local W = require "perflib.rules.webhook"
 local D = require "perflib.rules.detail"
+local compat = require "perflib.compat"
 local N = {}
 
 local T = require "perflib.rules.text"
@@ -103,7 +104,7 @@ local function check_action(a, where)
   check_keys(a, allowed, where, COMMON_ACTION_KEYS)
   local c = copy(a)
   c.retries = a.retries == nil and 2 or a.retries
-  if math.type(c.retries) ~= "integer" or c.retries < 0 then
+  if compat.math_type(c.retries) ~= "integer" or c.retries < 0 then
     error(where .. ": retries must be a non-negative integer", 0)
   end
   c.backoff = need_duration(a.backoff, where .. ".backoff", 10)

@@ -6,6 +6,8 @@
 -- and a trapped TERM or INT ending it (perflib.core.sandbox).
 -- @module perflib.rules.sandbox
 local core = require "perflib.core"
+local compat = require "perflib.compat"
+local jit, setfenv = rawget(_G, "jit"), rawget(_G, "setfenv")     -- LuaJIT; 5.1 and LuaJIT
 
 local S = {}
 
@@ -32,7 +34,7 @@ function S.env(extra)
     assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs, pcall = pcall,
     select = select, tonumber = tonumber, tostring = tostring, type = type, rawequal = rawequal,
     math = copy_lib(math), string = copy_lib(string, BOUNDED.string, "dump"),
-    table = copy_lib(table, BOUNDED.table), utf8 = copy_lib(utf8),
+    table = copy_lib(table, BOUNDED.table), utf8 = copy_lib(compat.utf8),
   }
   for k, v in pairs(extra or {}) do env[k] = v end
   return env
@@ -50,8 +52,13 @@ function S.box(env, limit, memory)
   return { env = env, strmt = meta, limit = limit or S.LIMIT, memory = memory or S.MEMORY }
 end
 
---- Make fn look its globals up in env (its _ENV upvalue, when it has one).
+--- Make fn look its globals up in env (its _ENV upvalue, when it has one;
+-- on 5.1 and LuaJIT, its environment).
 function S.bind(fn, env)
+  if setfenv then
+    if type(fn) == "function" and pcall(setfenv, fn, env) then S.interpreted(fn) end
+    return fn
+  end
   local i = 1
   while true do
     local name = debug.getupvalue(fn, i)
@@ -62,6 +69,13 @@ function S.bind(fn, env)
     end
     i = i + 1
   end
+  return fn
+end
+
+--- fn, run by LuaJIT's interpreter (and its sub-functions): compiled code runs no
+-- count hook, and the instruction limit needs one. Elsewhere fn as it is.
+function S.interpreted(fn)
+  if jit and type(fn) == "function" then jit.off(fn, true) end
   return fn
 end
 

@@ -5,6 +5,7 @@
 local R = require "perflib.rules"
 local E = require "perflib.rules.engine"
 local N = require "perflib.rules.notify"
+local compat = require "perflib.compat"
 
 local T = {}
 T.UNKNOWN = setmetatable({}, { __tostring = function() return "UNKNOWN" end })
@@ -307,7 +308,7 @@ end
 function Result:sent_by(opts)
   opts = opts or {}
   local out = {}
-  local route = math.type(opts.route) == "integer" and ("route %d"):format(opts.route) or opts.route
+  local route = compat.math_type(opts.route) == "integer" and ("route %d"):format(opts.route) or opts.route
   for _, n in ipairs(self.sent) do
     if (not opts.alert or n.alertname == opts.alert) and (not route or n.route == route)
        and (not opts.action or n.action == opts.action) and (not opts.state or n.state == opts.state)

@@ -6,6 +6,7 @@
 -- string methods reach the sandbox's bounded ones (perflib.rules.sandbox)
 local sfind, sgsub = string.find, string.gsub
 local T = {}
+local compat = require "perflib.compat"
 
 -- Durations and rates ----------------------------------------------------------
 
@@ -46,17 +47,17 @@ local ESC = { ['"'] = '\\"', ["\\"] = "\\\\", ["\b"] = "\\b", ["\f"] = "\\f", ["
               ["\r"] = "\\r", ["\t"] = "\\t" }
 
 local function json_string(s)
-  if not utf8.len(s) then            -- invalid UTF-8: replace bad bytes with U+FFFD
+  if not compat.utf8.len(s) then            -- invalid UTF-8: replace bad bytes with U+FFFD
     local out, i = {}, 1
     while i <= #s do
       local c = s:byte(i)
       local n = c < 0x80 and 1 or c >= 0xF0 and 4 or c >= 0xE0 and 3 or c >= 0xC2 and 2 or 0
       local piece = n > 0 and s:sub(i, i + n - 1) or ""
-      if n > 0 and #piece == n and utf8.len(piece) then
+      if n > 0 and #piece == n and compat.utf8.len(piece) then
         out[#out + 1] = piece
         i = i + n
       else
-        out[#out + 1] = "\u{FFFD}"
+        out[#out + 1] = "\239\191\189"
         i = i + 1
       end
     end
@@ -68,7 +69,7 @@ local function json_string(s)
 end
 
 local function json_number(x)
-  if math.type(x) == "integer" then return ("%d"):format(x) end
+  if compat.math_type(x) == "integer" then return ("%d"):format(x) end
   if x ~= x or x == math.huge or x == -math.huge then return "null" end
   for p = 15, 17 do
     local s = ("%." .. p .. "g"):format(x)
@@ -82,7 +83,7 @@ local function is_array(t)
   if n == 0 then return false end
   local count = 0
   for k in pairs(t) do
-    if math.type(k) ~= "integer" or k < 1 or k > n then return false end
+    if compat.math_type(k) ~= "integer" or k < 1 or k > n then return false end
     count = count + 1
   end
   return count == n
@@ -172,7 +173,7 @@ function T.escape(s)
     local c = s:byte(j)
     local len = c < 0x80 and 0 or c >= 0xF0 and 4 or c >= 0xE0 and 3 or c >= 0xC2 and 2 or 0
     local piece = len > 0 and s:sub(j, j + len - 1)
-    local cp = piece and #piece == len and utf8.len(piece) == 1 and utf8.codepoint(piece)
+    local cp = piece and #piece == len and compat.utf8.len(piece) == 1 and compat.utf8.codepoint(piece)
     if cp and not hidden(cp) then
       out[#out + 1] = piece
     elseif cp then
@@ -189,8 +190,8 @@ end
 --- RFC 3339 UTC text of a Unix time, to the millisecond ("2024-05-01T12:00:00.250Z"), or nil.
 function T.rfc3339(unix)
   if type(unix) ~= "number" or unix ~= unix or math.abs(unix) > 1e12 then return nil end
-  local ms = math.tointeger(math.floor(unix * 1000 + 0.5))
-  return os.date("!%Y-%m-%dT%H:%M:%S", ms // 1000) .. (".%03dZ"):format(ms % 1000)
+  local ms = compat.tointeger(math.floor(unix * 1000 + 0.5))
+  return os.date("!%Y-%m-%dT%H:%M:%S", compat.idiv(ms, 1000)) .. (".%03dZ"):format(ms % 1000)
 end
 
 return T

@@ -17,6 +17,7 @@
 -- where string methods reach the sandbox's bounded ones (perflib.rules.sandbox)
 local sfind, smatch, sgsub, ssub, sfmt = string.find, string.match, string.gsub, string.sub, string.format
 local T = require "perflib.rules.text"
+local compat = require "perflib.compat"
 local W = {}
 
 --- The action kinds of this module.
@@ -106,7 +107,7 @@ function W.check(a, c, where)
     error(where .. ": generator_url must be a string", 0)
   end
   c.max_body = a.max_body == nil and 4096 or a.max_body
-  if math.type(c.max_body) ~= "integer" or c.max_body < 0 or c.max_body > 1048576 then
+  if compat.math_type(c.max_body) ~= "integer" or c.max_body < 0 or c.max_body > 1048576 then
     error(where .. ": max_body must be an integer 0 .. 1048576 (bytes)", 0)
   end
   return c
@@ -136,13 +137,11 @@ local function fingerprint(labels)
   local keys = {}
   for k in pairs(labels) do keys[#keys + 1] = k end
   table.sort(keys)
-  local h = 0xcbf29ce484222325
+  local parts = {}
   for _, k in ipairs(keys) do
-    for _, s in ipairs { k, "\255", labels[k], "\255" } do
-      for i = 1, #s do h = (h ~ s:byte(i)) * 0x100000001b3 end
-    end
+    parts[#parts + 1] = k .. "\255" .. labels[k] .. "\255"
   end
-  return sfmt("%016x", h)
+  return compat.fnv1a(table.concat(parts))
 end
 
 -- One alert of a notification: times from the sample clock's RFC 3339 twins.
