@@ -418,8 +418,8 @@ $(patsubst build/%,build/san/%,$(PLUG_TESTS)): build/san/ctest/%: spec/c/%.c $(S
 
 # ---- main job -------------------------------------------------------------------
 # the main job: the monitor with the default rules, its live status view and
-# alert transitions (SECONDS=n for a bounded run); examples/top.lua is the
-# plain counter view
+# alert transitions (SECONDS=n for a bounded run); perflua top is the
+# counter view
 run: deps
 	@$(MAKE) --no-print-directory all
 	build/perflua monitor examples/rules/default.lua --view $(if $(SECONDS),--seconds $(SECONDS))
