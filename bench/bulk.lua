@@ -211,7 +211,7 @@ local function main(root)
   local stat = root .. "/proc/stat"
   write_stat(stat, 0)
   local q = perflib.query { root = root, user_hz = 100 }
-  local index, status, message = q:add(PATH)
+  local index, message, status = q:add(PATH)
   if not index then error(("add %s: %s (%s)"):format(PATH, tostring(status), tostring(message))) end
   local s0 = assert(q:collect())
   write_stat(stat, 1)

@@ -18,7 +18,7 @@ end
 function common.new_query(perflib, paths)
   local q = perflib.query()
   for _, path in ipairs(paths) do
-    local index, status, message = q:add(path)
+    local index, message, status = q:add(path)
     if not index then
       error(("add %s: %s (%s)"):format(path, tostring(status), tostring(message)))
     end

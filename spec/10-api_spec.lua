@@ -48,6 +48,20 @@ describe("perflib module", function()
       "bad argument #1 to 'counterset' (string expected, got no value)")
   end)
 
+  it("answers a lookup that misses with nil and a message, never a bare nil", function()
+    local cs = perflib.counterset "Memory"
+    assert.same({ nil, "no counter 'Nope' in 'Memory'" }, { cs:counter "Nope" })
+    assert.same({ nil, "no counter with id 999 in 'Memory'" }, { cs:counter(999) })
+    assert.same({ nil, "no counterset 'Nope'" }, { perflib.counterset "Nope" })
+    assert.same({ nil, "no counterset 'Nope'" }, { perflib.index_of "Nope" })
+    assert.same({ nil, "no counter 'Nope' in 'Memory'" }, { perflib.index_of("Memory", "Nope") })
+    assert.same({ nil, "no counter with id 999 in 'Memory'" }, { perflib.index_of("Memory", 999) })
+    -- 3 is no counterset's index (they start at 1000) and, odd, no counter's name
+    assert.same({ nil, "no counterset or counter has title index 3" }, { perflib.lookup(3) })
+    -- each message works with assert
+    assert.has_error(function() _G.assert(cs:counter "Nope") end)
+  end)
+
   it("describes each counter with its winperf.h type", function()
     local cs = perflib.counterset "Processor Information"
     local by = {}

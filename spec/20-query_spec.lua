@@ -33,22 +33,26 @@ describe("Query", function()
 
   it("gives each refused specification its own status", function()
     local function add(spec) return { q:add(spec) } end
-    assert.same({ nil, "no_counterset", "no counterset 'Nope'", 4200 }, add "\\Nope(*)\\x")
-    assert.same({ nil, "no_counter", "no counter 'Nope' in 'Memory'", 4202 }, add "\\Memory\\Nope")
-    assert.same({ nil, "no_counter", "no counter with id 999 in 'Memory'", 4202 },
+    assert.same({ nil, "no counterset 'Nope'", "no_counterset", 4200 }, add "\\Nope(*)\\x")
+    assert.same({ nil, "no counter 'Nope' in 'Memory'", "no_counter", 4202 }, add "\\Memory\\Nope")
+    assert.same({ nil, "no counter with id 999 in 'Memory'", "no_counter", 4202 },
       add { counterset = "Memory", counter = 999 })
-    assert.same({ nil, "bad_instance", "'Memory' has a single instance: give no instance name", 87 },
+    assert.same({ nil, "'Memory' has a single instance: give no instance name", "bad_instance", 87 },
       add "\\Memory(x)\\Available Bytes")
-    assert.same({ nil, "bad_instance",
-      "'Processor Information' has multiple instances: name one, or use '*'", 87 },
+    assert.same({ nil, "'Processor Information' has multiple instances: name one, or use '*'",
+      "bad_instance", 87 },
       add "\\Processor Information\\% Processor Time")
-    assert.equals("bad_path", add("Memory\\Available Bytes")[2])
+    assert.equals("bad_path", add("Memory\\Available Bytes")[3])
+    -- the message is second, so Lua's assert raises with it
+    local ok, err = pcall(function() return _G.assert(q:add "\\Nope(*)\\x") end)
+    assert.is_false(ok)
+    assert.matches("no counterset 'Nope'$", err)
     -- a path naming a machine reaches it (README, Remote machines): nobody listens on port 1
-    assert.equals("no_machine", add("\\\\127.0.0.1:1\\Memory\\Available Bytes")[2])
-    assert.equals("bad_path", add("\\\\\\Memory\\Available Bytes")[2])
+    assert.equals("no_machine", add("\\\\127.0.0.1:1\\Memory\\Available Bytes")[3])
+    assert.equals("bad_path", add("\\\\\\Memory\\Available Bytes")[3])
     assert.equals(0, #q)
     assert.same({ 1, "ok" }, add "\\Memory\\Available Bytes")
-    assert.same({ nil, "duplicate", "the query already has this specification", 183 },
+    assert.same({ nil, "the query already has this specification", "duplicate", 183 },
       add "\\memory\\available bytes")
     assert.equals(1, #q)
   end)

@@ -15,25 +15,25 @@ describe("Query:add suggests a close name", function()
   after_each(function() q:close() end)
 
   it("for an unknown counterset", function()
-    assert.same({ nil, "no_counterset",
-                  "no counterset 'Procesor Information' (did you mean 'Processor Information'?)", 4200 },
+    assert.same({ nil, "no counterset 'Procesor Information' (did you mean 'Processor Information'?)",
+                  "no_counterset", 4200 },
                 { q:add "\\Procesor Information(*)\\% Processor Time" })
-    assert.same({ nil, "no_counterset", "no counterset 'Memroy' (did you mean 'Memory'?)", 4200 },
+    assert.same({ nil, "no counterset 'Memroy' (did you mean 'Memory'?)", "no_counterset", 4200 },
                 { q:add { counterset = "Memroy" } })
   end)
 
   it("for an unknown counter, among that set's counters", function()
-    assert.same({ nil, "no_counter", "no counter 'Availble MBytes' in 'Memory' (did you mean 'Available MBytes'?)",
+    assert.same({ nil, "no counter 'Availble MBytes' in 'Memory' (did you mean 'Available MBytes'?)", "no_counter",
                   4202 }, { q:add "\\Memory\\Availble MBytes" })
-    assert.same({ nil, "no_counter",
-                  "no counter '% procesor time' in 'Processor Information' (did you mean '% Processor Time'?)", 4202 },
+    assert.same({ nil, "no counter '% procesor time' in 'Processor Information' (did you mean '% Processor Time'?)",
+                  "no_counter", 4202 },
                 { q:add "\\Processor Information(_Total)\\% procesor time" })
   end)
 
   it("only when a name is close, and never for a pattern", function()
-    assert.same({ nil, "no_counterset", "no counterset 'Nothing Like It'", 4200 }, { q:add "\\Nothing Like It\\X" })
-    assert.same({ nil, "no_counter", "no counter 'Quux' in 'Memory'", 4202 }, { q:add "\\Memory\\Quux" })
-    assert.same({ nil, "no_counter", "no counter 'Availble*' in 'Memory'", 4202 }, { q:add "\\Memory\\Availble*" })
+    assert.same({ nil, "no counterset 'Nothing Like It'", "no_counterset", 4200 }, { q:add "\\Nothing Like It\\X" })
+    assert.same({ nil, "no counter 'Quux' in 'Memory'", "no_counter", 4202 }, { q:add "\\Memory\\Quux" })
+    assert.same({ nil, "no counter 'Availble*' in 'Memory'", "no_counter", 4202 }, { q:add "\\Memory\\Availble*" })
   end)
 
   it("with the same function the rules use (perflib.suggest)", function()

@@ -198,7 +198,7 @@ describe("remote machines", function()
     -- the host's sets yet (the token is read when they are attached)
     local q = perflib.query { root = "/" }
     perflib.remote_tokens[hostA] = "wrong"
-    local i, status, why = q:add("\\\\" .. hostA .. "\\System\\Threads")
+    local i, why, status = q:add("\\\\" .. hostA .. "\\System\\Threads")
     perflib.remote_tokens[hostA] = TOKEN
     assert.is_nil(i)
     assert.equals("no_machine", status)

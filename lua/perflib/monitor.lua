@@ -34,7 +34,7 @@ function M.build_query(eng, machine)
   local q = perflib.query(machine)
   local index, problems = {}, {}
   for _, src in ipairs(eng:sources()) do
-    local i, status, msg = q:add(src.path)
+    local i, msg, status = q:add(src.path)
     if i or status == "duplicate" then
       if not i then
         for _, spec in ipairs(q:specs()) do
@@ -76,7 +76,7 @@ local function rejected_problems(set)
     local paths = type(d.sources) == "table" and d.sources or {}
     if type(d.source) == "string" then paths = { d.source, compat.unpack(paths) } end
     for _, p in ipairs(paths) do
-      local i, status, msg = q:add(p)
+      local i, msg, status = q:add(p)
       if not i and status ~= "duplicate" then out[#out + 1] = ("%s: %s"):format(p, msg or status) end
     end
   end

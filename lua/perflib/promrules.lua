@@ -162,7 +162,7 @@ local AGG = {
 local function convert(rule)
   if type(rule.when) == "function" or not rule.source then return nil, "a Lua function condition" end
   local q = perflib.query()
-  local i, status, msg = q:add(rule.source)
+  local i, msg, status = q:add(rule.source)
   local spec = i and q:specs()[i]
   q:close()
   if not spec then return nil, ("source %s: %s"):format(rule.source, msg or status) end

@@ -319,7 +319,7 @@ function record.open(path, paths, opts)
     local cp = type(p) == "table" and p.path or p
     if type(cp) ~= "string" then error("record.open: a path must be a string", 2) end
     if not self.index[cp] then
-      local i, status, msg = q:add(cp)
+      local i, msg, status = q:add(cp)
       if not i and status == "duplicate" then
         specs = specs or q:specs()
         for _, sp in ipairs(specs) do if sp.path == cp then i = sp.index end end

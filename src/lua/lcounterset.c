@@ -181,7 +181,9 @@ static int cs_index(lua_State *L)
  * One counter by name (case-insensitive) or id.
  * @function CounterSet:counter
  * @tparam string|int name_or_id
- * @treturn table|nil counter table
+ * @treturn[1] table counter table
+ * @return[2] nil when the set has no such counter
+ * @treturn[2] string message
  */
 static int cs_counter(lua_State *L)
 {
@@ -195,7 +197,11 @@ static int cs_counter(lua_State *L)
     }
     if (i < 0) {
         luaL_pushfail(L);
-        return 1;
+        if (lua_isinteger(L, 2))
+            lua_pushfstring(L, "no counter with id %I in '%s'", (lua_Integer)lua_tointeger(L, 2), cs->name);
+        else
+            lua_pushfstring(L, "no counter '%s' in '%s'", lua_tostring(L, 2), cs->name);
+        return 2;
     }
     lpl_push_counter_info(L, cs, &cs->counters[i]);
     return 1;

@@ -616,7 +616,9 @@ static int l_collect(lua_State *L)
  * @function lookup
  * @tparam int index
  * @tparam[opt] Machine machine
- * @treturn table|nil `{index=, counterset=, counter=, help=boolean, text=}`
+ * @treturn[1] table `{index=, counterset=, counter=, help=boolean, text=}`
+ * @return[2] nil when the index names nothing
+ * @treturn[2] string message
  */
 static int l_lookup(lua_State *L)
 {
@@ -629,7 +631,8 @@ static int l_lookup(lua_State *L)
     int help;
     if (idx < 0 || idx > 0xFFFFFFFF || pl_env_lookup_index(m->env, (uint32_t)idx, &cs, &c, &help)) {
         luaL_pushfail(L);
-        return 1;
+        lua_pushfstring(L, "no counterset or counter has title index %I", (lua_Integer)idx);
+        return 2;
     }
     lua_createtable(L, 0, 5);
     lua_pushinteger(L, idx);
@@ -653,7 +656,9 @@ static int l_lookup(lua_State *L)
  * @tparam string counterset name or GUID
  * @tparam[opt] string|int counter name or id
  * @tparam[opt] Machine machine
- * @treturn int|nil
+ * @treturn[1] int
+ * @return[2] nil when there is no such counterset or counter
+ * @treturn[2] string message
  */
 static int l_index_of(lua_State *L)
 {
@@ -665,7 +670,8 @@ static int l_index_of(lua_State *L)
     int i;
     if (!cs) {
         luaL_pushfail(L);
-        return 1;
+        lua_pushfstring(L, "no counterset '%s'", set);
+        return 2;
     }
     if (lua_isnoneornil(L, 2)) {
         lua_pushinteger(L, cs->index);
@@ -677,11 +683,16 @@ static int l_index_of(lua_State *L)
     } else {
         i = pl_counter_index_by_name(cs, luaL_checkstring(L, 2));
     }
-    if (i < 0)
-        luaL_pushfail(L);
-    else
+    if (i >= 0) {
         lua_pushinteger(L, pl_counter_title_index(cs, &cs->counters[i]));
-    return 1;
+        return 1;
+    }
+    luaL_pushfail(L);
+    if (lua_isinteger(L, 2))
+        lua_pushfstring(L, "no counter with id %I in '%s'", (lua_Integer)lua_tointeger(L, 2), cs->name);
+    else
+        lua_pushfstring(L, "no counter '%s' in '%s'", lua_tostring(L, 2), cs->name);
+    return 2;
 }
 
 /***

@@ -139,8 +139,8 @@ static void check_spec_table(lua_State *L, int i, pl_spec_in *in)
 }
 
 /* A path naming a machine (\\host\Set...) whose sets this machine does not
- * hold yet: attaches them (lremote.c).  0, or pushes fail, "no_machine",
- * message, ERROR_BAD_NETPATH and returns 4. */
+ * hold yet: attaches them (lremote.c).  0, or pushes fail, message,
+ * "no_machine", ERROR_BAD_NETPATH and returns 4. */
 static int attach_machine(lua_State *L, lpl_query *q, const char *path, const pl_spec_in *in)
 {
     char host[256], msg[512];
@@ -153,13 +153,14 @@ static int attach_machine(lua_State *L, lpl_query *q, const char *path, const pl
     if (!e)
         return 0;
     luaL_pushfail(L);
-    lua_pushliteral(L, "no_machine");
     lua_pushfstring(L, "machine '%s': %s", host, msg);
+    lua_pushliteral(L, "no_machine");
     lua_pushinteger(L, 53);      /* ERROR_BAD_NETPATH, PDH_CSTATUS_NO_MACHINE's cause */
     return 4;
 }
 
-/* Adds the spec at index i; pushes index|nil, status, message, code. */
+/* Adds the spec at index i; pushes index, "ok" or nil, message, status, code
+ * (the message second, for assert). */
 static int add_one(lua_State *L, lpl_query *q, int i)
 {
     char buf[2048];
@@ -171,8 +172,8 @@ static int add_one(lua_State *L, lpl_query *q, int i)
         const char *path = lua_tostring(L, i);
         if (pl_path_parse(path, buf, sizeof buf, &in) != 0) {
             luaL_pushfail(L);
-            lua_pushliteral(L, "bad_path");
             lua_pushfstring(L, "bad counter path '%s': expected \\Counterset(instance)\\Counter", path);
+            lua_pushliteral(L, "bad_path");
             lua_pushinteger(L, PL_ERROR_INVALID_PARAMETER);
             return 4;
         }
@@ -195,8 +196,8 @@ static int add_one(lua_State *L, lpl_query *q, int i)
     push_message(L, q->q, &in, st);
     int msg = lua_gettop(L);
     luaL_pushfail(L);
-    lua_pushstring(L, status_name(st));
     lua_pushvalue(L, msg);
+    lua_pushstring(L, status_name(st));
     lua_pushinteger(L, st);
     return 4;            /* the top four; the spec's strings below are dropped */
 }
@@ -212,10 +213,10 @@ static int add_one(lua_State *L, lpl_query *q, int i)
  * @param spec a path, a table, or an array of them
  * @treturn[1] int result index (1-based) of a single spec
  * @treturn[1] string "ok"
- * @return[2] nil when the spec was refused
+ * @return[2] nil when the spec was refused (so `assert(q:add(spec))` raises with the message)
+ * @treturn[2] string message
  * @treturn[2] string status: "no_counterset", "no_counter", "bad_instance", "bad_path", "duplicate",
  *   "no_machine" (a path's `\\host:port` could not be read: down, refused token, not perflib)
- * @treturn[2] string message
  * @treturn[2] int Win32 status code (PerfAddCounters Status)
  * @return[3] for an array: an array of `{index=, status=, message=, code=}`
  */
@@ -236,11 +237,11 @@ static int q_add(lua_State *L)
                 lua_setfield(L, -2, "index");
                 lua_pushvalue(L, -2);
                 lua_setfield(L, -2, "status");
-            } else {
+            } else {                     /* nil, message, status, code, then the table */
                 lua_pushvalue(L, -4);
-                lua_setfield(L, -2, "status");
-                lua_pushvalue(L, -3);
                 lua_setfield(L, -2, "message");
+                lua_pushvalue(L, -3);
+                lua_setfield(L, -2, "status");
                 lua_pushvalue(L, -2);
                 lua_setfield(L, -2, "code");
             }

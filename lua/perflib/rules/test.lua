@@ -88,7 +88,7 @@ local function check_input_paths(eng, order)
     end
     if path:sub(1, 1) == "\\" then
       q = q or require("perflib").query()
-      local i, status, msg = q:add(path)
+      local i, msg, status = q:add(path)
       if not i and status ~= "duplicate" and status ~= "bad_path" then
         q:close()
         error(('input "%s": %s: not a real counter'):format(path, msg), 3)
