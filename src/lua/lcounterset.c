@@ -177,6 +177,17 @@ static int cs_index(lua_State *L)
     return 1;
 }
 
+/* nil and "no counter ... in 'Set'" for the name or id at arg: 2 results. */
+int lpl_push_no_counter(lua_State *L, const pl_counterset_def *cs, int arg)
+{
+    luaL_pushfail(L);
+    if (lua_isinteger(L, arg))
+        lua_pushfstring(L, "no counter with id %I in '%s'", (lua_Integer)lua_tointeger(L, arg), cs->name);
+    else
+        lua_pushfstring(L, "no counter '%s' in '%s'", lua_tostring(L, arg), cs->name);
+    return 2;
+}
+
 /***
  * One counter by name (case-insensitive) or id.
  * @function CounterSet:counter
@@ -195,14 +206,8 @@ static int cs_counter(lua_State *L)
     } else {
         i = pl_counter_index_by_name(cs, luaL_checkstring(L, 2));
     }
-    if (i < 0) {
-        luaL_pushfail(L);
-        if (lua_isinteger(L, 2))
-            lua_pushfstring(L, "no counter with id %I in '%s'", (lua_Integer)lua_tointeger(L, 2), cs->name);
-        else
-            lua_pushfstring(L, "no counter '%s' in '%s'", lua_tostring(L, 2), cs->name);
-        return 2;
-    }
+    if (i < 0)
+        return lpl_push_no_counter(L, cs, 2);
     lpl_push_counter_info(L, cs, &cs->counters[i]);
     return 1;
 }

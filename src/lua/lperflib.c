@@ -687,12 +687,7 @@ static int l_index_of(lua_State *L)
         lua_pushinteger(L, pl_counter_title_index(cs, &cs->counters[i]));
         return 1;
     }
-    luaL_pushfail(L);
-    if (lua_isinteger(L, 2))
-        lua_pushfstring(L, "no counter with id %I in '%s'", (lua_Integer)lua_tointeger(L, 2), cs->name);
-    else
-        lua_pushfstring(L, "no counter '%s' in '%s'", lua_tostring(L, 2), cs->name);
-    return 2;
+    return lpl_push_no_counter(L, cs, 2);
 }
 
 /***

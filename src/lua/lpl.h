@@ -55,6 +55,8 @@ void lpl_push_counterset(lua_State *L, const pl_counterset_def *cs, int mi);
 /* Pushes an iterator over the countersets of the machine at index mi. */
 int lpl_countersets(lua_State *L, int mi);
 void lpl_push_counter_info(lua_State *L, const pl_counterset_def *cs, const pl_counter_def *c);
+/* nil and "no counter ... in 'Set'" for the name or id at stack index arg. */
+int lpl_push_no_counter(lua_State *L, const pl_counterset_def *cs, int arg);
 int lpl_metric_name(lua_State *L);            /* perflib.metric_name (lcounterset.c) */
 
 /* lquery.c */
