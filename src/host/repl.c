@@ -10,6 +10,7 @@
  *     tested without a terminal; help() is the global it installs. */
 #include <errno.h>
 #include <locale.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,22 +52,31 @@ static void on_sigint(int sig) {
     sigint_seen = 1;
 }
 
-/* libedit reads through this: a SIGINT interrupts read() (no SA_RESTART)
- * and comes back as the byte 3, which runs on_ctrl_c with the line's
- * state up to date (libedit's own signal handling would kill the process,
- * its default action). */
+static sigset_t wait_mask;              /* the mask while waiting: SIGINT let in */
+
+/* libedit reads through this: a SIGINT comes back as the byte 3, which runs
+ * on_ctrl_c with the line's state up to date (libedit's own signal handling
+ * would kill the process, its default action).  SIGINT is blocked while
+ * libedit works and let in only inside ppoll, so one that arrives between
+ * two reads is seen at the next instead of lost. */
 static int getc_interruptible(FILE *f) {
     unsigned char c;
+    struct pollfd p = { fileno(f), POLLIN, 0 };
     for (;;) {
-        ssize_t n = read(fileno(f), &c, 1);
-        if (n == 1)
-            return c;
-        if (n < 0 && errno == EINTR) {
-            if (!sigint_seen)
-                continue;               /* SIGWINCH and the like */
+        if (sigint_seen) {
             sigint_seen = 0;
             return 3;
         }
+        int r = ppoll(&p, 1, NULL, &wait_mask);
+        if (r < 0 && errno == EINTR)
+            continue;                   /* SIGINT (seen above), SIGWINCH and the like */
+        if (r < 0)
+            return EOF;
+        ssize_t n = read(fileno(f), &c, 1);
+        if (n == 1)
+            return c;
+        if (n < 0 && errno == EINTR)
+            continue;
         return EOF;
     }
 }
@@ -81,14 +91,21 @@ static int on_ctrl_c(int count, int key) {
 
 static int read_line(char **b, const char *prompt) {
     struct sigaction sa, old;
+    sigset_t block, saved;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;          /* no SA_RESTART: read() returns EINTR */
+    sa.sa_handler = on_sigint;          /* no SA_RESTART: ppoll returns EINTR */
     sigemptyset(&sa.sa_mask);
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigprocmask(SIG_BLOCK, &block, &saved);
+    wait_mask = saved;
+    sigdelset(&wait_mask, SIGINT);
     sigaction(SIGINT, &sa, &old);
     interrupted = 0;
     sigint_seen = 0;
     *b = readline(prompt);
     sigaction(SIGINT, &old, NULL);
+    sigprocmask(SIG_SETMASK, &saved, NULL);
     if (*b != NULL)
         return LINE_OK;
     return interrupted ? LINE_INTERRUPT : LINE_EOF;
