@@ -89,7 +89,7 @@ end
 local function extract(s)
   local names, vals, bases, counters = {}, {}, {}, {}
   local ni, k, last = 0, 0, nil
-  for inst, v, ctr, _, b in s:raw(1) do
+  for inst, v, _, ctr, _, b in s:raw(1) do
     if inst ~= last then
       ni = ni + 1
       names[ni] = inst

@@ -39,11 +39,12 @@ describe("Sample", function()
     assert.has_error(function() s:value(i, "0,0", "% Idle Time") end)
     assert.has_error(function() s:value(2, "0,0") end, "bad argument #1 to 'value' (no such result index)")
     local rows = {}
-    for inst, val, ctr, idx, base in s:raw() do
-      rows[#rows + 1] = { inst, val, ctr, idx, base }
+    -- raw yields in formatted's order (instance, value, status, counter, index), the base last
+    for inst, val, st, ctr, idx, base in s:raw() do
+      rows[#rows + 1] = { inst, val, st, ctr, idx, base }
     end
     assert.equals(4, #rows)
-    assert.same({ "0,0", 9877 * 100000, "% Busy Time", 1, 69189 * 100000 }, rows[1])
+    assert.same({ "0,0", 9877 * 100000, "valid", "% Busy Time", 1, 69189 * 100000 }, rows[1])
     assert.equals("_Total", rows[4][1])
   end)
 

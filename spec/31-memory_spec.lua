@@ -96,7 +96,7 @@ describe("Memory", function()
 
     it("reports every visible counter as an exact integer", function()
       local seen = 0
-      for inst, v, counter, index in s:raw() do
+      for inst, v, _, counter, index in s:raw() do
         assert.equal("", inst)
         assert.equal(idx, index)
         assert.is_not_nil(expected[counter], "unexpected counter " .. counter)

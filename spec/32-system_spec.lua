@@ -51,7 +51,7 @@ describe("System", function()
 
     it("reports every visible counter as an exact integer", function()
       local seen = 0
-      for inst, v, counter in s:raw() do
+      for inst, v, _, counter in s:raw() do
         assert.equal("", inst)
         assert.is_not_nil(expected[counter], "unexpected counter " .. counter)
         assert.equal("integer", C.math_type(v), counter)

@@ -31,7 +31,7 @@ end
 -- visible counter of the set must be in `want` or in `unset`.
 local function check_inst(s, idx, inst, want, unset)
   local seen = 0
-  for i, v, counter in s:raw(idx) do
+  for i, v, _, counter in s:raw(idx) do
     if i == inst then
       seen = seen + 1
       if want[counter] ~= nil then
@@ -486,7 +486,7 @@ describe("sensor countersets", function()
           assert.is_true(v >= 0 and v <= 100, inst .. " " .. counter)
         end
       end
-      for inst, v, counter in s1:raw(idx.thermal) do
+      for inst, v, _, counter in s1:raw(idx.thermal) do
         if v and counter == "Temperature" then
           assert.is_true(v > 200 and v < 400, inst)   -- kelvin of a working machine
         end

@@ -31,8 +31,8 @@ local function same_sample(a0, a1, b0, b1)
   for i = 1, #a1 do
     assert.equal(pretty.write(a1:evaluate(a0, i)), pretty.write(b1:evaluate(b0, i)), "result " .. i)
     local ra, rb = {}, {}
-    for n, v, c, b in a1:raw(i) do ra[#ra + 1] = { n, v, c, b } end
-    for n, v, c, b in b1:raw(i) do rb[#rb + 1] = { n, v, c, b } end
+    for n, v, st, c, b in a1:raw(i) do ra[#ra + 1] = { n, v, st, c, b } end
+    for n, v, st, c, b in b1:raw(i) do rb[#rb + 1] = { n, v, st, c, b } end
     assert.same(ra, rb)
   end
   assert.same(a1:results(), b1:results())

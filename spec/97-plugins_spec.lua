@@ -73,7 +73,7 @@ q:add "\\Peer(*)\\Bytes Served"
 local s0 = assert(q:collect())
 local s1 = assert(q:collect())
 for inst, v, st, counter in s1:formatted(s0) do print(counter, inst, v, st) end
-for inst, v, counter in s1:raw() do print("raw", counter, inst, v) end
+for inst, v, _, counter in s1:raw() do print("raw", counter, inst, v) end
 ]])
     assert.equals(0, rc, out)
     assert.matches("Bytes Sent\t\t5.0\tvalid", out, 1, true)

@@ -51,7 +51,7 @@ for _, i in ipairs(cs:instances()) do print("instance", i.name, i.id) end
 local q = perflib.query()
 q:add "\\MyApp Requests(worker-2)\\Active"
 local s = assert(q:collect())
-for inst, v, counter in s:raw() do print("raw", counter, inst, v) end
+for inst, v, _, counter in s:raw() do print("raw", counter, inst, v) end
 pub:close()
 ]]
     assert.equals(0, rc, out)

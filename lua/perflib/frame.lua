@@ -26,7 +26,7 @@ end
 --- Raw integers of the first counter, in one pass over the result.
 function F.raw(s1, index, first_counter)
   local f = { instances = {}, value = {}, status = {} }
-  for name, v, counter in s1:raw(index) do
+  for name, v, _, counter in s1:raw(index) do
     if counter == first_counter then
       f.instances[#f.instances + 1] = name
       f.value[name] = v

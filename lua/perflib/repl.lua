@@ -271,13 +271,9 @@ local function grid(s1, s0, r, machine)
       cell(inst or "", ctr or "?", st == "valid" and value_text(v, unit) or st)
     end
   else
-    for inst, v, ctr in s1:raw(r.index) do
-      local text
-      if v == nil and inst and ctr then       -- absent: say why when it is access
-        local _, why = s1:value(r.index, inst, ctr)
-        if why == "no_access" then text, denied = why, true end
-      end
-      cell(inst or "", ctr or "?", text or raw_text(v, cs and cs:counter(ctr)))
+    for inst, v, st, ctr in s1:raw(r.index) do
+      if st == "no_access" then denied = true end
+      cell(inst or "", ctr or "?", v == nil and st or raw_text(v, cs and cs:counter(ctr)))
     end
   end
   local where = (r.filter == nil or r.filter == "") and "" or ("(" .. T.escape(r.filter) .. ")")

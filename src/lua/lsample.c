@@ -249,23 +249,21 @@ static int iter_next(lua_State *L)
             /* the named instance, with the status in place of a value */
             lua_pushstring(L, s1->names + b->filter_off);
             lua_pushnil(L);
-            if (it->raw) {
-                lua_pushstring(L, d->name);
-                lua_pushinteger(L, (lua_Integer)b->index + 1);
-                return 4;
-            }
             lua_pushstring(L, pl_status_name(b->status));
         } else if (it->raw) {
+            /* the order of formatted's, and the base last */
             size_t k = b->vals_off + (size_t)i * b->ncounters + c;
+            uint8_t h = s1->have[k];
             lua_pushstring(L, pl_sample_inst_name(s1, b, i));
-            if (PL_HAVE_VALUE(s1->have[k]))
+            if (PL_HAVE_VALUE(h))
                 lpl_pushint64(L, (int64_t)s1->vals[k].v);
             else
                 lua_pushnil(L);
+            lua_pushstring(L, PL_HAVE_VALUE(h) ? "valid" : h == PL_HAVE_NO_ACCESS ? "no_access" : "no_data");
             lua_pushstring(L, d->name);
             lua_pushinteger(L, (lua_Integer)b->index + 1);
             lpl_pushint64(L, (int64_t)s1->vals[k].b);
-            return 5;
+            return 6;
         } else {
             double v;
             pl_status st = pl_sample_format(s1, b, i, c, s0, &it->fmt, &v);
@@ -495,9 +493,12 @@ static int s_evaluate(lua_State *L)
 }
 
 /***
- * Iterates over raw values: `for instance, value, counter, index, base in s:raw()`.
- * Values and bases are as `Sample:value` gives them (before Lua 5.3, a decimal
- * string beyond 2^53).
+ * Iterates over raw values: `for instance, value, status, counter, index, base in s:raw()`,
+ * in the order `Sample:formatted` yields, the base last.  The status is "valid"
+ * where the source had the value, else "no_data" or "no_access" (value nil);
+ * a result that failed as a whole yields its instance filter, nil and its
+ * status.  Values and bases are as `Sample:value` gives them (before Lua 5.3,
+ * a decimal string beyond 2^53).
  * @function Sample:raw
  * @tparam[opt] int index one result only
  */
