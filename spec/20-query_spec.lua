@@ -94,8 +94,9 @@ describe("Query", function()
     assert.equals(2, #specs)
     assert.equals("\\Memory\\Committed Bytes", specs[1].path)
     assert.equals(1, specs[1].index)
-    assert.same({ nil, "no specification #7" }, { q:delete(7) })
-    assert.same({ nil, "no specification #0" }, { q:delete(0) })
+    -- an index the query does not have raises, as every out-of-range index does
+    assert.has_error(function() q:delete(7) end, "bad argument #1 to 'delete' (no specification #7)")
+    assert.has_error(function() q:delete(0) end, "bad argument #1 to 'delete' (no specification #0)")
     assert.has_error(function() q:delete "x" end)
     -- a deleted spec can be added again
     assert.same({ 3, "ok" }, { q:add "\\Memory\\Available Bytes" })

@@ -104,6 +104,10 @@ describe("Sample", function()
     local rows = {}
     for inst, v, st, ctr in s:formatted() do rows[#rows + 1] = { inst, v, st, ctr } end
     assert.same({ { "5,5", nil, "no_instance", "% Busy Time" } }, rows)
+    -- raw yields the same, in the same order
+    rows = {}
+    for inst, v, st, ctr, idx in s:raw() do rows[#rows + 1] = { inst, v, st, ctr, idx } end
+    assert.same({ { "5,5", nil, "no_instance", "% Busy Time", 1 } }, rows)
     local r = s:results()[1]
     assert.equals("error", r.shape)
     assert.equals("no_instance", r.status)
@@ -115,6 +119,25 @@ describe("Sample", function()
     assert.equals("multiple_instances", r.shape)
     assert.equals("valid", r.status)
     assert.same({}, r.instances)
+  end)
+
+  it("raises for a result index it does not have, whichever method is asked", function()
+    local q = perflib.query { root = FIX }
+    q:add "\\Memory\\Available Bytes"
+    local s0, s1 = q:collect(), q:collect()
+    assert.has_error(function() s1:raw(2) end, "bad argument #1 to 'raw' (no such result index)")
+    assert.has_error(function() s1:formatted(s0, { index = 2 }) end,
+      "bad argument #2 to 'formatted' (opts.index: no such result index)")
+    assert.has_error(function() s1:evaluate(s0, 2) end, "bad argument #2 to 'evaluate' (no such result index)")
+    assert.has_error(function() s1:format(s0, 2, "", "Available Bytes") end,
+      "bad argument #2 to 'format' (no such result index)")
+    assert.has_error(function() s1:value(0, "", "Available Bytes") end,
+      "bad argument #1 to 'value' (no such result index)")
+    local ok, err = pcall(s1.values, s1, s0, 2)
+    assert.is_false(ok)
+    assert.matches("bad argument #2 to 'values' %(no such result index: 2 of 1%)", err)
+    assert.has_error(function() q:delete(2) end, "bad argument #1 to 'delete' (no specification #2)")
+    q:close()
   end)
 
   it("keeps other countersets working when one set's files are broken", function()

@@ -63,7 +63,12 @@ end
 -- @treturn table statuses
 function core.methods.Sample.values(s1, s0, index)
   local values, statuses = {}, {}
-  for inst, v, st, ctr in s1:formatted(s0, { index = index or 1 }) do
+  index = index or 1
+  local n = #s1:results()
+  if type(index) ~= "number" or index ~= math.floor(index) or index < 1 or index > n then
+    error(("bad argument #2 to 'values' (no such result index: %s of %d)"):format(tostring(index), n), 2)
+  end
+  for inst, v, st, ctr in s1:formatted(s0, { index = index }) do
     local vc = values[ctr]
     if not vc then
       vc = {}

@@ -287,21 +287,17 @@ static int q_add_sets(lua_State *L)
 
 /***
  * Removes the specification at a result index; later indexes move down.
+ * An index the query does not have raises, as every out-of-range index does.
  * @function Query:delete
  * @tparam int index
- * @treturn[1] boolean true
- * @return[2] nil
- * @treturn[2] string message
+ * @treturn boolean true
  */
 static int q_delete(lua_State *L)
 {
     lpl_query *q = check_open(L, 1);
     lua_Integer i = luaL_checkinteger(L, 2);
-    if (i < 1 || i > (lua_Integer)pl_query_count(q->q)) {
-        luaL_pushfail(L);
-        lua_pushfstring(L, "no specification #%d", (int)i);
-        return 2;
-    }
+    if (i < 1 || i > (lua_Integer)pl_query_count(q->q))
+        return luaL_argerror(L, 2, lua_pushfstring(L, "no specification #%I", (lua_Integer)i));
     pl_query_delete(q->q, (uint32_t)(i - 1));
     lua_pushboolean(L, 1);
     return 1;

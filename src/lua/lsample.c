@@ -315,8 +315,12 @@ static int s_formatted(lua_State *L)
     const pl_sample *s0 = opt_older(L, 2, s1);
     lpl_check_fmt(L, 3, keys, "formatted", &fmt);
     if (lua_istable(L, 3)) {
-        if (lua_getfield(L, 3, "index") != LUA_TNIL)
-            only = (int)(check_block(L, -1, s1) - s1->blocks);
+        if (lua_getfield(L, 3, "index") != LUA_TNIL) {
+            lua_Integer k = lua_tointeger(L, -1);
+            luaL_argcheck(L, lua_isinteger(L, -1) && k >= 1 && k <= (lua_Integer)s1->nblocks, 3,
+                          "opts.index: no such result index");
+            only = (int)k - 1;
+        }
         lua_pop(L, 1);
     }
     for (uint32_t k = only >= 0 ? (uint32_t)only : 0; k < (only >= 0 ? (uint32_t)only + 1 : s1->nblocks); k++)
