@@ -33,9 +33,11 @@ static void again(pl_env *env, const pl_sample *s)
         for (size_t v = 0; v < nv; v++) {
             uint32_t size = pl_sample_counter(s, a, (uint32_t)(v % a->ncounters))->size == 4 ? 4 : 8;
             uint64_t mask = size == 4 ? 0xFFFFFFFFu : UINT64_MAX;
-            /* an absent value's bytes are not carried (the writer puts 0) */
+            /* an absent value's bytes are not carried (the writer puts 0), whatever
+             * says why it is absent (0, or PL_HAVE_NO_ACCESS) */
             if (r->have[b->vals_off + v] != s->have[a->vals_off + v]
-                || (s->have[a->vals_off + v] && ((r->vals[b->vals_off + v].v ^ s->vals[a->vals_off + v].v) & mask)))
+                || (PL_HAVE_VALUE(s->have[a->vals_off + v]) &&
+                    ((r->vals[b->vals_off + v].v ^ s->vals[a->vals_off + v].v) & mask)))
                 abort();
         }
     }

@@ -67,6 +67,12 @@ scrape_configs:
     wait_for("prometheus ready", function()
       return sh(("curl -s -o /dev/null -w '%%{http_code}' http://127.0.0.1:%d/-/ready"):format(pport)) == "200"
     end, 30)
+    -- its first scrape of perflua serve is in, so the 10 s window below holds its 2 s scrapes
+    -- (on a busy machine the first one came late and the window held only 2)
+    wait_for("prometheus' first scrape", function()
+      local m = promql(pport, 'up{job="perflib"}', os.time() + 0.0)
+      return #m == 1 and m[1].value[2] == "1"
+    end, 30)
     -- steady loopback traffic: 256 KiB every 50 ms, about 5 MiB/s, for 20 s
     traffic_pid = sh([[env -u LD_PRELOAD python3 -c "
 import socket, threading, time
