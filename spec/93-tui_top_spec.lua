@@ -4,7 +4,6 @@
 -- summary, top.run's plain frames (like top -b) and its bad input.
 local perflib = require "perflib"
 local top = require "perflib.top"
-local S = require "perflib.screen"
 local files = dofile "spec/support/files.lua"
 
 local COLUMNS = { { name = "% Processor Time", title = "%CPU", unit = "percent" },
@@ -24,13 +23,8 @@ local function names(m)
   return out
 end
 
-local function check_fits(rows, w, h)
-  assert.is_true(#rows <= h, ("%d rows for a height of %d"):format(#rows, h))
-  for i, r in ipairs(rows) do
-    assert.is_true(S.cols(r.text) <= w, ("row %d is %d columns wide: %q"):format(i, S.cols(r.text), r.text))
-    assert.is_nil(r.text:find "[%z\1-\31\127]", ("control byte in row %d"):format(i))
-  end
-end
+local check = dofile "spec/support/tui_check.lua"
+local function check_fits(rows, w, h) return check(assert, rows, w, h, false) end
 
 describe("perflib.top", function()
   it("takes the main counters of Process, and the first novice counters of other sets", function()

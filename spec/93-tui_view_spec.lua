@@ -39,14 +39,8 @@ local function info(recent)
   return { seq = 7, interval = 1, path = "rules.lua", recent = recent or {}, time = "12:00:00", notes = {} }
 end
 
-local function check_fits(rows, w, h)
-  assert.is_true(#rows <= h, ("%d rows for a height of %d"):format(#rows, h))
-  for i, r in ipairs(rows) do
-    assert.is_true(S.cols(r.text) <= w, ("row %d is %d columns wide: %q"):format(i, S.cols(r.text), r.text))
-    assert.is_nil(r.text:find "[%z\1-\31\127]", ("control byte in row %d"):format(i))
-    assert.is_string(r.style)
-  end
-end
+local check = dofile "spec/support/tui_check.lua"
+local function check_fits(rows, w, h) return check(assert, rows, w, h, true) end
 
 describe("perflib.view layout", function()
   it("at 80x24: the status line first, firing and pending instances before the highest values, units", function()

@@ -131,6 +131,10 @@ static void test_v1_by_index(void)
     CHECK_EQ_U64(PerflibQueryCounterUnitsByIndex(NULL, 0xFFFFFFFEu, &u), ERROR_FILE_NOT_FOUND);
     CHECK_EQ_U64(u.CounterId, 0x5a5a5a5au);
     CHECK_EQ_U64(PerflibQueryCounterUnitsByIndex(NULL, 1002, NULL), ERROR_INVALID_PARAMETER);
+    /* a machine that cannot be reached fails as V2's call does, writing nothing */
+    static const WCHAR remote[] = { 'h', 'o', 's', 't', 0 };
+    CHECK_EQ_U64(PerflibQueryCounterUnitsByIndex(remote, 1002, &u), ERROR_BAD_NETPATH);
+    CHECK_EQ_U64(u.CounterId, 0x5a5a5a5au);
 }
 
 /* The entry of index in a UTF-8 REG_MULTI_SZ "index\0text\0...\0\0", or NULL. */
