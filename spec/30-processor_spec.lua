@@ -351,6 +351,8 @@ describe("Processor Information", function()
       stat("160 0 140 900 0 0 0 0 0 0", "300 0 200 700 0 0 0 0 0 0")
       put(F:format(0) .. "scaling_cur_freq", "3000000\n")
       put(F:format(1) .. "scaling_cur_freq", "1000000\n")
+      -- the nominal frequency is read once (it does not change): this rewrite is not seen
+      put(F:format(0) .. "base_frequency", "1000000\n")
       local s1 = assert(q:collect())
       local v = s1:values(s0, i)["% Processor Utility"]
       -- cpu0: 100 x 100 x 3000 / 2000 = 15000 over 200 ticks = 75 (50 % busy at 1.5x nominal)

@@ -64,7 +64,7 @@ end
 function core.methods.Sample.values(s1, s0, index)
   local values, statuses = {}, {}
   index = index or 1
-  local n = #s1:results()
+  local n = #s1                 -- the number of results (__len), no table built
   if type(index) ~= "number" or index ~= math.floor(index) or index < 1 or index > n then
     error(("bad argument #2 to 'values' (no such result index: %s of %d)"):format(tostring(index), n), 2)
   end

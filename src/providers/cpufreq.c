@@ -140,6 +140,21 @@ static int khz_file(pl_cpufreq *f, pl_file *file, uint32_t cpu, const char *name
     return *mhz ? 0 : EINVAL;
 }
 
+/* A frequency that does not change (cpuinfo_max_freq, base_frequency): read
+ * once, its file closed; a missing one is not looked for again. */
+static int fixed_mhz(pl_cpufreq *f, pl_file *file, uint32_t cpu, const char *name, uint64_t *mhz)
+{
+    if (*mhz == 0) {
+        int e = khz_file(f, file, cpu, name, mhz);
+        pl_file_close(file);
+        if (e) {
+            *mhz = e == ENOENT ? UINT64_MAX : 0;
+            return e;
+        }
+    }
+    return *mhz == UINT64_MAX ? ENOENT : 0;
+}
+
 void pl_cpufreq_read(pl_cpufreq *f, uint32_t cpu, pl_cpufreq_mhz *m)
 {
     pl_cpufiles *c = &f->cpu[cpu];
@@ -148,12 +163,10 @@ void pl_cpufreq_read(pl_cpufreq *f, uint32_t cpu, pl_cpufreq_mhz *m)
         int e = khz_file(f, &c->cur, cpu, "scaling_cur_freq", &m->cur);
         if (e == 0) {
             m->hcur = 1;
-            m->hmax = khz_file(f, &c->max, cpu, "cpuinfo_max_freq", &m->max) == 0;
-            if (!c->base_absent) {
-                e = khz_file(f, &c->base, cpu, "base_frequency", &m->nominal);
-                m->hnominal = e == 0;
-                c->base_absent = e == ENOENT;
-            }
+            if ((m->hmax = fixed_mhz(f, &c->max, cpu, "cpuinfo_max_freq", &c->max_mhz) == 0))
+                m->max = c->max_mhz;
+            if ((m->hnominal = fixed_mhz(f, &c->base, cpu, "base_frequency", &c->base_mhz) == 0))
+                m->nominal = c->base_mhz;
             if (!m->hnominal && m->hmax) {
                 m->nominal = m->max;
                 m->hnominal = 1;

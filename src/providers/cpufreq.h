@@ -13,9 +13,9 @@ typedef struct pl_idlefile {
 
 typedef struct pl_cpufiles {
     pl_idlefile idle[3];     /* cpuidle state1..state3 */
-    pl_file cur, max, base;  /* scaling_cur_freq, cpuinfo_max_freq, base_frequency */
+    pl_file cur, max, base;  /* scaling_cur_freq; cpuinfo_max_freq, base_frequency (until read) */
     int freq_absent;         /* no cpufreq: /proc/cpuinfo's MHz */
-    int base_absent;         /* no base_frequency: cpuinfo_max_freq is the nominal one */
+    uint64_t max_mhz, base_mhz;   /* read once (they do not change): 0 not yet, UINT64_MAX absent */
     uint64_t mhz;            /* /proc/cpuinfo MHz, UINT64_MAX absent */
     /* % Processor Utility: sums of busy ticks x 100 x cur/nominal, and of all ticks */
     uint64_t util, util_base;

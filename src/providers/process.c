@@ -166,6 +166,7 @@ typedef struct pstate {
     pl_etab tab;
     pl_names names;          /* this collection's instance names */
     uint64_t dead[NC], dead_have;   /* exited processes' last cumulative values */
+    uint64_t of_source[S_SMAPS + 1];  /* counters each source (S_*) gives, made once */
 } pstate;
 
 /* ---- entries ------------------------------------------------------------------------ */
@@ -220,6 +221,10 @@ static int p_open(pl_env *env, void **state)
     s->page = (uint64_t)pl_env_page_size(env);
     pl_etab_init(&s->tab, sizeof(pent));
     pl_names_init(&s->names);
+    for (unsigned x = 0; x < NC; x++)        /* what a denied file leaves no_access */
+        for (unsigned src = 1; src <= S_SMAPS; src <<= 1)
+            if (cinfo[x].src & src)
+                s->of_source[src] |= BIT(x);
     *state = s;
     return 0;
 }
@@ -414,15 +419,6 @@ static void smaps_values(const pl_rbuf *rb, uint64_t *v, uint64_t *have)
 }
 
 /* The counters that come from source sources (S_*). */
-static uint64_t counters_of(unsigned source)
-{
-    uint64_t m = 0;
-    for (unsigned x = 0; x < NC; x++)
-        if (cinfo[x].src & source)
-            m |= BIT(x);
-    return m;
-}
-
 /* The files beyond stat, each only when asked for; the counters of a file
  * this user may not read go to *denied.  0, -1 when the process exited
  * meanwhile, or the errno that fails the collection. */
@@ -447,7 +443,7 @@ static int read_more(pstate *s, pent *pe, unsigned src, int nomm, uint64_t *v, u
             parse[k](&s->b.rb, v, have);
         }
         if (e && pl_pt_outcome(e) == PL_PT_DENIED)
-            *denied |= counters_of(need[k]);
+            *denied |= s->of_source[need[k]];
         if (e && (r = after_fail(s, pe, k, e, snap)) != 0)
             return r;
     }
