@@ -9,6 +9,7 @@
 #include "perflib.h"
 #include "ctest.h"
 #include "ctest_snap.h"
+#include "cpufreq.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -1025,9 +1026,36 @@ static void test_live(void)
     pl_snap_free(&s);
 }
 
+/* % Processor Utility's sums (cpufreq.c) through a gap and a reset: busy
+ * ticks x 100 x 3000 / 2000 MHz per interval, over the interval's ticks. */
+static void test_utility_sums(void)
+{
+    pl_cpufiles c;
+    pl_cpufreq_mhz m = { 3000, 4000, 2000, 1, 1, 1 }, gap = { 3000, 0, 0, 1, 0, 0 };
+    memset(&c, 0, sizeof c);
+    CHECK(pl_cpufreq_utility(&c, 100, 1000, &m) == 1);          /* the start: sums 0 */
+    CHECK_EQ_U64(c.util, 0);
+    CHECK(pl_cpufreq_utility(&c, 200, 1200, &m) == 1);          /* 100 x 100 x 1.5 over 200 */
+    CHECK_EQ_U64(c.util, 15000);
+    CHECK_EQ_U64(c.util_base, 200);
+    CHECK(pl_cpufreq_utility(&c, 300, 1400, &gap) == 0);        /* no nominal frequency: no value */
+    CHECK(pl_cpufreq_utility(&c, 400, 1600, &m) == 1);          /* a restart counts neither interval */
+    CHECK_EQ_U64(c.util, 15000);
+    CHECK_EQ_U64(c.util_base, 200);
+    CHECK(pl_cpufreq_utility(&c, 500, 1800, &m) == 1);          /* + 15000 over 200 */
+    CHECK_EQ_U64(c.util, 30000);
+    CHECK_EQ_U64(c.util_base, 400);
+    CHECK(pl_cpufreq_utility(&c, 10, 100, &m) == 1);            /* ticks went back (re-plug): nothing added */
+    CHECK_EQ_U64(c.util, 30000);
+    CHECK(pl_cpufreq_utility(&c, 110, 300, &m) == 1);           /* + 15000 over 200 from there */
+    CHECK_EQ_U64(c.util, 45000);
+    CHECK_EQ_U64(c.util_base, 600);
+}
+
 int main(void)
 {
     RUN(test_def);
+    RUN(test_utility_sums);
     RUN(test_full_instances);
     RUN(test_full_values);
     RUN(test_full_wanted);
