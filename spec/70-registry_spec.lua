@@ -105,6 +105,77 @@ describe("perflib.collect", function()
   end)
 end)
 
+describe("collect's jobs, one function each", function()
+  local function counterset_names(s)
+    local out = {}
+    for _, r in ipairs(s:results()) do out[#out + 1] = r.counterset end
+    return out
+  end
+
+  it("collect_sets: the sets collect's data strings name, a query and the unknown indexes", function()
+    local m = perflib.machine { root = FIX }
+    for _, what in ipairs { "Global", "Costly", "3000 1000 999" } do
+      local s, q, unknown = perflib.collect_sets(what, m)
+      local s_old, _, unknown_old = perflib.collect(what, m)
+      assert.same(counterset_names(s_old), counterset_names(s), what)
+      assert.same(unknown_old, unknown, what)
+      assert.equals(2, q:collect().seq, what)           -- the same query again, for rates
+    end
+    local s, _, unknown = perflib.collect_sets("3000 1000 999", m)
+    assert.same({ "System", "Processor Information" }, counterset_names(s))
+    assert.same({ 999 }, unknown)
+  end)
+
+  it("collect_block: the V1 block collect{v1 = true} returns, data or definitions only", function()
+    local m = perflib.machine { root = FIX }
+    local blk, q, unknown = perflib.collect_block("1000 999", m, { system = "box" })
+    assert.equals("query", perflib.type(q))
+    assert.same({ 999 }, unknown)
+    local s = assert(perflib.sample_from_block(blk))
+    assert.same({ "Processor Information" }, counterset_names(s))
+    -- the same bytes as collect's, but for the times and the sample number in the header
+    local old = perflib.collect("1000", m, { v1 = true, system = "box" })
+    assert.equals(#old, #blk)
+    local md = perflib.collect_block("Global", m, { metadata = true })
+    assert.equals(#perflib.collect("MetadataGlobal", m, { v1 = true }), #md)
+    assert.equals(#md, #perflib.collect_block("MetadataGlobal", m))
+    assert.is_true(#md < #perflib.collect_block("Global", m))   -- no instance data
+    assert.has_error(function() perflib.collect_block("1000", m, { v1 = true }) end,
+      "collect_block: unknown option 'v1'")
+  end)
+
+  it("metadata: the definitions MetadataGlobal gives, for any selection, without I/O", function()
+    local m = perflib.machine { root = "spec/fixtures/does-not-exist" }
+    assert.same(perflib.collect("MetadataGlobal", m), perflib.metadata("Global", m))
+    assert.same(perflib.collect("MetadataCostly", m), perflib.metadata("MetadataCostly", m))
+    local two = perflib.metadata("3000 1000", m)
+    assert.equals(2, #two)
+    assert.equals("System", two[1].name)
+    assert.equals(1001, two[2].help_index)
+  end)
+
+  it("counter_names, help_texts and counter_units: the three title tables", function()
+    assert.same(perflib.collect "Counter 009", perflib.counter_names())
+    assert.same(perflib.collect "Help 009", perflib.help_texts())
+    assert.same(perflib.collect "Units 009", perflib.counter_units())
+    assert.equals("% Processor Time", perflib.counter_names()[1002])   -- 1000 + 2 + 2 x id 0
+    assert.equals(perflib.counterset("Memory").help, perflib.help_texts()[2001])
+  end)
+
+  it("each refuses the strings of the others' jobs, naming the one to use", function()
+    assert.has_error(function() perflib.collect_sets "Counter 009" end,
+      "bad argument #1 to 'collect_sets' ('Counter 009' is not for collect_sets: use perflib.counter_names)")
+    assert.has_error(function() perflib.collect_sets "MetadataGlobal" end,
+      "bad argument #1 to 'collect_sets' ('MetadataGlobal' is not for collect_sets: use perflib.metadata)")
+    assert.has_error(function() perflib.metadata "Units 009" end,
+      "bad argument #1 to 'metadata' ('Units 009' is not for metadata: use perflib.counter_units)")
+    assert.has_error(function() perflib.collect_block "Help 009" end,
+      "bad argument #1 to 'collect_block' ('Help 009' is not for collect_block: use perflib.help_texts)")
+    assert.has_error(function() perflib.collect_sets "Globl" end,
+      "bad argument #1 to 'collect_sets' (not a registry query string: 'Globl')")
+  end)
+end)
+
 describe("Query:add_sets", function()
   it("adds whole sets to a query, once", function()
     local q = perflib.query { root = FIX }

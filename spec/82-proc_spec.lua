@@ -1,17 +1,19 @@
--- perflib.spawn / perflib.wait / perflib.syslog: child processes without a shell.
+-- perflib.core.spawn / wait / syslog / kill: child processes without a shell
+-- (internal: for the monitor's actions; not in require "perflib").
 local perflib = require "perflib"
+local core = require "perflib.core"
 
 local files = dofile "spec/support/files.lua"
 local slurp = files.slurp
 local syslogd = dofile "spec/support/syslogd.lua"
 
 local function run(argv, env, opts)
-  local pid, msg = perflib.spawn(argv, env, opts)
+  local pid, msg = core.spawn(argv, env, opts)
   assert(pid, msg)
-  return perflib.wait(pid)
+  return core.wait(pid)
 end
 
-describe("perflib.spawn", function()
+describe("perflib.core.spawn", function()
   local dir
   local remove
   before_each(function() dir, remove = files.tempdir() end)
@@ -78,18 +80,18 @@ describe("perflib.spawn", function()
   end)
 
   it("returns nil, message, errno for a missing or non-executable program", function()
-    local pid, msg, e = perflib.spawn { "/nonexistent/prog", "x" }
+    local pid, msg, e = core.spawn { "/nonexistent/prog", "x" }
     assert.is_nil(pid)
     assert.matches("/nonexistent/prog", msg)
     assert.equals(2, e)                                       -- ENOENT
-    pid, msg, e = perflib.spawn { "no-such-program-perflib" }
+    pid, msg, e = core.spawn { "no-such-program-perflib" }
     assert.is_nil(pid)
     assert.matches("no%-such%-program%-perflib", msg)
     assert.equals(2, e)
     local f = assert(io.open(dir .. "/script", "w"))
     f:write "echo not executable\n"
     f:close()
-    pid, msg, e = perflib.spawn { dir .. "/script" }
+    pid, msg, e = core.spawn { dir .. "/script" }
     assert.is_nil(pid)
     assert.matches("script", msg)
     assert.equals(13, e)                                      -- EACCES, and never a shell fallback
@@ -100,8 +102,8 @@ describe("perflib.spawn", function()
     f:write("echo ran > '" .. dir .. "/ran'\n")
     f:close()
     os.execute("chmod +x '" .. dir .. "/noshebang'")
-    local pid, _, e = perflib.spawn { dir .. "/noshebang" }
-    if pid then perflib.wait(pid) end
+    local pid, _, e = core.spawn { dir .. "/noshebang" }
+    if pid then core.wait(pid) end
     assert.is_nil(pid)
     assert.equals(8, e)                                       -- ENOEXEC
     assert.is_nil(slurp(dir .. "/ran"))
@@ -113,29 +115,29 @@ describe("perflib.spawn", function()
       assert.is_false(ok)
       return msg
     end
-    assert.matches("#1", err(function() perflib.spawn "/bin/true" end))
-    assert.matches("argv must name a program", err(function() perflib.spawn {} end))
-    assert.matches("argv%[2%] must be a string", err(function() perflib.spawn { "/bin/echo", {} } end))
-    assert.matches("argv%[1%] must be a string", err(function() perflib.spawn { 1 } end))
-    assert.matches("NUL", err(function() perflib.spawn { "/bin/echo", "a\0b" } end))
-    assert.matches("empty", err(function() perflib.spawn { "" } end))
-    assert.matches("#2", err(function() perflib.spawn({ "/bin/true" }, "X=1") end))
-    assert.matches("NAME=value", err(function() perflib.spawn({ "/bin/true" }, { "X" }) end))
-    assert.matches("bad env name", err(function() perflib.spawn({ "/bin/true" }, { ["A=B"] = "1" }) end))
-    assert.matches("#2", err(function() perflib.spawn({ "/bin/true" }, { X = {} }) end))
-    assert.matches("unknown option 'shell'", err(function() perflib.spawn({ "/bin/true" }, nil, { shell = true }) end))
-    assert.matches("#3", err(function() perflib.spawn({ "/bin/true" }, nil, { stdout = 1 }) end))
+    assert.matches("#1", err(function() core.spawn "/bin/true" end))
+    assert.matches("argv must name a program", err(function() core.spawn {} end))
+    assert.matches("argv%[2%] must be a string", err(function() core.spawn { "/bin/echo", {} } end))
+    assert.matches("argv%[1%] must be a string", err(function() core.spawn { 1 } end))
+    assert.matches("NUL", err(function() core.spawn { "/bin/echo", "a\0b" } end))
+    assert.matches("empty", err(function() core.spawn { "" } end))
+    assert.matches("#2", err(function() core.spawn({ "/bin/true" }, "X=1") end))
+    assert.matches("NAME=value", err(function() core.spawn({ "/bin/true" }, { "X" }) end))
+    assert.matches("bad env name", err(function() core.spawn({ "/bin/true" }, { ["A=B"] = "1" }) end))
+    assert.matches("#2", err(function() core.spawn({ "/bin/true" }, { X = {} }) end))
+    assert.matches("unknown option 'shell'", err(function() core.spawn({ "/bin/true" }, nil, { shell = true }) end))
+    assert.matches("#3", err(function() core.spawn({ "/bin/true" }, nil, { stdout = 1 }) end))
   end)
 end)
 
-describe("perflib.wait", function()
+describe("perflib.core.wait", function()
   it("returns false with nohang while the child runs, then its status", function()
-    local pid = assert(perflib.spawn { "/bin/sleep", "0.3" })
-    assert.is_false(perflib.wait(pid, "nohang"))
-    assert.is_false(perflib.wait(pid, true))
+    local pid = assert(core.spawn { "/bin/sleep", "0.3" })
+    assert.is_false(core.wait(pid, "nohang"))
+    assert.is_false(core.wait(pid, true))
     local how, code
     for _ = 1, 100 do
-      how, code = perflib.wait(pid, "nohang")
+      how, code = core.wait(pid, "nohang")
       if how then break end
       perflib.sleep(0.02)
     end
@@ -144,33 +146,33 @@ describe("perflib.wait", function()
   end)
 
   it("returns nil, message, ECHILD for a pid that is not a child (or already reaped)", function()
-    local pid = assert(perflib.spawn { "/bin/true" })
-    assert.equals("exited", perflib.wait(pid))
-    local r, msg, e = perflib.wait(pid)
+    local pid = assert(core.spawn { "/bin/true" })
+    assert.equals("exited", core.wait(pid))
+    local r, msg, e = core.wait(pid)
     assert.is_nil(r)
     assert.matches("^wait: ", msg)
     assert.equals(10, e)                                      -- ECHILD
   end)
 
   it("raises on bad arguments", function()
-    assert.has_error(function() perflib.wait() end)
-    assert.has_error(function() perflib.wait(0) end)
-    assert.has_error(function() perflib.wait(-1) end)
-    assert.has_error(function() perflib.wait(1.5) end)
-    assert.has_error(function() perflib.wait(1, "hang") end)
+    assert.has_error(function() core.wait() end)
+    assert.has_error(function() core.wait(0) end)
+    assert.has_error(function() core.wait(-1) end)
+    assert.has_error(function() core.wait(1.5) end)
+    assert.has_error(function() core.wait(1, "hang") end)
   end)
 end)
 
-describe("perflib.syslog", function()
+describe("perflib.core.syslog", function()
   it("logs with every priority name and an ident, to a daemon that is listening", function()
     local dir, remove = files.tempdir()
     local sock = syslogd.start(dir)
     assert(sock, "the syslog listener did not start (python3 is a test dependency)")
     for _, p in ipairs { "crit", "err", "error", "warning", "warn", "notice", "info", "debug" } do
-      assert.is_true(perflib.syslog(p, "perflib spec: " .. p .. " %s %n", nil, sock))
+      assert.is_true(core.syslog(p, "perflib spec: " .. p .. " %s %n", nil, sock))
     end
-    assert.is_true(perflib.syslog("info", "perflib spec with ident", "perflib-spec", sock))
-    assert.is_true(perflib.syslog("debug", "back to the default ident", nil, sock))
+    assert.is_true(core.syslog("info", "perflib spec with ident", "perflib-spec", sock))
+    assert.is_true(core.syslog("debug", "back to the default ident", nil, sock))
     local want = syslogd.records(10)
     remove()
     assert.equals(10, #want)
@@ -183,48 +185,47 @@ describe("perflib.syslog", function()
   end)
 
   it("says so when no daemon takes the message", function()
-    local ok, msg, e = perflib.syslog("info", "x", nil, "/nonexistent/log")
+    local ok, msg, e = core.syslog("info", "x", nil, "/nonexistent/log")
     assert.is_nil(ok)
     assert.equals("syslog /nonexistent/log: No such file or directory", msg)
     assert.equals(2, e)                                       -- ENOENT
   end)
 
   it("raises on a bad priority, message or ident", function()
-    local ok, msg = pcall(perflib.syslog, "loud", "x")
+    local ok, msg = pcall(core.syslog, "loud", "x")
     assert.is_false(ok)
     assert.matches("#1", msg)
-    assert.has_error(function() perflib.syslog("info") end)
-    assert.has_error(function() perflib.syslog("info", {}) end)
-    assert.has_error(function() perflib.syslog("info", "x", "") end)
-    assert.has_error(function() perflib.syslog("info", "x", ("i"):rep(64)) end)
+    assert.has_error(function() core.syslog("info") end)
+    assert.has_error(function() core.syslog("info", {}) end)
+    assert.has_error(function() core.syslog("info", "x", "") end)
+    assert.has_error(function() core.syslog("info", "x", ("i"):rep(64)) end)
   end)
 end)
 
 describe("misuse of the process and log helpers names the argument", function()
   it("syslog refuses an ident a log line could not carry, a long socket path, a NUL in the message", function()
     for _, ident in ipairs { "a b", "a:b", "a[1]", "a\nb" } do
-      local ok, err = pcall(perflib.syslog, "info", "x", ident)
+      local ok, err = pcall(core.syslog, "info", "x", ident)
       assert.is_false(ok)
       assert.matches("bad argument #3", err)
     end
-    local ok, err = pcall(perflib.syslog, "info", "x", "perflib", ("/tmp/" .. ("s"):rep(200)))
+    local ok, err = pcall(core.syslog, "info", "x", "perflib", ("/tmp/" .. ("s"):rep(200)))
     assert.is_false(ok)
     assert.matches("socket path too long", err)
-    ok, err = pcall(perflib.syslog, "info", "a\0b")
+    ok, err = pcall(core.syslog, "info", "a\0b")
     assert.is_false(ok)
     assert.matches("message contains a NUL byte", err)
   end)
 
   it("kill refuses pids that are no child's (0, 1, negatives: whole groups or init)", function()
     for _, pid in ipairs { 0, 1, -1, -12345 } do
-      local ok, err = pcall(perflib.kill, pid, "TERM")
+      local ok, err = pcall(core.kill, pid, "TERM")
       assert.is_false(ok)
       assert.matches("pid must be a child's process id", err)
     end
   end)
 
   it("sandbox refuses a limit or a budget out of range", function()
-    local core = require "perflib.core"
     local ok, err = pcall(core.sandbox, 0, 1024, nil, function() end)
     assert.is_false(ok)
     assert.matches("positive instruction limit expected", err)

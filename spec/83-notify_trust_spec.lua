@@ -5,6 +5,7 @@ local C = require "spec.support.compat"
 local N = require "perflib.rules.notify"
 local T = require "perflib.rules.test"
 local perflib = require "perflib"
+local core = require "perflib.core"
 local files = dofile "spec/support/files.lua"
 local slurp = files.slurp
 
@@ -217,7 +218,7 @@ describe("notify: exec timeout and syslog delivery", function()
       .. "/none: No such file or directory; the message: [0] FIRING Lost{alertname=Lost,instance=x\\x1b[1m}",
       logged[1], 1, true)
     assert.matches("retry at t=5", logged[1], 1, true)
-    local ok, msg, errno = perflib.syslog("info", "x", "perflib", dir .. "/none")
+    local ok, msg, errno = core.syslog("info", "x", "perflib", dir .. "/none")
     assert.is_nil(ok)
     assert.equals("syslog " .. dir .. "/none: No such file or directory", msg)
     assert.equals(2, errno)

@@ -2,7 +2,7 @@
 -- items 1 and 2): build/perflua in a detached tmux session at 80x24 and
 -- 200x50, the screen captured and asserted (status line on row 1, nothing
 -- wrapped, colours by state, rule names), keys sent (? shows keys, q quits
--- with exit 0), resizes redrawn, down to 10 columns; and perflib.term's
+-- with exit 0), resizes redrawn, down to 10 columns; and perflib.core.term's
 -- methods on a real terminal.  perflua is not the sanitizer build: tmux (and
 -- so perflua) runs without the suite's LD_PRELOAD (files.sh).
 local perflib = require "perflib"
@@ -283,13 +283,13 @@ describe("perflib.term on a terminal", function()
     local dir, remove = files.tempdir()
     local script, log = dir .. "/term.lua", dir .. "/log"
     files.write(script, ([[
-local perflib = require "perflib"
+local core = require "perflib.core"
 local out = assert(io.open(%q, "w"))
 out:setvbuf "line"
-local t = assert(perflib.term.open())
+local t = assert(core.term.open())
 local h, w = t:size()
 out:write("size ", h, " ", w, "\n")
-local _, msg, e = perflib.term.open()
+local _, msg, e = core.term.open()
 out:write("again ", msg, " ", e, "\n")
 t:draw(1, "hello · world", "status_crit")
 t:draw(2, ("x"):rep(300), "ok")
@@ -306,11 +306,11 @@ out:write("got ", tostring(t:getkey(10)), "\n")
 t:close()
 t:close()
 out:write("closed ", e(function() return t:size() end), "\n")
-local t2 = assert(perflib.term.open())
+local t2 = assert(core.term.open())
 t2 = nil
 collectgarbage()
 collectgarbage()
-local t3 = perflib.term.open()
+local t3 = core.term.open()
 out:write("reopen ", tostring(t3 ~= nil), "\n")
 t3:close()
 out:close()

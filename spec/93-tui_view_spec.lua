@@ -2,7 +2,7 @@
 -- of perflib.view at 80x24, 200x50 and 10x5 (rows, firing first, units,
 -- escaping, scrolling, the keys screen), the plain render's instance order,
 -- perflib.screen's helpers (widths, values with units, notes for non-root
--- users, scrolling), and perflib.term refusing a stdout that is no terminal.
+-- users, scrolling), and perflib.core.term refusing a stdout that is no terminal.
 local V = require "perflib.view"
 local S = require "perflib.screen"
 local files = dofile "spec/support/files.lua"
@@ -214,16 +214,16 @@ describe("perflib.screen", function()
   end)
 end)
 
-describe("perflib.term", function()
+describe("perflib.core.term", function()
   it("refuses a standard output that is not a terminal: nil, message, ENOTTY", function()
     local out = files.sh([[LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH='./build/?.so;;' TERM=xterm ]]
-      .. [[lua5.4 -e 'local t = require "perflib".term print(select("#", t.open()), t.open())' </dev/null]])
+      .. [[lua5.4 -e 'local t = require "perflib.core".term print(select("#", t.open()), t.open())' </dev/null]])
     assert.matches("^3\tnil\tterm.open: [^\t]+\t25\n$", out)
   end)
 
   it("lists its styles", function()
-    local perflib = require "perflib"
+    local core = require "perflib.core"
     assert.same({ "normal", "title", "dim", "ok", "pending", "info", "warn", "crit", "status", "status_ok",
-                  "status_pending", "status_info", "status_warn", "status_crit" }, perflib.term.styles)
+                  "status_pending", "status_info", "status_warn", "status_crit" }, core.term.styles)
   end)
 end)

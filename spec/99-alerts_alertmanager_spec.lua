@@ -8,6 +8,7 @@
 --  * Alertmanager is down when an alert fires, comes up, and the alert arrives
 --    on a retry.
 local perflib = require "perflib"
+local core = require "perflib.core"
 local N = require "perflib.rules.notify"
 local A = dofile "spec/support/alerting.lua"
 
@@ -63,7 +64,7 @@ describe("alerts to a real Alertmanager", function()
                                            generator_url = "http://perflib.test/rules" }) } }
     ]==]):format(am.url))
     local out = dir .. "/monitor.out"
-    local pid = assert(perflib.spawn({ PERFLUA, "monitor", rules, "--interval", "0.25", "--seconds", "60" },
+    local pid = assert(core.spawn({ PERFLUA, "monitor", rules, "--interval", "0.25", "--seconds", "60" },
       { PERFLIB_TEXTFILE_DIR = prom }, { stdout = out, stderr = out }))
     local alerts = A.wait_until(function()
       local list = A.am_alerts(am, "PerfAlertLevel")

@@ -1,6 +1,7 @@
 -- perflua promrules: a rules file's thresholds as Prometheus alerting rules,
 -- checked by Prometheus' own promtool (Debian's prometheus 2.42).
 local perflib = require "perflib"
+local core = require "perflib.core"
 local P = require "perflib.promrules"
 local A = dofile "spec/support/alerting.lua"
 
@@ -11,8 +12,8 @@ local function run(argv, dir)
   local out, err = dir .. "/out", dir .. "/err"
   os.remove(out)
   os.remove(err)
-  local pid = assert(perflib.spawn(argv, nil, { stdout = out, stderr = err }))
-  local _, code = perflib.wait(pid)
+  local pid = assert(core.spawn(argv, nil, { stdout = out, stderr = err }))
+  local _, code = core.wait(pid)
   return code, A.slurp(out) or "", A.slurp(err) or ""
 end
 

@@ -1,8 +1,9 @@
--- Alerts over HTTP without Alertmanager: perflib.http against a real HTTP
+-- Alerts over HTTP without Alertmanager: core.http against a real HTTP
 -- server on loopback (spec/support/http_sink.py), the alertmanager and webhook
 -- actions' validation and payloads, retries, timeouts, bounded bodies, stop
 -- and reload with sends in flight.
 local perflib = require "perflib"
+local core = require "perflib.core"
 local N = require "perflib.rules.notify"
 local R = require "perflib.rules"
 local A = dofile "spec/support/alerting.lua"
@@ -23,7 +24,7 @@ describe("perflib.http", function()
   teardown(function() os.execute("rm -rf " .. dir) end)
 
   it("raises on misuse, naming the argument or option", function()
-    local h <close> = perflib.http()
+    local h <close> = core.http()
     assert.error_matches(function() h:post({}, "x") end, "bad argument #1 to 'post'")
     assert.error_matches(function() h:post("http://127.0.0.1:1/", nil) end, "bad argument #2 to 'post'")
     assert.error_matches(function() h:post("http://127.0.0.1:1/", "x", { timeout = -1 }) end,
@@ -43,7 +44,7 @@ describe("perflib.http", function()
   end)
 
   it("bounds the transfers in flight; close frees those still running", function()
-    local h = perflib.http()
+    local h = core.http()
     for i = 1, 256 do assert.equals(i, h:post("http://127.0.0.1:1/", "{}")) end
     local id, msg, errno = h:post("http://127.0.0.1:1/", "{}")
     assert.is_nil(id)
@@ -59,7 +60,7 @@ describe("perflib.http", function()
 
   it("reports a refused connection as an error, not a raise", function()
     local port = A.free_port(dir)
-    local h <close> = perflib.http()
+    local h <close> = core.http()
     local id = assert(h:post("http://127.0.0.1:" .. port .. "/x", "{}", { timeout = 2 }))
     local r = h:poll(3)
     assert.equals(1, #r)
@@ -71,7 +72,7 @@ describe("perflib.http", function()
 
   it("keeps an HTTP error status and its body", function()
     local s = A.sink(dir, "503")
-    local h <close> = perflib.http()
+    local h <close> = core.http()
     h:post(s.url .. "/hook", '{"a":1}', { headers = { "X-Test: yes" } })
     local r = h:poll(5)[1]
     A.stop(s.pid)
@@ -86,7 +87,7 @@ describe("perflib.http", function()
 
   it("reads a response body up to its bound and stops there", function()
     local s = A.sink(dir, "huge")
-    local h <close> = perflib.http()
+    local h <close> = core.http()
     h:post(s.url, "{}", { max_body = 1000, timeout = 5 })
     local r = h:poll(5)[1]
     A.stop(s.pid)
@@ -98,7 +99,7 @@ describe("perflib.http", function()
 
   it("never blocks: a receiver that does not answer times out on its own clock", function()
     local s = A.sink(dir, "silent")
-    local h <close> = perflib.http()
+    local h <close> = core.http()
     h:post(s.url, "{}", { timeout = 0.5 })
     local c0 = perflib.clock()
     assert.same({}, h:poll())                -- one step, no waiting

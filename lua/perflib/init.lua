@@ -8,9 +8,21 @@
 local core = require "perflib.core"
 local compat = require "perflib.compat"
 
+-- The public API, by name: what `require "perflib.core"` has beyond these
+-- (spawn, wait, kill, syslog, isatty, sandbox, sandbox_lib, window, rulebank,
+-- flap, http, term, methods) serves perflib's own modules and may change.
+local PUBLIC = {
+  "_VERSION", "types", "remote_tokens",
+  "sleep", "clock", "type", "machine", "countersets", "counterset", "query",
+  "collect", "collect_sets", "collect_block", "metadata", "counter_names", "help_texts", "counter_units",
+  "lookup", "index_of", "calculate", "statistics", "metric_name", "suggest",
+  "sample_from_block", "check_block", "plugins", "load_plugins", "reset_plugin", "load_textfiles",
+  "define", "derive", "provider", "serve", "trap", "trapped", "signalled",
+}
 local M = {}
-for k, v in pairs(core) do
-  if k ~= "methods" then M[k] = v end
+for _, k in ipairs(PUBLIC) do
+  M[k] = core[k]
+  if M[k] == nil then error("perflib: the core has no " .. k, 0) end
 end
 
 local clock, sleep = core.clock, core.sleep

@@ -6,6 +6,7 @@
 -- @module perflib.monitor
 
 local perflib = require "perflib"
+local core = require "perflib.core"       -- spawn, wait, isatty: not public
 local compat = require "perflib.compat"
 local R = require "perflib.rules"
 local E = require "perflib.rules.engine"
@@ -86,9 +87,9 @@ end
 
 --- Is there an executable file at path?  (test -x, run without a shell)
 local function executable(path)
-  local pid = perflib.spawn { "test", "-x", path }
+  local pid = core.spawn { "test", "-x", path }
   if not pid then return false end
-  local how, code = perflib.wait(pid)
+  local how, code = core.wait(pid)
   return how == "exited" and code == 0
 end
 
@@ -218,7 +219,7 @@ end
 -- closed, ssh gone) every request on it fails with EIO; HUP alone means reload.
 local function tty_gone(tty, err)
   if not tty then return false end
-  local ok, msg = perflib.isatty(1)
+  local ok, msg = core.isatty(1)
   if ok then return false end
   say(err, "perflua monitor: the terminal is gone (%s); stopping", msg)
   return true
@@ -344,7 +345,7 @@ end
 --- Is standard output a terminal?  (The view redraws in place only there.)
 function M.is_tty()
   if os.getenv "TERM" == nil or os.getenv "TERM" == "dumb" then return false end
-  return perflib.isatty(1)
+  return core.isatty(1)
 end
 
 --- Entry point kept for callers of the old interface: `perflua CMD ARGS...` through

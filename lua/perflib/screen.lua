@@ -177,8 +177,7 @@ Live.__index = Live
 -- @tparam[opt] function on_key
 -- @return the live screen or nil, message
 function S.live(layout, on_key)
-  local perflib = require "perflib"
-  local t, msg = perflib.term.open()
+  local t, msg = require("perflib.core").term.open()
   if not t then return nil, msg end
   return setmetatable({ t = t, layout = layout, on_key = on_key, top = 1, help = false, page = 1, shown = {} },
     Live)

@@ -1,7 +1,8 @@
 -- Helpers of the alert specs (99-alerts_*): real receivers on loopback
 -- (spec/support/http_sink.py, a real prometheus-alertmanager), reading them
--- back with perflib.http and lua-cjson.
+-- back with core.http and lua-cjson.
 local perflib = require "perflib"
+local core = require "perflib.core"
 local cjson = require "cjson"
 
 local A = {}
@@ -37,10 +38,10 @@ end
 function A.free_port(dir)
   local out = dir .. "/port"
   os.remove(out)                             -- spawn appends
-  local pid = assert(perflib.spawn({ "python3", "-c",
+  local pid = assert(core.spawn({ "python3", "-c",
     "import socket;s=socket.socket();s.bind(('127.0.0.1',0));print(s.getsockname()[1])" }, nil,
     { stdout = out }))
-  perflib.wait(pid)
+  core.wait(pid)
   return assert(tonumber(slurp(out)))
 end
 
@@ -49,7 +50,7 @@ end
 function A.sink(dir, mode, idle)
   local tag = mode .. "-" .. tostring(perflib.clock()):gsub("%.", "")
   local pf, out = dir .. "/sink-" .. tag .. ".port", dir .. "/sink-" .. tag .. ".jsonl"
-  local pid = assert(perflib.spawn { "python3", "spec/support/http_sink.py", pf, out, mode, tostring(idle or 30) })
+  local pid = assert(core.spawn { "python3", "spec/support/http_sink.py", pf, out, mode, tostring(idle or 30) })
   local port = A.wait_until(function() return tonumber(slurp(pf) or "") end, 10)
   assert(port, "http_sink.py did not start")
   return { pid = pid, port = port, url = ("http://127.0.0.1:%d"):format(port), out = out }
@@ -67,10 +68,10 @@ function A.received(sink)
 end
 
 function A.stop(pid)
-  perflib.kill(pid, "TERM")
+  core.kill(pid, "TERM")
   local deadline = perflib.clock() + 5
-  while perflib.wait(pid, "nohang") == false do
-    if perflib.clock() > deadline then perflib.kill(pid, "KILL") end
+  while core.wait(pid, "nohang") == false do
+    if perflib.clock() > deadline then core.kill(pid, "KILL") end
     perflib.sleep(0.02)
   end
 end
@@ -101,7 +102,7 @@ receivers:
         send_resolved: true
 ]]):format(receiver_url))
   f:close()
-  local pid = assert(perflib.spawn({ A.AM, "--config.file=" .. conf, "--storage.path=" .. dir .. "/am-data",
+  local pid = assert(core.spawn({ A.AM, "--config.file=" .. conf, "--storage.path=" .. dir .. "/am-data",
     "--web.listen-address=127.0.0.1:" .. port, "--cluster.listen-address=" }, nil,
     { stdout = dir .. "/am.log", stderr = dir .. "/am.log" }))
   local url = "http://127.0.0.1:" .. port
@@ -110,9 +111,9 @@ receivers:
   return { pid = pid, url = url }
 end
 
---- A GET with perflib.http, waited for: { status, body, error }.
+--- A GET with core.http, waited for: { status, body, error }.
 function A.get(url, timeout)
-  local h <close> = perflib.http()
+  local h <close> = core.http()
   assert(h:get(url, { timeout = timeout or 5, max_body = 1048576 }))
   local r = h:poll(timeout or 5)
   return r[1] or { status = 0, error = "no answer" }

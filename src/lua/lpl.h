@@ -48,6 +48,9 @@ void lpl_open_remote(lua_State *L);
 /* Pushes the full path of a file below the machine's root, for messages. */
 const char *lpl_push_path(lua_State *L, pl_env *env, const char *rel);
 
+/* lcollect.c: sets collect, its named parts, lookup and index_of in the table on top */
+void lpl_open_collect(lua_State *L);
+
 /* lcounterset.c */
 void lpl_open_counterset(lua_State *L);
 /* Pushes a CounterSet for cs pinning the machine at index mi. */

@@ -29,7 +29,9 @@ static const char *name_at(const void *ctx, size_t i)
  * @function suggest
  * @tparam string word
  * @tparam {string,...} names
- * @treturn string|nil the suggestion, or nil when none is close
+ * @treturn[1] string the suggestion
+ * @return[2] nil when no name is close
+ * @treturn[2] string message
  */
 int lpl_suggest(lua_State *L)
 {
@@ -37,9 +39,11 @@ int lpl_suggest(lua_State *L)
     luaL_checktype(L, 2, LUA_TTABLE);
     names_ctx c = { L, 2 };
     const char *s = pl_suggest(word, name_at, &c, lua_rawlen(L, 2));
-    if (s)
+    if (s) {
         lua_pushstring(L, s);
-    else
-        lua_pushnil(L);
-    return 1;
+        return 1;
+    }
+    luaL_pushfail(L);
+    lua_pushfstring(L, "no name close to '%s'", word);
+    return 2;
 }

@@ -188,7 +188,8 @@ end
 -- @tparam[opt] table opts `run` (function(action, alert, detail) or true: capture actions
 --   instead of running them; true records them in `n.captured`), `log` (function(msg),
 --   default io.stderr), `out` (print destination: a file or function(line), default io.stdout),
---   `perflib` (a table with spawn/wait/syslog, default require "perflib")
+--   `perflib` (a table with spawn, wait, kill, syslog, clock and http; default
+--   require "perflib.core", where these internal functions live)
 function N.new(set, opts)
   opts = opts or {}
   set = set or {}
@@ -221,7 +222,7 @@ function Notifier:_log(msg)
 end
 
 function Notifier:_perflib()
-  self.lib = self.lib or require "perflib"
+  self.lib = self.lib or require "perflib.core"
   return self.lib
 end
 
