@@ -512,12 +512,22 @@ local function add_errs(set, errs)
   for _, e in ipairs(errs) do set.errors[#set.errors + 1] = e end
 end
 
+-- A definition the set refused: nil and the errors it added to set.errors since n0.
+local function refused(set, n0)
+  local errs = {}
+  for i = n0 + 1, #set.errors do errs[#errs + 1] = set.errors[i] end
+  return nil, errs
+end
+
 --- `set:rule "Name" { ... }`: validates; a bad rule is recorded in set.errors and left out.
+-- Each definition method returns what it added, or nil and its errors (also
+-- in set.errors, so that loading goes on and reports every mistake).
 function Set:rule(name)
   return function(def)
     if self.rules[name] then
+      local n0 = #self.errors
       add_errs(self, { err_obj(name, nil, "defined twice (the first definition is kept)") })
-      return nil
+      return refused(self, n0)
     end
     local rule, errs = R.validate(name, def, self.defaults_)
     if not rule then
@@ -533,7 +543,11 @@ function Set:rule(name)
 end
 
 function Set:defaults(t)
-  if type(t) ~= "table" then add_errs(self, { err_obj(nil, "defaults", "must be a table") }); return end
+  local n0 = #self.errors
+  if type(t) ~= "table" then
+    add_errs(self, { err_obj(nil, "defaults", "must be a table") })
+    return refused(self, n0)
+  end
   local keys = sorted_keys(DEFAULTABLE)
   for k, v in pairs(t) do
     if not DEFAULTABLE[k] then
@@ -545,6 +559,8 @@ function Set:defaults(t)
       if nv == nil then add_errs(self, { err_obj(part("defaults"), k, e) }) else self.defaults_[k] = nv end
     end
   end
+  if #self.errors > n0 then return refused(self, n0) end
+  return self.defaults_
 end
 
 local function match_table(what, v)
@@ -566,7 +582,7 @@ local ROUTE_KEYS = { "match", "actions", "group_by", "group_wait", "repeat_inter
 function Set:route(t)
   self.nroutes = (self.nroutes or 0) + 1      -- a rejected route counts: errors name routes as written
   local where = part("route", self.nroutes)
-  local r, bad = {}, false
+  local r, bad, n0 = {}, false, #self.errors
   for k, v in pairs(t) do
     if k == "match" then
       local m, e = match_table("match", v)
@@ -600,7 +616,7 @@ function Set:route(t)
   end
   if bad then
     self.rejected[#self.rejected + 1] = { route = where.part, def = t }  -- its actions still get checked
-    return nil
+    return refused(self, n0)
   end
   r.match = r.match or {}
   r.actions = r.actions or {}
@@ -610,7 +626,7 @@ end
 
 function Set:inhibit(t)
   local where = part("inhibit", #self.inhibits + 1)
-  local r, bad = {}, false
+  local r, bad, n0 = {}, false, #self.errors
   for k, v in pairs(t) do
     if k == "source" or k == "target" then
       local m, e = match_table(k, v)
@@ -623,7 +639,7 @@ function Set:inhibit(t)
       bad = fail(self, unknown_key(where, k, { "source", "target", "equal" }))
     end
   end
-  if bad then return nil end
+  if bad then return refused(self, n0) end
   r.source, r.target, r.equal = r.source or {}, r.target or {}, r.equal or {}
   self.inhibits[#self.inhibits + 1] = r
   return r
@@ -631,7 +647,7 @@ end
 
 function Set:silence(t)
   local where = part("silence", #self.silences + 1)
-  local r, bad = {}, false
+  local r, bad, n0 = {}, false, #self.errors
   for k, v in pairs(t) do
     if k == "match" then
       local m, e = match_table(k, v)
@@ -648,7 +664,7 @@ function Set:silence(t)
       bad = fail(self, unknown_key(where, k, { "match", "expires", "why" }))
     end
   end
-  if bad then return nil end
+  if bad then return refused(self, n0) end
   r.match = r.match or {}
   self.silences[#self.silences + 1] = r
   return r

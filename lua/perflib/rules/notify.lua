@@ -251,6 +251,7 @@ function Notifier:silenced(labels, t)
       return s
     end
   end
+  return nil
 end
 
 --- The labels of a firing alert that inhibits one with these labels, or nil.
@@ -268,6 +269,7 @@ function Notifier:inhibited(labels)
       end
     end
   end
+  return nil
 end
 
 function Notifier:_muted(alert)

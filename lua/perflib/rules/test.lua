@@ -267,6 +267,7 @@ function Result:first(rule, labels, state)
   for _, ev in ipairs(self.events) do
     if ev.rule == rule and ev.to == state and matches(ev.labels, labels) then return ev.t end
   end
+  return nil
 end
 
 --- Events of one rule/alert (kind "transition", "flap_start", "flap_end", "rule_error").

@@ -15,7 +15,10 @@ local UNIT = { ms = 0.001, s = 1, m = 60, h = 3600, d = 86400, w = 604800 }
 --- Seconds from a number or a string such as "90s", "5m", "1h30m", "250ms".
 -- @return seconds or nil, message
 function T.duration(v)
-  if type(v) == "number" then return v >= 0 and v or nil, "negative duration" end
+  if type(v) == "number" then
+    if v >= 0 then return v end
+    return nil, "negative duration"
+  end
   if type(v) ~= "string" then return nil, "duration must be a number or a string" end
   local total, rest = 0, sgsub(v, "%s", "")
   if rest == "" then return nil, "empty duration" end
@@ -32,7 +35,10 @@ end
 
 --- Events per second from a number or "10/h", "3/5m", "1/s".
 function T.rate(v)
-  if type(v) == "number" then return v > 0 and v or nil, "rate must be positive" end
+  if type(v) == "number" then
+    if v > 0 then return v end
+    return nil, "rate must be positive"
+  end
   if type(v) ~= "string" then return nil, "rate must be a number or \"n/duration\"" end
   local n, per = v:match "^%s*(%d+%.?%d*)%s*/%s*(.-)%s*$"
   if not n then return nil, ("bad rate %q"):format(v) end
