@@ -234,7 +234,7 @@ try(function() p:instance("LuaProv Bad", "j") end)
       "bad argument #1 to 'add' (counter name or id expected, got table)",
       "calling 'set' on bad self (instance 'i' was deleted)",
       "calling 'add' on bad self (instance 'i' was deleted)",
-      "perflib.ProviderInstance: LuaProv Bad(i) (deleted)",
+      "perflib.ProviderInstance (LuaProv Bad(i), deleted)",
       "calling 'instance' on bad self (the provider is stopped)",
     } do
       assert.matches(expected, out, 1, true)

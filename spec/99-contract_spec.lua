@@ -143,7 +143,7 @@ local F = {
   sleep = { ok = { "boolean", function() return perflib.sleep(0) end }, fail = "a signal cuts it short, still true",
             bad = { "bad argument #1 to 'sleep'", function() return (perflib.sleep "x") end } },
   clock = { ok = { "number", perflib.clock }, fail = "CLOCK_MONOTONIC cannot fail" },
-  type = { ok = { "string", function() return perflib.type(M) end },
+  type = { ok = { "string", function() return perflib.type(M) end },         -- each class: the test of the classes
            fail = { "nil", function() return perflib.type {} end } },
   trap = { ok = { "boolean", function() return perflib.trap "USR2" end }, fail = "sigaction on a known signal",
            bad = { "bad argument #2 to 'trap'", function() return (perflib.trap("USR2", "NOPE")) end } },
@@ -282,6 +282,20 @@ describe("the public classes", function()
       local index = getmetatable(o).__index
       for m in pairs(index) do assert.is_table(CLASSES[class].methods[m], "no contract for " .. class .. ":" .. m) end
     end
+  end)
+
+  it("follow one pattern: perflib.type names each, tostring says `perflib.Class (what)`", function()
+    local types = { ["perflib.Query"] = "query", ["perflib.Sample"] = "sample", ["perflib.Machine"] = "machine",
+                    ["perflib.CounterSet"] = "counterset", ["perflib.Provider"] = "provider",
+                    ["perflib.ProviderInstance"] = "provider instance", ["perflib.ProviderCounter"] = "provider counter",
+                    ["perflib.Server"] = "server" }
+    for class, reg in pairs(CLASSES) do
+      local o = reg.make()
+      assert.equals(types[class], perflib.type(o), class)
+      assert.matches("^" .. class:gsub("%.", "%%.") .. " %(.+%)$", tostring(o))
+      if class == "perflib.Server" then o:close() end
+    end
+    assert.is_nil(perflib.type(io.stdout))
   end)
 
   for class, reg in pairs(CLASSES) do

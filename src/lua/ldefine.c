@@ -226,7 +226,13 @@ static int run(lpl_defined *d, pl_snapshot *snap)
     running = d;
     lua_settop(T, base);
     lua_pushvalue(T, 1);
+    /* the timeout's count hook only while the callback runs: LuaJIT has one
+     * hook for the whole VM, which must not stay armed after it */
+    lua_Hook h0 = lua_gethook(T);
+    int mask0 = lua_gethookmask(T), count0 = lua_gethookcount(T);
+    lua_sethook(T, hook, LUA_MASKCOUNT, HOOK_COUNT);
     int rc = lua_pcall(T, 0, 1, 0);
+    lua_sethook(T, h0, mask0, count0);
     running = prev;
     d->busy = 0;
     if (rc != LUA_OK) {
@@ -529,7 +535,6 @@ int lpl_define(lua_State *L)
     d->T = lua_newthread(L);
     lua_setiuservalue(L, 3, 1);
     check_define(L, d);
-    lua_sethook(d->T, hook, LUA_MASKCOUNT, HOOK_COUNT);
     return publish(L, m, 2, &d->def);
 }
 

@@ -93,23 +93,32 @@ static int l_clock(lua_State *L)
 }
 
 /***
- * The perflib type of a value.
+ * The perflib type of a value: the class of one of perflib's objects, in
+ * lower case (as `io.type` names files).
  * @function type
- * @return "machine", "counterset", "query", "closed query", "sample" or nil
+ * @param v any value
+ * @return "machine", "counterset", "query", "closed query", "sample",
+ *   "provider", "provider instance", "provider counter", "server", or nil
+ *   for anything else
  */
 static int l_type(lua_State *L)
 {
-    lpl_query *q;
-    if (luaL_testudata(L, 1, LPL_MACHINE))
-        lua_pushliteral(L, "machine");
-    else if (luaL_testudata(L, 1, LPL_COUNTERSET))
-        lua_pushliteral(L, "counterset");
-    else if ((q = luaL_testudata(L, 1, LPL_QUERY)) != NULL)
+    static const char *const names[][2] = {
+        { LPL_MACHINE, "machine" }, { LPL_COUNTERSET, "counterset" }, { LPL_SAMPLE, "sample" },
+        { "perflib.Provider", "provider" }, { "perflib.ProviderInstance", "provider instance" },
+        { "perflib.ProviderCounter", "provider counter" }, { "perflib.Server", "server" },
+    };
+    lpl_query *q = luaL_testudata(L, 1, LPL_QUERY);
+    if (q) {
         lua_pushstring(L, q->q ? "query" : "closed query");
-    else if (luaL_testudata(L, 1, LPL_SAMPLE))
-        lua_pushliteral(L, "sample");
-    else
-        luaL_pushfail(L);
+        return 1;
+    }
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (luaL_testudata(L, 1, names[k][0])) {
+            lua_pushstring(L, names[k][1]);
+            return 1;
+        }
+    luaL_pushfail(L);
     return 1;
 }
 

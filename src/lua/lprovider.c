@@ -499,7 +499,7 @@ static int p_tostring(lua_State *L)
 {
     lprov *p = luaL_checkudata(L, 1, LPL_PROVIDER);
     if (p->h)
-        lua_pushfstring(L, LPL_PROVIDER ": %s", PerfProviderSegmentPath(p->h));
+        lua_pushfstring(L, LPL_PROVIDER " (%s)", PerfProviderSegmentPath(p->h));
     else
         lua_pushliteral(L, LPL_PROVIDER " (stopped)");
     return 1;
@@ -680,8 +680,18 @@ static int w_tostring(lua_State *L)
 {
     lpinst *w = luaL_checkudata(L, 1, LPL_PINSTANCE);
     lua_getiuservalue(L, 1, 3);
-    lua_pushfstring(L, LPL_PINSTANCE ": %s(%s)%s", w->p->sets[w->set].name, lua_tostring(L, -1),
-                    !w->inst ? " (deleted)" : !w->p->h ? " (stopped)" : "");
+    lua_pushfstring(L, LPL_PINSTANCE " (%s(%s)%s)", w->p->sets[w->set].name, lua_tostring(L, -1),
+                    !w->inst ? ", deleted" : !w->p->h ? ", stopped" : "");
+    return 1;
+}
+
+static int c_tostring(lua_State *L)
+{
+    lpcounter *c = luaL_checkudata(L, 1, LPL_PCOUNTER);
+    lua_getiuservalue(L, 1, 1);          /* the instance: its name, and whether it still is */
+    lua_getiuservalue(L, -1, 3);
+    lua_pushfstring(L, LPL_PCOUNTER " (%s(%s) counter %d%s)", c->w->p->sets[c->w->set].name, lua_tostring(L, -1),
+                    (int)c->id, !c->w->inst ? ", deleted" : !c->w->p->h ? ", stopped" : "");
     return 1;
 }
 
@@ -753,7 +763,7 @@ void lpl_open_provider(lua_State *L)
                                       { NULL, NULL } };
     static const luaL_Reg wmeth[] = { { "set", w_set }, { "add", w_add }, { "get", w_get }, { "counter", w_counter },
                                       { "delete", w_delete }, { NULL, NULL } };
-    static const luaL_Reg cmeta[] = { { NULL, NULL } };
+    static const luaL_Reg cmeta[] = { { "__tostring", c_tostring }, { NULL, NULL } };
     static const luaL_Reg cmeth[] = { { "set", c_set }, { "add", c_add }, { "get", c_get }, { NULL, NULL } };
     newclass(L, LPL_PROVIDER, pmeta, pmeth);
     newclass(L, LPL_PINSTANCE, wmeta, wmeth);

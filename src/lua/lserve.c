@@ -757,9 +757,9 @@ static int s_tostring(lua_State *L)
 {
     server *s = luaL_checkudata(L, 1, SERVER_MT);
     if (s->closed)
-        lua_pushstring(L, SERVER_MT ": closed");
+        lua_pushstring(L, SERVER_MT " (closed)");
     else
-        lua_pushfstring(L, SERVER_MT ": port %d", (int)s->port);
+        lua_pushfstring(L, SERVER_MT " (port %d)", (int)s->port);
     return 1;
 }
 
