@@ -107,6 +107,31 @@ describe("perflua typeperf", function()
     assert.equals(os.date("%Y"), lines[2]:match('^"%d%d/%d%d/(%d%d%d%d)'))
   end)
 
+  it("keeps the columns of the first collect: an instance that appears later gets none", function()
+    local dir, put, cleanup = tree()
+    local m = perflib.machine { root = dir }
+    local out, err = sink(), sink()
+    local code = tp.run({ counters = { "\\Processor Information(0,?)\\% Busy Time" }, count = 1 }, out, err,
+      { machine = m, host = "fixhost", wait = function()
+        -- basic2's ticks, and a cpu2 that was not there: 600 ticks, 150 idle
+        put("proc/stat", STAT2:gsub("\nintr", "\ncpu2 300 0 150 150 0 0 0 0 0 0\nintr"))
+        put("sys/devices/system/cpu/online", "0-2\n")
+        return true
+      end })
+    assert.equals(0, code, err:text())
+    -- cpu2 is there now: a new query shows it as the third instance
+    local q = m:query()
+    q:add "\\Processor Information(0,?)\\% Busy Time"
+    local names = {}
+    for inst in q:collect():formatted() do names[#names + 1] = inst end
+    cleanup()
+    assert.same({ "0,0", "0,1", "0,2" }, names)
+    local head, row = out:text():match("^([^\n]*)\n([^\n]*)\n$")
+    assert.matches('^"%(PDH%-CSV 4%.0%) [^,]*,"\\\\fixhost\\Processor Information%(0,0%)\\%% Busy Time",'
+      .. '"\\\\fixhost\\Processor Information%(0,1%)\\%% Busy Time"$', head)
+    assert.matches("^" .. STAMP .. ',"48%.000000","64%.000000"$', row)
+  end)
+
   it("writes TSV with the PDH-TSV header and tabs between the quoted fields", function()
     local code, out, err = typeperf { "-sc", "1", "-f", "tsv", "\\Processor Information(0,0)\\% Busy Time",
       "\\Memory\\Available Bytes" }
@@ -202,6 +227,13 @@ describe("perflua typeperf", function()
     end)
   end)
 
+  it("stops with exit 1 and says why when the output cannot take the text (a full disk)", function()
+    local code, out, err = typeperf { "-o", "/dev/full", "-y", "-sc", "3", "\\Memory\\Available Bytes" }
+    assert.equals(1, code)
+    assert.equals("", out)
+    assert.equals("perflua typeperf: write: No space left on device\n", err)
+  end)
+
   describe("-q and -qx", function()
     it("-q SET lists its counters, (*) for a set with instances, no hidden base", function()
       local code, out, err = typeperf { "-q", "Processor Information" }
@@ -248,6 +280,30 @@ describe("perflua typeperf", function()
       assert.equals(want, n)
       local line = out:match("\\Processor Information%(%*%)\\Interrupts/sec")
       assert.is_truthy(perflib.query():add(line))
+    end)
+
+    it("writes the listing to -o FILE, which -y lets it replace", function()
+      local dir, cleanup = files.tempdir()
+      local f = dir .. "/counters.txt"
+      local code, out, err = typeperf { "-q", "Memory", "-o", f }
+      assert.equals(0, code, err)
+      assert.equals("", out)
+      assert.equals("\\Memory\\Available Bytes\n", files.read(f):match("^[^\n]*\n"))
+      code, out, err = typeperf { "-qx", "Memory", "-o", f }
+      assert.equals(2, code)
+      assert.equals("", out)
+      assert.equals("perflua typeperf: " .. f .. " exists: not overwritten (-y replaces it)\n", err)
+      code, out, err = typeperf { "-qx", "Processor Information", "-o", f, "-y" }
+      assert.equals("", out)
+      assert.equals(0, code, err)
+      assert.equals("\\Processor Information(0,0)\\% Processor Time\n", files.read(f):match("^[^\n]*\n"))
+      -- the listing is a counter file: -cf takes it back, one column per line
+      code, out, err = typeperf { "-cf", f, "-sc", "1" }
+      cleanup()
+      assert.equals(0, code, err)
+      local n = 0
+      for _ in out:match("^[^\n]*"):gmatch('","') do n = n + 1 end
+      assert.equals(4 * 22, n)                              -- 88 columns after the zone's field
     end)
 
     it("refuses an unknown set, counter paths with -q, and -q with -qx (exit 2)", function()

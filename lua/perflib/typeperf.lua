@@ -207,27 +207,37 @@ local function delimited(tag, sep)
   }
 end
 
-local WRITERS = {
-  CSV = delimited("CSV", ","),
-  TSV = delimited("TSV", "\t"),
-  JSON = {
-    header = function() return nil end,
-    row = function(ts, cells, statuses, cols)
-      local vals, bad = {}, {}
-      for i, c in ipairs(cols) do
-        local key = json_string(c.path)
+-- JSON lines: the keys are made once, at the header; the buffers are kept from row to row.
+local function json_writer()
+  local keys, vals, bad = {}, {}, {}
+  return {
+    header = function(cols)
+      for i, c in ipairs(cols) do keys[i] = json_string(c.path) end
+      return nil
+    end,
+    row = function(ts, cells, statuses)
+      local nb = 0
+      for i, key in ipairs(keys) do
         vals[i] = key .. ":" .. (statuses[i] and "null" or cells[i])
-        if statuses[i] then bad[#bad + 1] = key .. ":" .. json_string(statuses[i]) end
+        if statuses[i] then
+          nb = nb + 1
+          bad[nb] = key .. ":" .. json_string(statuses[i])
+        end
       end
       local sec = math.floor(ts)
       return ('{"time":%s,"timestamp":%d.%03d,"values":{%s},"statuses":{%s}}\n'):format(json_string(iso(ts)),
-        sec, math.floor((ts - sec) * 1000), table.concat(vals, ","), table.concat(bad, ","))
+        sec, math.floor((ts - sec) * 1000), table.concat(vals, ","), table.concat(bad, ",", 1, nb))
     end,
     value = json_number,
-  },
-}
+  }
+end
 
-M.WRITERS = WRITERS
+-- A writer per run (JSON keeps its keys and buffers).
+local WRITERS = {
+  CSV = function() return delimited("CSV", ",") end,
+  TSV = function() return delimited("TSV", "\t") end,
+  JSON = json_writer,
+}
 
 -- -------------------------------------------------------------- sampling ---
 
@@ -337,9 +347,9 @@ local function sample_loop(q, s0, cols, map, w, dest, a, wait)
     if not s then return nil, "collect: " .. tostring(cerr) end
     s1 = s
     fill(cells, statuses, cols, map, s1, s0, w.value)
-    local ok, werr = dest:write(w.row(s1.timestamp, cells, statuses, cols))
+    local ok, werr = dest:write(w.row(s1.timestamp, cells, statuses))
+    if ok then ok, werr = dest:flush() end             -- a full disk shows here
     if not ok then return nil, "write: " .. tostring(werr) end
-    dest:flush()
     s0, s1 = s1, s0
     n = n + 1
   end
@@ -405,10 +415,16 @@ function M.run(a, out, err, env)
   if #cols == 0 then say(err, "no valid counters") q:close() return 2 end
   local dest, oerr, own = open_output(a, out)
   if not dest then say(err, "%s", oerr) q:close() return 2 end
-  local w = WRITERS[fmt]
+  local w = WRITERS[fmt]()
   local head = w.header(cols, s0.timestamp)
-  if head then dest:write(head) dest:flush() end
-  local n, lerr = sample_loop(q, s0, cols, map, w, dest, a, env.wait or schedule(perflib, a.interval or 1))
+  local n, lerr = true, nil
+  if head then n, lerr = dest:write(head) end
+  if n then n, lerr = dest:flush() end
+  if n then
+    n, lerr = sample_loop(q, s0, cols, map, w, dest, a, env.wait or schedule(perflib, a.interval or 1))
+  else
+    lerr = "write: " .. tostring(lerr)
+  end
   if own then dest:close() end
   q:close()
   if not n then say(err, "%s", lerr) return 1 end
