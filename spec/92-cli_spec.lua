@@ -41,10 +41,11 @@ end
 local function commands() return cli.parser()._commands end
 
 describe("perflua's command line", function()
-  it("defines the eight subcommands of the issue, each with its options", function()
+  it("defines the subcommands, each with its options", function()
     local names = {}
     for _, c in ipairs(commands()) do names[#names + 1] = c._name end
-    assert.same({ "monitor", "check", "explain", "record", "replay", "top", "serve", "promrules" }, names)
+    assert.same({ "monitor", "check", "explain", "record", "replay", "top", "serve", "promrules", "typeperf",
+      "list" }, names)
     assert.same(names, cli.commands())
     local by = {}
     for _, c in ipairs(commands()) do by[c._name] = table.concat(shown(c), " ") end

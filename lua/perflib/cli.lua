@@ -34,6 +34,7 @@ M.INTERPRETER = {
 M.GROUPS = {
   { "Rule tools", { "monitor", "check", "explain", "record", "replay", "promrules" } },
   { "Views", { "top" } },
+  { "Counters and logs", { "typeperf", "list" } },
   { "Serving", { "serve" } },
 }
 
@@ -43,7 +44,8 @@ M.EXIT = {
   { "1", "a runtime failure; `check`: problems found; `promrules`: no rule could be written" },
   { "2", "a bad command line (unknown command or option, a missing or malformed argument), "
     .. "or an input it names that cannot be used (a rules file that does not load, "
-    .. "an unreadable recording, an existing record file without --force)" },
+    .. "an unreadable recording, an existing record file without --force, "
+    .. "an existing typeperf -o file without -y)" },
 }
 
 -- Converters name their option, so the message says which one is wrong.
@@ -169,7 +171,41 @@ function DEFINE.serve(p)
     :convert(whole("--timeout", 0))
 end
 
-local ORDER = { "monitor", "check", "explain", "record", "replay", "top", "serve", "promrules" }
+-- typeperf's own option names (-cf, -si, -sc, -qx) are single-dash words:
+-- each has a hidden long name, which main() puts in its place before argparse
+-- (argparse would split a single-dash word into letters).
+function DEFINE.typeperf(p)
+  local c = p:command("typeperf", "Write counter values like Windows' typeperf: CSV with the (PDH-CSV 4.0) "
+    .. "header (TSV, JSON lines), one row per interval with every value quoted and \" \" where a value "
+    .. "is missing; -q/-qx list the counters. Collects once before the first row, so rates are in every row.")
+    :summary("Counters to CSV, TSV or JSON lines, as typeperf.")
+  local tp = function(k) return function(s) return require("perflib.typeperf")[k](s) end end
+  local function opt(name, long, help, argname)
+    return c:option(name, help):hidden_name(long):target((long:sub(3):gsub("%-", "_"))):argname(argname)
+  end
+  c:argument("COUNTER", "Counter paths, e.g. '\\Processor Information(_Total)\\% Processor Time'; "
+    .. "a wildcard gives one column per instance at the first sample.", nil, nil, "*"):target("counters")
+  opt("-cf", "--counter-file", "Counter paths from FILE, one a line (# starts a comment line).", "FILE")
+  opt("-si", "--interval", "Time between samples (default 1 s).", "[[hh:]mm:]ss"):convert(tp "interval")
+  opt("-sc", "--count", "Samples to write (default: until TERM or INT).", "N"):convert(tp "count")
+  opt("-f", "--format", "CSV (default), TSV or JSON (JSON lines); BIN and SQL are not there yet.", "FMT")
+    :convert(tp "format")
+  opt("-o", "--output", "Write to FILE instead of stdout (an existing FILE needs -y).", "FILE")
+  opt("-q", "--query", "List the counters (of SET), one path a line, (*) for sets with instances.", "SET")
+    :args("?")
+  opt("-qx", "--query-instances", "List the counters (of SET) with each current instance.", "SET"):args("?")
+  c:flag("-y", "Overwrite an existing -o FILE."):hidden_name("--force"):target("force")
+end
+
+function DEFINE.list(p)
+  local c = p:command("list", "List counter paths whose path or help text holds PATTERN (a plain substring, "
+    .. "case aside), each with the first sentence of its help, like pminfo -t; all of them without PATTERN.")
+    :summary("Search counters and their help texts.")
+  c:argument("PATTERN", "A plain substring, case aside.", nil, nil, "?"):target("pattern")
+end
+
+local ORDER = { "monitor", "check", "explain", "record", "replay", "top", "serve", "promrules", "typeperf",
+  "list" }
 
 --- The parser of the whole command line; help(cmd) is called for -h/--help.
 -- @tparam[opt] function on_help called with the (sub)parser whose help was asked
@@ -218,18 +254,33 @@ function M.help(cmd)
   return lower_usage(cmd:get_help()) .. "\n\nExit status:\n" .. table.concat(exit, "\n") .. "\n"
 end
 
+local function command_of(p, name)
+  for _, c in ipairs(p._commands) do if c._name == name then return c end end
+end
+
+-- A command's single-dash words (typeperf's -cf, -si, -sc, -qx) and their hidden long names.
+local function dash_words(cmd)
+  local long = {}
+  for _, o in ipairs(cmd and cmd._options or {}) do
+    for _, alias in ipairs(o._aliases) do
+      if alias:match "^%-%w%w" then long[alias] = o._aliases[#o._aliases] end
+    end
+  end
+  return long
+end
+
 -- `--interval -1` as `--interval=-1`: argparse takes a word starting with '-'
 -- for an option, the value is then checked (and refused) by its converter.
+-- A single-dash word becomes its long name (argparse would split it in letters).
 local function join_negative(p, args)
-  local cmd
-  for _, c in ipairs(p._commands) do if c._name == args[1] then cmd = c end end
-  local takes = {}
+  local cmd = command_of(p, args[1])
+  local takes, long = {}, dash_words(cmd)
   for _, o in ipairs(cmd and cmd._options or {}) do
     for _, alias in ipairs(o._aliases) do takes[alias] = o._maxargs > 0 end
   end
   local out, i = {}, 1
   while i <= #args do
-    local a, v = args[i], args[i + 1]
+    local a, v = long[args[i]] or args[i], args[i + 1]
     if takes[a] and v and v:match "^%-[%d.]" then
       out[#out + 1], i = a .. "=" .. v, i + 2
     else
@@ -325,14 +376,18 @@ local RUN = {
   promrules = function(a, out, err) return require("perflib.promrules").run(a.rules, a.output, out, err) end,
   top = run_top,
   serve = run_serve,
+  typeperf = function(a, out, err, env) return require("perflib.typeperf").run(a, out, err, env) end,
+  list = function(a, out, err, env) return require("perflib.typeperf").run_list(a, out, err, env) end,
 }
 
 -- argparse's messages, made to name the command and point at --help.
 local function usage_error(p, args, msg, err)
-  local cmd
-  for _, c in ipairs(p._commands) do if c._name == args[1] then cmd = c end end
+  local cmd = command_of(p, args[1])
   local name = M.PROG .. (cmd and (" " .. cmd._name) or "")
   msg = msg:gsub("^unknown option '(.-)'", "unexpected %1: no such option")
+  for word, long in pairs(dash_words(cmd)) do         -- the option as it was typed
+    msg = msg:gsub("'" .. long:gsub("%p", "%%%0") .. "'", "'" .. word .. "'")
+  end
   err:write(("%s: %s\n%s\n(%s --help for more)\n"):format(name, msg, lower_usage((cmd or p):get_usage()), name))
   return 2
 end
@@ -342,8 +397,10 @@ end
 -- @tparam {string,...} args the arguments after the program's name
 -- @tparam[opt=io.stdout] file out
 -- @tparam[opt=io.stderr] file err
+-- @tparam[opt] table env what the command's module takes besides its arguments
+--   (`typeperf` and `list`: `machine`, a perflib.machine; specs pass fixture trees)
 -- @treturn ?integer the exit status
-function M.main(args, out, err)
+function M.main(args, out, err, env)
   out, err = out or io.stdout, err or io.stderr
   if not RUN[args[1]] then
     local f = args[1] and io.open(args[1])
@@ -360,7 +417,7 @@ function M.main(args, out, err)
     return 0
   end
   if not ok then return usage_error(p, args, a, err) end
-  return RUN[a.command](a, out, err)
+  return RUN[a.command](a, out, err, env)
 end
 
 return M
