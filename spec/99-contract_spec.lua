@@ -203,7 +203,8 @@ local CLASSES = {
                 fail = { "nil,string", function(cs) return cs:counter "No Such Counter" end },
                 bad = { "bad argument #1 to 'counter'", function(cs) return (cs:counter {}) end } },
     instances = { ok = { "table", function(cs) return cs:instances() end },
-                  fail = "a set whose files cannot be read has no instances" },
+                  fail = { "nil,string,number", function()
+                    return perflib.machine({ root = "/nonexistent" }):counterset("Processor Information"):instances() end } },
   } },
   ["perflib.Provider"] = { make = provider, methods = {
     instance = { ok = { "perflib.ProviderInstance", function(p) return p:instance(last_set, "a") end },
