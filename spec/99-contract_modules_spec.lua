@@ -45,6 +45,7 @@ local pretty = require "perflib.pretty"
 local repl = require "perflib.repl"
 local top = require "perflib.top"
 local cli = require "perflib.cli"
+local typeperf = require "perflib.typeperf"
 
 local function set() return assert(R.load(RULES)) end
 local function engine() return require("perflib.rules.engine").new(set()) end
@@ -237,6 +238,22 @@ C["perflib.top"] = { mod = top, fns = {
   summary_model = { ok = { "table", function() return top.summary_model({}, {}, {}) end }, fail = "a model" },
   run = { ok = "draws until q or a signal (93-tui_top_spec drives it in tmux)",
           fail = { "number", function() return top.run { set = "No Such Set", out = sink(), err = sink() } end } },
+} }
+C["perflib.typeperf"] = { mod = typeperf, fns = {
+  format = { ok = { "string", function() return typeperf.format "csv" end }, fail = { "nil,string", function() return typeperf.format "XML" end } },
+  interval = { ok = { "number", function() return typeperf.interval "01:30" end },
+               fail = { "nil,string", function() return typeperf.interval "soon" end } },
+  count = { ok = { "number", function() return typeperf.count "3" end }, fail = { "nil,string", function() return typeperf.count "0" end } },
+  zone = { ok = { "string,number", function() return typeperf.zone(0) end }, fail = "every time has a zone" },
+  query = { ok = { "boolean", function() return typeperf.query("Memory", false, sink(), { machine = FIX }) end },
+            fail = { "nil,string", function() return typeperf.query("No Such Set", false, sink(), { machine = FIX }) end } },
+  list = { ok = { "number", function() return typeperf.list("available", sink(), { machine = FIX }) end }, fail = "a count, 0 for none" },
+  run = { ok = { "number", function()
+            return typeperf.run({ counters = { "\\Memory\\Available Bytes" }, count = 1 }, sink(), sink(),
+                                { machine = FIX, wait = function() return true end }) end },
+          fail = { "number", function() return typeperf.run({ counters = {}, format = "SQL" }, sink(), sink()) end } },
+  run_list = { ok = { "number", function() return typeperf.run_list({ pattern = "available" }, sink(), sink(), { machine = FIX }) end },
+               fail = { "number", function() return typeperf.run_list({ pattern = "zzzz-none" }, sink(), sink(), { machine = FIX }) end } },
 } }
 C["perflib.cli"] = { mod = cli, fns = {
   parser = { ok = { "table", function() return cli.parser(function() end) end }, fail = "a parser" },
