@@ -3,7 +3,7 @@
 #   make test   C core tests, busted specs under Lua 5.4 (the API specs under
 #               5.1, 5.2, 5.3 and LuaJIT too), then the same specs under
 #               AddressSanitizer + UBSan; ends with "N passed, N failed"
-#   make compat the module for Lua 5.1, 5.2, 5.3 and LuaJIT: build/<lua>/perflib/core.so
+#   make compat the module for Lua 5.1 (and LuaJIT), 5.2, 5.3: build/<lua>/perflib/core.so
 #   make bench  collect cost of each counterset against a C floor
 # The Makefile is the primary build; perflib-scm-1.rockspec is the luarocks one.
 
@@ -24,7 +24,7 @@ RUN_PKGS  := gcc libc6-dev make pkg-config lua5.4 liblua5.4-dev libedit-dev libn
 TEST_PKGS := lua-busted lua-check luarocks valgrind tmux lua-ldoc lua-markdown cppcheck \
              clang libclang-rt-14-dev python3 libpcp-mmv1-dev libpcp3-dev prometheus \
              prometheus-alertmanager curl lua-cjson prometheus-node-exporter groff-base \
-             lua5.1 lua5.2 lua5.3 luajit liblua5.1-0-dev liblua5.2-dev liblua5.3-dev libluajit-5.1-dev \
+             lua5.1 lua5.2 lua5.3 luajit liblua5.1-0-dev liblua5.2-dev liblua5.3-dev \
              lua-compat53-dev
 DEB_PKGS  := $(RUN_PKGS) $(TEST_PKGS)
 
@@ -242,6 +242,13 @@ BASH_COMP_DIR    ?= $(PREFIX)/share/bash-completion/completions
 LUA_LIB_DIR      := $(LIBDIR)/lua/5.4/perflib
 LUA_SHARE_DIR    := $(PREFIX)/share/lua/5.4/perflib
 RULES_DIR        := $(PREFIX)/share/perflib/rules
+# and the module for each other Lua whose headers are here (5.1's serves LuaJIT too)
+INSTALL_LUAS := $(foreach v,5.1 5.2 5.3,$(if $(shell pkg-config --exists lua$(v) 2>/dev/null && echo y),$(v)))
+LUA_FACADE   := $(notdir $(wildcard lua/perflib/*.lua))
+LUA_RULES    := $(notdir $(wildcard lua/perflib/rules/*.lua))
+OTHER_LUA_FILES := $(foreach v,$(INSTALL_LUAS),$(LIBDIR)/lua/$(v)/perflib/core.so \
+  $(addprefix $(PREFIX)/share/lua/$(v)/perflib/,$(LUA_FACADE)) \
+  $(addprefix $(PREFIX)/share/lua/$(v)/perflib/rules/,$(LUA_RULES)))
 # everything install puts there, which uninstall removes
 INSTALLED := $(addprefix $(PREFIX)/include/perflib/,$(notdir $(PUBLIC_H))) \
   $(addprefix $(LIBDIR)/,libperflib.a libperflib.so.0 libperflib.so libperflib-provider.a \
@@ -251,14 +258,16 @@ INSTALLED := $(addprefix $(PREFIX)/include/perflib/,$(notdir $(PUBLIC_H))) \
   $(addprefix $(LUA_SHARE_DIR)/rules/,$(notdir $(wildcard lua/perflib/rules/*.lua))) \
   $(addprefix $(RULES_DIR)/,$(notdir $(wildcard examples/rules/*.lua))) \
   $(PREFIX)/share/man/man1/perflua.1 $(PREFIX)/share/man/man7/perflib.7 \
-  $(BASH_COMP_DIR)/perflua $(SYSTEMD_UNIT_DIR)/perflua-monitor.service
+  $(BASH_COMP_DIR)/perflua $(SYSTEMD_UNIT_DIR)/perflua-monitor.service $(OTHER_LUA_FILES)
 # directories that are perflib's alone: removed by uninstall when empty
 OWN_DIRS := $(PREFIX)/include/perflib $(LUA_LIB_DIR) $(LUA_SHARE_DIR)/rules $(LUA_SHARE_DIR) $(RULES_DIR) \
-  $(PREFIX)/share/perflib $(LIBEXECDIR)
+  $(PREFIX)/share/perflib $(LIBEXECDIR) \
+  $(foreach v,$(INSTALL_LUAS),$(LIBDIR)/lua/$(v)/perflib $(PREFIX)/share/lua/$(v)/perflib/rules \
+    $(PREFIX)/share/lua/$(v)/perflib)
 # ldconfig only for the running system: not into DESTDIR, not as a user
 LDCONFIG = if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then ldconfig; fi
 
-install: all
+install: all $(foreach v,$(INSTALL_LUAS),build/lua$(v)/perflib/core.so)
 	install -d $(DESTDIR)$(PREFIX)/include/perflib $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/bin \
 	  $(DESTDIR)$(LUA_LIB_DIR) $(DESTDIR)$(LUA_SHARE_DIR)/rules $(DESTDIR)$(RULES_DIR) \
 	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7 $(DESTDIR)$(BASH_COMP_DIR) \
@@ -289,6 +298,12 @@ install: all
 	install -m 644 build/install/perflib.7 $(DESTDIR)$(PREFIX)/share/man/man7/
 	install -m 644 build/perflua.bash $(DESTDIR)$(BASH_COMP_DIR)/perflua
 	install -m 644 build/install/perflua-monitor.service $(DESTDIR)$(SYSTEMD_UNIT_DIR)/
+	@set -e; for v in $(INSTALL_LUAS); do \
+	  install -d $(DESTDIR)$(LIBDIR)/lua/$$v/perflib $(DESTDIR)$(PREFIX)/share/lua/$$v/perflib/rules; \
+	  install -m 755 build/lua$$v/perflib/core.so $(DESTDIR)$(LIBDIR)/lua/$$v/perflib/; \
+	  install -m 644 $(wildcard lua/perflib/*.lua) $(DESTDIR)$(PREFIX)/share/lua/$$v/perflib/; \
+	  install -m 644 $(wildcard lua/perflib/rules/*.lua) $(DESTDIR)$(PREFIX)/share/lua/$$v/perflib/rules/; \
+	done
 	@$(LDCONFIG)
 
 uninstall:
@@ -305,16 +320,15 @@ build/perflib/core.so: $(CORE_OBJ) $(PROV_OBJ) $(BIND_OBJ) $(PUBPROV_OBJ)
 # core and providers with the binding compiled against that Lua's headers
 # (src/lua/lcompat.h adapts it; lua-compat53-dev's compat-5.3.h below 5.3).
 # -isystem: the Lua headers and compat-5.3.c are not ours to warn about.
-COMPAT_LUAS := lua5.1 lua5.2 lua5.3 luajit
+# LuaJIT loads the 5.1 module, as it does Debian's (lib/lua/5.1).
+COMPAT_LUAS := lua5.1 lua5.2 lua5.3
 COMPAT_MODS := $(foreach l,$(COMPAT_LUAS),build/$(l)/perflib/core.so)
 lua_cflags   = $(patsubst -I%,-isystem %,$(shell pkg-config --cflags $(1) 2>/dev/null))
-# LuaJIT's headers first, then lua5.1's directory for compat-5.3.h alone
-LUAJIT_COMPAT := -idirafter /usr/include/lua5.1
 
 define compat_module
 build/$(1)/obj/%.o: src/lua/%.c $$(HDRS)
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(CFLAGS_) $$(call lua_cflags,$(1)) $$(if $$(filter luajit,$(1)),$$(LUAJIT_COMPAT)) -c $$< -o $$@
+	$$(CC) $$(CFLAGS_) $$(call lua_cflags,$(1)) -c $$< -o $$@
 
 build/$(1)/perflib/core.so: $$(CORE_OBJ) $$(PROV_OBJ) $$(patsubst src/lua/%.c,build/$(1)/obj/%.o,$$(BIND_SRC)) \
                             $$(PUBPROV_OBJ)

@@ -31,6 +31,15 @@ local function names(glob)
   return t
 end
 
+-- the other Luas make install serves: those whose pkg-config package is installed
+local function other_luas()
+  local t = {}
+  for _, v in ipairs { "5.1", "5.2", "5.3" } do
+    if sh("pkg-config --exists lua" .. v) == 0 then t[#t + 1] = v end
+  end
+  return t
+end
+
 local function expected()
   local P = "usr/local/"
   local t = { P .. "bin/perflua", P .. "libexec/perflib/perflib-plugin-host", P .. "lib/lua/5.4/perflib/core.so",
@@ -46,6 +55,13 @@ local function expected()
   for _, n in ipairs(names "lua/perflib/*.lua") do t[#t + 1] = P .. "share/lua/5.4/perflib/" .. n end
   for _, n in ipairs(names "lua/perflib/rules/*.lua") do t[#t + 1] = P .. "share/lua/5.4/perflib/rules/" .. n end
   for _, n in ipairs(names "examples/rules/*.lua") do t[#t + 1] = P .. "share/perflib/rules/" .. n end
+  for _, v in ipairs(other_luas()) do          -- the module for each other Lua whose headers are here
+    t[#t + 1] = P .. "lib/lua/" .. v .. "/perflib/core.so"
+    for _, n in ipairs(names "lua/perflib/*.lua") do t[#t + 1] = P .. "share/lua/" .. v .. "/perflib/" .. n end
+    for _, n in ipairs(names "lua/perflib/rules/*.lua") do
+      t[#t + 1] = P .. "share/lua/" .. v .. "/perflib/rules/" .. n
+    end
+  end
   table.sort(t)
   return t
 end
@@ -87,6 +103,41 @@ describe("make install and make uninstall", function()
     assert.same({}, tree(dir))
     local _, left = sh("cd " .. q(dir) .. " && find . -name '*perflib*'")
     assert.equals("", left)          -- perflib's own directories went too
+  end)
+
+  it_plain("install the module for every Lua: lua5.1's loads in LuaJIT too, with define's timeout working", function()
+    local code, out = sh("make -s install DESTDIR=" .. q(dir) .. " PREFIX=/usr/local")
+    assert.equals(0, code, out)
+    local script = [[
+local perflib = require "perflib"
+local q = perflib.query()
+assert(q:add "\\Memory\\Available Bytes")
+local s = assert(q:collect())
+local v = assert(s:value(1))
+assert(perflib.define { name = "Installed Loop", counters = { { name = "V" } }, timeout = 0.05,
+                        collect = function() while true do end end })
+local q2 = perflib.query()
+assert(q2:add "\\Installed Loop(*)\\V")
+local r = assert(q2:collect()):results()[1]
+print(_VERSION, type(v), r.status, r.error)
+]]
+    files.write(dir .. "/t.lua", script)
+    local runs = { ["5.4"] = { "lua5.4" } }
+    for _, v in ipairs(other_luas()) do runs[v] = { "lua" .. v } end
+    if runs["5.1"] then runs["5.1"][2] = "luajit" end
+    local n = 0
+    for v, luas in pairs(runs) do
+      local env = ("LUA_PATH=%s LUA_CPATH=%s "):format(q(dir .. "/usr/local/share/lua/" .. v .. "/?.lua;" .. dir ..
+        "/usr/local/share/lua/" .. v .. "/?/init.lua;;"), q(dir .. "/usr/local/lib/lua/" .. v .. "/?.so;;"))
+      for _, lua in ipairs(luas) do
+        local c, o = sh("cd / && " .. env .. lua .. " " .. q(dir .. "/t.lua"))
+        assert.equals(0, c, lua .. ": " .. o)
+        -- a runaway callback is stopped by its timeout (LuaJIT: kept out of the JIT)
+        assert.matches("\tnumber\tno_data\tInstalled Loop: collect of 'Installed Loop' failed: .*collect ran longer", o)
+        n = n + 1
+      end
+    end
+    assert.is_true(n >= 1)
   end)
 
   it_plain("install a systemd unit that runs perflua monitor on the default rules", function()

@@ -1,5 +1,5 @@
 /* The one place that knows which Lua the binding is built for (5.1, 5.2,
- * 5.3, 5.4 or LuaJIT 2.1): the binding files are written against the 5.4
+ * 5.3 or 5.4; LuaJIT 2.1 loads the 5.1 build): the binding files are written against the 5.4
  * API and include this header (through lpl.h) instead of lua.h.
  *
  * Below 5.3, Debian's lua-compat53 (compat-5.3.h, included with its source:
@@ -34,14 +34,24 @@
 
 /* LuaJIT's compiled code runs no count hook, and the instruction limits of
  * perflib.sandbox and perflib.define are count hooks: the function at i
- * (and the functions it defines) stays in the interpreter. */
-#ifdef LUA_LJDIR                 /* LuaJIT's luaconf.h (luajit.h says LUAJIT_VERSION) */
-#include <luajit.h>
+ * (and the functions it defines) stays in the interpreter.  LuaJIT takes
+ * 5.1's modules (lib/lua/5.1), so one 5.1 build serves both: it finds
+ * luaJIT_setmode at run time, in LuaJIT only. */
+#if LUA_VERSION_NUM == 501
+#include <dlfcn.h>
+typedef int (*lpl_setmode_fn)(lua_State *L, int idx, int mode);
+enum { LPL_LJ_MODE_FUNC = 2, LPL_LJ_MODE_ALLSUBFUNC = 4, LPL_LJ_MODE_OFF = 0 };  /* luajit.h's values */
 static inline void lpl_interpreted(lua_State *L, int i)
 {
-    if (lua_type(L, i) == LUA_TFUNCTION && !lua_iscfunction(L, i)) {
-        luaJIT_setmode(L, i, LUAJIT_MODE_FUNC | LUAJIT_MODE_OFF);
-        luaJIT_setmode(L, i, LUAJIT_MODE_ALLSUBFUNC | LUAJIT_MODE_OFF);
+    static int looked;
+    static lpl_setmode_fn setmode;
+    if (!looked) {
+        looked = 1;
+        *(void **)&setmode = dlsym(RTLD_DEFAULT, "luaJIT_setmode");
+    }
+    if (setmode && lua_type(L, i) == LUA_TFUNCTION && !lua_iscfunction(L, i)) {
+        setmode(L, i, LPL_LJ_MODE_FUNC | LPL_LJ_MODE_OFF);
+        setmode(L, i, LPL_LJ_MODE_ALLSUBFUNC | LPL_LJ_MODE_OFF);
     }
 }
 #else
