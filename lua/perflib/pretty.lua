@@ -186,6 +186,11 @@ function pretty.print(...)
   io.stdout:write(concat(out, "\t"), "\n")
 end
 
+--- Formats a number: integers exactly, floats as short as round-tripping
+-- allows (and always with a point or exponent), "nan", "inf" and "-inf".
+-- @function number
+-- @tparam number x
+-- @treturn string
 pretty.number = number
 
 --- A value with its unit: "12.5%", "1024 bytes/s", "3/s", "2.5 MHz"; the

@@ -75,6 +75,11 @@ local function prom_duration(s)
   end
   return table.concat(out)
 end
+--- A duration as Prometheus writes it, rounded to milliseconds: 5400 -> "1h30m",
+-- 90 -> "1m30s", 0.5 -> "500ms", 0 -> "0s".
+-- @function duration
+-- @tparam number s seconds (not negative)
+-- @treturn string
 P.duration = prom_duration
 
 local function num(x) return T.number(x) end

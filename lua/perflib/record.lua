@@ -622,11 +622,17 @@ local function say(out, fmt, ...)
   out:flush()
 end
 
---- `perflua record OUT.rec [--interval S] [--seconds N] [--rules FILE] [--force] PATH...`: record
--- the paths (and the sources of the rules) until N seconds passed or TERM/INT.  An existing
--- OUT.rec is refused unless --force.
--- pos: positional arguments (OUT, PATH...), opts: interval, seconds, rules, machine, force.
--- Returns the exit status.
+--- Records counters to a file, `perflua record OUT.rec PATH...`: the paths
+-- (and the sources of the rules of `opts.rules`) every interval until
+-- `opts.seconds` passed or TERM or INT arrives.  An existing OUT.rec is
+-- refused unless `opts.force`.
+-- @tparam {string,...} pos the positional arguments: OUT, then the counter paths
+-- @tparam table opts `interval` (seconds, default 1), `seconds` (default: until a signal),
+--   `rules` (a rules file whose sources are recorded too), `machine`, `force`
+-- @tparam file out where progress goes
+-- @tparam file err where problems go
+-- @treturn integer the exit status: 0 recorded, 1 a collect or write failed, 2 bad arguments,
+--   a rules file that does not load, a file that cannot be opened, or nothing to record
 function record.main(pos, opts, out, err)
   local perflib = require "perflib"
   local target = pos[1]

@@ -3,7 +3,11 @@
  *
  * The default machine is this one (root "/"); others read fixture trees or a
  * container's mounted /proc.  Queries and countersets pin their machine.
- * @classmod Machine
+ * @module perflib
+ */
+/***
+ * A machine: the root its countersets are read below; @{machine} makes one.
+ * @type Machine
  */
 #include "lpl.h"
 

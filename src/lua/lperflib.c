@@ -1,11 +1,11 @@
 /***
- * perflib.core: the C core of perflib for Lua 5.4.
+ * perflib.core: the C core of perflib for Lua 5.1-5.4 and LuaJIT.
  *
- * Use it through the facade, `require "perflib"`, which re-exports all of
- * this.  Errors follow two classes: misuse (wrong types, closed handles,
- * unknown option keys) raises; environment failures return
- * `nil, message, errno`.
- * @module perflib.core
+ * Use it through the facade, `require "perflib"`, which re-exports the
+ * public functions: they are documented under perflib.  Errors follow two
+ * classes: misuse (wrong types, closed handles, unknown option keys) raises;
+ * environment failures return `nil, message, errno`.
+ * @module perflib
  */
 #include "appseg.h"
 #include "lpl.h"

@@ -5,7 +5,11 @@
  * Raw values are integers (64-bit; values of 2^63 and above read as
  * negative: use `math.ult` or `("%u"):format(v)`).  Formatted values are
  * floats with a status; a value is nil unless its status is "valid".
- * @classmod Sample
+ * @module perflib
+ */
+/***
+ * A sample: the raw values one collect read; @{Query:collect} gives one.
+ * @type Sample
  */
 #include "lpl.h"
 
@@ -612,6 +616,12 @@ static int s_index(lua_State *L)
     return 1;
 }
 
+/***
+ * Drops the sample's values now (also `__close` and `__gc`; idempotent,
+ * never raises).  Afterwards its methods raise "attempt to use a released
+ * sample".  `Query:collect(s)` may reuse a sample in place instead.
+ * @function Sample:release
+ */
 static int s_release(lua_State *L)
 {
     lpl_sample *s = luaL_checkudata(L, 1, LPL_SAMPLE);

@@ -12,7 +12,7 @@
  * in a Lua state), and scrapes that arrive while one is being collected
  * share it.  Access: loopback addresses only, unless a bearer token or TLS
  * is configured; a token, when set, is required on every request.
- * @module perflib.core
+ * @module perflib
  */
 #include "lpl.h"
 #include "pl_expose.h"
@@ -708,6 +708,10 @@ static int l_serve(lua_State *L)
     return 1;
 }
 
+/***
+ * A running HTTP server; @{serve} starts one.
+ * @type Server
+ */
 /***
  * The port the server listens on (the one the system chose for port 0).
  * @function Server:port

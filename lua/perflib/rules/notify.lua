@@ -22,6 +22,39 @@ local N = {}
 
 local T = require "perflib.rules.text"
 N.duration, N.rate, N.json, N.escape, N.rfc3339 = T.duration, T.rate, T.json, T.escape, T.rfc3339
+
+--- Seconds from a number or a string such as "90s", "5m", "1h30m", "250ms"
+-- (perflib.rules.text's, as routes read `group_wait` and the like).
+-- @function duration
+-- @tparam number|string v
+-- @treturn[1] number seconds
+-- @return[2] nil
+-- @treturn[2] string message ("negative duration", "bad duration ...", ...)
+
+--- Events per second from a positive number or "n/duration": "10/h", "3/5m", "1/s"
+-- (as a route's `throttle.rate`).
+-- @function rate
+-- @tparam number|string v
+-- @treturn[1] number events per second
+-- @return[2] nil
+-- @treturn[2] string message ("bad rate ...", "rate must be positive")
+
+--- JSON text of a value (what jsonl lines and webhook bodies are made of).
+-- Raises on a value JSON cannot hold (a cycle, a function).
+-- @function json
+-- @param v a string, number, boolean or table
+-- @treturn string
+
+--- Text made safe for a terminal or a log line: control characters, bytes that are not
+-- UTF-8 and the bidirectional controls escaped, so the result is one printable line.
+-- @function escape
+-- @param s a string (other values go through tostring)
+-- @treturn string
+
+--- RFC 3339 UTC text of a Unix time, to the millisecond ("2024-05-01T12:00:00.250Z").
+-- @function rfc3339
+-- @tparam number unix seconds since the epoch
+-- @treturn ?string nil for a non-number, NaN or a time beyond 1e12 s
 local json_number = T.number
 
 -- Matching --------------------------------------------------------------------------
@@ -46,6 +79,12 @@ local function matches(match, labels)
   end
   return true
 end
+--- Do the labels meet a route's (or silence's) `match`?  Each key's wanted value is a
+-- value (compared as strings), a list of values (any one), or a function of the label's value.
+-- @tparam ?table match `{label = value | {value, ...} | function}`; nil matches everything
+-- @tparam table labels the alert's labels
+-- @treturn boolean
+-- @function matches
 N.matches = matches
 
 local function fingerprint(labels)
@@ -534,6 +573,13 @@ end
 
 -- Actions (what each does for a note: perflib.rules.detail) ---------------------------
 
+--- A template with `{label}` and `{field}` of a notification filled in (a label first, then the
+-- notification's own field such as `value` or `message`); unknown names and table values stay
+-- as written.
+-- @function expand
+-- @tparam string s the template
+-- @tparam table note the notification (its `labels` and fields)
+-- @treturn string
 N.expand = D.expand
 
 --- A captured action as a flat record: `action` (its kind), `route`, `alertname`, `state`,

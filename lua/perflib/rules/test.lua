@@ -2,6 +2,8 @@
 -- Series: "v*n" n samples of v, "a+d*n" a ramp (a, a+d, ... n samples), "v" one sample,
 -- "_" or "_*n" a gap (instance there, no data), "~" or "~*n" the instance absent (vanished),
 -- "!" a counter reset at the next sample. Input keys: "path{instance=name}" or "path".
+-- @module perflib.rules.test
+
 local R = require "perflib.rules"
 local E = require "perflib.rules.engine"
 local N = require "perflib.rules.notify"
@@ -336,14 +338,39 @@ function Result:timeline()
 end
 
 -- ---------------------------------------------------------------- declarative expectations
+-- Expectations for @{check} and @{case}'s `expect` list.
 
+--- Expect the alert of `rule` (the one whose labels include `labels`) to be in `state` at time t
+-- (as `Result:at` says), and its labels (or `severity`) to hold the values of `extra`.
+-- @tparam number t seconds on the virtual clock
+-- @tparam string rule the rule's name
+-- @tparam[opt] table labels labels the alert must have (`{instance = "sda"}`)
+-- @tparam string state "inactive", "pending", "firing", "resolved", "unknown", ...
+-- @tparam[opt] table extra `{label = value}` or `{severity = "crit"}` the alert must have then
+-- @treturn table the expectation
 function T.at(t, rule, labels, state, extra)
   return { what = "at", t = t, rule = rule, labels = labels, state = state, extra = extra }
 end
+--- Expect the alert never to be in `state` during the run (as `Result:never` says).
+-- @tparam string rule the rule's name
+-- @tparam[opt] table labels labels the alert must have
+-- @tparam[opt="firing"] string state
+-- @treturn table the expectation
 function T.never(rule, labels, state) return { what = "never", rule = rule, labels = labels, state = state } end
+--- Expect the rule's value for the alert at time t to be v (within tol), or unknown
+-- when v is `T.UNKNOWN`.
+-- @tparam number t seconds on the virtual clock
+-- @tparam string rule the rule's name
+-- @tparam[opt] table labels labels the alert must have
+-- @tparam number v the value, or `T.UNKNOWN`
+-- @tparam[opt] number tol the tolerance (default 1e-9 of max(1, |v|))
+-- @treturn table the expectation
 function T.value_at(t, rule, labels, v, tol)
   return { what = "value", t = t, rule = rule, labels = labels, v = v, tol = tol }
 end
+--- Expect notifications of the engine's events (as `Result:notifications` counts them).
+-- @tparam table o `alert` (a rule name), `labels`, then `count` (exactly) or `max` (at most)
+-- @treturn table the expectation
 function T.notifications(o) return { what = "notifications", o = o } end
 --- Expect notifications the routes sent: o as for Result:sent_by, plus count, min or max.
 function T.sent(o) return { what = "sent", o = o } end
