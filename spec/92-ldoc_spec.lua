@@ -117,6 +117,22 @@ describe("doc/check-doc.lua", function()
     assert.are.same({ "undocumented: perflib.Query:delete" }, lines_matching(out, "^undocumented"))
   end)
 
+  it("the REPL's help texts name provider classes as their metatables do", function()
+    -- help(inst) looks up "<__name without perflib.>:method" in perflib.helpdata (make all)
+    local help = assert(loadfile("build/gen/lua/perflib/helpdata.lua"))()
+    local perflib = require "perflib"
+    local p = assert(perflib.provider { countersets = { { name = "LdocSpec Provider",
+      counters = { { name = "N", type = "PERF_COUNTER_RAWCOUNT" } } } } })
+    local inst = p:instance("LdocSpec Provider", "a")
+    local cls = getmetatable(inst).__name:gsub("^perflib%.", "")
+    assert.are.equal("ProviderInstance", cls)
+    assert.truthy(help[cls .. ":set"])
+    assert.truthy(help[getmetatable(inst:counter("N")).__name:gsub("^perflib%.", "") .. ":add"])
+    assert.is_nil(help["Instance:set"])
+    assert.truthy(help["Query:close"] and help["Sample:release"])
+    p:stop()
+  end)
+
   it("exits 2 on a bad argument and when ldoc cannot read the directory", function()
     local code, out = check("--bogus")
     assert.are.equal(2, code, out)

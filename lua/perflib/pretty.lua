@@ -180,6 +180,7 @@ function pretty.write(v, opts)
 end
 
 --- Like `print`, but each argument goes through `pretty.write`.
+-- @param ... any values: written to io.stdout, tab-separated, on one line
 function pretty.print(...)
   local n, out = select("#", ...), {}
   for i = 1, n do out[i] = pretty.write((select(i, ...))) end

@@ -19,6 +19,11 @@ local unpack = compat.unpack
 local UNITS = { ms = 0.001, s = 1, m = 60, h = 3600, d = 86400, w = 604800 }
 
 --- Parse a duration: number of seconds or "1h30m"; returns seconds or nil, message.
+-- Units: ms, s, m, h, d, w, each after a number ("1h30m", "1.5s"); spaces are ignored.
+-- @tparam number|string d
+-- @treturn[1] number seconds (a float)
+-- @return[2] nil
+-- @treturn[2] string message (a negative, infinite or NaN number, an empty or bad string)
 function R.duration(d)
   if type(d) == "number" then
     if d ~= d or d < 0 or d == math.huge then return nil, "duration must be a finite number >= 0" end
@@ -57,6 +62,9 @@ R.format_duration = fmt_duration
 
 --- The closest name in `names` (a list) to `word`, or nil when none is close: perflib's
 -- own "did you mean" (perflib.suggest, the one `Query:add` uses for counterset and counter names).
+-- @param word the misspelled name (tostring'd)
+-- @tparam {string,...} names the candidates
+-- @treturn ?string the closest name
 function R.suggest(word, names)
   return require("perflib.core").suggest(tostring(word), names)
 end
@@ -501,6 +509,12 @@ end
 local fnv1a = compat.fnv1a
 
 --- Validate one rule definition; returns the normalized rule or nil, list of errors.
+-- @tparam string name the rule's name (a word of `[%w_:.-]`)
+-- @tparam table def the definition (`source`, `value`, `when` or `levels`, `pending`, ...)
+-- @tparam[opt] table defaults a set's defaults (`set:defaults{...}`, already checked)
+-- @treturn[1] table the normalized rule
+-- @return[2] nil
+-- @treturn[2] {table,...} errors: `{rule = name, key = key or nil, message = "rule \"X\": key `k`: ..."}`
 function R.validate(name, def, defaults)
   local errs = {}
   if type(name) ~= "string" or name == "" or not smatch(name, "^[%w_:%.%-]+$") then
@@ -573,6 +587,9 @@ end
 R.TEMPLATE_FIELDS = { "age", "alertname", "instance", "severity", "value" }
 
 --- Unknown {fields} in a message template: nil, or a message naming each with a suggestion.
+-- @tparam string msg the template ("{instance} at {value:%.1f}%")
+-- @tparam[opt] table labels the rule's labels, whose names the template may use too
+-- @treturn ?string nil when every field is known, else one message naming them all
 function R.template_errors(msg, labels)
   local known, names = {}, {}
   for _, f in ipairs(R.TEMPLATE_FIELDS) do known[f] = true; names[#names + 1] = f end
@@ -596,7 +613,8 @@ end
 local Set = {}
 Set.__index = Set
 
---- A new, empty rule set.
+--- A new, empty rule set: add rules with `set:rule "Name" {...}`.
+-- @treturn table the set (`rules`, `order`, `routes`, `errors`, ...)
 function R.new()
   return setmetatable({ rules = {}, order = {}, routes = {}, inhibits = {}, silences = {}, errors = {},
                         defaults_ = {}, rejected = {} }, Set)
@@ -607,6 +625,9 @@ local function add_errs(set, errs)
 end
 
 --- `set:rule "Name" { ... }`: validates; a bad rule is recorded in set.errors and left out.
+-- @tparam string name the rule's name
+-- @treturn function taking the definition table and returning the normalized rule, or nil and
+--   the errors (nil alone for a name defined twice)
 function Set:rule(name)
   return function(def)
     if self.rules[name] then
@@ -753,6 +774,8 @@ end
 -- evaluated: custom side effects that rules as data cannot express.  It runs
 -- sandboxed and instruction-limited; an error is reported as an event and
 -- disables that hook, never the rules.
+-- @tparam function fn called with each event (a non-function raises)
+-- @treturn function fn
 function Set:on_transition(fn)
   if type(fn) ~= "function" then
     error("on_transition: a function expected, got " .. type(fn), 2)
@@ -763,6 +786,7 @@ function Set:on_transition(fn)
 end
 
 --- Rules in definition order.
+-- @treturn {table,...} the normalized rules
 function Set:list()
   local out = {}
   for i, n in ipairs(self.order) do out[i] = self.rules[n] end
@@ -773,6 +797,8 @@ end
 
 --- A fresh safe environment for rules files and function conditions: no io, os, load, debug,
 -- require; its own copies of math, string, table and utf8 (see perflib.rules.sandbox).
+-- @tparam[opt] table extra more globals to put in it
+-- @treturn table the environment
 function R.safe_env(extra)
   return S.env(extra)
 end
@@ -833,6 +859,13 @@ end
 --- Load rules from a file path or Lua source, run in the sandbox (perflib.rules.sandbox):
 -- opts.limit instructions (default 10,000,000), opts.memory bytes (default 64 MiB).
 -- Returns the set (good rules) and a list of errors or nil; nil, errors when nothing loads.
+-- A string with no newline and none of `({=` is a path.
+-- @tparam string src a path or Lua source
+-- @tparam[opt] table opts `limit` (instructions), `memory` (bytes)
+-- @treturn[1] table the set
+-- @treturn[1] ?{table,...} the errors of the rules left out (as @{validate}'s), or nil
+-- @return[2] nil (unreadable file, syntax error, an error while loading, or no good rule)
+-- @treturn[2] {table,...} the errors
 function R.load(src, opts)
   opts = opts or {}
   local name, text = "=rules", src

@@ -128,8 +128,9 @@ static int m_index(lua_State *L)
 }
 
 /***
- * Iterates over this machine's countersets.
+ * Iterates over this machine's countersets (as @{countersets}).
  * @function Machine:countersets
+ * @return iterator yielding CounterSet objects
  */
 static int m_countersets(lua_State *L)
 {
@@ -138,8 +139,12 @@ static int m_countersets(lua_State *L)
 }
 
 /***
- * A counterset of this machine by name or GUID.
+ * A counterset of this machine by name (case-insensitive) or GUID (as @{counterset}).
  * @function Machine:counterset
+ * @tparam string name_or_guid
+ * @treturn[1] CounterSet
+ * @return[2] nil
+ * @treturn[2] string message "no counterset 'name'"
  */
 static int m_counterset(lua_State *L)
 {
@@ -156,8 +161,12 @@ static int m_counterset(lua_State *L)
 }
 
 /***
- * Opens a query on this machine.
+ * Opens a query on this machine (as @{query}).
  * @function Machine:query
+ * @treturn[1] Query
+ * @return[2] nil
+ * @treturn[2] string message
+ * @treturn[2] int errno
  */
 static int m_query(lua_State *L)
 {

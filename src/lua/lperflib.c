@@ -83,6 +83,7 @@ static int l_sleep(lua_State *L)
 /***
  * Monotonic clock in seconds (a float), for measuring intervals.
  * @function clock
+ * @treturn number seconds since an arbitrary start (not the epoch)
  */
 static int l_clock(lua_State *L)
 {
@@ -152,8 +153,12 @@ static int l_counterset(lua_State *L)
  * Opens a query handle.
  * @function query
  * @tparam[opt] Machine|table machine a Machine, or options for a new one
- *   (`root`, `user_hz`, `page_size`)
- * @treturn Query
+ *   (`root`, `user_hz`, `page_size`; or `host` and the others of @{machine}: a remote
+ *   machine, whose failure to connect raises)
+ * @treturn[1] Query
+ * @return[2] nil
+ * @treturn[2] string message
+ * @treturn[2] int errno (no memory for the handle)
  */
 static int l_query(lua_State *L)
 {

@@ -8,6 +8,7 @@
  */
 /***
  * A query: counter specifications and the samples collected for them.
+ * (`Query:samples`, written in Lua, is listed with the functions above.)
  * @type Query
  */
 #include "lpl.h"

@@ -715,6 +715,7 @@ static int l_serve(lua_State *L)
 /***
  * The port the server listens on (the one the system chose for port 0).
  * @function Server:port
+ * @treturn int the port
  */
 static int s_port(lua_State *L)
 {
@@ -725,6 +726,7 @@ static int s_port(lua_State *L)
 /***
  * What it has done: `scrapes`, `collect_errors`, `requests` (by status code), `ready`.
  * @function Server:stats
+ * @treturn table `{scrapes = n, collect_errors = n, ready = boolean, requests = {[code] = n}}`
  */
 static int s_stats(lua_State *L)
 {

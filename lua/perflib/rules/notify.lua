@@ -228,6 +228,8 @@ end
 --   instead of running them; true records them in `n.captured`), `log` (function(msg),
 --   default io.stderr), `out` (print destination: a file or function(line), default io.stdout),
 --   `perflib` (a table with spawn/wait/syslog, default require "perflib")
+-- @treturn table the notifier (its methods below); a bad route, inhibit, silence or action
+--   raises with a message naming it ("route 2: action 1: ...")
 function N.new(set, opts)
   opts = opts or {}
   set = set or {}
@@ -265,6 +267,8 @@ function Notifier:_perflib()
 end
 
 --- Adds a silence at run time: { match = {...}, expires = t|nil, why = "..." } → id.
+-- @tparam table s the silence (`match`, `starts`, `expires` on the sample clock, `why`); a bad one raises
+-- @treturn integer its id, for @{Notifier:unsilence}
 function Notifier:silence(s)
   s = check_silence(s, "silence")
   local id = self.next_silence
@@ -275,12 +279,16 @@ function Notifier:silence(s)
   return id
 end
 
---- Removes a silence by id.
+--- Removes a silence by id (an unknown id does nothing).
+-- @tparam integer id what @{Notifier:silence} returned
 function Notifier:unsilence(id)
   self.silences[id] = nil
 end
 
 --- The active silence matching labels at sample time t (default: the last tick), or nil.
+-- @tparam table labels an alert's labels
+-- @tparam[opt] number t sample time
+-- @treturn ?table the silence
 function Notifier:silenced(labels, t)
   t = t or self.now
   for _, s in pairs(self.silences) do
@@ -292,6 +300,8 @@ function Notifier:silenced(labels, t)
 end
 
 --- The labels of a firing alert that inhibits one with these labels, or nil.
+-- @tparam table labels an alert's labels
+-- @treturn ?table the inhibiting alert's labels
 function Notifier:inhibited(labels)
   for _, h in ipairs(self.inhibits) do
     if matches(h.target, labels) then
@@ -337,12 +347,15 @@ function Notifier:_routes_for(labels)
 end
 
 --- Takes one engine event (a transition, flap_start or flap_end); never raises.
+-- What it notifies goes out at the next @{Notifier:tick}.
+-- @tparam table ev an event of perflib.rules.engine's `feed`
 function Notifier:event(ev)
   local ok, err = pcall(self._event, self, ev)
   if not ok then self:_log("bad event ignored: " .. tostring(err)) end
 end
 
---- Takes a list of events.
+--- Takes a list of events (as @{Notifier:event}, in order).
+-- @tparam {table,...} list
 function Notifier:events(list)
   for _, ev in ipairs(list or {}) do self:event(ev) end
 end
@@ -531,6 +544,7 @@ end
 -- @number[opt] unix the Unix time of the same instant (`s.timestamp` of the
 --   sample): from then on notifications carry RFC 3339 UTC times beside the
 --   sample-clock ones (`time`, `active_since_time`, `fired_at_time`, `resolved_at_time`)
+-- @treturn {table,...} the notifications sent (a failure inside is logged, never raised)
 function Notifier:tick(t, unix)
   local sent = {}
   local ok, err = pcall(function()
@@ -585,6 +599,8 @@ N.expand = D.expand
 --- A captured action as a flat record: `action` (its kind), `route`, `alertname`, `state`,
 -- `kind` ("alert" or "flap_start"/"flap_end"), `labels` (a copy), `value`, `message`, `count`
 -- (alerts in the group), `is_repeat`, `detail` (what the action would have done), `t`.
+-- @tparam table c an entry of `n.captured` (a notifier made with `run = true`)
+-- @treturn table the record
 function N.record_of(c)
   local note = c.alert
   return { t = c.t, action = c.action.kind, route = note.route, alertname = note.name, state = note.state,
@@ -727,6 +743,7 @@ end
 -- scheduled on the sample clock); a child past its `timeout` is stopped.
 -- For shutdown and tests.
 -- @number[opt] limit seconds to wait at most (default: until the children's timeouts end them)
+-- A failure inside is logged, never raised; nothing is returned.
 function Notifier:drain(limit)
   local ok, err = pcall(function()
     self:_reap(limit and self:_perflib().clock() + limit or math.huge)
@@ -796,6 +813,7 @@ end
 -- to `limit` seconds, then kills their process groups, and logs each thing
 -- it drops.  Scheduled repeats end.  Returns the notifications sent.
 -- @number[opt=10] limit seconds to wait for exec children
+-- @treturn {table,...} the notifications sent (a failure inside is logged, never raised)
 function Notifier:stop(limit)
   local sent, t = {}, self.now
   local ok, err = pcall(function()
@@ -845,11 +863,14 @@ function Notifier:_dropped()
 end
 
 --- Number of exec children still running and retries still scheduled.
+-- @treturn integer exec children running
+-- @treturn integer retries scheduled
 function Notifier:pending()
   return #self.children, #self.jobs
 end
 
 --- Number of HTTP sends (alertmanager, webhook) in flight.
+-- @treturn integer
 function Notifier:sending()
   return #self.sends
 end
