@@ -86,11 +86,11 @@ local function obj(kind, t)
   return setmetatable(t, Obj)
 end
 local function is_obj(x, kind) return getmetatable(x) == Obj and (kind == nil or x.kind == kind) end
---- Is x an object the rule constructors made (a value, a per, a flap, a ratio, a
--- condition), of the given kind if one is named?
+--- Is x an object the rule constructors made (a value, a per, a flap, a ratio; not
+-- a condition of @{above} or @{below}), of the given kind if one is named?
 -- @function is
 -- @param x anything
--- @tparam[opt] string kind "value", "per", "flap", "ratio", "cond", "invalid"
+-- @tparam[opt] string kind "value", "per", "flap", "ratio" (or "invalid": a rules file's mistake)
 -- @treturn boolean
 R.is = is_obj
 
@@ -265,13 +265,14 @@ function R.exec(argv, t) t = t or {}; t.kind = "exec"; t.argv = argv; return t e
 -- @tparam[opt] table t options (the common ones)
 -- @treturn table the action (kind "call")
 function R.call(fn, t) t = t or {}; t.kind = "call"; t.fn = fn; return t end
---- An action that posts alerts to an Alertmanager (its v2 API).
+--- An action that posts alerts to an Alertmanager (`POST /api/v2/alerts`).
 -- @tparam string url the Alertmanager's base URL
 -- @tparam[opt] table t options: `timeout`, `connect_timeout`, `headers`, `token`,
 --   `generator_url`, `max_body`
 -- @treturn table the action (kind "alertmanager")
 function R.alertmanager(url, t) t = t or {}; t.kind = "alertmanager"; t.url = url; return t end
---- An action that posts each notification as JSON to a URL.
+--- An action that posts each notification to any receiver as Alertmanager's
+-- webhook JSON (version 4).
 -- @tparam string url where to post
 -- @tparam[opt] table t options as @{alertmanager}'s
 -- @treturn table the action (kind "webhook")
@@ -514,7 +515,8 @@ local fnv1a = compat.fnv1a
 -- @tparam[opt] table defaults a set's defaults (`set:defaults{...}`, already checked)
 -- @treturn[1] table the normalized rule
 -- @return[2] nil
--- @treturn[2] {table,...} errors: `{rule = name, key = key or nil, message = "rule \"X\": key `k`: ..."}`
+-- @treturn[2] {table,...} errors: each `{rule =, key =, message =}`, the key nil for an error of
+--   the whole rule; the message names the rule and key (rule "X": key `when`: ...)
 function R.validate(name, def, defaults)
   local errs = {}
   if type(name) ~= "string" or name == "" or not smatch(name, "^[%w_:%.%-]+$") then

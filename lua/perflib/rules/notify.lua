@@ -229,7 +229,7 @@ end
 --   default io.stderr), `out` (print destination: a file or function(line), default io.stdout),
 --   `perflib` (a table with spawn/wait/syslog, default require "perflib")
 -- @treturn table the notifier (its methods below); a bad route, inhibit, silence or action
---   raises with a message naming it ("route 2: action 1: ...")
+--   raises with a message naming it ("route 2 action 1: unknown action kind 'x'")
 function N.new(set, opts)
   opts = opts or {}
   set = set or {}
