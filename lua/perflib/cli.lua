@@ -17,7 +17,9 @@ local M = {}
 --- The program's name.
 M.PROG = "perflua"
 
---- The Lua interpreter's flags (lua.c's), which the C host parses itself.
+--- The Lua interpreter's flags (lua.c's), which the C host parses itself:
+-- `{flag, help}` pairs.
+-- @table INTERPRETER
 M.INTERPRETER = {
   { "-e stat", "execute string 'stat'" },
   { "-i", "enter interactive mode after executing 'script'" },
@@ -30,7 +32,9 @@ M.INTERPRETER = {
   { "-", "stop handling options and execute stdin" },
 }
 
---- The subcommands by kind, in the order `perflua --help` lists them.
+--- The subcommands by kind, in the order the overview lists them:
+-- `{title, {command, ...}}` pairs (`perflua --help`).
+-- @table GROUPS
 M.GROUPS = {
   { "Rule tools", { "monitor", "check", "explain", "record", "replay", "promrules" } },
   { "Views", { "top" } },
@@ -38,7 +42,9 @@ M.GROUPS = {
   { "Serving", { "serve" } },
 }
 
---- The exit statuses, as `--help` and perflua(1) state them.
+--- The exit statuses, as perflua(1) and each command's help state them:
+-- `{status, meaning}` pairs.
+-- @table EXIT
 M.EXIT = {
   { "0", "success" },
   { "1", "a runtime failure; `check`: problems found; `promrules`: no rule could be written" },
@@ -207,7 +213,8 @@ end
 local ORDER = { "monitor", "check", "explain", "record", "replay", "top", "serve", "promrules", "typeperf",
   "list" }
 
---- The parser of the whole command line; help(cmd) is called for -h/--help.
+--- The parser of the whole command line (lua-argparse), every subcommand defined.
+-- A subcommand's `-h` or `--help` calls `on_help(cmd)` rather than printing.
 -- @tparam[opt] function on_help called with the (sub)parser whose help was asked
 -- @return an argparse parser
 function M.parser(on_help)
@@ -223,6 +230,7 @@ function M.parser(on_help)
 end
 
 --- The subcommands' names, in the order of the definitions.
+-- @treturn {string,...} a new list of the names
 function M.commands()
   local t = {}
   for i, n in ipairs(ORDER) do t[i] = n end
@@ -247,7 +255,10 @@ local function wrap(text, indent, cont)
   return table.concat(lines, "\n")
 end
 
---- The help of one subcommand (its parser), as `perflua CMD --help` prints it.
+--- The help text of one subcommand: its usage, options and arguments, then
+-- the exit statuses, as `perflua CMD --help` prints it.
+-- @param cmd a subcommand's argparse parser (as @{parser} passes to `on_help`)
+-- @treturn string the text, ending in a newline
 function M.help(cmd)
   local exit = {}
   for _, e in ipairs(M.EXIT) do exit[#exit + 1] = wrap(e[1] .. "  " .. e[2], "   ", "      ") end
@@ -301,7 +312,9 @@ function M.usage(name)
   error(("bad argument #1 to 'usage' (no command '%s')"):format(tostring(name)), 2)
 end
 
---- `perflua --help`: the interpreter's flags, then the subcommands by group.
+--- The overview of the command line: the interpreter's flags, then the
+-- subcommands by group, then the exit statuses (what `perflua --help` prints).
+-- @treturn string the text, ending in a newline
 function M.overview()
   local p = M.parser()
   local by = {}

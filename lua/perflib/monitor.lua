@@ -31,6 +31,12 @@ local function load_rules(path, err)
 end
 
 --- A query holding every source of an engine: source key -> result index.
+-- A source perflib does not know is a problem, not an error.
+-- @param eng a rules engine (perflib.rules.engine's `E.new(set)`)
+-- @tparam[opt] Machine machine default: this machine
+-- @treturn Query the query
+-- @treturn table index: `index[source key] = {index = result index, raw = bool}`
+-- @treturn {string,...} problems: "path: message" per source the query refused
 function M.build_query(eng, machine)
   local q = perflib.query(machine)
   local index, problems = {}, {}
@@ -52,6 +58,11 @@ end
 
 --- One frame for the engine from a sample pair: cooked values per source
 -- (column 1 of the result), raw integers for "raw:" sources.
+-- @tparam Sample s1 the newer sample
+-- @tparam[opt] Sample s0 the older one (nil on the first round: only raw sources have values)
+-- @tparam table index the index @{build_query} returned
+-- @treturn table the frame: `frame[source key] = {instances = {name,...}, value = {[name] = v},
+--   status = {[name] = status}}` (and `error` for a result that failed as a whole)
 function M.frame_of(s1, s0, index)
   return require("perflib.frame").of(s1, s0, index)
 end
@@ -94,6 +105,11 @@ local function executable(path)
 end
 
 --- Where an exec action's program is: its path, or nil and why not.
+-- A name without `/` is looked up on `PATH`; the test is `test -x`, run without a shell.
+-- @tparam string prog a program name or path
+-- @treturn[1] string the path of the executable
+-- @return[2] nil
+-- @treturn[2] string "no program", "not executable", "no such file" or "not found on PATH"
 function M.find_program(prog)
   if type(prog) ~= "string" or prog == "" then return nil, "no program" end
   if prog:find("/", 1, true) then
@@ -109,6 +125,8 @@ end
 
 --- Warnings that depend on this machine and need not be mistakes elsewhere: exec actions
 -- whose program is not here.
+-- @param set a rule set (@{perflib.rules.load})
+-- @treturn {string,...} one message per warning (empty when none)
 function M.warnings(set)
   local out, routes = {}, {}
   for n, r in ipairs(set.routes) do routes[#routes + 1] = { name = "route " .. n, actions = r.actions } end
@@ -131,10 +149,14 @@ function M.warnings(set)
   return out
 end
 
---- perflua check rules.lua: load, validate, and check every source against
+--- Checks a rules file, `perflua check`: load, validate, and check every source against
 -- this machine's catalog (with a suggestion for a misspelled counterset or
 -- counter), also the sources of rules with other mistakes.  Every mistake of
--- the file is reported in one run.  Returns the exit status.
+-- the file is reported in one run.
+-- @tparam string path the rules file
+-- @tparam file out where the summary line goes
+-- @tparam file err where each problem goes
+-- @treturn integer the exit status: 0 no problem, 1 problems found, 2 the file does not load
 function M.check(path, out, err)
   local set, errors = load_rules(path, err)
   if not set then return 2 end
@@ -161,6 +183,9 @@ local CUMULATIVE = {
 
 --- Lints that need the catalog: windows shorter than two evaluations, and
 -- thresholds on the raw value of a cumulative counter.
+-- @param set a rule set (@{perflib.rules.load})
+-- @tparam[opt] Machine machine default: this machine
+-- @treturn {string,...} one message per lint (empty when none)
 function M.lint(set, machine)
   local out = {}
   local q = perflib.query(machine)
@@ -302,12 +327,19 @@ local function monitor(path, opts, out, err, ui)
   return 0
 end
 
---- perflua monitor rules.lua [--interval S] [--seconds N] [--view]
--- With --view, a status screen (every rule's alerts and values, the latest
+--- Runs the monitor, `perflua monitor`: the rules of a file on every
+-- sample until `opts.seconds` passed or TERM or INT arrives (HUP reloads the
+-- file).  With `opts.view`, a status screen (every rule's alerts and values, the latest
 -- transitions) is redrawn every interval on a terminal (perflib.view, on
 -- ncurses: q quits, ? shows the keys), or printed as a block per interval
 -- otherwise; this is the main job of `make run`.
 -- On TERM or INT the notifier sends what waits and says what it drops.
+-- @tparam string path the rules file
+-- @tparam table opts `interval` (seconds between samples, default 1), `seconds` (stop after;
+--   default: until a signal), `view` (the status screen), `machine` (default: this one)
+-- @tparam file out where transitions and progress go (`io.stdout`)
+-- @tparam file err where problems go (`io.stderr`)
+-- @treturn integer the exit status: 0 stopped, 2 the rules file does not load
 function M.monitor(path, opts, out, err)
   local ui = opts.view and M.is_tty() and require("perflib.view").open()
   if not ui then return monitor(path, opts, out, err) end
@@ -319,8 +351,14 @@ function M.monitor(path, opts, out, err)
   return code
 end
 
---- perflua explain rules.lua RULE [--seconds N]: run for a few samples and
--- show why the rule is in its state.
+--- Explains a rule, `perflua explain`: runs the rules for a few samples and
+-- writes why the rule is in its state (the engine's explanation, pretty-printed).
+-- @tparam string path the rules file
+-- @tparam string rule the rule's name
+-- @tparam table opts `interval` (default 1), `seconds` (default 2: at least two samples), `machine`
+-- @tparam file out where the explanation goes
+-- @tparam file err where problems go
+-- @treturn integer the exit status: 0, or 2 when the file does not load or has no such rule
 function M.explain(path, rule, opts, out, err)
   local set = load_rules(path, err)
   if not set then return 2 end
@@ -343,13 +381,22 @@ function M.explain(path, rule, opts, out, err)
 end
 
 --- Is standard output a terminal?  (The view redraws in place only there.)
+-- False when `TERM` is unset or "dumb".
+-- @treturn boolean
+-- @treturn[opt] string why not, when descriptor 1 is no terminal (not when `TERM` says so)
+-- @treturn[opt] int errno, then
 function M.is_tty()
   if os.getenv "TERM" == nil or os.getenv "TERM" == "dumb" then return false end
   return core.isatty(1)
 end
 
 --- Entry point kept for callers of the old interface: `perflua CMD ARGS...` through
--- perflib.cli, which parses every subcommand; returns the exit status.
+-- perflib.cli, which parses every subcommand.
+-- @tparam string cmd the subcommand ("monitor", "check", "explain", ...)
+-- @tparam {string,...} args its arguments
+-- @tparam[opt] file out default `io.stdout`
+-- @tparam[opt] file err default `io.stderr`
+-- @treturn integer the exit status (2 when cmd is no subcommand)
 function M.main(cmd, args, out, err)
   local argv = { cmd }
   for k = 1, #args do argv[k + 1] = args[k] end

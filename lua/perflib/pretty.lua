@@ -180,12 +180,18 @@ function pretty.write(v, opts)
 end
 
 --- Like `print`, but each argument goes through `pretty.write`.
+-- @param ... any values: written to io.stdout, tab-separated, on one line
 function pretty.print(...)
   local n, out = select("#", ...), {}
   for i = 1, n do out[i] = pretty.write((select(i, ...))) end
   io.stdout:write(concat(out, "\t"), "\n")
 end
 
+--- Formats a number: integers exactly, floats as short as round-tripping
+-- allows (and always with a point or exponent), "nan", "inf" and "-inf".
+-- @function number
+-- @tparam number x
+-- @treturn string
 pretty.number = number
 
 --- A value with its unit: "12.5%", "1024 bytes/s", "3/s", "2.5 MHz"; the

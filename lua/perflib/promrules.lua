@@ -75,6 +75,11 @@ local function prom_duration(s)
   end
   return table.concat(out)
 end
+--- A duration as Prometheus writes it, rounded to milliseconds: 5400 -> "1h30m",
+-- 90 -> "1m30s", 0.5 -> "500ms", 0 -> "0s".
+-- @function duration
+-- @tparam number s seconds (not negative)
+-- @treturn string
 P.duration = prom_duration
 
 local function num(x) return T.number(x) end
@@ -248,6 +253,10 @@ end
 
 --- Entry point kept for callers of the old interface (perflua promrules ARGS, parsed by
 -- perflib.cli): returns the exit status.
+-- @tparam {string,...} args the arguments after `promrules`
+-- @tparam[opt] file out default `io.stdout`
+-- @tparam[opt] file err default `io.stderr`
+-- @treturn integer the exit status
 function P.main(args, out, err)
   local argv = { "promrules" }
   for k = 1, #args do argv[k + 1] = args[k] end
@@ -257,6 +266,11 @@ end
 --- `perflua promrules RULES.lua [-o FILE]`: writes the YAML to out (or to the file dest),
 -- the skipped rules and notes to err; returns the exit status (0, 1 when no rule could be
 -- written, 2 for a rules file that does not load or an output file that cannot be written).
+-- @tparam string path the rules file
+-- @tparam[opt] string dest a file to write the YAML to (nil: out)
+-- @tparam[opt=io.stdout] file out
+-- @tparam[opt=io.stderr] file err
+-- @treturn integer the exit status
 function P.run(path, dest, out, err)
   out, err = out or io.stdout, err or io.stderr
   local set, errors = R.load(path)

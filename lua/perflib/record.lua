@@ -223,6 +223,11 @@ end
 
 --- Parse one line of JSON: value, or nil and a message with the column.
 -- JSON null is `record.NULL`; integers without fraction or exponent are Lua integers.
+-- @tparam string s the JSON text
+-- @tparam[opt] integer max_depth nesting allowed (default `record.MAX_DEPTH`)
+-- @return[1] the value
+-- @return[2] nil
+-- @treturn[2] string message ("column N: ...")
 function record.decode(s, max_depth)
   local ok, v = pcall(decode, s, max_depth or record.MAX_DEPTH)
   if ok then return v end
@@ -235,6 +240,10 @@ end
 --- The engine frame of a sample pair for an index `{ [path] = result index }`:
 -- `frame[path]` the cooked values of the result's first counter (as `perflua
 -- monitor` cooks them: `nocap`), `frame["raw:" .. path]` its raw integers.
+-- @tparam Sample s1 the newer sample
+-- @tparam[opt] Sample s0 the older one (nil for the first)
+-- @tparam table index `{[path] = result index}`
+-- @treturn table the frame (entries `{instances =, value =, status =}`, as perflib.monitor's)
 function record.frame(s1, s0, index)
   local src = {}
   for path, i in pairs(index) do src[path] = { index = i } end
@@ -305,8 +314,10 @@ end
 --   `write` must come from it), `machine` (options of a new `perflib.query`), `interval`,
 --   `host` (header information), `force` (replace an existing file: without it an existing
 --   `path` is refused, so a recording is never lost to a typo)
--- @return a recorder (`rec.query`, `rec.paths`, `rec.problems`: paths not recorded with
---   why, `rec.count`), or nil and a message
+-- @return[1] a recorder (`rec.query`, `rec.paths`, `rec.problems`: paths not recorded with
+--   why, `rec.count`)
+-- @return[2] nil
+-- @treturn[2] string message (an existing file without `force`, a file that cannot be opened)
 function record.open(path, paths, opts)
   opts = opts or {}
   local perflib = require "perflib"
@@ -359,7 +370,12 @@ function record.open(path, paths, opts)
 end
 
 --- Append the sample s1 (cooked against the older sample s0, nil for the first).
--- @return the frame written (the engine's shape), or nil and a message
+-- A closed recorder raises.
+-- @tparam Sample s1 a sample of `rec.query`
+-- @tparam[opt] Sample s0 the older sample
+-- @return[1] the frame written (the engine's shape)
+-- @return[2] nil
+-- @treturn[2] string message ("cannot write FILE: ...")
 function Recorder:write(s1, s0)
   if not self.file then error("attempt to use a closed recorder", 2) end
   local frame = record.frame(s1, s0, self.index)
@@ -371,6 +387,14 @@ function Recorder:write(s1, s0)
 end
 
 --- Write a frame built elsewhere (t in sample seconds, ts Unix time or nil).
+-- A closed recorder raises.
+-- @tparam number t sample time in seconds
+-- @tparam table frame an engine frame with an entry per recorded path
+-- @tparam[opt] number ts Unix time
+-- @tparam[opt] integer seq the sample's sequence number
+-- @treturn[1] boolean true
+-- @return[2] nil
+-- @treturn[2] string message
 function Recorder:write_frame(t, frame, ts, seq)
   if not self.file then error("attempt to use a closed recorder", 2) end
   local ok, err = self.file:write(sample_line(self.paths, t, ts, seq, frame), "\n")
@@ -380,6 +404,10 @@ function Recorder:write_frame(t, frame, ts, seq)
 end
 
 --- Close the file (and the query when the recorder made it); true or nil, message.
+-- Idempotent (also `__close`).
+-- @treturn[1] boolean true
+-- @return[2] nil
+-- @treturn[2] string message
 function Recorder:close()
   local f = self.file
   self.file = nil
@@ -604,6 +632,12 @@ end
 
 --- Read a whole recording: header and a list of `{ t =, frame =, ts =, seq = }`,
 -- or nil and a message (the first problem, with its line number).
+-- @tparam string path the file
+-- @tparam[opt] table opts as @{read}'s
+-- @treturn[1] table the header
+-- @treturn[1] {table,...} the samples
+-- @return[2] nil
+-- @treturn[2] string message
 function record.load(path, opts)
   local h, iter = record.read(path, opts)
   if not h then return nil, iter end
@@ -622,11 +656,17 @@ local function say(out, fmt, ...)
   out:flush()
 end
 
---- `perflua record OUT.rec [--interval S] [--seconds N] [--rules FILE] [--force] PATH...`: record
--- the paths (and the sources of the rules) until N seconds passed or TERM/INT.  An existing
--- OUT.rec is refused unless --force.
--- pos: positional arguments (OUT, PATH...), opts: interval, seconds, rules, machine, force.
--- Returns the exit status.
+--- Records counters to a file, `perflua record OUT.rec PATH...`: the paths
+-- (and the sources of the rules of `opts.rules`) every interval until
+-- `opts.seconds` passed or TERM or INT arrives.  An existing OUT.rec is
+-- refused unless `opts.force`.
+-- @tparam {string,...} pos the positional arguments: OUT, then the counter paths
+-- @tparam table opts `interval` (seconds, default 1), `seconds` (default: until a signal),
+--   `rules` (a rules file whose sources are recorded too), `machine`, `force`
+-- @tparam file out where progress goes
+-- @tparam file err where problems go
+-- @treturn integer the exit status: 0 recorded, 1 a collect or write failed, 2 bad arguments,
+--   a rules file that does not load, a file that cannot be opened, or nothing to record
 function record.main(pos, opts, out, err)
   local perflib = require "perflib"
   local target = pos[1]

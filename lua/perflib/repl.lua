@@ -355,12 +355,14 @@ end
 --- Prints a sample pair's values with units (the REPL's global `show`).
 -- @param s1 the newer Sample
 -- @param[opt] s0 the older Sample
+-- Writes to io.stdout; returns nothing.
 function R.show(s1, s0)
   out(R.sample_text(s1, s0))
 end
 
 --- The REPL's printer: samples as grids with units, other values through
 -- perflib.pretty.
+-- @param ... the values of an expression; one line of them, tab-separated, goes to io.stdout
 function R.print(...)
   local n = select("#", ...)
   local parts = {}
@@ -440,6 +442,7 @@ end
 -- counter path or counter table (its unit, type and help), a function of
 -- the module or its name (`help "collect"`, `help "Query:add"`).
 -- @param[opt] x what to explain
+-- Writes to io.stdout; returns nothing ("no such counter: ..." and the like for a miss).
 function R.help(x)
   if x == nil then out(OVERVIEW); return end
   if x == perflib then help_functions(perflib, "perflib functions (help \"name\" for one):"); return end
@@ -476,6 +479,7 @@ function R.help(x)
 end
 
 --- Puts `help` and `show` in the globals (perflua's REPL calls this).
+-- Returns nothing.
 function R.install()
   _G.help = R.help
   _G.show = R.show

@@ -207,6 +207,8 @@ end
 
 --- The report as text (a list of lines joined by "\n"), each line escaped
 -- (perflib.rules.text.escape): recorded instance names are other users' text.
+-- @tparam table report what @{run} returned
+-- @treturn string the text (no final newline)
 function replay.format(report)
   local lines = {}
   local function add(fmt, ...) lines[#lines + 1] = T.escape(fmt:format(...)) end
@@ -273,6 +275,8 @@ function replay.format(report)
 end
 
 --- Print the report (to `out`, a file, default io.stdout).
+-- @tparam table report what @{run} returned
+-- @tparam[opt=io.stdout] file out
 function replay.print(report, out)
   out = out or io.stdout
   out:write(replay.format(report), "\n")
@@ -281,6 +285,11 @@ end
 
 --- `perflua replay RULES.lua REC`: prints the report; returns the exit status (0, or 2 when
 -- the rules or the recording cannot be read).
+-- @tparam {string,...} pos the positional arguments: RULES.lua and REC
+-- @tparam table opts `from`, `to` (as @{run}'s)
+-- @tparam file out where the report goes
+-- @tparam file err where problems and the usage go
+-- @treturn integer the exit status
 function replay.main(pos, opts, out, err)
   if not pos[1] or not pos[2] or pos[3] then
     err:write(require("perflib.cli").usage "replay")

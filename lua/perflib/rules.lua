@@ -2,6 +2,8 @@
 -- `local R = require "perflib.rules"; local set = R.new(); set:rule "Name" { ... }`
 -- or `R.load(path_or_source)` for a rules file run in a sandbox.
 -- Durations are seconds (numbers) or strings "90s", "5m", "2h", "1h30m", "500ms".
+-- @module perflib.rules
+
 -- the real string functions: this code also runs inside sandboxed calls, where
 -- string methods reach the sandbox's bounded ones (perflib.rules.sandbox)
 local sfind, sgmatch, sgsub, smatch = string.find, string.gmatch, string.gsub, string.match
@@ -17,6 +19,11 @@ local unpack = compat.unpack
 local UNITS = { ms = 0.001, s = 1, m = 60, h = 3600, d = 86400, w = 604800 }
 
 --- Parse a duration: number of seconds or "1h30m"; returns seconds or nil, message.
+-- Units: ms, s, m, h, d, w, each after a number ("1h30m", "1.5s"); spaces are ignored.
+-- @tparam number|string d
+-- @treturn[1] number seconds (a float)
+-- @return[2] nil
+-- @treturn[2] string message (a negative, infinite or NaN number, an empty or bad string)
 function R.duration(d)
   if type(d) == "number" then
     if d ~= d or d < 0 or d == math.huge then return nil, "duration must be a finite number >= 0" end
@@ -46,10 +53,18 @@ local function fmt_duration(s)
   end
   return table.concat(out)
 end
+--- A duration for people, rounded to whole seconds: 45 -> "45s",
+-- 5400 -> "1h30m", 90061 -> "1d1h1m1s"; nil -> "?".
+-- @function format_duration
+-- @tparam ?number s seconds
+-- @treturn string
 R.format_duration = fmt_duration
 
 --- The closest name in `names` (a list) to `word`, or nil when none is close: perflib's
 -- own "did you mean" (perflib.suggest, the one `Query:add` uses for counterset and counter names).
+-- @param word the misspelled name (tostring'd)
+-- @tparam {string,...} names the candidates
+-- @treturn ?string the closest name
 function R.suggest(word, names)
   return require("perflib.core").suggest(tostring(word), names)
 end
@@ -71,6 +86,12 @@ local function obj(kind, t)
   return setmetatable(t, Obj)
 end
 local function is_obj(x, kind) return getmetatable(x) == Obj and (kind == nil or x.kind == kind) end
+--- Is x an object the rule constructors made (a value, a per, a flap, a ratio; not
+-- a condition of @{above} or @{below}), of the given kind if one is named?
+-- @function is
+-- @param x anything
+-- @tparam[opt] string kind "value", "per", "flap", "ratio" (or "invalid": a rules file's mistake)
+-- @treturn boolean
 R.is = is_obj
 
 -- What a constructor of a rules file gives for a mistake (bad arguments, an unknown function):
@@ -96,22 +117,45 @@ local function window_of(w, fname)
   return s
 end
 
---- Values: how a window of samples reduces to the rule's value.
+-- Values: how a window of samples reduces to the rule's value.  A bad
+-- window raises (R.duration's message, naming the function).
+
+--- The rule's value is the latest cooked sample (the default value).
+-- @treturn table a value object (kind "value")
 function R.last() return obj("value", { fn = "last", window = 0 }) end
+--- The rule's value is the latest raw counter value (no cooking).
+-- @treturn table a value object
 function R.raw() return obj("value", { fn = "raw", window = 0, raw = true }) end
+--- The mean of the cooked samples in the window.
+-- @tparam number|string w the window: seconds or a duration ("5m")
+-- @treturn table a value object
 function R.avg(w) return obj("value", { fn = "avg", window = window_of(w, "avg") }) end
+--- The smallest cooked sample in the window.
+-- @tparam number|string w the window: seconds or a duration ("5m")
+-- @treturn table a value object
 function R.min(w) return obj("value", { fn = "min", window = window_of(w, "min") }) end
+--- The largest cooked sample in the window.
+-- @tparam number|string w the window: seconds or a duration ("5m")
+-- @treturn table a value object
 function R.max(w) return obj("value", { fn = "max", window = window_of(w, "max") }) end
+--- The p-th percentile of the cooked samples in the window.
+-- @tparam number p the percentile, 0..100 (else raises)
+-- @tparam number|string w the window: seconds or a duration ("5m")
+-- @treturn table a value object
 function R.pct(p, w)
   if type(p) ~= "number" or p < 0 or p > 100 then error("R.pct: percentile must be a number in 0..100", 2) end
   return obj("value", { fn = "pct", p = p, window = window_of(w, "pct") })
 end
 --- Per-second rate over the window from raw counter values (reset-aware, no extrapolation).
+-- @tparam number|string w the window: seconds or a duration ("1m")
+-- @treturn table a value object
 function R.rate(w) return obj("value", { fn = "rate", window = window_of(w, "rate"), raw = true }) end
 --- Exact sum of the non-negative deltas over the window (raw counter values).
+-- @tparam number|string w the window: seconds or a duration ("1h")
+-- @treturn table a value object
 function R.increase(w) return obj("value", { fn = "increase", window = window_of(w, "increase"), raw = true }) end
 
---- Conditions with hysteresis.
+-- Conditions with hysteresis.
 local Cond = {}
 Cond.__index = Cond
 setmetatable(Cond, { __index = Obj })
@@ -128,25 +172,50 @@ function Cond:clears_above(y)
   self.clear = y
   return self
 end
+--- The condition value > x; `R.above(90):clears_below(80)` stays true until the
+-- value drops below 80 (hysteresis).
+-- @tparam number x the threshold
+-- @treturn table a condition (kind "cond", with `clears_below(y)`)
 function R.above(x) return cond(">", x) end
+--- The condition value < x; `R.below(10):clears_above(20)` stays true until the
+-- value rises above 20.
+-- @tparam number x the threshold
+-- @treturn table a condition (kind "cond", with `clears_above(y)`)
 function R.below(x) return cond("<", x) end
 local function is_cond(x) return getmetatable(x) == Cond end
 
---- Aggregates over instances (one alert for the rule instead of one per instance).
+-- Aggregates over instances (`per =`: one alert for the rule instead of one per instance).
+
+--- The rule fires when any instance meets the condition.
+-- @treturn table a per object (kind "per")
 function R.any() return obj("per", { agg = "count", op = ">=", n = 1, name = "any" }) end
+--- The rule fires when every instance meets the condition.
+-- @treturn table a per object
 function R.all() return obj("per", { agg = "all", name = "all" }) end
+--- The rule fires when at least the fraction p of the instances meets the condition.
+-- @tparam number p a fraction in (0, 1] (else raises)
+-- @treturn table a per object
 function R.share(p)
   if type(p) ~= "number" or p <= 0 or p > 1 then error("R.share: a fraction in (0, 1]", 2) end
   return obj("per", { agg = "share", p = p, name = "share" })
 end
 local CMP = { [">="] = true, [">"] = true, ["<="] = true, ["<"] = true, ["=="] = true }
+--- The rule fires when the number of instances meeting the condition compares
+-- to n as op says: `R.count(">=", 3)`.
+-- @tparam string op ">=", ">", "<=", "<" or "==" (else raises)
+-- @tparam integer n a count >= 0 (else raises)
+-- @treturn table a per object
 function R.count(op, n)
   if not CMP[op] then error("R.count: operator must be one of >=, >, <=, <, ==", 2) end
   if compat.math_type(n) ~= "integer" or n < 0 then error("R.count: count must be an integer >= 0", 2) end
   return obj("per", { agg = "count", op = op, n = n, name = "count" })
 end
 
---- Flap detection (Nagios-style weighted state changes over the last `window` samples).
+--- Flap detection (Nagios-style weighted state changes over the last `window` samples):
+-- flapping starts above `high` and ends below `low`.  Unknown keys and bad values raise.
+-- @tparam[opt] table t `window` (an integer >= 3, default 21), `high` (default 0.30),
+--   `low` (default 0.25), with 0 < low <= high <= 1
+-- @treturn table a flap object (kind "flap")
 function R.flap(t)
   t = t or {}
   local f = obj("flap", { window = t.window or 21, high = t.high or 0.30, low = t.low or 0.25 })
@@ -161,18 +230,52 @@ function R.flap(t)
 end
 
 --- Sustain: share of samples during `pending` that must meet the condition.
+-- @tparam number r a fraction in (0, 1] (else raises)
+-- @treturn table a ratio object (kind "ratio")
 function R.ratio(r)
   if type(r) ~= "number" or r <= 0 or r > 1 then error("R.ratio: a fraction in (0, 1]", 2) end
   return obj("ratio", { r = r })
 end
 
--- Action constructors (data for perflib.rules.notify).
+-- Action constructors (data for perflib.rules.notify, which checks them when
+-- the rule set's routes are read).  Every action also takes `retries`,
+-- `backoff` and `per_alert`; each fills in `t` (a new table when nil) and returns it.
+
+--- An action that prints each notification as a line, on the notifier's output
+-- (the monitor's standard output).
+-- @tparam[opt] table t options (the common ones; a `to` key is accepted but not used)
+-- @treturn table the action (kind "print")
 function R.print(t) t = t or {}; t.kind = "print"; return t end
+--- An action that appends each notification to a file as one JSON object a line.
+-- @tparam string path the file
+-- @tparam[opt] table t options (the common ones)
+-- @treturn table the action (kind "jsonl")
 function R.jsonl(path, t) t = t or {}; t.kind = "jsonl"; t.path = path; return t end
+--- An action that sends each notification to syslog.
+-- @tparam[opt] table t options: `priority` ("warning", "err", ...), `ident`, `socket`
+-- @treturn table the action (kind "syslog")
 function R.syslog(t) t = t or {}; t.kind = "syslog"; return t end
+--- An action that runs a program per notification (no shell: argv as is).
+-- @tparam {string,...} argv the program and its arguments
+-- @tparam[opt] table t options: `stdout`, `stderr`, `timeout`
+-- @treturn table the action (kind "exec")
 function R.exec(argv, t) t = t or {}; t.kind = "exec"; t.argv = argv; return t end
+--- An action that calls a Lua function with each notification.
+-- @tparam function fn called with the notification record
+-- @tparam[opt] table t options (the common ones)
+-- @treturn table the action (kind "call")
 function R.call(fn, t) t = t or {}; t.kind = "call"; t.fn = fn; return t end
+--- An action that posts alerts to an Alertmanager (`POST /api/v2/alerts`).
+-- @tparam string url the Alertmanager's base URL
+-- @tparam[opt] table t options: `timeout`, `connect_timeout`, `headers`, `token`,
+--   `generator_url`, `max_body`
+-- @treturn table the action (kind "alertmanager")
 function R.alertmanager(url, t) t = t or {}; t.kind = "alertmanager"; t.url = url; return t end
+--- An action that posts each notification to any receiver as Alertmanager's
+-- webhook JSON (version 4).
+-- @tparam string url where to post
+-- @tparam[opt] table t options as @{alertmanager}'s
+-- @treturn table the action (kind "webhook")
 function R.webhook(url, t) t = t or {}; t.kind = "webhook"; t.url = url; return t end
 
 -- ---------------------------------------------------------------- severities
@@ -407,6 +510,13 @@ end
 local fnv1a = compat.fnv1a
 
 --- Validate one rule definition; returns the normalized rule or nil, list of errors.
+-- @tparam string name the rule's name (a word of `[%w_:.-]`)
+-- @tparam table def the definition (`source`, `value`, `when` or `levels`, `pending`, ...)
+-- @tparam[opt] table defaults a set's defaults (`set:defaults{...}`, already checked)
+-- @treturn[1] table the normalized rule
+-- @return[2] nil
+-- @treturn[2] {table,...} errors: each `{rule =, key =, message =}`, the key nil for an error of
+--   the whole rule; the message names the rule and key (rule "X": key `when`: ...)
 function R.validate(name, def, defaults)
   local errs = {}
   if type(name) ~= "string" or name == "" or not smatch(name, "^[%w_:%.%-]+$") then
@@ -479,6 +589,9 @@ end
 R.TEMPLATE_FIELDS = { "age", "alertname", "instance", "severity", "value" }
 
 --- Unknown {fields} in a message template: nil, or a message naming each with a suggestion.
+-- @tparam string msg the template ("{instance} at {value:%.1f}%")
+-- @tparam[opt] table labels the rule's labels, whose names the template may use too
+-- @treturn ?string nil when every field is known, else one message naming them all
 function R.template_errors(msg, labels)
   local known, names = {}, {}
   for _, f in ipairs(R.TEMPLATE_FIELDS) do known[f] = true; names[#names + 1] = f end
@@ -502,7 +615,8 @@ end
 local Set = {}
 Set.__index = Set
 
---- A new, empty rule set.
+--- A new, empty rule set: add rules with `set:rule "Name" {...}`.
+-- @treturn table the set (`rules`, `order`, `routes`, `errors`, ...)
 function R.new()
   return setmetatable({ rules = {}, order = {}, routes = {}, inhibits = {}, silences = {}, errors = {},
                         defaults_ = {}, rejected = {} }, Set)
@@ -522,6 +636,9 @@ end
 --- `set:rule "Name" { ... }`: validates; a bad rule is recorded in set.errors and left out.
 -- Each definition method returns what it added, or nil and its errors (also
 -- in set.errors, so that loading goes on and reports every mistake).
+-- @tparam string name the rule's name
+-- @treturn function taking the definition table and returning the normalized rule, or nil and
+--   the errors (a name defined twice included)
 function Set:rule(name)
   return function(def)
     if self.rules[name] then
@@ -675,6 +792,8 @@ end
 -- evaluated: custom side effects that rules as data cannot express.  It runs
 -- sandboxed and instruction-limited; an error is reported as an event and
 -- disables that hook, never the rules.
+-- @tparam function fn called with each event (a non-function raises)
+-- @treturn function fn
 function Set:on_transition(fn)
   if type(fn) ~= "function" then
     error("on_transition: a function expected, got " .. type(fn), 2)
@@ -685,6 +804,7 @@ function Set:on_transition(fn)
 end
 
 --- Rules in definition order.
+-- @treturn {table,...} the normalized rules
 function Set:list()
   local out = {}
   for i, n in ipairs(self.order) do out[i] = self.rules[n] end
@@ -695,6 +815,8 @@ end
 
 --- A fresh safe environment for rules files and function conditions: no io, os, load, debug,
 -- require; its own copies of math, string, table and utf8 (see perflib.rules.sandbox).
+-- @tparam[opt] table extra more globals to put in it
+-- @treturn table the environment
 function R.safe_env(extra)
   return S.env(extra)
 end
@@ -755,6 +877,13 @@ end
 --- Load rules from a file path or Lua source, run in the sandbox (perflib.rules.sandbox):
 -- opts.limit instructions (default 10,000,000), opts.memory bytes (default 64 MiB).
 -- Returns the set (good rules) and a list of errors or nil; nil, errors when nothing loads.
+-- A string with no newline and none of `({=` is a path.
+-- @tparam string src a path or Lua source
+-- @tparam[opt] table opts `limit` (instructions), `memory` (bytes)
+-- @treturn[1] table the set
+-- @treturn[1] ?{table,...} the errors of the rules left out (as @{validate}'s), or nil
+-- @return[2] nil (unreadable file, syntax error, an error while loading, or no good rule)
+-- @treturn[2] {table,...} the errors
 function R.load(src, opts)
   opts = opts or {}
   local name, text = "=rules", src
@@ -790,5 +919,11 @@ function R.load(src, opts)
 end
 
 R.Set = Set
+--- `table.unpack` on every Lua (`unpack` on 5.1), for rules files and function conditions.
+-- @function unpack
+-- @tparam table t
+-- @tparam[opt=1] integer i
+-- @tparam[opt=#t] integer j
+-- @return t[i], ..., t[j]
 R.unpack = unpack
 return R

@@ -18,6 +18,12 @@ local function read_file(path, what)
 end
 
 --- The configuration: the file's table under the flags; nil, message on error.
+-- The file (`flags.config`, Lua returning a table) is read in an empty environment; token
+-- and TLS files named in either are read here.
+-- @tparam table flags the options perflib.cli parsed (`listen`, `config`, `token_file`, ...)
+-- @treturn[1] table the options for the C `perflib.serve(opts)` (`listen`, `token`, `tls_cert`, ...)
+-- @return[2] nil
+-- @treturn[2] string message naming the option ("--config: unknown key 'x'", ...)
 function M.load(flags)
   local c = {}
   if flags.config then
@@ -72,6 +78,10 @@ end
 
 --- Entry point kept for callers of the old interface (perflua serve ARGS, parsed by
 -- perflib.cli): returns the exit status.
+-- @tparam {string,...} args the arguments after `serve`
+-- @tparam[opt] file out default `io.stdout`
+-- @tparam[opt] file err default `io.stderr`
+-- @treturn integer the exit status
 function M.main(args, out, err)
   local argv = { "serve" }
   for k = 1, #args do argv[k + 1] = args[k] end
@@ -81,6 +91,10 @@ end
 --- Serves on the flags perflib.cli parsed (listen, config, collect, paths, token_file,
 -- tls_cert, tls_key, max_clients, max_body, timeout) until INT or TERM; returns the exit
 -- status: 0 after INT or TERM, 1 when it cannot serve, 2 for a configuration that is unusable.
+-- @tparam table flags the options perflib.cli parsed
+-- @tparam[opt=io.stdout] file out where the address it serves on is announced
+-- @tparam[opt=io.stderr] file err where problems go
+-- @treturn integer the exit status
 function M.run(flags, out, err)
   out, err = out or io.stdout, err or io.stderr
   local e

@@ -82,6 +82,8 @@ end
 --- Sorts the rows of a model by its sort column (highest first, or lowest
 -- when reversed); `_Total` stays first, rows with no value go last, ties by
 -- instance name.
+-- @tparam table m a model (@{set_model}'s)
+-- @treturn table m, its rows sorted in place
 function top.sort(m)
   local k, rev = m.sort, m.reverse
   table.sort(m.rows, function(a, b)
@@ -105,6 +107,7 @@ end
 -- @tparam table values `[counter][instance] = value` (Sample:values)
 -- @tparam table instances instance names
 -- @tparam table opts `{ set=, sort = column index, reverse=, seq=, time=, interval=, note= }`
+-- @treturn table the model, its rows sorted (@{sort})
 function top.set_model(columns, values, instances, opts)
   local m = { set = opts.set, columns = columns, rows = {}, sort = opts.sort or 1, reverse = opts.reverse,
               seq = opts.seq or 0, time = opts.time or os.date("%H:%M:%S"), interval = opts.interval or 1,
@@ -198,6 +201,10 @@ function top.layout(m, h, w, st)
 end
 
 --- The machine summary's model from a sample pair of the SUMMARY query.
+-- @tparam table values `values[i]` the value of `top.SUMMARY[i]` (nil when unknown)
+-- @tparam table units `units[i]` its formatted unit ("" for none)
+-- @tparam table opts `{ seq=, time=, interval= }`
+-- @treturn table the model: `{ rows = { {name=, value=, unit=} }, seq=, time=, interval= }`
 function top.summary_model(values, units, opts)
   local m = { rows = {}, seq = opts.seq or 0, time = opts.time or os.date("%H:%M:%S"),
               interval = opts.interval or 1 }

@@ -4,7 +4,7 @@
  * (`perflib.sample_from_block`), with strict validation of blocks
  * that come from outside: a bad block is `nil, "block: offset N: rule", EINVAL`,
  * never a read out of bounds.
- * @module perflib.core
+ * @module perflib
  */
 #include "lpl.h"
 #include "pl_datablock.h"

@@ -4,7 +4,7 @@
  * does several jobs) and one clearly named function per job
  * (collect_sets, collect_block, metadata, counter_names, help_texts,
  * counter_units), and the title-index lookups (lookup, index_of).
- * @module perflib.core
+ * @module perflib
  */
 #include "lpl.h"
 

@@ -1,7 +1,29 @@
 /***
  * CounterSets: the metadata of one counterset (name, GUID, help, instance
  * type, costly flag, counters) and its current instances.
- * @classmod CounterSet
+ * @module perflib
+ */
+/***
+ * The Prometheus metric a counter is exported as: `perflib_<set>_<counter>`
+ * in lower case, `%` as "percent", "/sec" dropped from a cumulative counter
+ * (its raw value is exported, for rate()), every other run of characters
+ * one `_`, the counter's base unit once at the end (`_bytes`, `_seconds`,
+ * ...) and `_total` for cumulative counters; two counters of a set that would
+ * share a name both take their id before the suffixes.
+ * @function metric_name
+ * @tparam string|table path_or_counter a counter path without wildcards, or a
+ *   counter table (`cs:counter(...)`, `cs.counters[i]`)
+ * @tparam[opt] Machine machine
+ * @treturn[1] string the metric name
+ * @treturn[1] string "counter" or "gauge"
+ * @treturn[1] number the factor from the raw value to the metric's value
+ * @return[2] nil when no such counter
+ * @treturn[2] string message
+ */
+
+/***
+ * A counterset: its metadata and its current instances; @{counterset} gives one.
+ * @type CounterSet
  */
 #include "lpl.h"
 
@@ -253,23 +275,8 @@ static const pl_counter_def *metric_counter(lua_State *L, lpl_machine *m, const 
     return &(*cs)->counters[i];
 }
 
-/***
- * The Prometheus metric a counter is exported as: `perflib_<set>_<counter>`
- * in lower case, `%` as "percent", "/sec" dropped from a cumulative counter
- * (its raw value is exported, for rate()), every other run of characters
- * one `_`, the counter's base unit once at the end (`_bytes`, `_seconds`,
- * ...) and `_total` for cumulative counters; two counters of a set that would
- * share a name both take their id before the suffixes.
- * @function metric_name
- * @tparam string|table path_or_counter a counter path without wildcards, or a
- *   counter table (`cs:counter(...)`, `cs.counters[i]`)
- * @tparam[opt] Machine machine
- * @treturn[1] string the metric name
- * @treturn[1] string "counter" or "gauge"
- * @treturn[1] number the factor from the raw value to the metric's value
- * @return[2] nil when no such counter
- * @treturn[2] string message
- */
+/* perflib.metric_name: its LDoc comment is at the top of this file, outside
+ * the CounterSet section. */
 int lpl_metric_name(lua_State *L)
 {
     lpl_machine *m;

@@ -3,7 +3,11 @@
  *
  * The default machine is this one (root "/"); others read fixture trees or a
  * container's mounted /proc.  Queries and countersets pin their machine.
- * @classmod Machine
+ * @module perflib
+ */
+/***
+ * A machine: the root its countersets are read below; @{machine} makes one.
+ * @type Machine
  */
 #include "lpl.h"
 
@@ -124,8 +128,9 @@ static int m_index(lua_State *L)
 }
 
 /***
- * Iterates over this machine's countersets.
+ * Iterates over this machine's countersets (as @{countersets}).
  * @function Machine:countersets
+ * @return iterator yielding CounterSet objects
  */
 static int m_countersets(lua_State *L)
 {
@@ -134,8 +139,12 @@ static int m_countersets(lua_State *L)
 }
 
 /***
- * A counterset of this machine by name or GUID.
+ * A counterset of this machine by name (case-insensitive) or GUID (as @{counterset}).
  * @function Machine:counterset
+ * @tparam string name_or_guid
+ * @treturn[1] CounterSet
+ * @return[2] nil
+ * @treturn[2] string message "no counterset 'name'"
  */
 static int m_counterset(lua_State *L)
 {
@@ -152,8 +161,12 @@ static int m_counterset(lua_State *L)
 }
 
 /***
- * Opens a query on this machine.
+ * Opens a query on this machine (as @{query}).
  * @function Machine:query
+ * @treturn[1] Query
+ * @return[2] nil
+ * @treturn[2] string message
+ * @treturn[2] int errno
  */
 static int m_query(lua_State *L)
 {

@@ -1,11 +1,11 @@
 /***
- * perflib.core: the C core of perflib for Lua 5.4.
+ * perflib.core: the C core of perflib for Lua 5.1-5.4 and LuaJIT.
  *
- * Use it through the facade, `require "perflib"`, which re-exports all of
- * this.  Errors follow two classes: misuse (wrong types, closed handles,
- * unknown option keys) raises; environment failures return
- * `nil, message, errno`.
- * @module perflib.core
+ * Use it through the facade, `require "perflib"`, which re-exports the
+ * public functions: they are documented under perflib.  Errors follow two
+ * classes: misuse (wrong types, closed handles, unknown option keys) raises;
+ * environment failures return `nil, message, errno`.
+ * @module perflib
  */
 #include "appseg.h"
 #include "lpl.h"
@@ -83,6 +83,7 @@ static int l_sleep(lua_State *L)
 /***
  * Monotonic clock in seconds (a float), for measuring intervals.
  * @function clock
+ * @treturn number seconds since an arbitrary start (not the epoch)
  */
 static int l_clock(lua_State *L)
 {
@@ -161,8 +162,12 @@ static int l_counterset(lua_State *L)
  * Opens a query handle.
  * @function query
  * @tparam[opt] Machine|table machine a Machine, or options for a new one
- *   (`root`, `user_hz`, `page_size`)
- * @treturn Query
+ *   (`root`, `user_hz`, `page_size`; or `host` and the others of @{machine}: a remote
+ *   machine, whose failure to connect raises)
+ * @treturn[1] Query
+ * @return[2] nil
+ * @treturn[2] string message
+ * @treturn[2] int errno (no memory for the handle)
  */
 static int l_query(lua_State *L)
 {

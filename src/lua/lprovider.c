@@ -7,7 +7,7 @@
  * library: a table look-up and one aligned store or atomic add, no system
  * call and no allocation.  Any perflib reader (this process or another)
  * sees the sets like built-in ones.
- * @module perflib.core
+ * @module perflib
  */
 #include "lpl.h"
 #include "../provider/perflib_provider.h"
@@ -411,14 +411,18 @@ static uint32_t check_set(lua_State *L, const lprov *p, int i)
 }
 
 /***
+ * A provider: the countersets it declared and their instances; @{provider} makes one.
+ * @type Provider
+ */
+/***
  * An instance of a counterset, created on first use: the same name gives the
- * same instance until it is deleted.  It lives until `Instance:delete` or the
+ * same instance until it is deleted.  It lives until `ProviderInstance:delete` or the
  * provider's `stop`, whether or not the program keeps it.
  * @function Provider:instance
  * @tparam string|int set the counterset's name (or its position in the declaration)
  * @tparam[opt] string name the instance name (none for a single-instance set)
  * @tparam[opt] int id the instance id (default: instances made in this set so far)
- * @treturn Instance
+ * @treturn ProviderInstance
  * @return[2] fail, message, errno when the segment cannot grow
  */
 static int p_instance(lua_State *L)
@@ -592,9 +596,13 @@ static lua_Integer read_value(const lpinst *w, uint32_t id)
 }
 
 /***
+ * An instance of a provider's counterset; @{Provider:instance} gives one.
+ * @type ProviderInstance
+ */
+/***
  * Sets a counter's value (a 4-byte counter keeps the low 32 bits; a
  * negative value is stored as its two's complement).
- * @function Instance:set
+ * @function ProviderInstance:set
  * @tparam string|int counter the counter's name or id
  * @tparam int|string value an integer (a float with an integral value is taken, 2.5 raises;
  *   before Lua 5.3 also the decimal string of one beyond 2^53, README "Lua 5.1, 5.2, 5.3 and LuaJIT")
@@ -610,7 +618,7 @@ static int w_set(lua_State *L)
 /***
  * Adds to a counter (an atomic add: threads or processes sharing the segment
  * do not lose counts); a negative delta subtracts.
- * @function Instance:add
+ * @function ProviderInstance:add
  * @tparam string|int counter the counter's name or id
  * @tparam[opt=1] int delta
  */
@@ -624,7 +632,7 @@ static int w_add(lua_State *L)
 
 /***
  * A counter's value as published (a 4-byte counter reads unsigned).
- * @function Instance:get
+ * @function ProviderInstance:get
  * @tparam string|int counter the counter's name or id
  * @treturn int|string the value (before Lua 5.3: a number up to 2^53, beyond it
  *   the decimal string; README "Lua 5.1, 5.2, 5.3 and LuaJIT")
@@ -639,9 +647,9 @@ static int w_get(lua_State *L)
 /***
  * An accessor of one counter, its name resolved once: `c:set(v)`,
  * `c:add(d)` and `c:get()` as the instance's methods, cheaper.
- * @function Instance:counter
+ * @function ProviderInstance:counter
  * @tparam string|int counter the counter's name or id
- * @treturn Counter
+ * @treturn ProviderCounter
  */
 static int w_counter(lua_State *L)
 {
@@ -658,7 +666,7 @@ static int w_counter(lua_State *L)
 /***
  * Deletes the instance from the segment (readers no longer list it); using it
  * afterwards raises.  Also `__close`; deleting twice does nothing.
- * @function Instance:delete
+ * @function ProviderInstance:delete
  */
 static int w_delete(lua_State *L)
 {
@@ -706,9 +714,13 @@ static lpcounter *check_counter(lua_State *L)
 }
 
 /***
- * Sets the counter (as `Instance:set`).
- * @function Counter:set
- * @tparam int|string value as `Instance:set`
+ * One counter of a provider's instance, bound for fast updates; @{ProviderInstance:counter} gives one.
+ * @type ProviderCounter
+ */
+/***
+ * Sets the counter (as `ProviderInstance:set`).
+ * @function ProviderCounter:set
+ * @tparam int|string value as `ProviderInstance:set`
  */
 static int c_set(lua_State *L)
 {
@@ -718,8 +730,8 @@ static int c_set(lua_State *L)
 }
 
 /***
- * Adds to the counter (as `Instance:add`).
- * @function Counter:add
+ * Adds to the counter (as `ProviderInstance:add`).
+ * @function ProviderCounter:add
  * @tparam[opt=1] int delta
  */
 static int c_add(lua_State *L)
@@ -730,9 +742,9 @@ static int c_add(lua_State *L)
 }
 
 /***
- * The counter's value (as `Instance:get`).
- * @function Counter:get
- * @treturn int|string as `Instance:get`
+ * The counter's value (as `ProviderInstance:get`).
+ * @function ProviderCounter:get
+ * @treturn int|string as `ProviderInstance:get`
  */
 static int c_get(lua_State *L)
 {

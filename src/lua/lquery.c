@@ -4,7 +4,12 @@
  *
  * Each specification added gets its own status: an unknown counterset or
  * counter is reported for that specification, never raised for the call.
- * @classmod Query
+ * @module perflib
+ */
+/***
+ * A query: counter specifications and the samples collected for them.
+ * (`Query:samples`, written in Lua, is listed with the functions above.)
+ * @type Query
  */
 #include "lpl.h"
 #include "pl_suggest.h"
@@ -401,7 +406,14 @@ static int q_collect(lua_State *L)
     return 1;
 }
 
-/* One release for close, __gc and __close: idempotent, never raises. */
+/***
+ * Frees the query's counters and state now rather than at garbage
+ * collection (also `__close` and `__gc`: one release, idempotent, never
+ * raises).  Afterwards every method but `close` raises "attempt to use a
+ * closed query"; a query closed while it collects is freed when that
+ * collect ends.
+ * @function Query:close
+ */
 static int q_close(lua_State *L)
 {
     lpl_query *q = get_query(L, 1);

@@ -5,7 +5,12 @@
  * Raw values are integers (64-bit; values of 2^63 and above read as
  * negative: use `math.ult` or `("%u"):format(v)`).  Formatted values are
  * floats with a status; a value is nil unless its status is "valid".
- * @classmod Sample
+ * @module perflib
+ */
+/***
+ * A sample: the raw values one collect read; @{Query:collect} gives one.
+ * (`Sample:values`, written in Lua, is listed with the functions above.)
+ * @type Sample
  */
 #include "lpl.h"
 
@@ -303,8 +308,10 @@ static int push_iter(lua_State *L, int older, int raw, int only, const pl_fmt *f
  * Iterates over formatted values: `for instance, value, status, counter, index in s1:formatted(s0)`.
  * Results that failed as a whole yield their instance filter, nil and the status.
  * @function Sample:formatted
- * @tparam[opt] Sample older
- * @tparam[opt] table opts `index` (one result only), `nocap`, `x1000`, `noscale`
+ * @tparam[opt] Sample older the previous sample of the query (rates and averages need it)
+ * @tparam[opt] table opts `index` (one result only; out of range raises), `nocap`, `x1000`, `noscale`
+ * @return iterator yielding instance (string), value (number, nil unless valid),
+ *   status (string), counter (string), result index (int)
  */
 static int s_formatted(lua_State *L)
 {
@@ -504,7 +511,8 @@ static int s_evaluate(lua_State *L)
  * status.  Values and bases are as `Sample:value` gives them (before Lua 5.3,
  * a decimal string beyond 2^53).
  * @function Sample:raw
- * @tparam[opt] int index one result only
+ * @tparam[opt] int index one result only (out of range raises)
+ * @return iterator yielding instance, value, status, counter, result index, base
  */
 static int s_raw(lua_State *L)
 {
@@ -519,6 +527,7 @@ static int s_raw(lua_State *L)
  * `s.time`): its rates use it, so a slow set read in the same collect does
  * not move another set's interval.
  * @function Sample:results
+ * @treturn {table,...} one table per result, in result index order
  */
 static int s_results(lua_State *L)
 {
@@ -612,6 +621,12 @@ static int s_index(lua_State *L)
     return 1;
 }
 
+/***
+ * Drops the sample's values now (also `__close` and `__gc`; idempotent,
+ * never raises).  Afterwards its methods raise "attempt to use a released
+ * sample".  `Query:collect(s)` may reuse a sample in place instead.
+ * @function Sample:release
+ */
 static int s_release(lua_State *L)
 {
     lpl_sample *s = luaL_checkudata(L, 1, LPL_SAMPLE);

@@ -12,7 +12,7 @@
  * in a Lua state), and scrapes that arrive while one is being collected
  * share it.  Access: loopback addresses only, unless a bearer token or TLS
  * is configured; a token, when set, is required on every request.
- * @module perflib.core
+ * @module perflib
  */
 #include "lpl.h"
 #include "pl_expose.h"
@@ -709,8 +709,13 @@ static int l_serve(lua_State *L)
 }
 
 /***
+ * A running HTTP server; @{serve} starts one.
+ * @type Server
+ */
+/***
  * The port the server listens on (the one the system chose for port 0).
  * @function Server:port
+ * @treturn int the port
  */
 static int s_port(lua_State *L)
 {
@@ -721,6 +726,7 @@ static int s_port(lua_State *L)
 /***
  * What it has done: `scrapes`, `collect_errors`, `requests` (by status code), `ready`.
  * @function Server:stats
+ * @treturn table `{scrapes = n, collect_errors = n, ready = boolean, requests = {[code] = n}}`
  */
 static int s_stats(lua_State *L)
 {

@@ -3,7 +3,7 @@
  * records the signal, the script asks which arrived.  The handlers do not
  * restart system calls, so `perflib.sleep` returns early with EINTR and the
  * script can act at once (reload on HUP, stop on TERM and INT).
- * @module perflib.core
+ * @module perflib
  */
 #include "lpl.h"
 

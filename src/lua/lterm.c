@@ -4,7 +4,8 @@
  * the views need: rows of text with a style, the size, keys with a timeout.
  * The views lay their rows out in Lua (perflib.view, perflib.top); this
  * class only draws them.  One terminal at a time (ncurses has one screen).
- * @classmod Term
+ * Internal: perflib.core's, not re-exported by the facade nor in the reference.
+ * @module perflib.core
  */
 #define _XOPEN_SOURCE_EXTENDED 1
 #define NCURSES_WIDECHAR 1
@@ -151,6 +152,10 @@ static lpl_term *check_term(lua_State *L)
     return t;
 }
 
+/***
+ * A terminal screen; `perflib.core.term.open` gives one.
+ * @type Term
+ */
 /***
  * The terminal's size now (after a "resize" key, the new one).
  * @function Term:size

@@ -22,6 +22,39 @@ local N = {}
 
 local T = require "perflib.rules.text"
 N.duration, N.rate, N.json, N.escape, N.rfc3339 = T.duration, T.rate, T.json, T.escape, T.rfc3339
+
+--- Seconds from a number or a string such as "90s", "5m", "1h30m", "250ms"
+-- (perflib.rules.text's, as routes read `group_wait` and the like).
+-- @function duration
+-- @tparam number|string v
+-- @treturn[1] number seconds
+-- @return[2] nil
+-- @treturn[2] string message ("negative duration", "bad duration ...", ...)
+
+--- Events per second from a positive number or "n/duration": "10/h", "3/5m", "1/s"
+-- (as a route's `throttle.rate`).
+-- @function rate
+-- @tparam number|string v
+-- @treturn[1] number events per second
+-- @return[2] nil
+-- @treturn[2] string message ("bad rate ...", "rate must be positive")
+
+--- JSON text of a value (what jsonl lines and webhook bodies are made of).
+-- Raises on a value JSON cannot hold (a cycle, a function).
+-- @function json
+-- @param v a string, number, boolean or table
+-- @treturn string
+
+--- Text made safe for a terminal or a log line: control characters, bytes that are not
+-- UTF-8 and the bidirectional controls escaped, so the result is one printable line.
+-- @function escape
+-- @param s a string (other values go through tostring)
+-- @treturn string
+
+--- RFC 3339 UTC text of a Unix time, to the millisecond ("2024-05-01T12:00:00.250Z").
+-- @function rfc3339
+-- @tparam number unix seconds since the epoch
+-- @treturn ?string nil for a non-number, NaN or a time beyond 1e12 s
 local json_number = T.number
 
 -- Matching --------------------------------------------------------------------------
@@ -46,6 +79,12 @@ local function matches(match, labels)
   end
   return true
 end
+--- Do the labels meet a route's (or silence's) `match`?  Each key's wanted value is a
+-- value (compared as strings), a list of values (any one), or a function of the label's value.
+-- @tparam ?table match `{label = value | {value, ...} | function}`; nil matches everything
+-- @tparam table labels the alert's labels
+-- @treturn boolean
+-- @function matches
 N.matches = matches
 
 local function fingerprint(labels)
@@ -190,6 +229,8 @@ end
 --   default io.stderr), `out` (print destination: a file or function(line), default io.stdout),
 --   `perflib` (a table with spawn, wait, kill, syslog, clock and http; default
 --   require "perflib.core", where these internal functions live)
+-- @treturn table the notifier (its methods below); a bad route, inhibit, silence or action
+--   raises with a message naming it ("route 2 action 1: unknown action kind 'x'")
 function N.new(set, opts)
   opts = opts or {}
   set = set or {}
@@ -227,6 +268,8 @@ function Notifier:_perflib()
 end
 
 --- Adds a silence at run time: { match = {...}, expires = t|nil, why = "..." } → id.
+-- @tparam table s the silence (`match`, `starts`, `expires` on the sample clock, `why`); a bad one raises
+-- @treturn integer its id, for @{Notifier:unsilence}
 function Notifier:silence(s)
   s = check_silence(s, "silence")
   local id = self.next_silence
@@ -237,12 +280,16 @@ function Notifier:silence(s)
   return id
 end
 
---- Removes a silence by id.
+--- Removes a silence by id (an unknown id does nothing).
+-- @tparam integer id what @{Notifier:silence} returned
 function Notifier:unsilence(id)
   self.silences[id] = nil
 end
 
 --- The active silence matching labels at sample time t (default: the last tick), or nil.
+-- @tparam table labels an alert's labels
+-- @tparam[opt] number t sample time
+-- @treturn ?table the silence
 function Notifier:silenced(labels, t)
   t = t or self.now
   for _, s in pairs(self.silences) do
@@ -255,6 +302,8 @@ function Notifier:silenced(labels, t)
 end
 
 --- The labels of a firing alert that inhibits one with these labels, or nil.
+-- @tparam table labels an alert's labels
+-- @treturn ?table the inhibiting alert's labels
 function Notifier:inhibited(labels)
   for _, h in ipairs(self.inhibits) do
     if matches(h.target, labels) then
@@ -301,12 +350,15 @@ function Notifier:_routes_for(labels)
 end
 
 --- Takes one engine event (a transition, flap_start or flap_end); never raises.
+-- What it notifies goes out at the next @{Notifier:tick}.
+-- @tparam table ev an event of perflib.rules.engine's `feed`
 function Notifier:event(ev)
   local ok, err = pcall(self._event, self, ev)
   if not ok then self:_log("bad event ignored: " .. tostring(err)) end
 end
 
---- Takes a list of events.
+--- Takes a list of events (as @{Notifier:event}, in order).
+-- @tparam {table,...} list
 function Notifier:events(list)
   for _, ev in ipairs(list or {}) do self:event(ev) end
 end
@@ -495,6 +547,7 @@ end
 -- @number[opt] unix the Unix time of the same instant (`s.timestamp` of the
 --   sample): from then on notifications carry RFC 3339 UTC times beside the
 --   sample-clock ones (`time`, `active_since_time`, `fired_at_time`, `resolved_at_time`)
+-- @treturn {table,...} the notifications sent (a failure inside is logged, never raised)
 function Notifier:tick(t, unix)
   local sent = {}
   local ok, err = pcall(function()
@@ -537,11 +590,20 @@ end
 
 -- Actions (what each does for a note: perflib.rules.detail) ---------------------------
 
+--- A template with `{label}` and `{field}` of a notification filled in (a label first, then the
+-- notification's own field such as `value` or `message`); unknown names and table values stay
+-- as written.
+-- @function expand
+-- @tparam string s the template
+-- @tparam table note the notification (its `labels` and fields)
+-- @treturn string
 N.expand = D.expand
 
 --- A captured action as a flat record: `action` (its kind), `route`, `alertname`, `state`,
 -- `kind` ("alert" or "flap_start"/"flap_end"), `labels` (a copy), `value`, `message`, `count`
 -- (alerts in the group), `is_repeat`, `detail` (what the action would have done), `t`.
+-- @tparam table c an entry of `n.captured` (a notifier made with `run = true`)
+-- @treturn table the record
 function N.record_of(c)
   local note = c.alert
   return { t = c.t, action = c.action.kind, route = note.route, alertname = note.name, state = note.state,
@@ -684,6 +746,7 @@ end
 -- scheduled on the sample clock); a child past its `timeout` is stopped.
 -- For shutdown and tests.
 -- @number[opt] limit seconds to wait at most (default: until the children's timeouts end them)
+-- A failure inside is logged, never raised; nothing is returned.
 function Notifier:drain(limit)
   local ok, err = pcall(function()
     self:_reap(limit and self:_perflib().clock() + limit or math.huge)
@@ -753,6 +816,7 @@ end
 -- to `limit` seconds, then kills their process groups, and logs each thing
 -- it drops.  Scheduled repeats end.  Returns the notifications sent.
 -- @number[opt=10] limit seconds to wait for exec children
+-- @treturn {table,...} the notifications sent (a failure inside is logged, never raised)
 function Notifier:stop(limit)
   local sent, t = {}, self.now
   local ok, err = pcall(function()
@@ -802,11 +866,14 @@ function Notifier:_dropped()
 end
 
 --- Number of exec children still running and retries still scheduled.
+-- @treturn integer exec children running
+-- @treturn integer retries scheduled
 function Notifier:pending()
   return #self.children, #self.jobs
 end
 
 --- Number of HTTP sends (alertmanager, webhook) in flight.
+-- @treturn integer
 function Notifier:sending()
   return #self.sends
 end

@@ -2,6 +2,8 @@
 -- Series: "v*n" n samples of v, "a+d*n" a ramp (a, a+d, ... n samples), "v" one sample,
 -- "_" or "_*n" a gap (instance there, no data), "~" or "~*n" the instance absent (vanished),
 -- "!" a counter reset at the next sample. Input keys: "path{instance=name}" or "path".
+-- @module perflib.rules.test
+
 local R = require "perflib.rules"
 local E = require "perflib.rules.engine"
 local N = require "perflib.rules.notify"
@@ -17,6 +19,8 @@ local function num(s, whole)
 end
 
 --- Parse a series into a list of samples { v = number|nil, gap = bool, absent = bool, reset = bool }.
+-- @tparam string series e.g. "10*3 10+5*4 _ ~*2 ! 0" (the forms in the module's description)
+-- @treturn {table,...} the samples; a bad token raises naming it
 function T.parse(series)
   local out, reset = {}, false
   for tok in series:gmatch("%S+") do
@@ -125,6 +129,8 @@ end
 -- no real counterset or counter, raises (with a suggestion); input instances that no rule
 -- watches are listed in `res.warnings`.
 -- Returns a Result; raises when the rules do not load.
+-- @tparam table opts as above: `rules` and `input` (`{[key] = series}`) are needed
+-- @treturn table a Result: `events`, `sent`, `warnings`, and the methods below
 function T.run(opts)
   local set, errs = opts.rules, nil
   if type(set) == "string" then
@@ -231,6 +237,12 @@ function Result:index(t)
 end
 
 --- State of an alert at time t (as of the last sample at or before t), and its info.
+-- @tparam number|string t seconds on the virtual clock, or a duration ("5m"); past the input's
+--   end raises
+-- @tparam string rule the rule's name (an unknown one raises)
+-- @tparam[opt] table labels labels the alert must have (the first match)
+-- @treturn string "inactive", "pending", "firing", ..., or "disabled"
+-- @treturn ?table the alert (`labels`, `value`, `severity`, ...), when there is one
 function Result:at(t, rule, labels)
   local k = self:index(t)
   local snap = k and self.snaps[k][rule]
@@ -245,12 +257,20 @@ function Result:at(t, rule, labels)
 end
 
 --- The rule's value for an alert at time t (nil: unknown).
+-- @tparam number t seconds on the virtual clock
+-- @tparam string rule the rule's name
+-- @tparam[opt] table labels labels the alert must have
+-- @treturn ?number
 function Result:value(t, rule, labels)
   local _, a = self:at(t, rule, labels)
   return a and a.value
 end
 
 --- True when the alert was never in `state` (default "firing").
+-- @tparam string rule the rule's name
+-- @tparam[opt] table labels labels the alert must have
+-- @tparam[opt="firing"] string state
+-- @treturn boolean
 function Result:never(rule, labels, state)
   state = state or "firing"
   for _, snap in ipairs(self.snaps) do
@@ -262,6 +282,10 @@ function Result:never(rule, labels, state)
 end
 
 --- First time the alert entered `state` (default "firing"), or nil.
+-- @tparam string rule the rule's name
+-- @tparam[opt] table labels labels the alert must have
+-- @tparam[opt="firing"] string state
+-- @treturn ?number seconds on the virtual clock
 function Result:first(rule, labels, state)
   state = state or "firing"
   for _, ev in ipairs(self.events) do
@@ -271,6 +295,9 @@ function Result:first(rule, labels, state)
 end
 
 --- Events of one rule/alert (kind "transition", "flap_start", "flap_end", "rule_error").
+-- @tparam[opt] string rule the rule's name (nil: every rule)
+-- @tparam[opt] table labels labels the events must have
+-- @treturn {table,...} the events, in order
 function Result:transitions(rule, labels)
   local out = {}
   for _, ev in ipairs(self.events) do
@@ -281,6 +308,8 @@ end
 
 --- Is this engine event a notification (as a router would send without routes/throttling)?
 -- Fire, resolve, flap start/end; transitions while flapping are suppressed; unknown is no news.
+-- @tparam table ev an engine event
+-- @treturn boolean
 function T.notifiable(ev)
   if ev.kind == "flap_start" or ev.kind == "flap_end" or ev.kind == "rule_error" then return true end
   if ev.kind ~= "transition" or ev.flapping then return false end
@@ -290,6 +319,9 @@ function T.notifiable(ev)
 end
 
 --- Count notifications: opts.alert (rule name), opts.labels; returns the count and the events.
+-- @tparam[opt] table opts
+-- @treturn integer the count
+-- @treturn {table,...} the events (those @{notifiable} accepts)
 function Result:notifications(opts)
   opts = opts or {}
   local out = {}
@@ -306,6 +338,9 @@ end
 -- "exec", ...), opts.state ("firing", "resolved"), opts.kind ("alert", "flap_start",
 -- "flap_end"), opts.labels, opts.is_repeat.
 -- Returns the count and the records (see perflib.rules.notify.record_of).
+-- @tparam[opt] table opts
+-- @treturn integer the count
+-- @treturn {table,...} the records
 function Result:sent_by(opts)
   opts = opts or {}
   local out = {}
@@ -322,6 +357,7 @@ function Result:sent_by(opts)
 end
 
 --- A readable timeline of the events.
+-- @treturn string one line per event ("   12.0 cpu{0} pending -> firing (93.5)")
 function Result:timeline()
   local lines = {}
   for _, ev in ipairs(self.events) do
@@ -337,19 +373,50 @@ function Result:timeline()
 end
 
 -- ---------------------------------------------------------------- declarative expectations
+-- Expectations for @{check} and @{case}'s `expect` list.
 
+--- Expect the alert of `rule` (the one whose labels include `labels`) to be in `state` at time t
+-- (as `Result:at` says), and its labels (or `severity`) to hold the values of `extra`.
+-- @tparam number t seconds on the virtual clock
+-- @tparam string rule the rule's name
+-- @tparam[opt] table labels labels the alert must have (`{instance = "sda"}`)
+-- @tparam string state "inactive", "pending", "firing", "resolved", "unknown", ...
+-- @tparam[opt] table extra `{label = value}` or `{severity = "crit"}` the alert must have then
+-- @treturn table the expectation
 function T.at(t, rule, labels, state, extra)
   return { what = "at", t = t, rule = rule, labels = labels, state = state, extra = extra }
 end
+--- Expect the alert never to be in `state` during the run (as `Result:never` says).
+-- @tparam string rule the rule's name
+-- @tparam[opt] table labels labels the alert must have
+-- @tparam[opt="firing"] string state
+-- @treturn table the expectation
 function T.never(rule, labels, state) return { what = "never", rule = rule, labels = labels, state = state } end
+--- Expect the rule's value for the alert at time t to be v (within tol), or unknown
+-- when v is `T.UNKNOWN`.
+-- @tparam number t seconds on the virtual clock
+-- @tparam string rule the rule's name
+-- @tparam[opt] table labels labels the alert must have
+-- @tparam number v the value, or `T.UNKNOWN`
+-- @tparam[opt] number tol the tolerance (default 1e-9 of max(1, |v|))
+-- @treturn table the expectation
 function T.value_at(t, rule, labels, v, tol)
   return { what = "value", t = t, rule = rule, labels = labels, v = v, tol = tol }
 end
+--- Expect notifications of the engine's events (as `Result:notifications` counts them).
+-- @tparam table o `alert` (a rule name), `labels`, then `count` (exactly) or `max` (at most)
+-- @treturn table the expectation
 function T.notifications(o) return { what = "notifications", o = o } end
 --- Expect notifications the routes sent: o as for Result:sent_by, plus count, min or max.
+-- @tparam table o
+-- @treturn table the expectation
 function T.sent(o) return { what = "sent", o = o } end
 
 --- Check expectations against a result: true, or false and a list of failure messages.
+-- @tparam table res a Result of @{run}
+-- @tparam {table,...} expect expectations (@{at}, @{never}, @{value_at}, @{notifications}, @{sent})
+-- @treturn boolean all met
+-- @treturn {string,...} a message per expectation not met
 function T.check(res, expect)
   local fails = {}
   local function fail(fmt, ...) fails[#fails + 1] = fmt:format(...) end
@@ -388,6 +455,10 @@ function T.check(res, expect)
 end
 
 --- Run one case: { rules =, every =, input =, expect = {...} } → ok, failures, result.
+-- @tparam table def @{run}'s options and `expect`
+-- @treturn boolean all expectations met
+-- @treturn {string,...} the failures
+-- @treturn table the Result
 function T.case(def)
   local res = T.run(def)
   local ok, fails = T.check(res, def.expect or {})
