@@ -65,7 +65,7 @@ local F = {
                  fail = { "nil,string", function() return perflib.counterset("No Such Set", M) end },
                  bad = { "bad argument #1 to 'counterset'", function() return (perflib.counterset {}) end } },
   query = { ok = { "perflib.Query", function() return perflib.query(M) end },
-            fail = "makes an empty query: no I/O",
+            fail = { "nil,string,number", function() return perflib.query { host = "127.0.0.1:1" } end },
             bad = { "bad argument #1", function() return (perflib.query "x") end } },
   collect = { ok = { "perflib.Sample,perflib.Query,table", function() return perflib.collect("1000", M) end },
               fail = "per-value problems are statuses (a set whose files are gone is no_data); only memory can run out",

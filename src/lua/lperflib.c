@@ -163,18 +163,19 @@ static int l_counterset(lua_State *L)
  * @function query
  * @tparam[opt] Machine|table machine a Machine, or options for a new one
  *   (`root`, `user_hz`, `page_size`; or `host` and the others of @{machine}: a remote
- *   machine, whose failure to connect raises)
+ *   machine)
  * @treturn[1] Query
  * @return[2] nil
  * @treturn[2] string message
- * @treturn[2] int errno (no memory for the handle)
+ * @treturn[2] int errno (a remote machine that cannot be reached; no memory for the handle)
  */
 static int l_query(lua_State *L)
 {
     if (lua_istable(L, 1) && lua_getfield(L, 1, "host") != LUA_TNIL) {
         lua_pop(L, 1);
-        if (lpl_remote_machine(L, 1) != 1)
-            return luaL_error(L, "%s", lua_tostring(L, -2));
+        int n = lpl_remote_machine(L, 1);
+        if (n != 1)
+            return n;                    /* nil, message, errno: as perflib.machine{host=} */
     } else if (lua_istable(L, 1))
         lpl_machine_from_opts(L, 1);
     else
