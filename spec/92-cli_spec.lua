@@ -147,8 +147,8 @@ describe("perflua's command line", function()
     local usage = help:match "^(usage: .-)\n\n"
     assert.equals(usage .. "\nRecord counter paths (and the sources of a rules file) to a file that perflua\n"
       .. "replay reads; an existing OUT.rec is refused unless --force is given.\n", err)
-    assert.matches("^usage: perflua replay %[%-h%] <RULES%.lua> <RECORDING>\n",
-      cli.usage "replay")
+    assert.matches("^usage: perflua replay %[%-%-summary%] %[%-%-sweep PCT%] %[%-%-no%-sweep%] %[%-h%]\n"
+      .. "       <RULES%.lua> <RECORDING>\n", cli.usage "replay")
     assert.has_error(function() cli.usage "nope" end, "bad argument #1 to 'usage' (no command 'nope')")
   end)
 

@@ -46,6 +46,7 @@ local repl = require "perflib.repl"
 local top = require "perflib.top"
 local cli = require "perflib.cli"
 local typeperf = require "perflib.typeperf"
+local backtest = require "perflib.backtest"
 
 local function set() return assert(R.load(RULES)) end
 local function engine() return require("perflib.rules.engine").new(set()) end
@@ -161,7 +162,15 @@ C["perflib.record"] = { mod = record, fns = {
       function() return record.main({ REC, "\\Memory\\Available Bytes" }, { seconds = 0.01, interval = 0.01, force = true }, sink(), sink()) end },
            fail = { "number", function() return record.main({}, {}, sink(), sink()) end } },
 } }
+C["perflib.backtest"] = { mod = backtest, fns = {
+  run = { ok = { "table", function() return backtest.run(RULES, recording()) end },
+          fail = { "nil,string", function() return backtest.run(RULES, BAD_REC) end },
+          bad = { "opts.pct", function() return (backtest.run(RULES, REC, { pct = -1 })) end } },
+  format = { ok = { "string", function() return backtest.format(backtest.run(RULES, recording())) end }, fail = "formats a backtest" },
+} }
 C["perflib.replay"] = { mod = replay, fns = {
+  alert_key = { ok = { "string", function() return replay.alert_key("Busy", { instance = "a", severity = "warn" }) end },
+                fail = "a key for any labels" },
   run = { ok = { "table", function() return replay.run(RULES, recording()) end },
           fail = { "nil,string", function() return replay.run(RULES, BAD_REC) end } },
   format = { ok = { "string", function() return replay.format(replay.run(RULES, recording())) end }, fail = "formats a report" },

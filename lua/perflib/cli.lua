@@ -129,10 +129,21 @@ function DEFINE.record(p)
 end
 
 function DEFINE.replay(p)
-  local c = p:command("replay", "Evaluate a rules file against a recording and report every transition.")
-    :summary("Replay a recording through a rules file.")
+  local c = p:command("replay", "Evaluate a rules file against a recording at full speed (actions captured, "
+    .. "never run): every transition and notification, then a backtest per rule: how often it fired and "
+    .. "resolved, time in each state, the first and the longest episodes, and how the counts move when "
+    .. "its thresholds or pending are moved.")
+    :summary("Replay a recording through a rules file; backtest its rules.")
   rules_arg(c)
   c:argument("RECORDING", "A file written by perflua record."):target("recording")
+  c:flag("--summary", "Print the backtest only (no timeline, no notifications).")
+  c:option("--sweep", "The thresholds' step for the sweep, in percent (default 10; 0: thresholds stay).")
+    :argname("PCT"):convert(function(v)
+      local n = tonumber(v)
+      if not n or n < 0 or n >= 100 then return nil, "--sweep needs a percentage from 0 to below 100" end
+      return n
+    end)
+  c:flag("--no-sweep", "No sweep: the rules as written only."):target("no_sweep")
 end
 
 function DEFINE.promrules(p)
@@ -385,7 +396,10 @@ local RUN = {
     return require("perflib.record").main(pos, { interval = a.interval, seconds = a.seconds, rules = a.rules,
       force = a.force }, a.quiet and SINK or out, err)
   end,
-  replay = function(a, out, err) return require("perflib.replay").main({ a.rules, a.recording }, {}, out, err) end,
+  replay = function(a, out, err)
+    return require("perflib.replay").main({ a.rules, a.recording },
+      { summary = a.summary, pct = a.sweep, sweep = not a.no_sweep }, out, err)
+  end,
   promrules = function(a, out, err) return require("perflib.promrules").run(a.rules, a.output, out, err) end,
   top = run_top,
   serve = run_serve,

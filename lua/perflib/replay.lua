@@ -13,7 +13,7 @@
 --
 -- The report:
 --
--- * `timeline`: every engine event in order, `{ t =, offset =, ts =, kind =, rule =, labels =,
+-- * `timeline`: every engine event in order, `{ t =, offset =, ts =, kind =, rule =, key =, labels =,
 --   from =, to =, value =, severity =, why =, message = }` (`offset`: seconds since the first frame,
 --   `ts`: the Unix time recorded with the frame); kinds are "transition", "flap_start",
 --   "flap_end" and "rule_error";
@@ -60,6 +60,13 @@ end
 
 local function alert_key(rule, labels) return rule .. identity(labels) end
 
+--- The key of an alert in a report: the rule's name and its labels but
+-- severity and alertname, sorted (`CpuBusy{instance=0,0}`).
+-- @tparam string rule the rule's name
+-- @tparam table labels the alert's labels
+-- @treturn string
+replay.alert_key = alert_key
+
 local function load_set(rules)
   if type(rules) == "table" and type(rules.list) == "function" then return rules, nil end
   if type(rules) ~= "string" then return nil, "replay: rules must be a rule set, a path or Lua source" end
@@ -76,7 +83,8 @@ end
 -- @param rules a rule set (from perflib.rules), a rules file path, or Lua source
 -- @param recording_path a recording written by perflib.record (or by hand in its format)
 -- @tparam[opt] table opts `from`, `to` (seconds since the first frame: frames outside are not
---   fed), `limit` (instructions per call of a function condition)
+--   fed), `limit` (instructions per call of a function condition), `on_frame` (a function
+--   called with `t, frame, ts` after each frame is fed: more engines on the same single pass)
 -- @return the report, or nil and a message (rules that do not load, a malformed recording:
 --   the message names the file and line)
 function replay.run(rules, recording_path, opts)
@@ -128,8 +136,10 @@ function replay.run(rules, recording_path, opts)
         if not report.t0 then report.t0, report.ts0 = t, ts end
         t1, ts_of = t, ts
         local events = eng:feed(t, frame)
+        if opts.on_frame then opts.on_frame(t, frame, ts) end
         for _, ev in ipairs(events) do
           local entry = { t = t, offset = t - report.t0, ts = ts, kind = ev.kind, rule = ev.rule,
+                          key = ev.rule and alert_key(ev.rule, ev.labels),
                           labels = copy(ev.labels), from = ev.from, to = ev.to, value = ev.value,
                           severity = ev.labels and ev.labels.severity, why = ev.why, message = ev.message,
                           flapping = ev.flapping }
@@ -283,10 +293,12 @@ function replay.print(report, out)
   out:flush()
 end
 
---- `perflua replay RULES.lua REC`: prints the report; returns the exit status (0, or 2 when
--- the rules or the recording cannot be read).
+--- `perflua replay RULES.lua REC`: prints the report and the backtest
+-- (perflib.backtest); returns the exit status (0, or 2 when the rules or the
+-- recording cannot be read).
 -- @tparam {string,...} pos the positional arguments: RULES.lua and REC
--- @tparam table opts `from`, `to` (as @{run}'s)
+-- @tparam table opts `from`, `to` (as @{run}'s), `summary` (the backtest only), `pct` and
+--   `sweep` (as perflib.backtest.run's)
 -- @tparam file out where the report goes
 -- @tparam file err where problems and the usage go
 -- @treturn integer the exit status
@@ -295,12 +307,15 @@ function replay.main(pos, opts, out, err)
     err:write(require("perflib.cli").usage "replay")
     return 2
   end
-  local report, msg = replay.run(pos[1], pos[2], { from = opts.from, to = opts.to })
-  if not report then
+  local bt, msg = require("perflib.backtest").run(pos[1], pos[2],
+    { from = opts.from, to = opts.to, pct = opts.pct, sweep = opts.sweep })
+  if not bt then
     err:write(("perflua: %s\n"):format(msg))
     return 2
   end
-  replay.print(report, out)
+  if not opts.summary then out:write(replay.format(bt.report), "\n\n") end
+  out:write(require("perflib.backtest").format(bt), "\n")
+  out:flush()
   return 0
 end
 
