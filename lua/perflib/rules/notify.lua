@@ -21,8 +21,9 @@ local compat = require "perflib.compat"
 local N = {}
 
 local T = require "perflib.rules.text"
-N.duration, N.rate, N.json, N.escape, N.rfc3339 = T.duration, T.rate, T.json, T.escape, T.rfc3339
-local json_number = T.number
+local json = require "perflib.json"
+N.duration, N.rate, N.json, N.escape, N.rfc3339 = T.duration, T.rate, json.encode, T.escape, T.rfc3339
+local json_number = json.number
 
 -- Matching --------------------------------------------------------------------------
 
