@@ -224,26 +224,40 @@ local function string_end(s, pos)
   end
 end
 
+-- a float's fraction and exponent after the digits that end at e: its end, or nil
+local function float_end(s, e)
+  local c = sbyte(s, e + 1)
+  if c == 46 then
+    local _, f = sfind(s, "^%d+", e + 2)
+    if not f then fail(e + 1, "bad number") end
+    e, c = f, sbyte(s, f + 1)
+  end
+  if c == 101 or c == 69 then
+    local _, x = sfind(s, "^[-+]?%d+", e + 2)
+    if not x then fail(e + 1, "bad number") end
+    return x, true
+  end
+  return e, false
+end
+
 -- the end of the number at pos; wide: an integer to read as its decimal string
 local function number_end(s, pos)
-  local _, e = sfind(s, "^-?0", pos)
-  if not e then _, e = sfind(s, "^-?[1-9]%d*", pos) end
-  if not e then fail(pos, sfmt("unexpected character %q", ssub(s, pos, pos))) end
-  if sfind(s, "^%d", e + 1) then fail(pos, "bad number (leading zero)") end
-  local digits_end, float = e, false
-  local _, f = sfind(s, "^%.%d+", e + 1)
-  if f then e, float = f, true elseif sbyte(s, e + 1) == 46 then fail(e + 1, "bad number") end
-  local _, x = sfind(s, "^[eE][-+]?%d+", e + 1)
-  if x then e, float = x, true elseif sfind(s, "^[eE]", e + 1) then fail(e + 1, "bad number") end
-  local text = ssub(s, pos, e)
-  if float then
-    local v = tonumber(text)
-    if v == huge or v == -huge then fail(pos, "number out of range: " .. text) end
-    return e + 1, false
+  local _, e = sfind(s, "^-?[1-9]%d*", pos)
+  if not e then
+    _, e = sfind(s, "^-?0", pos)
+    if not e then fail(pos, sfmt("unexpected character %q", ssub(s, pos, pos))) end
+    if sfind(s, "^%d", e + 1) then fail(pos, "bad number (leading zero)") end
   end
-  if digits_end - pos < 15 then return e + 1, false end
-  local neg = sbyte(s, pos) == 45
-  local d = ssub(s, neg and pos + 1 or pos, digits_end)
+  local c = sbyte(s, e + 1)
+  if c == 46 or c == 101 or c == 69 then
+    local f, exp = float_end(s, e)
+    local v = exp and tonumber(ssub(s, pos, f))
+    if v == huge or v == -huge then fail(pos, "number out of range: " .. ssub(s, pos, f)) end
+    return f + 1, false
+  end
+  if e - pos < 15 then return e + 1, false end
+  local text, neg = ssub(s, pos, e), sbyte(s, pos) == 45
+  local d = neg and ssub(text, 2) or text
   local in_range, wide
   if native then
     in_range = mtype(tonumber(text)) == "integer"

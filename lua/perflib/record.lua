@@ -67,7 +67,19 @@ record.MAX_DEPTH = 16                  -- JSON nesting the reader accepts
 -- together from its tokens, without a copy of the frame per line.
 local json = require "perflib.json"
 local json_string, json_number = json.string, json.number
-local function jstring(s) return json_string(tostring(s)) end
+
+-- Instance names and statuses repeat from line to line: their JSON text is
+-- kept (a bounded cache, emptied when it fills, as processes come and go).
+local CACHE_MAX = 4096
+local cache, cached = {}, 0
+local function jstring(s)
+  local j = cache[s]
+  if j then return j end
+  j = json_string(tostring(s))
+  if cached >= CACHE_MAX then cache, cached = {}, 0 end
+  cache[s], cached = j, cached + 1
+  return j
+end
 
 -- Cooked values: as json.number, but NaN and infinities as the strings "nan", "inf", "-inf".
 local function jnumber(x)
