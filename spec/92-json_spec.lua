@@ -255,4 +255,17 @@ describe("perflib.json in recordings", function()
     assert.equals(-math.huge, cooked.b)
     assert.equals(1732456789.123456, frames[1].ts)
   end)
+
+  it("reports a malformed line with the file, the line and the column", function()
+    local path = dir .. "/bad.rec"
+    local header = '{"format":"perflib-recording","version":1,"sources":[{"path":"\\\\Memory\\\\Available Bytes"}]}'
+    files.write(path, header .. '\n{"t":1,"t":2,"d":[{"i":[""],"v":[5]}]}\n')
+    assert.equals(path .. ':2: column 8: duplicate key "t"', select(2, record.load(path)))
+    files.write(path, header .. '\n{"t":1,"d":[{"i":[""],"v":[5],"r":[18446744073709551615]}]}\n')
+    assert.equals(path .. ":2: column 36: integer out of the 64-bit range: 18446744073709551615",
+      select(2, record.load(path)))
+    assert.same({ a = 1 }, record.decode '{"a":1}')
+    assert.equals(record.NULL, record.decode "null")
+    assert.equals('column 8: duplicate key "a"', select(2, record.decode '{"a":1,"a":2}'))
+  end)
 end)

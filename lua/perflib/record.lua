@@ -440,7 +440,8 @@ function record.read(path, opts)
   repeat line, n, lerr = next_line() until line == nil or line:find("%S")
   if lerr then f:close(); return nil, ("%s: %s"):format(where(n), lerr) end
   if not line then f:close(); return nil, ("%s: empty recording (no header line)"):format(path) end
-  local h, derr = record.decode(line, record.MAX_DEPTH)
+  local limits = { max_depth = record.MAX_DEPTH, max_length = max }
+  local h, derr = json.decode(line, limits)
   if h == nil then f:close(); return nil, ("%s: bad header: %s"):format(where(n), derr) end
   local herr
   h, herr = parse_header(h)
@@ -457,7 +458,7 @@ function record.read(path, opts)
     if e then close(); error(("%s: %s"):format(where(no), e), 0) end
     if not ln then close(); return nil end
     local ok, t, frame, ts, seq = pcall(function()
-      local s, m = record.decode(ln, record.MAX_DEPTH)
+      local s, m = json.decode(ln, limits)
       if s == nil then bad("%s", m) end
       if type(s) ~= "table" or is_list(s) and #s > 0 then bad("a sample line must be a JSON object") end
       check_keys(s, SAMPLE_KEYS, "sample")
