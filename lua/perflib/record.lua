@@ -63,8 +63,9 @@ record.MAX_DEPTH = 16                  -- JSON nesting the reader accepts
 
 -- ---------------------------------------------------------------- JSON out
 
--- Structure and escaping are perflib.json's (dkjson); a sample line is put
--- together from its tokens, without a copy of the frame per line.
+-- The header goes through json.encode (dkjson). A sample line, written every
+-- sample, is put together here from json.string/number/integer tokens (the
+-- escaping is still dkjson's), without a copy of the frame per line.
 local json = require "perflib.json"
 local json_string, json_number = json.string, json.number
 
