@@ -19,7 +19,7 @@ SECONDS_  := $(if $(SECONDS),$(SECONDS),0)
 # installs only the first set, without Recommends (libc6-dev's pull in image
 # codecs through libgd): ~230 MB on a minimal Debian 12 against ~1.7 GB for
 # both sets (doc/footprint.sh).
-RUN_PKGS  := gcc libc6-dev make pkg-config lua5.4 liblua5.4-dev libedit-dev libncurses-dev lua-argparse \
+RUN_PKGS  := gcc libc6-dev make pkg-config lua5.4 liblua5.4-dev libedit-dev libncurses-dev lua-argparse lua-dkjson \
              libinih-dev libjansson-dev libcurl4-gnutls-dev libmicrohttpd-dev
 TEST_PKGS := lua-busted lua-check luarocks valgrind tmux lua-ldoc lua-markdown cppcheck \
              clang libclang-rt-14-dev python3 libpcp-mmv1-dev libpcp3-dev prometheus \
@@ -344,12 +344,16 @@ build/san/perflib/core.so: $(SAN_OBJ) $(SAN_PUBPROV) | build/san/perflib-plugin-
 	$(CC) -shared -fsanitize=address,undefined -o $@ $^ $(PROV_LIBS) $(CURL_LIBS) $(TERM_LIBS) -lm -lpthread
 
 # The host embeds the Lua facade so it runs from anywhere, the REPL's help
-# texts, and lua-argparse (perflib.cli's parser) from Debian's package, so
-# the binary needs no Lua files at run time.
+# texts, lua-argparse (perflib.cli's parser) and lua-dkjson (perflib.json's
+# encoder and decoder) from Debian's packages, so the binary needs no Lua
+# files at run time.
 ARGPARSE_LUA ?= /usr/share/lua/5.4/argparse.lua
-build/gen/perflib_lua.c: $(LUA_SRC) build/gen/lua/perflib/helpdata.lua src/host/embed.lua Makefile $(ARGPARSE_LUA)
+DKJSON_LUA ?= /usr/share/lua/5.4/dkjson.lua
+build/gen/perflib_lua.c: $(LUA_SRC) build/gen/lua/perflib/helpdata.lua src/host/embed.lua Makefile $(ARGPARSE_LUA) \
+                         $(DKJSON_LUA)
 	@mkdir -p $(dir $@)
-	$(LUA) src/host/embed.lua $@ $(LUA_SRC) build/gen/lua/perflib/helpdata.lua argparse=$(ARGPARSE_LUA)
+	$(LUA) src/host/embed.lua $@ $(LUA_SRC) build/gen/lua/perflib/helpdata.lua argparse=$(ARGPARSE_LUA) \
+	  dkjson=$(DKJSON_LUA)
 
 # the REPL's help() texts (perflib.helpdata), from the LDoc comments make doc reads
 DOC_SRC := lua/perflib/init.lua $(BIND_SRC)

@@ -19,7 +19,9 @@ dependencies = {
 }
 -- Built by the Makefile (rock-build, rock-install): the C module perflib.core,
 -- the Lua facade and the perflua host, which embeds the facade and Debian's
--- lua-argparse (/usr/share/lua/5.4/argparse.lua, read at build time).
+-- lua-argparse and lua-dkjson (/usr/share/lua/5.4/argparse.lua and dkjson.lua,
+-- read at build time). Neither is a dependency here: the offline build with
+-- Debian's luarocks cannot resolve rocks, and plain Lua finds Debian's.
 build = {
   type = "make",
   build_target = "rock-build",

@@ -10,6 +10,7 @@
 local perflib = require "perflib"
 local R = require "perflib.rules"
 local T = require "perflib.rules.text"
+local json = require "perflib.json"
 local compat = require "perflib.compat"
 
 local P = {}
@@ -82,7 +83,7 @@ end
 -- @treturn string
 P.duration = prom_duration
 
-local function num(x) return T.number(x) end
+local function num(x) return json.number(x) end
 
 -- Label matchers from the path's instance part and the rule's literal filters.
 local function matchers(rule, spec)
@@ -91,9 +92,9 @@ local function matchers(rule, spec)
   if inst and inst ~= "*" and inst ~= "" then
     if inst:find "[*?]" then
       local re = inst:gsub("[%^%$%(%)%.%[%]%+%-{}|\\]", "\\%0"):gsub("%*", ".*"):gsub("%?", ".")
-      m[#m + 1] = ("%s=~%s"):format(P.INSTANCE_LABEL, T.string(re))
+      m[#m + 1] = ("%s=~%s"):format(P.INSTANCE_LABEL, json.string(re))
     else
-      m[#m + 1] = ("%s=%s"):format(P.INSTANCE_LABEL, T.string(inst))
+      m[#m + 1] = ("%s=%s"):format(P.INSTANCE_LABEL, json.string(inst))
     end
   end
   for key, op in pairs { instances = "=", exclude = "!=" } do
@@ -101,7 +102,7 @@ local function matchers(rule, spec)
     if pat then
       local lit = pat:match "^%^([%w_%-:]*)%$$"
       if not lit then return nil, ("`%s` is a Lua pattern (%q): only \"^name$\" has a PromQL form"):format(key, pat) end
-      m[#m + 1] = ("%s%s%s"):format(P.INSTANCE_LABEL, op, T.string(lit))
+      m[#m + 1] = ("%s%s%s"):format(P.INSTANCE_LABEL, op, json.string(lit))
     end
   end
   table.sort(m)
@@ -209,7 +210,7 @@ local function yaml_map(lines, indent, t)
   local keys = {}
   for k in pairs(t) do keys[#keys + 1] = k end
   table.sort(keys)
-  for _, k in ipairs(keys) do lines[#lines + 1] = ("%s%s: %s"):format(indent, k, T.string(t[k])) end
+  for _, k in ipairs(keys) do lines[#lines + 1] = ("%s%s: %s"):format(indent, k, json.string(t[k])) end
 end
 
 --- The YAML text of a rule set and the list of skipped rules ({ name, why }) and notes.
@@ -234,12 +235,12 @@ function P.convert(set)
   local lines = { "# perflua promrules: Prometheus alerting rules from a perflib rules file", "groups:" }
   if #order == 0 then lines[2] = "groups: []" end
   for _, every in ipairs(order) do
-    lines[#lines + 1] = ("  - name: %s"):format(T.string("perflib_" .. every))
+    lines[#lines + 1] = ("  - name: %s"):format(json.string("perflib_" .. every))
     if every ~= "default" then lines[#lines + 1] = ("    interval: %s"):format(every) end
     lines[#lines + 1] = "    rules:"
     for _, r in ipairs(groups[every]) do
-      lines[#lines + 1] = ("      - alert: %s"):format(T.string(r.alert))
-      lines[#lines + 1] = ("        expr: %s"):format(T.string(r.expr))
+      lines[#lines + 1] = ("      - alert: %s"):format(json.string(r.alert))
+      lines[#lines + 1] = ("        expr: %s"):format(json.string(r.expr))
       if r["for"] then lines[#lines + 1] = ("        for: %s"):format(r["for"]) end
       if r.keep_firing_for then lines[#lines + 1] = ("        keep_firing_for: %s"):format(r.keep_firing_for) end
       lines[#lines + 1] = "        labels:"

@@ -63,40 +63,31 @@ record.MAX_DEPTH = 16                  -- JSON nesting the reader accepts
 
 -- ---------------------------------------------------------------- JSON out
 
-local json_string = require("perflib.rules.text").string
-local function jstring(s) return json_string(tostring(s)) end
+-- The header goes through json.encode (dkjson). A sample line, written every
+-- sample, is put together here from json.string/number/integer tokens (the
+-- escaping is still dkjson's), without a copy of the frame per line.
+local json = require "perflib.json"
+local json_string, json_number = json.string, json.number
 
--- Numbers: integers exactly; floats in the fewest digits that read back the same.
+-- Instance names and statuses repeat from line to line: their JSON text is
+-- kept (a bounded cache, emptied when it fills, as processes come and go).
+local CACHE_MAX = 4096
+local cache, cached = {}, 0
+local function jstring(s)
+  local j = cache[s]
+  if j then return j end
+  j = json_string(tostring(s))
+  if cached >= CACHE_MAX then cache, cached = {}, 0 end
+  cache[s], cached = j, cached + 1
+  return j
+end
+
+-- Cooked values: as json.number, but NaN and infinities as the strings "nan", "inf", "-inf".
 local function jnumber(x)
-  if compat.math_type(x) == "integer" then return ("%d"):format(x) end
   if x ~= x then return '"nan"' end
   if x == math.huge then return '"inf"' end
   if x == -math.huge then return '"-inf"' end
-  for p = 15, 17 do
-    local s = ("%." .. p .. "g"):format(x)
-    if tonumber(s) == x then return s end
-  end
-  return ("%.17g"):format(x)
-end
-
-local ARRAY = {}                          -- metatable of lists written as JSON arrays even when empty
-
-local function jvalue(v)
-  local ty = type(v)
-  if ty == "string" then return jstring(v) end
-  if ty == "number" then return jnumber(v) end
-  if ty == "boolean" then return tostring(v) end
-  if ty ~= "table" then return "null" end
-  local parts = {}
-  if #v > 0 or getmetatable(v) == ARRAY then
-    for i = 1, #v do parts[i] = jvalue(v[i]) end
-    return "[" .. table.concat(parts, ",") .. "]"
-  end
-  local keys = {}
-  for k in pairs(v) do keys[#keys + 1] = tostring(k) end
-  table.sort(keys)
-  for i, k in ipairs(keys) do parts[i] = jstring(k) .. ":" .. jvalue(v[k]) end
-  return "{" .. table.concat(parts, ",") .. "}"
+  return json_number(x)
 end
 
 local function jlist(list, n, f)
@@ -110,129 +101,20 @@ end
 
 -- ---------------------------------------------------------------- JSON in
 
-local NULL = setmetatable({}, { __tostring = function() return "null" end })
-record.NULL = NULL
+--- JSON null in what `record.decode` returns (`perflib.json`'s null).
+record.NULL = json.null
+local NULL = json.null
 
-local ESCAPED = { ['"'] = '"', ["\\"] = "\\", ["/"] = "/", b = "\b", f = "\f", n = "\n", r = "\r", t = "\t" }
-
--- Parse one JSON text (a whole line); raises { col =, msg = } on malformed input.
-local function decode(s, max_depth)
-  local pos, n = 1, #s
-  local function fail(msg, at) error({ col = at or pos, msg = msg }, 0) end
-  local function ws() pos = s:find("[^ \t\r\n]", pos) or n + 1 end
-  local function eof_check(what)
-    if pos > n then fail("unexpected end of line in " .. what .. " (truncated?)") end
-  end
-  local value
-  local function str()
-    local buf, i = {}, pos + 1
-    while true do
-      local j = s:find('["\\%z\1-\31]', i)
-      if not j then pos = n + 1; eof_check("a string") end
-      buf[#buf + 1] = s:sub(i, j - 1)
-      local c = s:sub(j, j)
-      if c == '"' then pos = j + 1; return table.concat(buf) end
-      if c ~= "\\" then fail("control character in a string", j) end
-      local e = s:sub(j + 1, j + 1)
-      if e == "" then pos = n + 1; eof_check("a string") end
-      if ESCAPED[e] then
-        buf[#buf + 1], i = ESCAPED[e], j + 2
-      elseif e == "u" then
-        local hex = s:match("^%x%x%x%x", j + 2)
-        if not hex then fail("bad \\u escape", j) end
-        local cp, nxt = tonumber(hex, 16), j + 6
-        if cp >= 0xD800 and cp <= 0xDBFF then
-          local lo = s:match("^\\u(%x%x%x%x)", nxt)
-          lo = lo and tonumber(lo, 16)
-          if not lo or lo < 0xDC00 or lo > 0xDFFF then fail("lone surrogate in \\u escape", j) end
-          cp, nxt = 0x10000 + (cp - 0xD800) * 0x400 + (lo - 0xDC00), nxt + 6
-        elseif cp >= 0xDC00 and cp <= 0xDFFF then
-          fail("lone surrogate in \\u escape", j)
-        end
-        buf[#buf + 1], i = compat.utf8.char(cp), nxt
-      else
-        fail("bad escape \\" .. e, j)
-      end
-    end
-  end
-  local function num()
-    local start = pos
-    local _, e = s:find("^-?0", pos)
-    if not e then _, e = s:find("^-?[1-9]%d*", pos) end
-    if not e then fail("unexpected character " .. ("%q"):format(s:sub(pos, pos))) end
-    local float = false
-    local _, f = s:find("^%.%d+", e + 1)
-    if f then e, float = f, true elseif s:sub(e + 1, e + 1) == "." then fail("bad number", e + 1) end
-    local _, x = s:find("^[eE][-+]?%d+", e + 1)
-    if x then e, float = x, true elseif s:find("^[eE]", e + 1) then fail("bad number", e + 1) end
-    if s:find("^%d", e + 1) then fail("bad number (leading zero)", start) end
-    pos = e + 1
-    local text = s:sub(start, e)
-    local v = tonumber(text)
-    if not float then return compat.tointeger(v) or v end
-    return v + 0.0
-  end
-  value = function(depth)
-    ws()
-    eof_check("a value")
-    local c = s:sub(pos, pos)
-    if c == "{" or c == "[" then
-      if depth >= max_depth then fail("nesting deeper than " .. max_depth) end
-      local close, t, k = c == "{" and "}" or "]", {}, 0
-      pos = pos + 1
-      ws()
-      eof_check(c == "{" and "an object" or "an array")
-      if s:sub(pos, pos) == close then pos = pos + 1; return t end
-      while true do
-        if c == "{" then
-          ws()
-          eof_check("an object")
-          if s:sub(pos, pos) ~= '"' then fail("expected a key string") end
-          local at = pos
-          local key = str()
-          if t[key] ~= nil then fail(("duplicate key %q"):format(key), at) end
-          ws()
-          eof_check("an object")
-          if s:sub(pos, pos) ~= ":" then fail("expected ':'") end
-          pos = pos + 1
-          t[key] = value(depth + 1)
-        else
-          k = k + 1
-          t[k] = value(depth + 1)
-        end
-        ws()
-        eof_check(c == "{" and "an object" or "an array")
-        local d = s:sub(pos, pos)
-        pos = pos + 1
-        if d == close then return t end
-        if d ~= "," then fail(("expected ',' or '%s'"):format(close), pos - 1) end
-      end
-    elseif c == '"' then
-      return str()
-    elseif s:find("^true", pos) then pos = pos + 4; return true
-    elseif s:find("^false", pos) then pos = pos + 5; return false
-    elseif s:find("^null", pos) then pos = pos + 4; return NULL
-    end
-    return num()
-  end
-  local v = value(0)
-  ws()
-  if pos <= n then fail("unexpected text after the value") end
-  return v
-end
-
---- Parse one line of JSON: value, or nil and a message with the column.
--- JSON null is `record.NULL`; integers without fraction or exponent are Lua integers.
+--- Parse one line of JSON (perflib.json's strict decoder): value, or nil and a
+-- message with the column. JSON null is `record.NULL`; integers without fraction or
+-- exponent are Lua integers.
 -- @tparam string s the JSON text
 -- @tparam[opt] integer max_depth nesting allowed (default `record.MAX_DEPTH`)
 -- @return[1] the value
 -- @return[2] nil
 -- @treturn[2] string message ("column N: ...")
 function record.decode(s, max_depth)
-  local ok, v = pcall(decode, s, max_depth or record.MAX_DEPTH)
-  if ok then return v end
-  if type(v) == "table" then return nil, ("column %d: %s"):format(v.col, v.msg) end
-  return nil, tostring(v)
+  return json.decode(s, { max_depth = max_depth or record.MAX_DEPTH, max_length = record.MAX_LINE })
 end
 
 -- ---------------------------------------------------------------- frames
@@ -274,12 +156,12 @@ local function sample_line(paths, t, ts, seq, frame)
       if not same_list(inst, raw.instances) then
         parts[#parts + 1] = ",\"ri\":" .. jlist(raw.instances, rn, jstring)
       end
-      parts[#parts + 1] = ",\"r\":" .. jlist(rv, rn, jnumber) .. ",\"rs\":" .. jlist(rs, rn, jstring) .. "}"
+      parts[#parts + 1] = ",\"r\":" .. jlist(rv, rn, json.integer) .. ",\"rs\":" .. jlist(rs, rn, jstring) .. "}"
       d[k] = table.concat(parts)
     end
   end
   local head = "{\"t\":" .. jnumber(t + 0.0) .. (ts and (",\"ts\":" .. jnumber(ts)) or "")
-    .. (seq and (",\"seq\":" .. jnumber(seq)) or "")
+    .. (seq and (",\"seq\":" .. json.integer(seq)) or "")
   return head .. ",\"d\":[" .. table.concat(d, ",") .. "]}"
 end
 
@@ -303,7 +185,7 @@ local function counter_info(perflib, setname, names)
     out[k] = { name = name, type = c and c.type, type_name = c and c.type_name, base = c and c.base,
                scale = c and c.scale }
   end
-  return setmetatable(out, ARRAY)
+  return json.array(out)
 end
 
 --- Start a recording.
@@ -361,8 +243,8 @@ function record.open(path, paths, opts)
   self.file = f
   local header = { format = record.FORMAT, version = record.VERSION, host = opts.host or hostname(),
                    created = os.time(), interval = opts.interval, perflib = perflib._VERSION,
-                   sources = setmetatable(sources, ARRAY) }
-  local ok, werr = f:write(jvalue(header), "\n")
+                   sources = json.array(sources) }
+  local ok, werr = f:write(json.encode(header), "\n")
   if not ok then f:close(); return nil, ("cannot write %s: %s"):format(path, tostring(werr)) end
   f:flush()
   self.header = header
@@ -519,7 +401,8 @@ local function entry_frames(e, where)
       elseif type(v) == "string" and SPECIAL[v] and not raw then
         v = SPECIAL[v]
       elseif type(v) ~= "number" then
-        bad("%s: `%s`[%d] must be a number or null", where, vkey, j)
+        -- beyond 2^53 before Lua 5.3, a raw count is the decimal string perflib.json decodes
+        if not (raw and json.wide(v)) then bad("%s: `%s`[%d] must be a number or null", where, vkey, j) end
       elseif raw then
         local iv = compat.tointeger(v)
         if not iv then bad("%s: `%s`[%d] must be an integer", where, vkey, j) end
@@ -587,7 +470,8 @@ function record.read(path, opts)
   repeat line, n, lerr = next_line() until line == nil or line:find("%S")
   if lerr then f:close(); return nil, ("%s: %s"):format(where(n), lerr) end
   if not line then f:close(); return nil, ("%s: empty recording (no header line)"):format(path) end
-  local h, derr = record.decode(line, record.MAX_DEPTH)
+  local limits = { max_depth = record.MAX_DEPTH, max_length = max }
+  local h, derr = json.decode(line, limits)
   if h == nil then f:close(); return nil, ("%s: bad header: %s"):format(where(n), derr) end
   local herr
   h, herr = parse_header(h)
@@ -604,7 +488,7 @@ function record.read(path, opts)
     if e then close(); error(("%s: %s"):format(where(no), e), 0) end
     if not ln then close(); return nil end
     local ok, t, frame, ts, seq = pcall(function()
-      local s, m = record.decode(ln, record.MAX_DEPTH)
+      local s, m = json.decode(ln, limits)
       if s == nil then bad("%s", m) end
       if type(s) ~= "table" or is_list(s) and #s > 0 then bad("a sample line must be a JSON object") end
       check_keys(s, SAMPLE_KEYS, "sample")

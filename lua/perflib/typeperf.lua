@@ -9,7 +9,6 @@
 -- vanished instance leaves empty fields and a new one gets no column.
 -- @module perflib.typeperf
 
-local compat = require "perflib.compat"
 
 local M = {}
 
@@ -149,22 +148,9 @@ end
 
 local function csv_quote(s) return '"' .. s:gsub('"', '""') .. '"' end
 
-local JSON_ESC = { ['"'] = '\\"', ["\\"] = "\\\\", ["\n"] = "\\n", ["\t"] = "\\t", ["\r"] = "\\r" }
-
--- JSON string: escapes, and bytes that are not UTF-8 read as Latin-1 so the line stays valid
-local function json_string(s)
-  if not compat.utf8.len(s) then
-    s = s:gsub("[\128-\255]", function(c) return compat.utf8.char(c:byte()) end)
-  end
-  return '"' .. s:gsub('[%c"\\]', function(c) return JSON_ESC[c] or ("\\u%04x"):format(c:byte()) end) .. '"'
-end
-
--- The shortest of %.15g and %.17g that reads back as v.
-local function json_number(v)
-  local s = ("%.15g"):format(v)
-  if tonumber(s) ~= v then s = ("%.17g"):format(v) end
-  return s
-end
+-- JSON lines through perflib.json (dkjson's escaping; bytes that are not UTF-8 become U+FFFD)
+local json = require "perflib.json"
+local json_string, json_number = json.string, json.number
 
 -- "MM/DD/YYYY HH:MM:SS.mmm" in local time, as typeperf stamps rows.
 local function stamp(ts)

@@ -9,7 +9,8 @@
 -- arrays, because -pedantic warns about string literals longer than the
 -- 4095 characters C99/C11 compilers must support, concatenated or not.
 -- NAME=FILE embeds a file from elsewhere under the module name NAME
--- (argparse=/usr/share/lua/5.4/argparse.lua: perflib.cli's parser library).
+-- (argparse=/usr/share/lua/5.4/argparse.lua: perflib.cli's parser library;
+-- dkjson=/usr/share/lua/5.4/dkjson.lua: perflib.json's JSON library).
 
 local LITERAL_MAX = 4095
 

@@ -9,7 +9,8 @@
 local sgsub = string.gsub
 local T = require "perflib.rules.text"
 local W = require "perflib.rules.webhook"
-local json_number = T.number
+local json = require "perflib.json"
+local json_number = json.number
 local D = {}
 
 --- Labels as text for people: `{k1=v1,k2=v2}`, sorted by name.
@@ -59,7 +60,7 @@ function D.of(action, note)
     d.line = note_line(note)
   elseif action.kind == "jsonl" then
     d.path = D.expand(action.path, note)
-    d.line = T.json(note_record(note))
+    d.line = json.encode(note_record(note))
   elseif action.kind == "syslog" then
     d.priority = action.priority or (note.state == "resolved" and "notice")
       or SYSLOG_BY_SEVERITY[note.labels.severity] or "warning"
@@ -70,14 +71,14 @@ function D.of(action, note)
     for i, s in ipairs(action.argv) do d.argv[i] = D.expand(s, note) end
     d.env = { PERFLIB_ALERT_NAME = note.name or "", PERFLIB_ALERT_STATE = note.state or "",
       PERFLIB_ALERT_KIND = note.kind, PERFLIB_ALERT_VALUE = note.value ~= nil and tostring(note.value) or "",
-      PERFLIB_ALERT_MESSAGE = note.message or "", PERFLIB_ALERT_LABELS = T.json(note.labels),
+      PERFLIB_ALERT_MESSAGE = note.message or "", PERFLIB_ALERT_LABELS = json.encode(note.labels),
       PERFLIB_ALERT_T = json_number(note.t or 0), PERFLIB_ALERT_COUNT = tostring(note.count or 1),
       PERFLIB_ALERT_ACTIVE_SINCE = note.active_since and json_number(note.active_since) or "",
       PERFLIB_ALERT_FIRED_AT = note.fired_at and json_number(note.fired_at) or "",
       PERFLIB_ALERT_TIME = note.time or "", PERFLIB_ALERT_ACTIVE_SINCE_TIME = note.active_since_time or "",
       PERFLIB_ALERT_FIRED_AT_TIME = note.fired_at_time or "",
       PERFLIB_ALERT_REPEAT = note.is_repeat and "1" or "0",
-      PERFLIB_ALERTS = T.json(note.alerts) }
+      PERFLIB_ALERTS = json.encode(note.alerts) }
     if action.stdout or action.stderr then d.opts = { stdout = action.stdout, stderr = action.stderr } end
   elseif W.KINDS[action.kind] then
     d = W.detail(action, note)

@@ -21,7 +21,8 @@ local compat = require "perflib.compat"
 local N = {}
 
 local T = require "perflib.rules.text"
-N.duration, N.rate, N.json, N.escape, N.rfc3339 = T.duration, T.rate, T.json, T.escape, T.rfc3339
+local json = require "perflib.json"
+N.duration, N.rate, N.json, N.escape, N.rfc3339 = T.duration, T.rate, json.encode, T.escape, T.rfc3339
 
 --- Seconds from a number or a string such as "90s", "5m", "1h30m", "250ms"
 -- (perflib.rules.text's, as routes read `group_wait` and the like).
@@ -55,7 +56,7 @@ N.duration, N.rate, N.json, N.escape, N.rfc3339 = T.duration, T.rate, T.json, T.
 -- @function rfc3339
 -- @tparam number unix seconds since the epoch
 -- @treturn ?string nil for a non-number, NaN or a time beyond 1e12 s
-local json_number = T.number
+local json_number = json.number
 
 -- Matching --------------------------------------------------------------------------
 

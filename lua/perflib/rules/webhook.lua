@@ -17,6 +17,7 @@
 -- where string methods reach the sandbox's bounded ones (perflib.rules.sandbox)
 local sfind, smatch, sgsub, ssub, sfmt = string.find, string.match, string.gsub, string.sub, string.format
 local T = require "perflib.rules.text"
+local json = require "perflib.json"
 local compat = require "perflib.compat"
 local W = {}
 
@@ -128,7 +129,7 @@ end
 
 local function annotations(a, flap)
   local out = { summary = a.message or (a.name or "?") }
-  if a.value ~= nil then out.value = type(a.value) == "number" and T.number(a.value) or tostring(a.value) end
+  if a.value ~= nil then out.value = type(a.value) == "number" and json.number(a.value) or tostring(a.value) end
   if flap then out.flapping = flap == "flap_start" and "true" or "false" end
   return out
 end
@@ -172,7 +173,7 @@ function W.payload(action, note)
   for i, a in ipairs(note.alerts or { note }) do alerts[i] = one_alert(a, note, action) end
   if action.kind == "alertmanager" then
     for _, x in ipairs(alerts) do x.status, x.fingerprint = nil, nil end
-    return T.json(alerts)
+    return json.encode(alerts)
   end
   local common_ann = annotations(note, note.kind ~= "alert" and note.kind)
   if #alerts > 1 then common_ann = {} end
@@ -181,7 +182,7 @@ function W.payload(action, note)
     x.endsAt = x.endsAt or ZERO_TIME
     x.generatorURL = x.generatorURL or ""
   end
-  return T.json {
+  return json.encode {
     version = "4", groupKey = note.group_key or fingerprint(label_set(note.group)),
     truncatedAlerts = 0, status = note.state == "firing" and "firing" or "resolved",
     receiver = note.route or "", groupLabels = label_set(note.group), commonLabels = label_set(note.labels),
