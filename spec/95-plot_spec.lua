@@ -351,6 +351,22 @@ describe("perflib.plot", function()
     assert.equals(2, #list)
     assert.equals("_Total", list[1].instance)
     assert.same({ { 1718000000.25, 12.5 }, { 1718000001.25 }, { 1718000002.75, 50 } }, list[1].points)
+    -- TSV: the same with tabs
+    files.write(dir .. "/c.tsv", (CSV:gsub('","', '"\t"'):gsub("PDH%-CSV", "PDH-TSV")))
+    list, info = plot.read(dir .. "/c.tsv")
+    assert.equals("typeperf TSV", info.kind)
+    assert.same({ { 1718000000.25, 24314982400 }, { 1718000001.25, 24314986496 }, { 1718000002.75, 24314990592 } },
+                list[2].points)
+    -- an instance gone from a frame and back: a gap there; one that comes later starts then
+    files.write(dir .. "/gone.rec", table.concat({
+      '{"format":"perflib-recording","version":1,"created":1000,"sources":[{"path":"' .. CPU .. '"}]}',
+      '{"t":5,"d":[{"i":["a","b"],"v":[1,2]}]}', '{"t":6,"d":[{"i":["a"],"v":[3]}]}',
+      '{"t":7,"d":[{"i":["a","b","c"],"v":[4,5,6]}]}' }, "\n") .. "\n")
+    list = plot.read(dir .. "/gone.rec")
+    -- no ts: created (1000) + seconds since the first frame
+    assert.same({ { 1000, 1 }, { 1001, 3 }, { 1002, 4 } }, list[1].points)
+    assert.same({ { 1000, 2 }, { 1001 }, { 1002, 5 } }, list[2].points)
+    assert.same({ { 1002, 6 } }, list[3].points)
     local none, msg = plot.read(dir .. "/nope")
     assert.is_nil(none)
     assert.equals("cannot read " .. dir .. "/nope: " .. dir .. "/nope: No such file or directory", msg)

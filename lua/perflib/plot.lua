@@ -56,11 +56,19 @@ local function timegm(y, mo, d, h, mi, s)
   return days(y, mo, d) * 86400 + h * 3600 + mi * 60 + s
 end
 
--- Seconds local time is ahead of UTC at Unix time ts (this machine's zone).
+-- Seconds local time is ahead of UTC at Unix time ts (this machine's zone), by
+-- quarter hour: zones change their offset on quarter hours, and os.date is slow.
+local offsets = {}
 local function utc_offset(ts)
-  local sec = math.floor(ts)
-  local l = os.date("*t", sec)
-  return timegm(l.year, l.month, l.day, l.hour, l.min, l.sec) - sec
+  local q = math.floor(ts / 900)
+  local off = offsets[q]
+  if not off then
+    local sec = q * 900
+    local l = os.date("*t", sec)
+    off = timegm(l.year, l.month, l.day, l.hour, l.min, l.sec) - sec
+    offsets[q] = off
+  end
+  return off
 end
 
 -- Numbers in the fewest digits that read back the same (the data file is exact); the
@@ -119,32 +127,35 @@ local function read_recording(path, perflib)
   local header, frames = record.load(path)
   if not header then return nil, frames end
   local t0 = frames[1] and frames[1].t
-  local function time_of(t, ts) return ts or ((header.created or 0) + t - t0) end
-  local list, by = {}, {}
-  for _, fr in ipairs(frames) do
+  local created = type(header.created) == "number" and header.created or 0
+  local function time_of(t, ts) return ts or (created + t - t0) end
+  local names = {}                  -- per source: its set and (first) counter
+  for k, src in ipairs(header.sources) do
+    local set, _, counter = split_path(src.path)
+    local cs = type(src.counters) == "table" and src.counters[1]
+    names[k] = { type(src.counterset) == "string" and src.counterset or set or src.path,
+                 cs and type(cs.name) == "string" and cs.name or counter or "" }
+  end
+  local list, by, at = {}, {}, {}   -- by[source path] = { of = { [instance] = series }, all = list };
+  for n, fr in ipairs(frames) do     -- at[series] = the last frame with its instance
     local when = time_of(fr.t, fr.ts)
-    for _, src in ipairs(header.sources) do
+    for k, src in ipairs(header.sources) do
       local e = fr.frame[src.path]
-      local set, _, counter = split_path(src.path)
-      set = type(src.counterset) == "string" and src.counterset or set
-      local cs = type(src.counters) == "table" and src.counters[1]
-      counter = cs and type(cs.name) == "string" and cs.name or counter
-      local seen = {}
+      local mine = by[src.path] or { of = {}, all = {} }
+      by[src.path] = mine
       for _, inst in ipairs(e.instances) do
-        local key = src.path .. "\0" .. inst
-        local s = by[key]
+        local s = mine.of[inst]
         if not s then
-          s = new_series(perflib, set or src.path, inst, counter or "")
-          s.source = src.path
-          by[key], list[#list + 1] = s, s
+          s = new_series(perflib, names[k][1], inst, names[k][2])
+          mine.of[inst], list[#list + 1], mine.all[#mine.all + 1] = s, s, s
         end
+        at[s] = n
         local v = e.value[inst]
         if e.status[inst] ~= "valid" or v ~= v or v == math.huge or v == -math.huge then v = nil end
         s.points[#s.points + 1] = { when, v }
-        seen[key] = true
       end
-      for key, s in pairs(by) do        -- an instance gone from this frame: a gap
-        if s.source == src.path and not seen[key] then s.points[#s.points + 1] = { when, nil } end
+      for _, s in ipairs(mine.all) do   -- an instance gone from this frame: a gap
+        if at[s] ~= n then s.points[#s.points + 1] = { when, nil } end
       end
     end
   end
