@@ -18,14 +18,15 @@ SECONDS_  := $(if $(SECONDS),$(SECONDS),0)
 # and the other Luas the specs run on (make test, make bench). `make run`
 # installs only the first set, without Recommends (libc6-dev's pull in image
 # codecs through libgd): ~230 MB on a minimal Debian 12 against ~1.7 GB for
-# both sets (doc/footprint.sh).
+# both sets (doc/footprint.sh). gnuplot-nox is in TEST_PKGS: only `perflua
+# plot` runs it (and its spec); without it plot exits 2 naming the apt-get line.
 RUN_PKGS  := gcc libc6-dev make pkg-config lua5.4 liblua5.4-dev libedit-dev libncurses-dev lua-argparse lua-dkjson \
              libinih-dev libjansson-dev libcurl4-gnutls-dev libmicrohttpd-dev
 TEST_PKGS := lua-busted lua-check luarocks valgrind tmux lua-ldoc lua-markdown cppcheck \
              clang libclang-rt-14-dev python3 libpcp-mmv1-dev libpcp3-dev prometheus \
              prometheus-alertmanager curl lua-cjson prometheus-node-exporter groff-base \
              lua5.1 lua5.2 lua5.3 luajit liblua5.1-0-dev liblua5.2-dev liblua5.3-dev \
-             lua-compat53-dev
+             lua-compat53-dev gnuplot-nox
 DEB_PKGS  := $(RUN_PKGS) $(TEST_PKGS)
 
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)

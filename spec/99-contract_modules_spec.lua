@@ -47,6 +47,7 @@ local top = require "perflib.top"
 local cli = require "perflib.cli"
 local typeperf = require "perflib.typeperf"
 local backtest = require "perflib.backtest"
+local plot = require "perflib.plot"
 
 local function set() return assert(R.load(RULES)) end
 local function engine() return require("perflib.rules.engine").new(set()) end
@@ -263,6 +264,19 @@ C["perflib.typeperf"] = { mod = typeperf, fns = {
           fail = { "number", function() return typeperf.run({ counters = {}, format = "SQL" }, sink(), sink()) end } },
   run_list = { ok = { "number", function() return typeperf.run_list({ pattern = "available" }, sink(), sink(), { machine = FIX }) end },
                fail = { "number", function() return typeperf.run_list({ pattern = "zzzz-none" }, sink(), sink(), { machine = FIX }) end } },
+} }
+local CSV = dir .. "/out.csv"
+files.write(CSV, '"(PDH-CSV 4.0) (UTC)(0)","\\\\h\\Memory\\Available Bytes"\n"06/10/2024 06:13:20.250","1.000000"\n')
+C["perflib.plot"] = { mod = plot, fns = {
+  read = { ok = { "table,table", function() return plot.read(CSV) end },
+           fail = { "nil,string", function() return plot.read(BAD_REC) end },
+           bad = { "bad argument #1 to 'read' (a file name expected)", function() return (plot.read(1)) end } },
+  escape = { ok = { "string", function() return plot.escape "a'b" end }, fail = "every string has a literal",
+             bad = { "bad argument #1 to 'escape' (a string expected)", function() return (plot.escape(nil)) end } },
+  size = { ok = { "table", function() return plot.size "800x600" end },
+           fail = { "nil,string", function() return plot.size "800" end } },
+  run = { ok = "exit 0 draws with gnuplot (95-plot_spec)",
+          fail = { "number", function() return plot.run({ log = BAD_REC, paths = {}, output = dir .. "/c.png" }, sink(), sink()) end } },
 } }
 C["perflib.cli"] = { mod = cli, fns = {
   parser = { ok = { "table", function() return cli.parser(function() end) end }, fail = "a parser" },

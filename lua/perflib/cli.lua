@@ -38,7 +38,7 @@ M.INTERPRETER = {
 M.GROUPS = {
   { "Rule tools", { "monitor", "check", "explain", "record", "replay", "promrules" } },
   { "Views", { "top" } },
-  { "Counters and logs", { "typeperf", "list" } },
+  { "Counters and logs", { "typeperf", "list", "plot" } },
   { "Serving", { "serve" } },
 }
 
@@ -221,8 +221,27 @@ function DEFINE.list(p)
   c:argument("PATTERN", "A plain substring, case aside.", nil, nil, "?"):target("pattern")
 end
 
+function DEFINE.plot(p)
+  local c = p:command("plot", "Draw the counters of a recording or a typeperf CSV/TSV file over time with "
+    .. "gnuplot: one panel per unit, each instance a line, alert episodes of --rules shaded; "
+    .. "-o's extension picks PNG or SVG.")
+    :summary("Chart a recording or typeperf CSV (PNG, SVG).")
+  c:argument("LOG", "A recording (perflua record) or a typeperf CSV/TSV file, told apart by content.")
+    :target("log")
+  c:argument("PATH", "Counter paths to draw (* and ? as wildcards); default every counter.", nil, nil, "*")
+    :target("paths")
+  c:option("-o --output", "The chart to write: FILE.png or FILE.svg (needed).")
+    :argname("FILE")
+  c:option("--rules", "Shade the episodes each alert of this rules file spends pending and firing "
+    .. "(a recording only)."):argname("RULES.lua")
+  c:option("--title", "The chart's title (default: the log's name)."):argname("TEXT")
+  c:option("--size", "Width and height in pixels (default 1000 wide, 230 per panel)."):argname("WxH")
+    :convert(function(s) return require("perflib.plot").size(s) end)
+  c:option("--keep", "Write the data and gnuplot script into DIR and keep them."):argname("DIR")
+end
+
 local ORDER = { "monitor", "check", "explain", "record", "replay", "top", "serve", "promrules", "typeperf",
-  "list" }
+  "list", "plot" }
 
 --- The parser of the whole command line (lua-argparse), every subcommand defined.
 -- A subcommand's `-h` or `--help` calls `on_help(cmd)` rather than printing.
@@ -405,6 +424,7 @@ local RUN = {
   serve = run_serve,
   typeperf = function(a, out, err, env) return require("perflib.typeperf").run(a, out, err, env) end,
   list = function(a, out, err, env) return require("perflib.typeperf").run_list(a, out, err, env) end,
+  plot = function(a, out, err, env) return require("perflib.plot").run(a, out, err, env) end,
 }
 
 -- argparse's messages, made to name the command and point at --help.
