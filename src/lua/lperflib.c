@@ -524,6 +524,7 @@ LPL_EXPORT int luaopen_perflib_core(lua_State *L)
     lpl_open_http(L);
     luaL_newlib(L, funcs);
     lpl_open_collect(L);                      /* collect and its named parts, lookup, index_of */
+    lpl_open_log(L);                          /* log_writer, read_log and their classes */
     push_types(L);
     lua_pushvalue(L, -1);
     lua_setfield(L, -3, "types");
