@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define LPL_LOGWRITER "perflib.LogWriter"
@@ -25,6 +26,13 @@ typedef struct lpl_logreader {
     pl_blog_reader r;         /* r.fd < 0 once closed */
     int64_t from, to;
 } lpl_logreader;
+
+/* A file offset in decimal (lua_pushfstring has no 64-bit format on 5.1). */
+static const char *offset_str(char buf[24], uint64_t off)
+{
+    snprintf(buf, 24, "%llu", (unsigned long long)off);
+    return buf;
+}
 
 static void push_fail(lua_State *L, const char *msg, int e)
 {
@@ -211,10 +219,11 @@ static int r_iter(lua_State *L)
     lpl_alloc a = { L, NULL, 0 };
     pl_sample *s;
     pl_db_error err = { 0, NULL };
+    char off[24];
     int e = pl_db_read(lpl_check_machine(L, mi)->env, rec.data, rec.len, lpl_sample_alloc, &a, &s, &err);
     if (e == EINVAL)
-        return luaL_error(L, "read_log: %s: offset %f: %s", lua_tostring(L, mi - 1),
-                          (double)(rec.offset + PL_BLOG_RECORD_HEAD + err.offset), err.rule);
+        return luaL_error(L, "read_log: %s: offset %s: %s", lua_tostring(L, mi - 1),
+                          offset_str(off, rec.offset + PL_BLOG_RECORD_HEAD + err.offset), err.rule);
     if (e)
         return luaL_error(L, "read_log: %s: %s", lua_tostring(L, mi - 1), strerror(e));
     lpl_sample_finish(L, s, mi);
@@ -265,7 +274,8 @@ static int l_read_log(lua_State *L)
     int e = pl_blog_read_open(path, &lr->r, &err);
     if (e == EINVAL) {
         luaL_pushfail(L);
-        lua_pushfstring(L, "read_log: %s: offset %f: %s", path, (double)err.offset, err.rule);
+        char off[24];
+        lua_pushfstring(L, "read_log: %s: offset %s: %s", path, offset_str(off, err.offset), err.rule);
         lua_pushinteger(L, e);
         return 3;
     }
@@ -287,11 +297,14 @@ static int l_read_log(lua_State *L)
 static int r_warning(lua_State *L)
 {
     lpl_logreader *lr = check_reader(L, 1);
-    if (!lr->r.torn)
-        return 0;
+    if (!lr->r.torn) {
+        lua_pushnil(L);
+        return 1;
+    }
+    char off[24];
     lua_getiuservalue(L, 1, 2);
-    lua_pushfstring(L, "%s: offset %f: torn last record ignored (%s)", lua_tostring(L, -1),
-                    (double)lr->r.torn, lr->r.torn_rule);
+    lua_pushfstring(L, "%s: offset %s: torn last record ignored (%s)", lua_tostring(L, -1),
+                    offset_str(off, lr->r.torn), lr->r.torn_rule);
     return 1;
 }
 

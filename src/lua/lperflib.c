@@ -107,6 +107,7 @@ static int l_type(lua_State *L)
         { LPL_MACHINE, "machine" }, { LPL_COUNTERSET, "counterset" }, { LPL_SAMPLE, "sample" },
         { "perflib.Provider", "provider" }, { "perflib.ProviderInstance", "provider instance" },
         { "perflib.ProviderCounter", "provider counter" }, { "perflib.Server", "server" },
+        { "perflib.LogWriter", "log writer" }, { "perflib.LogReader", "log reader" },
     };
     lpl_query *q = luaL_testudata(L, 1, LPL_QUERY);
     if (q) {
