@@ -448,6 +448,55 @@ static void t_rotation(void)
     pl_env_unref(env);
 }
 
+/* A second writer of the same log is refused while the first has it; rotation
+ * steps over a _001 an earlier run filled and never writes into a refused one. */
+static void t_two_writers_and_full_rotations(void)
+{
+    pl_env *env = pl_env_new(FIX);
+    pl_query *q = fixture_query(env, 0);
+    const char *p = tmp("w.blg");
+    pl_blog_writer *a = NULL, *b = NULL;
+    char msg[256];
+    unlink(p);
+    CHECK(pl_blog_open(p, NULL, &a, msg, sizeof msg) == 0);
+    CHECK(pl_blog_open(p, NULL, &b, msg, sizeof msg) == EWOULDBLOCK && b == NULL);
+    CHECK(strstr(msg, "another writer has it open") != NULL);
+    CHECK(pl_blog_close(a) == 0);
+    CHECK(pl_blog_open(p, NULL, &b, msg, sizeof msg) == 0);     /* free again */
+    CHECK(pl_blog_close(b) == 0);
+    /* x_001.blg full from an earlier run (3 samples = 1792 bytes, see t_rotation),
+     * x_002.blg another host's: the writer goes from x.blg to x_001 (no room)
+     * to x_002 (refused: the write fails, x_002 untouched) */
+    const char *x = tmp("x.blg"), *x1 = tmp("x_001.blg"), *x2 = tmp("x_002.blg");
+    unlink(x);
+    CHECK(write_samples(x1, q, 3, NULL) == 0);
+    pl_blog_opts other = { "elsewhere", 0, 0 };
+    unlink(x2);
+    CHECK(pl_blog_open(x2, &other, &a, msg, sizeof msg) == 0 && pl_blog_close(a) == 0);
+    pl_blog_opts o = { NULL, 2000, 0 };
+    CHECK(pl_blog_open(x, &o, &a, msg, sizeof msg) == 0);
+    int e = 0, k = 0;
+    for (; k < 4 && !e; k++) {
+        pl_sample *s = NULL;
+        CHECK(pl_query_collect(q, &s) == 0);
+        e = pl_blog_write(a, s, msg, sizeof msg);
+        free(s);
+    }
+    CHECK(e == EINVAL && k == 4);                                /* the fourth went to rotate */
+    CHECK(strstr(msg, "a log of host 'elsewhere'") != NULL);
+    CHECK_EQ_U64(count_type(x, PL_BLOG_DATA), 3);
+    CHECK_EQ_U64(count_type(x1, PL_BLOG_DATA), 3);
+    CHECK_EQ_U64(count_type(x2, PL_BLOG_DATA), 0);
+    pl_sample *s = NULL;
+    CHECK(pl_query_collect(q, &s) == 0);
+    CHECK(pl_blog_write(a, s, msg, sizeof msg) == EBADF);        /* no file to write into */
+    free(s);
+    CHECK(pl_blog_close(a) == 0);
+    CHECK_EQ_U64(count_type(x2, PL_BLOG_DATA), 0);
+    pl_query_free(q);
+    pl_env_unref(env);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/test_blog.%d", (int)getpid());
@@ -460,6 +509,7 @@ int main(void)
     RUN(t_corrupt_and_foreign);
     RUN(t_disk_full);
     RUN(t_rotation);
+    RUN(t_two_writers_and_full_rotations);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)

@@ -383,9 +383,12 @@ static int needs_metadata(const pl_blog_writer *w, const pl_sample *s)
         const described *d = find_set(w, &b->cs->guid);
         if (!d)
             return 1;
-        for (uint32_t c = 0; c < b->ncounters; c++)
-            if (!has_id(d, pl_sample_counter(s, b, c)->id))
+        for (uint32_t c = 0; c < b->ncounters; c++) {
+            uint32_t id = pl_sample_counter(s, b, c)->id;
+            /* the same query again lists them in the order described: no search */
+            if (!(c < d->n && d->ids[c] == id) && !has_id(d, id))
                 return 1;
+        }
     }
     return 0;
 }
@@ -525,6 +528,7 @@ static int adopt(pl_blog_writer *w, char *msg, size_t size)
 static int open_file(pl_blog_writer *w, char *msg, size_t size)
 {
     struct stat st;
+    int e = 0;
     if (w->fd >= 0)
         close(w->fd);
     forget_described(w);
@@ -532,21 +536,20 @@ static int open_file(pl_blog_writer *w, char *msg, size_t size)
     w->since_sync = 0;
     w->fd = open(w->path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (w->fd < 0 || fstat(w->fd, &st) != 0) {
-        int e = errno;
+        e = errno;
         say(msg, size, "%s: %s", w->path, strerror(e));
-        return e;
-    }
-    /* one writer per log: a second would interleave records */
-    if (S_ISREG(st.st_mode) && flock(w->fd, LOCK_EX | LOCK_NB) != 0) {
-        int e = errno;
+    } else if (S_ISREG(st.st_mode) && flock(w->fd, LOCK_EX | LOCK_NB) != 0) {
+        e = errno;                        /* one writer per log: a second would interleave records */
         say(msg, size, "%s: another writer has it open (%s)", w->path, strerror(e));
-        return e;
-    }
-    if (st.st_size > 0)
-        return adopt(w, msg, size);
-    int e = write_header(w);
-    if (e)
+    } else if (st.st_size > 0) {
+        e = adopt(w, msg, size);
+    } else if ((e = write_header(w)) != 0) {
         say(msg, size, "%s: %s", w->path, strerror(e));
+    }
+    if (e && w->fd >= 0) {                /* never write into a file that was refused */
+        close(w->fd);
+        w->fd = -1;
+    }
     return e;
 }
 
@@ -597,22 +600,25 @@ int pl_blog_open(const char *path, const pl_blog_opts *opts, pl_blog_writer **ou
     return 0;
 }
 
-/* Past max_bytes with data in the file: on to the next file. */
+/* Past max_bytes with data in the file: on to the next file (past one left
+ * full by an earlier run, which is adopted like any log). */
 static int rotate(pl_blog_writer *w, size_t add, char *msg, size_t size)
 {
-    if (!w->opts.max_bytes || w->ndata == 0 || w->size + add <= w->opts.max_bytes)
-        return 0;
-    if (fdatasync(w->fd) != 0 && errno != EINVAL) {
-        int e = errno;
-        say(msg, size, "%s: fdatasync: %s", w->path, strerror(e));
-        return e;
+    while (w->opts.max_bytes && w->ndata > 0 && w->size + add > w->opts.max_bytes) {
+        if (fdatasync(w->fd) != 0 && errno != EINVAL) {
+            int e = errno;
+            say(msg, size, "%s: fdatasync: %s", w->path, strerror(e));
+            return e;
+        }
+        int e = rotated_path(w, ++w->rotation);
+        if (e) {
+            say(msg, size, "%s: %s", w->base, strerror(e));
+            return e;
+        }
+        if ((e = open_file(w, msg, size)) != 0)
+            return e;
     }
-    int e = rotated_path(w, ++w->rotation);
-    if (e) {
-        say(msg, size, "%s: %s", w->base, strerror(e));
-        return e;
-    }
-    return open_file(w, msg, size);
+    return 0;
 }
 
 int pl_blog_write(pl_blog_writer *w, const pl_sample *s, char *msg, size_t size)
