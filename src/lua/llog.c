@@ -23,8 +23,10 @@ typedef struct lpl_logwriter {
 } lpl_logwriter;
 
 typedef struct lpl_logreader {
-    pl_blog_reader r;         /* r.fd < 0 once closed */
+    pl_blog_reader r;         /* the file read now; r.fd < 0 once closed */
     int64_t from, to;
+    int cur, n;               /* its index (1-based) among the n paths (uservalue 2) */
+    uint64_t records, samples;     /* of all of them */
 } lpl_logreader;
 
 /* A file offset in decimal (lua_pushfstring has no 64-bit format on 5.1). */
@@ -198,22 +200,49 @@ static int64_t opt_time(lua_State *L, int t, const char *key, int64_t dflt)
     return v;
 }
 
+/* Pushes the path of the file read now (for messages). */
+static const char *push_cur_path(lua_State *L, int ud, const lpl_logreader *lr)
+{
+    lua_getiuservalue(L, ud, 2);
+    lua_rawgeti(L, -1, lr->cur);
+    lua_remove(L, -2);
+    return lua_tostring(L, -1);
+}
+
+/* The next DATA record in range, going on to the next file at the end of
+ * one: 1, 0 at the end of the last, or raises. */
+static int next_data(lua_State *L, int ud, lpl_logreader *lr, pl_blog_record *rec)
+{
+    for (;;) {
+        int more;
+        do
+            more = pl_blog_next(&lr->r, lr->from, lr->to, rec);
+        while (more == 1 && rec->type != PL_BLOG_DATA);
+        if (more < 0)
+            return luaL_error(L, "read_log: %s: %s", push_cur_path(L, ud, lr), strerror(-more));
+        if (more == 1 || lr->cur >= lr->n)
+            return more;
+        pl_blog_read_close(&lr->r);
+        lr->cur++;
+        pl_db_error err = { 0, NULL };
+        const char *path = push_cur_path(L, ud, lr);
+        int e = pl_blog_read_open(path, &lr->r, &err);
+        if (e)                    /* checked when read_log opened it */
+            return luaL_error(L, "read_log: %s: changed since it was opened (%s)", path,
+                              e == EINVAL ? err.rule : strerror(e));
+        lua_pop(L, 1);
+    }
+}
+
 /* The iterator: the next DATA record in range as a sample, nil at the end. */
 static int r_iter(lua_State *L)
 {
-    lpl_logreader *lr = lua_touserdata(L, lua_upvalueindex(1));
+    int ud = lua_upvalueindex(1);
+    lpl_logreader *lr = lua_touserdata(L, ud);
     pl_blog_record rec;
-    int more;
-    if (lr->r.fd < 0)
+    if (lr->r.fd < 0 || next_data(L, ud, lr, &rec) == 0)
         return 0;
-    do
-        more = pl_blog_next(&lr->r, lr->from, lr->to, &rec);
-    while (more == 1 && rec.type != PL_BLOG_DATA);
-    lua_getiuservalue(L, lua_upvalueindex(1), 2);          /* the path, for messages */
-    if (more < 0)
-        return luaL_error(L, "read_log: %s: %s", lua_tostring(L, -1), strerror(-more));
-    if (more == 0)
-        return 0;
+    push_cur_path(L, ud, lr);
     lua_getiuservalue(L, lua_upvalueindex(1), 1);          /* the machine */
     int mi = lua_gettop(L);
     lpl_alloc a = { L, NULL, 0 };
@@ -230,16 +259,86 @@ static int r_iter(lua_State *L)
     return 1;
 }
 
+/* Arg 1, a path or a non-empty list of them, as a list (raising for anything else). */
+static void check_paths(lua_State *L)
+{
+    if (lua_type(L, 1) == LUA_TSTRING) {
+        lua_createtable(L, 1, 0);
+        lua_pushvalue(L, 1);
+        lua_rawseti(L, -2, 1);
+        lua_replace(L, 1);
+        return;
+    }
+    luaL_argcheck(L, lua_type(L, 1) == LUA_TTABLE && lua_rawlen(L, 1) > 0 && lua_rawlen(L, 1) < 100000, 1,
+                  "a path or a list of paths expected");
+    for (lua_Integer k = 1; k <= (lua_Integer)lua_rawlen(L, 1); k++) {
+        lua_rawgeti(L, 1, k);
+        luaL_argcheck(L, lua_type(L, -1) == LUA_TSTRING, 1, "a list of paths must hold strings");
+        lua_pop(L, 1);
+    }
+}
+
+/* Opens and checks every log of the list (the reader at the top, its list at
+ * 1): the first stays open, the torn tails' warnings go to uservalue 3.
+ * 0, or pushes nil, message, errno and returns 3. */
+static int check_all(lua_State *L, lpl_logreader *lr)
+{
+    int ud = lua_gettop(L);
+    luaL_Buffer b;
+    int torn = 0;
+    luaL_buffinit(L, &b);                 /* pushes nothing here on 5.4; a box on some Luas */
+    for (int k = 1; k <= lr->n; k++) {
+        lua_rawgeti(L, 1, k);
+        const char *path = lua_tostring(L, -1);
+        pl_blog_reader r;
+        pl_db_error err = { 0, NULL };
+        char off[24];
+        int e = pl_blog_read_open(path, &r, &err);
+        if (e == EINVAL) {
+            luaL_pushfail(L);
+            lua_pushfstring(L, "read_log: %s: offset %s: %s", path, offset_str(off, err.offset), err.rule);
+            lua_pushinteger(L, e);
+            return 3;
+        }
+        if (e)
+            return lpl_fail(L, lua_pushfstring(L, "read_log: %s", path), e);
+        lr->records += r.nrecords;
+        lr->samples += r.ndata;
+        if (r.torn) {
+            lua_pushfstring(L, "%s%s: offset %s: torn last record ignored (%s)", torn++ ? "; " : "", path,
+                            offset_str(off, r.torn), r.torn_rule);
+            lua_remove(L, -2);            /* the path */
+            luaL_addvalue(&b);
+        } else {
+            lua_pop(L, 1);
+        }
+        if (k == 1) {
+            lr->r = r;
+            lr->cur = 1;
+        } else {
+            pl_blog_read_close(&r);
+        }
+    }
+    luaL_pushresult(&b);
+    if (torn)
+        lua_setiuservalue(L, ud, 3);
+    else
+        lua_pop(L, 1);
+    return 0;
+}
+
 /***
- * The samples of a binary log, in order: `for s in perflib.read_log(path) do`.
- * The whole log is checked first: a file that is not a log, or one corrupt
- * before its last record, is `nil, "path: offset N: rule", EINVAL`; a torn
- * last record (what a crash leaves) is left out and said by
- * `log:warning()`.  The iterator raises when a block names a counterset
- * `machine` lacks, or the file changed since.  `from`, `to`: Unix seconds,
- * the samples whose timestamp is in [from, to].
+ * The samples of a binary log, in order: `for s in perflib.read_log(path) do`;
+ * of several logs one after the other with a list of paths (the files of a
+ * rotation: `{"a.blg", "a_001.blg"}`).  Every log is checked first: a file
+ * that is not a log, or one corrupt before its last record, is
+ * `nil, "read_log: path: offset N: rule", EINVAL`; a torn last record (what a
+ * crash leaves) is left out and said by `log:warning()`.  The iterator
+ * raises when a block names a counterset `machine` lacks, or a file changed
+ * since.  `from`, `to`: Unix seconds, the samples whose timestamp is in
+ * [from, to].
  * @function read_log
- * @tparam string path
+ * @tparam string|{string,...} path
  * @tparam[opt] table opts `from`, `to`, `machine` (whose countersets the samples use; default this machine)
  * @treturn[1] function the iterator
  * @treturn[1] perflib.LogReader the log (also its to-be-closed value)
@@ -248,9 +347,9 @@ static int r_iter(lua_State *L)
 static int l_read_log(lua_State *L)
 {
     static const char *const keys[] = { "from", "to", "machine", NULL };
-    const char *path = luaL_checkstring(L, 1);
     int64_t from = INT64_MIN, to = INT64_MAX;
     lua_settop(L, 2);
+    check_paths(L);                                         /* arg 1 becomes a list */
     if (!lua_isnil(L, 2)) {
         luaL_checktype(L, 2, LUA_TTABLE);
         lpl_check_keys(L, 2, keys, "read_log");
@@ -261,26 +360,19 @@ static int l_read_log(lua_State *L)
         lua_pushnil(L);
     }
     lpl_opt_machine(L, 3);                                  /* 4 */
-    lpl_logreader *lr = lua_newuserdatauv(L, sizeof *lr, 2); /* 5 */
+    lpl_logreader *lr = lua_newuserdatauv(L, sizeof *lr, 3); /* 5 */
     memset(lr, 0, sizeof *lr);
     lr->r.fd = -1;
     lr->from = from, lr->to = to;
+    lr->n = (int)lua_rawlen(L, 1);
     luaL_setmetatable(L, LPL_LOGREADER);
     lua_pushvalue(L, 4);
     lua_setiuservalue(L, 5, 1);
     lua_pushvalue(L, 1);
     lua_setiuservalue(L, 5, 2);
-    pl_db_error err = { 0, NULL };
-    int e = pl_blog_read_open(path, &lr->r, &err);
-    if (e == EINVAL) {
-        luaL_pushfail(L);
-        char off[24];
-        lua_pushfstring(L, "read_log: %s: offset %s: %s", path, offset_str(off, err.offset), err.rule);
-        lua_pushinteger(L, e);
-        return 3;
-    }
-    if (e)
-        return lpl_fail(L, lua_pushfstring(L, "read_log: %s", path), e);
+    int r = check_all(L, lr);
+    if (r)
+        return r;
     lua_pushvalue(L, 5);
     lua_pushcclosure(L, r_iter, 1);
     lua_pushvalue(L, 5);
@@ -290,28 +382,23 @@ static int l_read_log(lua_State *L)
 }
 
 /***
- * What a torn last record was (it is left out), or nil.
+ * What a torn last record was (it is left out), or nil; with several logs,
+ * each one's, joined by "; ".
  * @function LogReader:warning
  * @treturn string|nil "path: offset N: torn last record ignored (rule)"
  */
 static int r_warning(lua_State *L)
 {
-    lpl_logreader *lr = check_reader(L, 1);
-    if (!lr->r.torn) {
-        lua_pushnil(L);
-        return 1;
-    }
-    char off[24];
-    lua_getiuservalue(L, 1, 2);
-    lua_pushfstring(L, "%s: offset %s: torn last record ignored (%s)", lua_tostring(L, -1),
-                    offset_str(off, lr->r.torn), lr->r.torn_rule);
+    check_reader(L, 1);
+    lua_getiuservalue(L, 1, 3);
     return 1;
 }
 
 /***
  * The log's header and counts: `host`, `created` (Unix seconds), `perflib`
- * (the writer's version), `version` (of the format), `records` and `samples`
- * (whole records, and the data ones among them).
+ * (the writer's version), `version` (of the format): the first log's;
+ * `records` and `samples` (whole records, and the data ones among them) and
+ * `files`: of them all.
  * @function LogReader:info
  * @treturn table
  */
@@ -327,10 +414,12 @@ static int r_info(lua_State *L)
     lua_setfield(L, -2, "perflib");
     lua_pushinteger(L, lr->r.info.version);
     lua_setfield(L, -2, "version");
-    lua_pushinteger(L, (lua_Integer)lr->r.nrecords);
+    lua_pushinteger(L, (lua_Integer)lr->records);
     lua_setfield(L, -2, "records");
-    lua_pushinteger(L, (lua_Integer)lr->r.ndata);
+    lua_pushinteger(L, (lua_Integer)lr->samples);
     lua_setfield(L, -2, "samples");
+    lua_pushinteger(L, lr->n);
+    lua_setfield(L, -2, "files");
     return 1;
 }
 
@@ -347,9 +436,13 @@ static int r_close(lua_State *L)
 
 static int r_tostring(lua_State *L)
 {
-    luaL_checkudata(L, 1, LPL_LOGREADER);
+    lpl_logreader *lr = luaL_checkudata(L, 1, LPL_LOGREADER);
     lua_getiuservalue(L, 1, 2);
-    lua_pushfstring(L, LPL_LOGREADER " (%s)", lua_tostring(L, -1));
+    lua_rawgeti(L, -1, 1);
+    if (lr->n > 1)
+        lua_pushfstring(L, LPL_LOGREADER " (%s and %d more)", lua_tostring(L, -1), lr->n - 1);
+    else
+        lua_pushfstring(L, LPL_LOGREADER " (%s)", lua_tostring(L, -1));
     return 1;
 }
 
