@@ -328,6 +328,19 @@ describe("binary logs", function()
       total = total + #got
     end
     assert.equal(9, total)
+    -- by time: a sample 60 s or more after a file's first starts the next file
+    local q2 = perflib.machine { root = "spec/fixtures/basic" }:query()
+    assert(q2:add "\\Processor Information(*)\\% User Time")
+    local tw = assert(perflib.log_writer(dir .. "/t.blg", { max_seconds = 1 }))
+    assert(tw:write(assert(q2:collect())))
+    assert(tw:write(assert(q2:collect())))              -- well within 1 s of the first
+    assert.equal(dir .. "/t.blg", tw:path())
+    perflib.sleep(1.05)
+    assert(tw:write(assert(q2:collect())))              -- more than 1 s after it
+    assert.equal(dir .. "/t_001.blg", tw:path())
+    assert(tw:close())
+    assert.equal(2, #read_all(dir .. "/t.blg"))
+    assert.equal(1, #read_all(dir .. "/t_001.blg"))
     -- the three files as one log, in order
     local all = { dir .. "/r.blg", dir .. "/r_001.blg", dir .. "/r_002.blg" }
     local got, log = read_all(all)

@@ -356,7 +356,7 @@ static void t_corrupt_and_foreign(void)
     b[first + 16 + 20] ^= 1;
     /* another host's log is read, never appended to */
     spit(c, b, n);
-    pl_blog_opts o = { "elsewhere", 0, 0 };
+    pl_blog_opts o = { "elsewhere", 0, 0, 0 };
     CHECK(pl_blog_open(c, &o, &w, msg, sizeof msg) == EINVAL);
     CHECK(strstr(msg, "a log of host") != NULL);
     /* an empty file, a text file, a JSON line, a short magic */
@@ -422,7 +422,7 @@ static void t_rotation(void)
     unlink(p);
     unlink(tmp("r_001.blg"));
     unlink(tmp("r_002.blg"));
-    pl_blog_opts o = { NULL, 2000, 1 };
+    pl_blog_opts o = { NULL, 2000, 1, 0 };
     pl_blog_writer *w = NULL;
     char msg[256];
     CHECK(pl_blog_open(p, &o, &w, msg, sizeof msg) == 0);
@@ -470,10 +470,10 @@ static void t_two_writers_and_full_rotations(void)
     const char *x = tmp("x.blg"), *x1 = tmp("x_001.blg"), *x2 = tmp("x_002.blg");
     unlink(x);
     CHECK(write_samples(x1, q, 3, NULL) == 0);
-    pl_blog_opts other = { "elsewhere", 0, 0 };
+    pl_blog_opts other = { "elsewhere", 0, 0, 0 };
     unlink(x2);
     CHECK(pl_blog_open(x2, &other, &a, msg, sizeof msg) == 0 && pl_blog_close(a) == 0);
-    pl_blog_opts o = { NULL, 2000, 0 };
+    pl_blog_opts o = { NULL, 2000, 0, 0 };
     CHECK(pl_blog_open(x, &o, &a, msg, sizeof msg) == 0);
     int e = 0, k = 0;
     for (; k < 4 && !e; k++) {
@@ -497,6 +497,50 @@ static void t_two_writers_and_full_rotations(void)
     pl_env_unref(env);
 }
 
+/* max_seconds 60: a file takes the samples of 60 s from its first; the sample
+ * times are set here (t0, +30 s, +90 s, +100 s, +160 s): +90 s starts _001
+ * (90 >= 60), +100 s joins it (10 s after its first), +160 s starts _002
+ * (70 s after +90 s).  An existing file is judged by its own first sample. */
+static void t_rotation_by_time(void)
+{
+    pl_env *env = pl_env_new(FIX);
+    pl_query *q = fixture_query(env, 0);
+    const char *p = tmp("t60.blg"), *p1 = tmp("t60_001.blg"), *p2 = tmp("t60_002.blg");
+    unlink(p);
+    unlink(p1);
+    unlink(p2);
+    pl_blog_opts o = { NULL, 0, 0, 60 };
+    pl_blog_writer *w = NULL;
+    char msg[256];
+    CHECK(pl_blog_open(p, &o, &w, msg, sizeof msg) == 0);
+    static const int64_t at[5] = { 0, 30, 90, 100, 160 };
+    pl_sample *s = NULL;
+    CHECK(pl_query_collect(q, &s) == 0);
+    int64_t t0 = s ? s->time100ns : 0;
+    for (int i = 0; s && i < 5; i++) {
+        s->time100ns = t0 + at[i] * 10000000;
+        CHECK(pl_blog_write(w, s, msg, sizeof msg) == 0);
+    }
+    CHECK_STR(pl_blog_path(w), p2);
+    CHECK(pl_blog_close(w) == 0);
+    CHECK_EQ_U64(count_type(p, PL_BLOG_DATA), 2);
+    CHECK_EQ_U64(count_type(p1, PL_BLOG_DATA), 2);
+    CHECK_EQ_U64(count_type(p2, PL_BLOG_DATA), 1);
+    /* a sample at t0 + 61 s appended to t60.blg (first sample t0: 61 >= 60) goes
+     * on to _001, whose first sample (+90 s) it does not pass by 60 s: written there */
+    CHECK(pl_blog_open(p, &o, &w, msg, sizeof msg) == 0);
+    if (s) {
+        s->time100ns = t0 + 61 * 10000000;
+        CHECK(pl_blog_write(w, s, msg, sizeof msg) == 0);
+    }
+    CHECK_STR(pl_blog_path(w), p1);
+    CHECK(pl_blog_close(w) == 0);
+    CHECK_EQ_U64(count_type(p1, PL_BLOG_DATA), 3);
+    free(s);
+    pl_query_free(q);
+    pl_env_unref(env);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/test_blog.%d", (int)getpid());
@@ -510,6 +554,7 @@ int main(void)
     RUN(t_disk_full);
     RUN(t_rotation);
     RUN(t_two_writers_and_full_rotations);
+    RUN(t_rotation_by_time);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)

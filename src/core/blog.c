@@ -228,8 +228,9 @@ static int scan_one(pl_blog_reader *r, uint64_t end, pl_db_error *err)
     }
     if ((e = check_payload(r, type, len, off, err)) != 0)
         return e;
+    if (type == PL_BLOG_DATA && r->ndata++ == 0)
+        r->first = (int64_t)pl_r64(r->buf + 16);       /* PerfTime100nSec: validated above */
     r->nrecords++;
-    r->ndata += type == PL_BLOG_DATA;
     r->pos = off + whole;
     return 1;
 }
@@ -341,6 +342,7 @@ struct pl_blog_writer {
     uint32_t rotation;            /* 0: the path given; n: its _00n file */
     uint32_t since_sync;
     uint64_t size, ndata;
+    int64_t first;                /* the file's first sample's time (FILETIME) */
     pl_blog_opts opts;
     char host[PL_BLOG_HOST + 1];
     uint8_t *buf;                 /* the records of one write, reused */
@@ -521,6 +523,7 @@ static int adopt(pl_blog_writer *w, char *msg, size_t size)
     }
     w->size = r.end;
     w->ndata = r.ndata;
+    w->first = r.first;
     return 0;
 }
 
@@ -600,11 +603,23 @@ int pl_blog_open(const char *path, const pl_blog_opts *opts, pl_blog_writer **ou
     return 0;
 }
 
-/* Past max_bytes with data in the file: on to the next file (past one left
- * full by an earlier run, which is adopted like any log). */
-static int rotate(pl_blog_writer *w, size_t add, char *msg, size_t size)
+/* Whether a sample of add bytes at time t goes to a new file: past
+ * max_bytes, or max_seconds after the file's first sample (a file without
+ * samples takes any). */
+static int full(const pl_blog_writer *w, size_t add, int64_t t)
 {
-    while (w->opts.max_bytes && w->ndata > 0 && w->size + add > w->opts.max_bytes) {
+    if (w->ndata == 0)
+        return 0;
+    if (w->opts.max_bytes && w->size + add > w->opts.max_bytes)
+        return 1;
+    return w->opts.max_seconds && t - w->first >= (int64_t)w->opts.max_seconds * 10000000;
+}
+
+/* On to the next file while this one is full (past one left full by an
+ * earlier run, which is adopted like any log). */
+static int rotate(pl_blog_writer *w, size_t add, int64_t t, char *msg, size_t size)
+{
+    while (full(w, add, t)) {
         if (fdatasync(w->fd) != 0 && errno != EINVAL) {
             int e = errno;
             say(msg, size, "%s: fdatasync: %s", w->path, strerror(e));
@@ -636,7 +651,7 @@ int pl_blog_write(pl_blog_writer *w, const pl_sample *s, char *msg, size_t size)
     int meta = needs_metadata(w, s), e;
     size_t mn = meta ? pl_v1_write(s, w->host, PL_V1_METADATA, NULL, 0) : 0;
     size_t mrec = meta ? PL_BLOG_RECORD_HEAD + ALIGN8(mn) : 0;
-    if ((e = rotate(w, mrec + drec, msg, size)) != 0)
+    if ((e = rotate(w, mrec + drec, s->time100ns, msg, size)) != 0)
         return e;
     if (!meta && needs_metadata(w, s)) {         /* a new file describes its sets again */
         meta = 1;
@@ -659,7 +674,8 @@ int pl_blog_write(pl_blog_writer *w, const pl_sample *s, char *msg, size_t size)
         say(msg, size, "%s: %s", w->path, strerror(e));
         return e;
     }
-    w->ndata++;
+    if (w->ndata++ == 0)
+        w->first = s->time100ns;
     if (w->opts.sync_every && ++w->since_sync >= w->opts.sync_every) {
         w->since_sync = 0;
         if (fdatasync(w->fd) != 0 && errno != EINVAL) {

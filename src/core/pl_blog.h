@@ -48,7 +48,9 @@
  * (a bad CRC with records after it, an unknown type, a DATA block
  * pl_db_validate refuses) is an error naming the offset: a log is never
  * misread by skipping into it.  fdatasync: every sync_every records (0:
- * only on close). */
+ * only on close).  Rotation: past max_bytes, or for a sample max_seconds
+ * after the file's first, the writer goes on in path_001.ext, _002...,
+ * each a whole log with its own header and METADATA. */
 #ifndef PL_BLOG_H
 #define PL_BLOG_H
 
@@ -71,6 +73,8 @@ typedef struct pl_blog_opts {
     const char *host;          /* the host recorded; NULL: gethostname */
     uint64_t max_bytes;        /* 0: no limit; else a new file path_001.ext, _002... past it */
     uint32_t sync_every;       /* fdatasync every n records; 0: only on close */
+    uint32_t max_seconds;      /* 0: no limit; else a new file for a sample this many seconds
+                                  or more after the file's first sample */
 } pl_blog_opts;
 
 typedef struct pl_blog_writer pl_blog_writer;
@@ -109,6 +113,7 @@ typedef struct pl_blog_reader {
     pl_blog_info info;
     uint64_t nrecords, ndata;  /* whole records (and DATA ones) before the end or a torn tail */
     uint64_t end;              /* where the whole records end */
+    int64_t first;             /* the first DATA record's time (FILETIME), or 0 */
     uint64_t torn;             /* offset of a torn last record, or 0 */
     const char *torn_rule;     /* what was wrong with it, a static string */
     /* private */

@@ -64,24 +64,26 @@ static lua_Integer opt_count(lua_State *L, int t, const char *key, const char *f
  * missing or empty; an existing log of this host is appended to after its
  * records are checked, a torn last record cut off; another host's log, a
  * corrupt one or a file that is no log is refused).  `max_bytes`: past it a
- * new file `path_001.ext`, `_002`... (0: none); `sync_every`: fdatasync
- * every n samples (0: only on close).
+ * new file `path_001.ext`, `_002`... (0: none); `max_seconds`: the same for a
+ * sample that many seconds after the file's first (0: none); `sync_every`:
+ * fdatasync every n samples (0: only on close).
  * @function log_writer
  * @tparam string path
- * @tparam[opt] table opts `max_bytes`, `sync_every`
+ * @tparam[opt] table opts `max_bytes`, `max_seconds`, `sync_every`
  * @treturn[1] perflib.LogWriter
  * @return[2] nil, message, errno
  */
 static int l_log_writer(lua_State *L)
 {
-    static const char *const keys[] = { "max_bytes", "sync_every", NULL };
+    static const char *const keys[] = { "max_bytes", "max_seconds", "sync_every", NULL };
     const char *path = luaL_checkstring(L, 1);
-    pl_blog_opts o = { NULL, 0, 0 };
+    pl_blog_opts o = { NULL, 0, 0, 0 };
     if (!lua_isnoneornil(L, 2)) {
         luaL_checktype(L, 2, LUA_TTABLE);
         lpl_check_keys(L, 2, keys, "log_writer");
         o.max_bytes = (uint64_t)opt_count(L, 2, "max_bytes", "log_writer", (lua_Integer)1 << 50);
         o.sync_every = (uint32_t)opt_count(L, 2, "sync_every", "log_writer", 1000000000);
+        o.max_seconds = (uint32_t)opt_count(L, 2, "max_seconds", "log_writer", 1000000000);
     }
     lpl_logwriter *lw = lua_newuserdatauv(L, sizeof *lw, 0);
     lw->w = NULL;
