@@ -371,7 +371,7 @@ describe("perflua typeperf", function()
       end
     end)
 
-    it("refuses -f SQL and -f BIN until the log formats land (exit 2, nothing written)", function()
+    it("refuses -f SQL until the SQL log lands, and -f BIN without -o (exit 2, nothing written)", function()
       local code, out, err = typeperf { "-f", "sql", "-sc", "1", "\\Memory\\Available Bytes" }
       assert.equals(2, code)
       assert.equals("", out)
@@ -379,7 +379,7 @@ describe("perflua typeperf", function()
       code, out, err = typeperf { "-f", "BIN", "\\Memory\\Available Bytes" }
       assert.equals(2, code)
       assert.equals("", out)
-      assert.equals("perflua typeperf: -f BIN: not yet: needs the binary log (issue 15 item 2)\n", err)
+      assert.equals("perflua typeperf: -f BIN needs -o FILE: a binary log is not written to standard output\n", err)
     end)
 
     it("exits 2 when no path is valid, none is given, or -cf cannot be read", function()

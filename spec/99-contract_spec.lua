@@ -18,8 +18,8 @@ local FIX = "spec/fixtures/basic"
 local PUBLIC = {
   "_VERSION", "calculate", "check_block", "clock", "collect", "collect_block", "collect_sets", "counter_names",
   "counter_units", "counterset", "countersets", "define", "derive", "help_texts", "index_of", "load_plugins",
-  "load_textfiles", "lookup", "machine", "metadata", "metric_name", "plugins", "provider", "query",
-  "remote_tokens", "reset_plugin", "sample_from_block", "serve", "signalled", "sleep", "statistics", "suggest",
+  "load_textfiles", "log_writer", "lookup", "machine", "metadata", "metric_name", "plugins", "provider", "query",
+  "read_log", "remote_tokens", "reset_plugin", "sample_from_block", "serve", "signalled", "sleep", "statistics", "suggest",
   "trap", "trapped", "type", "types",
 }
 
@@ -41,8 +41,21 @@ local last_set, made = nil, {}
 -- its test.  Their sets stay in this process's catalog (a title index is never
 -- reused), so this spec runs after those that compare the catalog with
 -- another process's (96-regapi_examples).
+local logs = {}                                     -- binary logs made here, removed after each test
 local function stop_made()
   for i = #made, 1, -1 do made[i]:stop(); made[i] = nil end
+  for i = #logs, 1, -1 do os.remove(logs[i]); logs[i] = nil end
+end
+local function log_path()
+  logs[#logs + 1] = os.tmpname()
+  return logs[#logs]
+end
+local function log_of_one_sample()
+  local p = log_path()
+  local w = assert(perflib.log_writer(p))
+  assert(w:write((sample())))
+  assert(w:close())
+  return p
 end
 local function provider()
   last_set = name "Contract Provider"
@@ -110,6 +123,13 @@ local F = {
   sample_from_block = { ok = { "perflib.Sample", function() return perflib.sample_from_block((sample():block())) end },
                         fail = { "nil,string,number", function() return perflib.sample_from_block "xx" end },
                         bad = { "bad argument #1 to 'sample_from_block'", function() return (perflib.sample_from_block {}) end } },
+  log_writer = { ok = { "perflib.LogWriter", function() return perflib.log_writer(log_path()) end },
+                 fail = { "nil,string,number", function() return perflib.log_writer "/nonexistent/dir/x.blg" end },
+                 bad = { "bad argument #1 to 'log_writer'", function() return (perflib.log_writer {}) end } },
+  read_log = { ok = { "function,perflib.LogReader,nil,perflib.LogReader", function()
+                 return perflib.read_log(log_of_one_sample(), { machine = M }) end },
+               fail = { "nil,string,number", function() return perflib.read_log "/nonexistent/x.blg" end },
+               bad = { "bad argument #2 to 'read_log'", function() return (perflib.read_log("x", { from = "x" })) end } },
   check_block = { ok = { "boolean", function() return perflib.check_block((sample():block())) end },
                   fail = { "nil,string,number", function() return perflib.check_block "xx" end },
                   bad = { "bad argument #1 to 'check_block'", function() return (perflib.check_block {}) end } },
@@ -232,6 +252,22 @@ local CLASSES = {
               bad = { "bad argument #1 to 'add'", function(c) return (c:add "x") end } },
       get = { ok = { "number", function(c) return c:get() end }, fail = "reads the segment" },
   } },
+  ["perflib.LogWriter"] = { make = function() return assert(perflib.log_writer(log_path())) end, methods = {
+    write = { ok = { "boolean", function(w) return w:write((sample())) end },
+              fail = "a full disk: spec/95-blog_spec.lua writes past ulimit -f in a child",
+              bad = { "bad argument #1 to 'write'", function(w) return (w:write "x") end } },
+    path = { ok = { "string", function(w) return w:path() end }, fail = "the file's name" },
+    size = { ok = { "number", function(w) return w:size() end }, fail = "a count it keeps" },
+    close = { ok = { "boolean", function(w) return w:close() end },
+              fail = "fdatasync or close failing: an I/O error of the disk; idempotent" },
+  } },
+  ["perflib.LogReader"] = { make = function()
+      return select(2, assert(perflib.read_log(log_of_one_sample(), { machine = M }))) end, methods = {
+    warning = { ok = { "nil", function(l) return l:warning() end }, fail = "a whole log has none (95-blog: a torn one's)",
+                bad = { "closed log reader", function(l) l:close(); return (l:warning()) end } },
+    info = { ok = { "table", function(l) return l:info() end }, fail = "the header read at open" },
+    close = { ok = { "", function(l) return l:close() end }, fail = "idempotent" },
+  } },
   ["perflib.Server"] = { make = function() return assert(perflib.serve { listen = "127.0.0.1:0" }) end, methods = {
     port = { ok = { "number", function(sv) local p = sv:port(); sv:close(); return p end }, fail = "a bound socket" },
     stats = { ok = { "table", function(sv) local t = sv:stats(); sv:close(); return t end }, fail = "counters" },
@@ -241,7 +277,7 @@ local CLASSES = {
 
 -- the classes whose methods live in their metatable's __index, not core.methods
 local OTHER = { ["perflib.Provider"] = true, ["perflib.ProviderInstance"] = true, ["perflib.ProviderCounter"] = true,
-                ["perflib.Server"] = true }
+                ["perflib.Server"] = true, ["perflib.LogWriter"] = true, ["perflib.LogReader"] = true }
 
 describe("the public API", function()
   after_each(stop_made)
@@ -289,7 +325,8 @@ describe("the public classes", function()
     local types = { ["perflib.Query"] = "query", ["perflib.Sample"] = "sample", ["perflib.Machine"] = "machine",
                     ["perflib.CounterSet"] = "counterset", ["perflib.Provider"] = "provider",
                     ["perflib.ProviderInstance"] = "provider instance", ["perflib.ProviderCounter"] = "provider counter",
-                    ["perflib.Server"] = "server" }
+                    ["perflib.Server"] = "server", ["perflib.LogWriter"] = "log writer",
+                    ["perflib.LogReader"] = "log reader" }
     for class, reg in pairs(CLASSES) do
       local o = reg.make()
       assert.equals(types[class], perflib.type(o), class)

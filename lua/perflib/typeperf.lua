@@ -12,11 +12,11 @@
 
 local M = {}
 
---- The formats `-f` takes (case aside); BIN and SQL wait for the log formats.
+--- The formats `-f` takes (case aside); SQL waits for the SQL log.  BIN is perflib's
+-- binary log (`perflib.log_writer`), to the file -o names only.
 M.FORMATS = { "CSV", "TSV", "JSON", "BIN", "SQL" }
 
 local NOT_YET = {
-  BIN = "not yet: needs the binary log (issue 15 item 2)",
   SQL = "not yet: needs the SQL log (issue 15 item 2)",
 }
 
@@ -295,13 +295,19 @@ local function gather(a)
   return paths
 end
 
+-- nil, or a message when -o names a file that exists and -y was not given.
+local function refused(a)
+  -- renaming a path onto itself succeeds exactly when something is there
+  if not a.force and os.rename(a.output, a.output) then
+    return ("%s exists: not overwritten (-y replaces it)"):format(a.output)
+  end
+end
+
 -- The output: the file -o names (refused when it exists, unless -y) or out.
 local function open_output(a, out)
   if not a.output then return out end
-  -- renaming a path onto itself succeeds exactly when something is there
-  if not a.force and os.rename(a.output, a.output) then
-    return nil, ("%s exists: not overwritten (-y replaces it)"):format(a.output)
-  end
+  local no = refused(a)
+  if no then return nil, no end
   local f, msg = io.open(a.output, "w")
   if not f then return nil, ("cannot write %s: %s"):format(a.output, tostring(msg)) end
   return f, nil, true
@@ -346,6 +352,29 @@ local function say(err, fmt, ...)
   err:write("perflua typeperf: ", fmt:format(...), "\n")
 end
 
+-- -f BIN: s0 and then -sc samples (so the log gives -sc rows of rates) to the
+-- binary log -o names; 0, 1 (a failure while sampling) or 2 (the file refused).
+local function run_bin(perflib, q, s0, a, err, wait)
+  local no = refused(a)
+  if no then say(err, "%s", no) return 2 end
+  if a.force then os.remove(a.output) end
+  local w, werr = perflib.log_writer(a.output)
+  if not w then say(err, "%s", werr) return 2 end
+  local ok, lerr = w:write(s0)
+  local n, s1 = 0, nil
+  while ok and (not a.count or n < a.count) and wait(n + 1) do
+    s1, lerr = q:collect(s1)
+    if not s1 then lerr = "collect: " .. tostring(lerr) break end
+    ok, lerr = w:write(s1)
+    s0, s1 = s1, s0
+    n = n + 1
+  end
+  local cok, cerr = w:close()
+  if not lerr and not cok then lerr = cerr end
+  if lerr then say(err, "%s", tostring(lerr)) return 1 end
+  return 0
+end
+
 -- -q/-qx: the listing, to -o or out.
 local function run_query(a, out, err, env)
   if #(a.counters or {}) > 0 or a.counter_file then
@@ -386,6 +415,10 @@ function M.run(a, out, err, env)
   if a.query or a.query_instances then return run_query(a, out, err, env) end
   local fmt = a.format or "CSV"
   if NOT_YET[fmt] then say(err, "-f %s: %s", fmt, NOT_YET[fmt]) return 2 end
+  if fmt == "BIN" and not a.output then
+    say(err, "-f BIN needs -o FILE: a binary log is not written to standard output")
+    return 2
+  end
   local paths, perr = gather(a)
   if not paths then say(err, "%s", perr) return 2 end
   if #paths == 0 then err:write(require("perflib.cli").usage "typeperf") return 2 end
@@ -399,6 +432,11 @@ function M.run(a, out, err, env)
     cols, map = columns(q, s0, hostname(env), function(m) say(err, "%s", m) end)
   end
   if #cols == 0 then say(err, "no valid counters") q:close() return 2 end
+  if fmt == "BIN" then
+    local code = run_bin(perflib, q, s0, a, err, env.wait or schedule(perflib, a.interval or 1))
+    q:close()
+    return code
+  end
   local dest, oerr, own = open_output(a, out)
   if not dest then say(err, "%s", oerr) q:close() return 2 end
   local w = WRITERS[fmt]()

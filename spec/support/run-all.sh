@@ -8,7 +8,13 @@
 set -u
 cd "$(dirname "$0")/../.."
 counts=$(mktemp)
-trap 'rm -f "$counts"' EXIT
+# Application segments (perflib.provider, libperflib-provider) go to a directory
+# of this run's own: the specs that compare the catalog of two processes do not
+# see the segments of another test run on the same machine, and /run/perflib
+# is left alone.
+PERFLIB_APPSEG_DIR=$(mktemp -d)
+export PERFLIB_APPSEG_DIR
+trap 'rm -f "$counts"; rm -rf "$PERFLIB_APPSEG_DIR"' EXIT
 status=0
 
 run_ctests() {          # $1: directory of test binaries

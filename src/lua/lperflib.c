@@ -108,6 +108,7 @@ static int l_type(lua_State *L)
         { LPL_MACHINE, "machine" }, { LPL_COUNTERSET, "counterset" }, { LPL_SAMPLE, "sample" },
         { "perflib.Provider", "provider" }, { "perflib.ProviderInstance", "provider instance" },
         { "perflib.ProviderCounter", "provider counter" }, { "perflib.Server", "server" },
+        { "perflib.LogWriter", "log writer" }, { "perflib.LogReader", "log reader" },
     };
     lpl_query *q = luaL_testudata(L, 1, LPL_QUERY);
     if (q) {
@@ -530,6 +531,7 @@ LPL_EXPORT int luaopen_perflib_core(lua_State *L)
     lpl_open_http(L);
     luaL_newlib(L, funcs);
     lpl_open_collect(L);                      /* collect and its named parts, lookup, index_of */
+    lpl_open_log(L);                          /* log_writer, read_log and their classes */
     push_types(L);
     lua_pushvalue(L, -1);
     lua_setfield(L, -3, "types");

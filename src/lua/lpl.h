@@ -140,6 +140,9 @@ int lpl_sample_block(lua_State *L);
 int lpl_sample_from_block(lua_State *L);
 int lpl_check_block(lua_State *L);
 
+/* llog.c: binary logs (log_writer, read_log) into the table on top */
+void lpl_open_log(lua_State *L);
+
 /* lsignal.c */
 int lpl_trap(lua_State *L);
 int lpl_trapped(lua_State *L);
