@@ -288,6 +288,16 @@ R.rule "Full" { source = "\\Memory\\Available Bytes", when = R.above(1100000) }
       return code, err.text()
     end
 
+    it("refuses a --keep directory whose name has control characters, escaped in the message", function()
+      local out, err = sink(), sink()
+      local code = plot.run({ log = dir .. "/cpu.rec", paths = {}, output = dir .. "/c.png", keep = dir .. "/k\27[2J" },
+        out, err)
+      assert.equals(2, code)
+      assert.matches("--keep .*k\\x1B%[2J.*: a directory name with control characters", err.text())
+      assert.is_nil(err.text():find("\27", 1, true))
+      assert.is_nil(io.open(dir .. "/c.png"))
+    end)
+
     e2e("a non-zero exit is exit 1 with gnuplot's stderr", function()
       files.write(dir .. "/fail.sh", "#!/bin/sh\necho 'line 3: unknown terminal' >&2\nexit 3\n")
       os.execute("chmod +x " .. q(dir .. "/fail.sh"))

@@ -511,6 +511,9 @@ end
 
 -- A directory for the files: --keep DIR (made when missing, kept), or a new private one (removed after).
 local function workdir(core, keep)
+  if keep and keep:find("%c") then
+    return nil, ("--keep %s: a directory name with control characters"):format(M.escape(keep)), 2
+  end
   local dir = keep
   if not dir then
     dir = os.tmpname()
@@ -519,7 +522,7 @@ local function workdir(core, keep)
   local pid, msg = core.spawn(keep and { "mkdir", "-p", "--", dir } or { "mkdir", "-m", "700", "--", dir })
   if not pid then return nil, msg end
   local how, code = core.wait(pid)
-  if how ~= "exited" or code ~= 0 then return nil, ("cannot make the directory %s"):format(dir) end
+  if how ~= "exited" or code ~= 0 then return nil, ("cannot make the directory %s"):format(M.escape(dir)) end
   return dir
 end
 
@@ -672,8 +675,8 @@ local function draw(a, ext, list, bs, legend, env)
   local core, perflib = require "perflib.core", require "perflib"
   local prog = find_gnuplot(env)
   if not prog then return nil, NO_GNUPLOT, 2 end
-  local dir, derr = workdir(core, a.keep)
-  if not dir then return nil, tostring(derr), 1 end
+  local dir, derr, dstatus = workdir(core, a.keep)
+  if not dir then return nil, tostring(derr), dstatus or 1 end
   local chart = dir .. "/chart." .. ext
   local npanels = #panels(list)
   local opts = { ext = ext, chart = chart, data = dir .. "/plot.dat", bands = bs, legend = legend,
