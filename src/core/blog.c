@@ -473,13 +473,6 @@ static void put_head(uint8_t *h, uint32_t type, const uint8_t *payload, size_t l
     memset(h + PL_BLOG_RECORD_HEAD + len, 0, ALIGN8(len) - len);
 }
 
-static int64_t now100ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return ((int64_t)ts.tv_sec + 11644473600LL) * 10000000LL + ts.tv_nsec / 100;
-}
-
 static int write_header(pl_blog_writer *w)
 {
     uint8_t h[PL_BLOG_HEADER];
@@ -488,7 +481,9 @@ static int write_header(pl_blog_writer *w)
     pl_w16(h + 8, PL_BLOG_VERSION);
     pl_w16(h + 10, 0);
     pl_w32(h + 12, PL_BLOG_HEADER);
-    pl_w64(h + 16, (uint64_t)now100ns());
+    int64_t created;
+    pl_now(NULL, NULL, &created);               /* the wall clock as FILETIME, as samples stamp it */
+    pl_w64(h + 16, (uint64_t)created);
     strncpy((char *)h + 24, PL_VERSION, 16);
     memcpy(h + 40, w->host, strlen(w->host));
     pl_w32(h + 108, pl_crc32c(0, h, 108));

@@ -15,8 +15,6 @@
 #define LPL_LOGWRITER "perflib.LogWriter"
 #define LPL_LOGREADER "perflib.LogReader"
 
-/* FILETIME of 1970-01-01 UTC, in 100 ns units */
-#define UNIX_EPOCH_100NS 116444736000000000LL
 
 typedef struct lpl_logwriter {
     pl_blog_writer *w;        /* NULL once closed */
@@ -217,7 +215,7 @@ static int64_t opt_time(lua_State *L, int t, const char *key, int64_t dflt)
         double x = lua_tonumber(L, -1);
         if (!(x > -1e10 && x < 1e10))
             luaL_argerror(L, t, lua_pushfstring(L, "opts.%s is out of range", key));
-        v = UNIX_EPOCH_100NS + (int64_t)floor(x * 1e7);
+        v = LPL_UNIX_EPOCH_100NS + (int64_t)floor(x * 1e7);
     }
     lua_pop(L, 1);
     return v;
@@ -419,7 +417,7 @@ static int r_info(lua_State *L)
     lua_createtable(L, 0, 6);
     lua_pushstring(L, lr->r.info.host);
     lua_setfield(L, -2, "host");
-    lua_pushnumber(L, (double)(lr->r.info.created - UNIX_EPOCH_100NS) / 1e7);
+    lua_pushnumber(L, (double)(lr->r.info.created - LPL_UNIX_EPOCH_100NS) / 1e7);
     lua_setfield(L, -2, "created");
     lua_pushstring(L, lr->r.info.perflib);
     lua_setfield(L, -2, "perflib");

@@ -14,6 +14,9 @@
 #define LPL_RULEBANK   "perflib.RuleBank"
 #define LPL_FLAP       "perflib.Flap"
 
+/* 1970-01-01 UTC as FILETIME (100 ns since 1601): Unix seconds <-> sample times */
+#define LPL_UNIX_EPOCH_100NS 116444736000000000LL
+
 typedef struct lpl_machine { pl_env *env; } lpl_machine;
 typedef struct lpl_counterset { const pl_counterset_def *cs; } lpl_counterset;
 typedef struct lpl_query {

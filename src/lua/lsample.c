@@ -613,8 +613,8 @@ static int s_index(lua_State *L)
     else if (strcmp(k, "time100ns") == 0)
         lua_pushinteger(L, s->time100ns);
     else if (strcmp(k, "timestamp") == 0)           /* no overflow for a block's extreme time */
-        lua_pushnumber(L, s->time100ns >= INT64_MIN + 116444736000000000LL
-                              ? (lua_Number)(s->time100ns - 116444736000000000LL) / 1e7
+        lua_pushnumber(L, s->time100ns >= INT64_MIN + LPL_UNIX_EPOCH_100NS
+                              ? (lua_Number)(s->time100ns - LPL_UNIX_EPOCH_100NS) / 1e7
                               : (lua_Number)s->time100ns / 1e7 - 11644473600.0);
     else
         lua_pushnil(L);
