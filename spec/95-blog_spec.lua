@@ -386,7 +386,7 @@ describe("binary logs", function()
 
   describe("perflua typeperf -f BIN", function()
     local cli = require "perflib.cli"
-    local sink = dofile "spec/support/typeperf_sink.lua"
+    local sink = dofile "spec/support/sink.lua"
 
     -- typeperf on the cpu tree: stat lines set before each collect (n = 1 is the
     -- collect before the first row, as typeperf does)

@@ -11,7 +11,7 @@ local PERFLUA = "build/perflua"
 local BUILT = io.open(PERFLUA) ~= nil
 local e2e = BUILT and it or function(desc) pending(desc .. " (build/perflua not built)") end
 
-local sink = dofile "spec/support/typeperf_sink.lua"
+local sink = dofile "spec/support/sink.lua"
 
 local machine = perflib.machine { root = "spec/fixtures/basic" }
 

@@ -98,12 +98,7 @@ local function holds(text, list)
   for _, want in ipairs(list) do assert.truthy(text:find(want, 1, true), want) end
 end
 
--- A sink for plot.run's out and err.
-local function sink()
-  local buf = {}
-  return { write = function(self, ...) for _, x in ipairs { ... } do buf[#buf + 1] = x end return self end,
-           text = function() return table.concat(buf) end }
-end
+local sink = dofile "spec/support/sink.lua"   -- for the commands' out and err
 
 describe("perflua plot", function()
   local dir, cleanup

@@ -12,7 +12,7 @@ local PERFLUA = "build/perflua"
 local BUILT = io.open(PERFLUA) ~= nil
 local e2e = BUILT and it or function(desc) pending(desc .. " (build/perflua not built)") end
 
-local sink = dofile "spec/support/typeperf_sink.lua"
+local sink = dofile "spec/support/sink.lua"
 
 -- A copy of the basic tree, the function that puts one of its files, and the cleanup.
 local function tree()

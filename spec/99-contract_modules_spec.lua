@@ -13,12 +13,7 @@ local files = dofile "spec/support/files.lua"
 
 local K = dofile "spec/support/contract.lua"
 
--- a sink for the subcommands' output
-local function sink()
-  local buf = {}
-  return { write = function(self, ...) for _, s in ipairs { ... } do buf[#buf + 1] = tostring(s) end return self end,
-           flush = function(self) return self end, text = function() return table.concat(buf) end }
-end
+local sink = dofile "spec/support/sink.lua"   -- for the commands' out and err
 
 local dir = files.tempdir()
 local RULES = dir .. "/rules.lua"
@@ -170,6 +165,8 @@ C["perflib.backtest"] = { mod = backtest, fns = {
   format = { ok = { "string", function() return backtest.format(backtest.run(RULES, recording())) end }, fail = "formats a backtest" },
 } }
 C["perflib.replay"] = { mod = replay, fns = {
+  load_rules = { ok = { "table,table", function() return replay.load_rules(RULES) end },
+                 fail = { "nil,string", function() return replay.load_rules(BAD_RULES) end } },
   alert_key = { ok = { "string", function() return replay.alert_key("Busy", { instance = "a", severity = "warn" }) end },
                 fail = "a key for any labels" },
   run = { ok = { "table", function() return replay.run(RULES, recording()) end },
