@@ -56,16 +56,16 @@ local function timegm(y, mo, d, h, mi, s)
   return days(y, mo, d) * 86400 + h * 3600 + mi * 60 + s
 end
 
--- Seconds local time is ahead of UTC at Unix time ts (this machine's zone), by
--- quarter hour: zones change their offset on quarter hours, and os.date is slow.
+-- Seconds local time is ahead of UTC at Unix time ts (this machine's zone: the
+-- bias typeperf's header states, negated), by quarter hour: zones change their
+-- offset on quarter hours, and os.date is slow.
 local offsets = {}
 local function utc_offset(ts)
   local q = math.floor(ts / 900)
   local off = offsets[q]
   if not off then
-    local sec = q * 900
-    local l = os.date("*t", sec)
-    off = timegm(l.year, l.month, l.day, l.hour, l.min, l.sec) - sec
+    local _, bias = require("perflib.typeperf").zone(q * 900)
+    off = -bias * 60
     offsets[q] = off
   end
   return off
