@@ -29,7 +29,6 @@
 local R = require "perflib.rules"
 local E = require "perflib.rules.engine"
 local T = require "perflib.rules.text"
-local record = require "perflib.record"
 local replay = require "perflib.replay"
 
 local backtest = {}
@@ -179,15 +178,6 @@ local function variants_of(rule, pct)
   return v
 end
 
-local function load_rules(rules)
-  if type(rules) == "table" then return rules end
-  local set, errs = R.load(rules)
-  if set then return set end
-  local msgs = {}
-  for _, e in ipairs(errs or {}) do msgs[#msgs + 1] = type(e) == "table" and e.message or tostring(e) end
-  return nil, "rules did not load: " .. (#msgs > 0 and table.concat(msgs, "; ") or "no rules")
-end
-
 --- Backtests rules over a recording, in one pass over it: the replay (the
 -- report, actions captured) and every variant of the sweep are fed the same
 -- frames as they are read.
@@ -205,22 +195,20 @@ function backtest.run(rules, recording_path, opts)
   if type(pct) ~= "number" or pct < 0 or pct >= 100 then
     error("bad argument #3 to 'run' (opts.pct must be a percentage in [0, 100))", 2)
   end
-  local set, msg = load_rules(rules)
+  local set, msg = replay.load_rules(rules)
   if not set then return nil, msg end
-  local header = record.read(recording_path)      -- its interval, for the variants' gap limits
-  local interval = type(header) == "table" and header.interval or nil
   local list, counters = set:list(), {}
-  if opts.sweep ~= false then
-    for i, rule in ipairs(list) do
-      counters[i] = {}
-      for k, v in ipairs(variants_of(rule, pct)) do
-        counters[i][k] = counter(k == 1 and rule or variant(rule, v[2], v[3]), interval)
-        counters[i][k].label = v[1]
-      end
-    end
-  end
   local ropts = { from = opts.from, to = opts.to, limit = opts.limit }
   if opts.sweep ~= false then
+    ropts.on_start = function(header)      -- the recording's interval, for the variants' gap limits
+      for i, rule in ipairs(list) do
+        counters[i] = {}
+        for k, v in ipairs(variants_of(rule, pct)) do
+          counters[i][k] = counter(k == 1 and rule or variant(rule, v[2], v[3]), header.interval)
+          counters[i][k].label = v[1]
+        end
+      end
+    end
     ropts.on_frame = function(t, frame)
       for _, cs in ipairs(counters) do
         for _, c in ipairs(cs) do c.feed(t, frame) end

@@ -67,7 +67,15 @@ local function alert_key(rule, labels) return rule .. identity(labels) end
 -- @treturn string
 replay.alert_key = alert_key
 
-local function load_set(rules)
+--- A rule set from what replay.run and perflib.backtest take: a set as it is,
+-- or a rules file's path or Lua source loaded (the set and the messages of the
+-- rules that did not load).
+-- @param rules a rule set, a path or Lua source
+-- @treturn[1] table the set
+-- @treturn[1] {string,...} messages of rules left out
+-- @return[2] nil
+-- @treturn[2] string message ("rules did not load: ...")
+function replay.load_rules(rules)
   if type(rules) == "table" and type(rules.list) == "function" then return rules, nil end
   if type(rules) ~= "string" then return nil, "replay: rules must be a rule set, a path or Lua source" end
   local set, errors = R.load(rules)
@@ -78,12 +86,14 @@ local function load_set(rules)
   end
   return set, msgs
 end
+local load_set = replay.load_rules
 
 --- Replay a recording through rules.
 -- @param rules a rule set (from perflib.rules), a rules file path, or Lua source
 -- @param recording_path a recording written by perflib.record (or by hand in its format)
 -- @tparam[opt] table opts `from`, `to` (seconds since the first frame: frames outside are not
---   fed), `limit` (instructions per call of a function condition), `on_frame` (a function
+--   fed), `limit` (instructions per call of a function condition), `on_start` (a function
+--   called with the recording's header before the first frame), `on_frame` (a function
 --   called with `t, frame, ts` after each frame is fed: more engines on the same single pass)
 -- @return the report, or nil and a message (rules that do not load, a malformed recording:
 --   the message names the file and line)
@@ -93,6 +103,7 @@ function replay.run(rules, recording_path, opts)
   if not set then return nil, load_errors end
   local header, frames = record.read(recording_path)
   if not header then return nil, frames end
+  if opts.on_start then opts.on_start(header) end
   local eng = E.new(set, { limit = opts.limit, interval = header.interval })
   local log = {}
   local okn, notifier = pcall(N.new, set, { run = true, log = function(msg) log[#log + 1] = msg end })
