@@ -142,6 +142,9 @@ describe("collect's jobs, one function each", function()
     assert.is_true(#md < #perflib.collect_block("Global", m))   -- no instance data
     assert.has_error(function() perflib.collect_block("1000", m, { v1 = true }) end,
       "collect_block: unknown option 'v1'")
+    local ok, err = pcall(perflib.collect_block, "1000", m, { system = {} })
+    assert.is_false(ok)
+    assert.matches("opts.system must be a string", err)
   end)
 
   it("metadata: the definitions MetadataGlobal gives, for any selection, without I/O", function()

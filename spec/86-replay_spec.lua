@@ -242,6 +242,11 @@ describe("perflib.replay", function()
   before_each(function() dir, remove = files.tempdir() end)
   after_each(function() remove() end)
 
+  it("writes durations with tenths under a minute, as format_duration above", function()
+    assert.same({ "12.5s", "45s", "1m30s", "1h30m", "?" },
+      { replay.seconds(12.5), replay.seconds(45), replay.seconds(90), replay.seconds(5400), replay.seconds(nil) })
+  end)
+
   local function ramp_set(marker, called)
     local set = R.new()
     set:rule "CpuHigh" {

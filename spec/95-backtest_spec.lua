@@ -72,6 +72,20 @@ describe("perflib.backtest", function()
     assert.same({}, bt.rules[1].sweep)
   end)
 
+  it("tells the longest firing from the first episode", function()
+    -- 95 from t=10: pending, firing at t=30, 50 at t=40: resolved (10 s firing);
+    -- 95 from t=60: pending, firing at t=80, 50 at t=110: resolved (30 s firing)
+    rec = recording(dir, { 10, 95, 95, 95, 50, 50, 95, 95, 95, 95, 95, 50 })
+    local hot = assert(backtest.run(RULES, rec, { sweep = false })).rules[1]
+    assert.same({ 2, 2, 2 }, { hot.fired, hot.resolved, hot.episodes })
+    assert.equals(40, hot.states.firing)                     -- 10 + 30
+    assert.equals(40, hot.states.pending)                    -- (30 - 10) + (80 - 60)
+    assert.same({ key = "Hot{instance=_Total}", rule = "Hot", start = 10, fired_at = 30, stop = 40,
+                  firing = 10, open = false }, hot.first)
+    assert.same({ key = "Hot{instance=_Total}", rule = "Hot", start = 60, fired_at = 80, stop = 110,
+                  firing = 30, open = false }, hot.longest)
+  end)
+
   it("keeps an episode open at the end of the recording", function()
     rec = recording(dir, { 10, 95, 95, 95, 95 })           -- firing from t=30 to the end, t=40
     local hot = assert(backtest.run(RULES, rec)).rules[1]

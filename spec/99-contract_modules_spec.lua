@@ -165,6 +165,7 @@ C["perflib.backtest"] = { mod = backtest, fns = {
   format = { ok = { "string", function() return backtest.format(backtest.run(RULES, recording())) end }, fail = "formats a backtest" },
 } }
 C["perflib.replay"] = { mod = replay, fns = {
+  seconds = { ok = { "string", function() return replay.seconds(12.5) end }, fail = "any number; nil is \"?\"" },
   load_rules = { ok = { "table,table", function() return replay.load_rules(RULES) end },
                  fail = { "nil,string", function() return replay.load_rules(BAD_RULES) end } },
   alert_key = { ok = { "string", function() return replay.alert_key("Busy", { instance = "a", severity = "warn" }) end },

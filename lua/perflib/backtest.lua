@@ -230,11 +230,7 @@ function backtest.run(rules, recording_path, opts)
   return out
 end
 
-local function dur(s)
-  if s == nil then return "-" end
-  if s < 60 and s ~= math.floor(s) then return ("%.1fs"):format(s) end
-  return R.format_duration(s)
-end
+local dur = replay.seconds
 
 local STATES = { "pending", "firing", "recovering", "unknown", "inactive", "resolved" }
 

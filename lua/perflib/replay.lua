@@ -207,11 +207,16 @@ end
 
 local ORDER = { "inactive", "pending", "firing", "recovering", "resolved", "unknown" }
 
-local function dur(s)
+--- A duration as the reports write it: under a minute with its tenths
+-- ("12.5s"), else as perflib.rules.format_duration ("1h30m"); nil -> "?".
+-- @tparam ?number s seconds
+-- @treturn string
+function replay.seconds(s)
   if s == nil then return "?" end
   if s < 60 and s ~= math.floor(s) then return ("%.1fs"):format(s) end
   return R.format_duration(s)
 end
+local dur = replay.seconds
 
 local function clock(ts)
   if not ts then return "" end
