@@ -135,18 +135,18 @@ static int parse_header(const uint8_t *h, pl_blog_info *info, pl_db_error *err)
     return 0;
 }
 
-static int grow(uint8_t **buf, size_t *cap, size_t need)
+/* Room for need elements of el bytes at *p (capacity *cap, doubled): 0 or ENOMEM. */
+static int reserve(void **p, size_t *cap, size_t need, size_t el)
 {
     if (need <= *cap)
         return 0;
-    size_t n = *cap ? *cap : 4096;
-    while (n < need)
-        n *= 2;
-    uint8_t *p = realloc(*buf, n);
-    if (!p)
+    size_t c = *cap ? *cap : 8;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(*p, c * el);
+    if (!q)
         return ENOMEM;
-    *buf = p;
-    *cap = n;
+    *p = q, *cap = c;
     return 0;
 }
 
@@ -212,7 +212,7 @@ static int scan_one(pl_blog_reader *r, uint64_t end, pl_db_error *err)
         r->torn = off, r->torn_rule = "last record runs past the end of the file";
         return 0;
     }
-    if (grow(&r->buf, &r->cap, ALIGN8((size_t)len) + 8))
+    if (reserve((void **)&r->buf, &r->cap, ALIGN8((size_t)len) + 8, 1))
         return ENOMEM;
     int e = read_at(r->fd, r->buf, ALIGN8((size_t)len), off + PL_BLOG_RECORD_HEAD);
     if (e)
@@ -297,7 +297,7 @@ int pl_blog_next(pl_blog_reader *r, int64_t from, int64_t to, pl_blog_record *re
         if (pl_crc32c(0, h, 12) != pl_r32(h + 12) || len > PL_BLOG_MAX_RECORD
             || r->pos + PL_BLOG_RECORD_HEAD + ALIGN8((uint64_t)len) > r->end)
             return -EINVAL;
-        if ((e = grow(&r->buf, &r->cap, ALIGN8((size_t)len) + 8)) != 0
+        if ((e = reserve((void **)&r->buf, &r->cap, ALIGN8((size_t)len) + 8, 1)) != 0
             || (e = read_at(r->fd, r->buf, len, r->pos + PL_BLOG_RECORD_HEAD)) != 0)
             return -e;
         if (pl_crc32c(0, r->buf, len) != pl_r32(h + 8))
@@ -396,18 +396,6 @@ static int needs_metadata(const pl_blog_writer *w, const pl_sample *s)
 }
 
 /* Room for one more of *n elements of size el in *p (capacity *cap): 0 or ENOMEM. */
-static int reserve(void **p, size_t *cap, size_t n, size_t el)
-{
-    if (n < *cap)
-        return 0;
-    size_t c = *cap ? 2 * *cap : 8;
-    void *q = realloc(*p, c * el);
-    if (!q)
-        return ENOMEM;
-    *p = q, *cap = c;
-    return 0;
-}
-
 /* Remembers what a METADATA record of s has described (after it is written). */
 static int mark_described(pl_blog_writer *w, const pl_sample *s)
 {
@@ -417,7 +405,7 @@ static int mark_described(pl_blog_writer *w, const pl_sample *s)
             continue;
         described *d = find_set(w, &b->cs->guid);
         if (!d) {
-            if (reserve((void **)&w->sets, &w->capsets, w->nsets, sizeof *w->sets))
+            if (reserve((void **)&w->sets, &w->capsets, w->nsets + 1, sizeof *w->sets))
                 return ENOMEM;
             d = &w->sets[w->nsets++];
             memset(d, 0, sizeof *d);
@@ -427,7 +415,7 @@ static int mark_described(pl_blog_writer *w, const pl_sample *s)
             uint32_t id = pl_sample_counter(s, b, c)->id;
             if (has_id(d, id))
                 continue;
-            if (reserve((void **)&d->ids, &d->cap, d->n, sizeof *d->ids))
+            if (reserve((void **)&d->ids, &d->cap, d->n + 1, sizeof *d->ids))
                 return ENOMEM;
             d->ids[d->n++] = id;
         }
@@ -653,7 +641,7 @@ int pl_blog_write(pl_blog_writer *w, const pl_sample *s, char *msg, size_t size)
         mn = pl_v1_write(s, w->host, PL_V1_METADATA, NULL, 0);
         mrec = PL_BLOG_RECORD_HEAD + ALIGN8(mn);
     }
-    if ((e = grow(&w->buf, &w->cap, mrec + drec)) != 0) {
+    if ((e = reserve((void **)&w->buf, &w->cap, mrec + drec, 1)) != 0) {
         say(msg, size, "%s: %s", w->path, strerror(e));
         return e;
     }
