@@ -253,6 +253,7 @@ C["perflib.typeperf"] = { mod = typeperf, fns = {
                fail = { "nil,string", function() return typeperf.interval "soon" end } },
   count = { ok = { "number", function() return typeperf.count "3" end }, fail = { "nil,string", function() return typeperf.count "0" end } },
   zone = { ok = { "string,number", function() return typeperf.zone(0) end }, fail = "every time has a zone" },
+  path = { ok = { "string", function() return typeperf.path("Memory", nil, "Available Bytes") end }, fail = "any names" },
   query = { ok = { "boolean", function() return typeperf.query("Memory", false, sink(), { machine = FIX }) end },
             fail = { "nil,string", function() return typeperf.query("No Such Set", false, sink(), { machine = FIX }) end } },
   list = { ok = { "number", function() return typeperf.list("available", sink(), { machine = FIX }) end }, fail = "a count, 0 for none" },

@@ -91,9 +91,7 @@ local function split_path(p)
   return set, inst, counter
 end
 
-local function path_of(set, inst, counter)
-  return "\\" .. set .. (inst ~= "" and ("(" .. inst .. ")") or "") .. "\\" .. counter
-end
+local path_of = require("perflib.typeperf").path
 
 -- The unit a panel is labelled with: the counter's formatted unit on this machine.
 local function unit_of(perflib, set, counter)

@@ -67,11 +67,17 @@ local function one_line(help)
   return (h:gsub("^ ", ""):gsub("%.? ?$", ""))
 end
 
--- A counter path as typeperf writes it: \Set\Counter, \Set(inst)\Counter.
-local function path(set, inst, counter)
+--- A counter path as typeperf writes it: `\Set\Counter` (no instance, or ""),
+-- `\Set(inst)\Counter`.
+-- @tparam string set
+-- @tparam ?string inst
+-- @tparam string counter
+-- @treturn string
+function M.path(set, inst, counter)
   if inst == nil or inst == "" then return "\\" .. set .. "\\" .. counter end
   return "\\" .. set .. "(" .. inst .. ")\\" .. counter
 end
+local path = M.path
 
 -- The countersets of a machine (or this one), sorted by name.
 local function sets(perflib, machine)
