@@ -10,6 +10,7 @@
 #include "perflib.h"
 #include "pl_blog.h"
 #include "pl_le.h"
+#include "pl_v1.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -70,6 +71,26 @@ static pl_query *fixture_query(pl_env *env, int memory)
     return q;
 }
 
+/* The METADATA payload of one set, by pl_logenc.h's layout: the 8-byte head,
+ * per set 16 (GUID) + 12 + 2 + name + 4 + help, per counter 36 + 2 + name +
+ * 4 + help. */
+static size_t defs_size(const pl_counterset_def *cs)
+{
+    size_t n = 8 + 16 + 12 + 2 + strlen(cs->name) + 4 + strlen(cs->help ? cs->help : "");
+    for (uint32_t c = 0; c < cs->ncounters; c++)
+        n += 36 + 2 + strlen(cs->counters[c].name) + 4 + strlen(cs->counters[c].help ? cs->counters[c].help : "");
+    return n;
+}
+
+/* The bytes of a fixture log of k samples of fixture_query(env, 0): the
+ * 112-byte header, a METADATA record (16 + its payload padded to 8) and k
+ * DATA records of 16 + 472 bytes (the block of 3 instances). */
+static size_t fixture_bytes(pl_env *env, int k)
+{
+    return 112 + 16 + ((defs_size(pl_env_find(env, "Processor Information")) + 7u) & ~(size_t)7u)
+           + (size_t)k * 488;
+}
+
 /* Writes n samples of q to path (a new file): 0 or the write's errno. */
 static int write_samples(const char *path, pl_query *q, int n, pl_sample **keep)
 {
@@ -121,6 +142,20 @@ static void t_crc(void)
     CHECK_EQ_U64(pl_crc32c(0, "123456789", 9), 0xE3069283u);      /* the published check value */
     CHECK_EQ_U64(pl_crc32c(pl_crc32c(0, "1234", 4), "56789", 5), 0xE3069283u);
     CHECK_EQ_U64(pl_crc32c(0, "", 0), 0);
+    /* 1000 bytes at every start offset 0..7 (the 8-byte steps unaligned),
+     * against the CRC computed bit by bit from its definition */
+    uint8_t buf[1008];
+    for (size_t i = 0; i < sizeof buf; i++)
+        buf[i] = (uint8_t)(i * 131u + 7u);
+    for (size_t start = 0; start < 8; start++) {
+        uint32_t c = 0xFFFFFFFFu;
+        for (size_t i = start; i < start + 1000; i++) {
+            c ^= buf[i];
+            for (int k = 0; k < 8; k++)
+                c = (c >> 1) ^ (0x82F63B78u & (0u - (c & 1u)));
+        }
+        CHECK_EQ_U64(pl_crc32c(0, buf + start, 1000), ~c);
+    }
 }
 
 /* Header and records byte by byte; each payload is exactly the sample's block. */
@@ -135,7 +170,7 @@ static void t_layout_and_round_trip(void)
     uint8_t *b = slurp(p, &n);
     CHECK(b && n > PL_BLOG_HEADER);
     CHECK(b[0] == 0x89 && !memcmp(b + 1, "PLB\r\n\x1a\n", 7));
-    CHECK_EQ_U64(pl_r16(b + 8), 1);
+    CHECK_EQ_U64(pl_r16(b + 8), 2);
     CHECK_EQ_U64(pl_r32(b + 12), 112);
     CHECK_STR((const char *)b + 24, PL_VERSION);
     char host[65] = "";
@@ -144,7 +179,14 @@ static void t_layout_and_round_trip(void)
     CHECK_EQ_U64(pl_r32(b + 108), pl_crc32c(0, b, 108));
     /* records: METADATA, then 3 DATA; sizes 16 + payload padded to 8 */
     size_t off = 112, sz[3];
+    const pl_counterset_def *cs = pl_env_find(env, "Processor Information");
     CHECK_EQ_U64(pl_r32(b + off), PL_BLOG_METADATA);
+    CHECK_EQ_U64(pl_r32(b + off + 4), defs_size(cs));
+    pl_defs *d = NULL;
+    CHECK(pl_defs_read(b + off + 16, pl_r32(b + off + 4), &d, NULL) == 0);
+    CHECK(d && d->nsets == 1 && pl_defs_same(&d->sets[0], cs) && !strcmp(d->sets[0].help, cs->help));
+    CHECK(d && !strcmp(d->sets[0].counters[3].help, cs->counters[3].help));
+    pl_defs_free(d);
     off += 16 + ((pl_r32(b + off + 4) + 7u) & ~7u);
     for (int i = 0; i < 3; i++) {
         sz[i] = pl_db_size(s[i], 1);
@@ -159,6 +201,7 @@ static void t_layout_and_round_trip(void)
         free(blk);
     }
     CHECK_EQ_U64(off, n);
+    CHECK_EQ_U64(n, fixture_bytes(env, 3));
     /* the reader: every sample back with its values, flags and time */
     pl_blog_reader r;
     pl_db_error err = { 0, NULL };
@@ -422,7 +465,10 @@ static void t_rotation(void)
     unlink(p);
     unlink(tmp("r_001.blg"));
     unlink(tmp("r_002.blg"));
-    pl_blog_opts o = { NULL, 2000, 1, 0 };
+    /* max_bytes: three samples a file and 100 bytes to spare (a fourth DATA
+     * record takes 488) */
+    size_t three = fixture_bytes(env, 3);
+    pl_blog_opts o = { NULL, three + 100, 1, 0 };
     pl_blog_writer *w = NULL;
     char msg[256];
     CHECK(pl_blog_open(p, &o, &w, msg, sizeof msg) == 0);
@@ -430,19 +476,17 @@ static void t_rotation(void)
         pl_sample *s = NULL;
         CHECK(pl_query_collect(q, &s) == 0 && pl_blog_write(w, s, msg, sizeof msg) == 0);
         free(s);
-        CHECK(pl_blog_size(w) <= 2000);
+        CHECK(pl_blog_size(w) <= three + 100);
     }
     CHECK_STR(pl_blog_path(w), tmp("r_002.blg"));
     CHECK(pl_blog_close(w) == 0);
-    /* each file: the 112-byte header, a 216-byte METADATA record (16 + 200)
-     * and DATA records of 16 + 472 bytes: 112 + 216 + 3 x 488 = 1792 <= 2000,
-     * a fourth would make 2280: three a file */
+    /* each file: the header, its own METADATA record and three DATA records */
     const char *names[3] = { "r.blg", "r_001.blg", "r_002.blg" };
     for (int i = 0; i < 3; i++) {
         struct stat sb;
         CHECK_EQ_U64(count_type(tmp(names[i]), PL_BLOG_METADATA), 1);
         CHECK_EQ_U64(count_type(tmp(names[i]), PL_BLOG_DATA), 3);
-        CHECK(stat(tmp(names[i]), &sb) == 0 && sb.st_size == 1792);
+        CHECK(stat(tmp(names[i]), &sb) == 0 && (size_t)sb.st_size == three);
     }
     pl_query_free(q);
     pl_env_unref(env);
@@ -464,7 +508,7 @@ static void t_two_writers_and_full_rotations(void)
     CHECK(pl_blog_close(a) == 0);
     CHECK(pl_blog_open(p, NULL, &b, msg, sizeof msg) == 0);     /* free again */
     CHECK(pl_blog_close(b) == 0);
-    /* x_001.blg full from an earlier run (3 samples = 1792 bytes, see t_rotation),
+    /* x_001.blg full from an earlier run (3 samples, see t_rotation),
      * x_002.blg another host's: the writer goes from x.blg to x_001 (no room)
      * to x_002 (refused: the write fails, x_002 untouched) */
     const char *x = tmp("x.blg"), *x1 = tmp("x_001.blg"), *x2 = tmp("x_002.blg");
@@ -473,7 +517,7 @@ static void t_two_writers_and_full_rotations(void)
     pl_blog_opts other = { "elsewhere", 0, 0, 0 };
     unlink(x2);
     CHECK(pl_blog_open(x2, &other, &a, msg, sizeof msg) == 0 && pl_blog_close(a) == 0);
-    pl_blog_opts o = { NULL, 2000, 0, 0 };
+    pl_blog_opts o = { NULL, fixture_bytes(env, 3) + 100, 0, 0 };
     CHECK(pl_blog_open(x, &o, &a, msg, sizeof msg) == 0);
     int e = 0, k = 0;
     for (; k < 4 && !e; k++) {
@@ -541,6 +585,109 @@ static void t_rotation_by_time(void)
     pl_env_unref(env);
 }
 
+/* Definitions read back strictly: every cut is refused with an offset inside
+ * the buffer, and each rule by its name. */
+static void t_defs_bad(void)
+{
+    pl_env *env = pl_env_new(FIX);
+    const pl_counterset_def *cs = pl_env_find(env, "Processor Information");
+    size_t n = pl_defs_write(&cs, 1, NULL, 0);
+    CHECK_EQ_U64(n, defs_size(cs));
+    uint8_t *b = malloc(n);
+    CHECK(pl_defs_write(&cs, 1, b, n) == n);
+    pl_defs *d = NULL;
+    pl_db_error err = { 0, NULL };
+    int bad = 0;
+    for (size_t cut = 0; cut < n; cut++) {
+        err.rule = NULL;
+        bad += pl_defs_read(b, cut, &d, &err) != EINVAL || d != NULL || !err.rule || err.offset > cut;
+    }
+    CHECK_EQ_U64(bad, 0);
+    /* the first counter starts after the set's head, name and help */
+    size_t c0 = 8 + 16 + 12 + 2 + strlen(cs->name) + 4 + strlen(cs->help);
+    uint8_t *x = malloc(n);
+    struct {
+        size_t off;
+        uint32_t v;
+        const char *rule;
+    } cases[] = {
+        { 0, 0x31444C50u, "not perflib definitions (magic)" },
+        { 4, 5000, "more than 4096 sets" },
+        { 8 + 16, 7, "an unknown instance type" },
+        { 8 + 24, 0, "a set with no counters or more than 4096" },
+        { c0 + 4, 0x12345678u, "a counter type winperf.h does not define" },
+        { c0 + 20, 2, "a counter size that is not 4 or 8" },
+        { c0 + 8, 0xFFFFFFF0u, "a base id that names no counter of the set" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memcpy(x, b, n);
+        pl_w32(x + cases[i].off, cases[i].v);
+        err.rule = NULL;
+        CHECK(pl_defs_read(x, n, &d, &err) == EINVAL && d == NULL);
+        CHECK_STR(err.rule ? err.rule : "", cases[i].rule);
+    }
+    /* two counters with one id: the second's id set to the first's */
+    size_t c1 = c0 + 36 + 2 + strlen(cs->counters[0].name) + 4 + strlen(cs->counters[0].help);
+    memcpy(x, b, n);
+    pl_w32(x + c1, cs->counters[0].id);
+    CHECK(pl_defs_read(x, n, &d, &err) == EINVAL);
+    CHECK_STR(err.rule, "two counters of a set with one id");
+    /* a byte after the end */
+    uint8_t *y = malloc(n + 1);
+    memcpy(y, b, n);
+    y[n] = 0;
+    CHECK(pl_defs_read(y, n + 1, &d, &err) == EINVAL);
+    CHECK_STR(err.rule, "bytes after the last set");
+    free(y);
+    free(x);
+    free(b);
+    pl_env_unref(env);
+}
+
+/* A version 1 log (METADATA a V1 metadata block) is read, never appended to. */
+static void t_version1(void)
+{
+    pl_env *env = pl_env_new(FIX);
+    pl_query *q = fixture_query(env, 0);
+    pl_sample *s = NULL;
+    CHECK(pl_query_collect(q, &s) == 0);
+    size_t mn = pl_v1_write(s, "h", PL_V1_METADATA, NULL, 0), dn = pl_db_size(s, 1);
+    size_t total = 112 + 16 + ((mn + 7u) & ~(size_t)7u) + 16 + ((dn + 7u) & ~(size_t)7u);
+    uint8_t *b = calloc(1, total);
+    memcpy(b, "\x89PLB\r\n\x1a\n", 8);
+    pl_w16(b + 8, 1);
+    pl_w32(b + 12, 112);
+    memcpy(b + 40, "h", 1);
+    pl_w32(b + 108, pl_crc32c(0, b, 108));
+    uint8_t *m = b + 112, *dd = m + 16 + ((mn + 7u) & ~(size_t)7u);
+    pl_v1_write(s, "h", PL_V1_METADATA, m + 16, mn);
+    pl_db_write(s, 1, dd + 16, dn);
+    uint8_t *heads[2] = { m, dd };
+    uint32_t types[2] = { 1, 2 };
+    size_t lens[2] = { mn, dn };
+    for (int i = 0; i < 2; i++) {
+        pl_w32(heads[i], types[i]);
+        pl_w32(heads[i] + 4, (uint32_t)lens[i]);
+        pl_w32(heads[i] + 8, pl_crc32c(0, heads[i] + 16, lens[i]));
+        pl_w32(heads[i] + 12, pl_crc32c(0, heads[i], 12));
+    }
+    const char *p = tmp("v1.blg");
+    spit(p, b, total);
+    pl_blog_reader r;
+    pl_db_error err = { 0, NULL };
+    CHECK(pl_blog_read_open(p, &r, &err) == 0 && r.info.version == 1 && r.ndata == 1 && r.nrecords == 2);
+    pl_blog_read_close(&r);
+    pl_blog_opts o = { "h", 0, 0, 0 };
+    pl_blog_writer *w = NULL;
+    char msg[256];
+    CHECK(pl_blog_open(p, &o, &w, msg, sizeof msg) == EINVAL && w == NULL);
+    CHECK(strstr(msg, "a version 1 log: perflib") != NULL);
+    free(b);
+    free(s);
+    pl_query_free(q);
+    pl_env_unref(env);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/test_blog.%d", (int)getpid());
@@ -555,6 +702,8 @@ int main(void)
     RUN(t_rotation);
     RUN(t_two_writers_and_full_rotations);
     RUN(t_rotation_by_time);
+    RUN(t_defs_bad);
+    RUN(t_version1);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)

@@ -2,12 +2,12 @@
  * data blocks (issue 15 item 2), its writer and its reader.  Part of the
  * core: no Lua.
  *
- * The format (version 1; every integer little-endian):
+ * The format (version 2; every integer little-endian):
  *
  *   file header, 112 bytes
  *     0   magic      8 bytes  89 'P' 'L' 'B' 0D 0A 1A 0A  (a text transfer or a
  *                             truncation to 7 bits breaks it, as PNG's does)
- *     8   version    u16      1
+ *     8   version    u16      2 (1 is still read)
  *     10  flags      u16      0 (no flag is defined; a reader refuses others)
  *     12  size       u32      112: where the first record starts
  *     16  created    i64      FILETIME (100 ns since 1601-01-01 UTC)
@@ -24,17 +24,21 @@
  *                             trusted before its own check
  *     16  payload    length bytes, then zeros to the next multiple of 8
  *
- *   METADATA: the counter definitions of the sets the DATA records after it
- *     use: a PerfLib V1 metadata block (pl_v1_write with PL_V1_METADATA;
- *     PERF_OBJECT_TYPE + PERF_COUNTER_DEFINITIONs, NumInstances
- *     PERF_METADATA_*, the log's host as system name) of the sample that
- *     first used them.  A writer writes one before its first DATA record and
- *     another only when a sample uses a counterset or a counter it has not
- *     described yet (new instances need nothing; a set gone stops appearing).
+ *   The records are pl_logenc.h's, which the SQLite log shares:
+ *   METADATA (PL_LOG_DEFS): the definitions of the countersets the DATA
+ *     records after it use (pl_defs_write: GUIDs, names, help, types, bases,
+ *     units), so that a log reads back on any machine (perflib.open_log).  A
+ *     writer writes one before the first DATA record that uses a set, and
+ *     again when a set's definition changes or a new file begins (new
+ *     instances need nothing; a set gone stops appearing).
  *   DATA: one sample as an extended V2 data block (pl_db_write with ext:
  *     what Sample:block() makes), its time in the PERF_DATA_HEADER.
  *
- * CRC-32C (Castagnoli, reflected 0x82F63B78, init and final xor ~0: the
+ *   Version 1 (perflib 0.1.0 before definitions) had a PerfLib V1 metadata
+ *   block in METADATA; it is still read (pl_blog_info.version says which),
+ *   never appended to.
+ *
+  * CRC-32C (Castagnoli, reflected 0x82F63B78, init and final xor ~0: the
  * iSCSI/ext4 one), table-driven here: check("123456789") = 0xE3069283.
  *
  * Crash safety.  A record is written with one write() at the end of the
@@ -54,16 +58,16 @@
 #ifndef PL_BLOG_H
 #define PL_BLOG_H
 
-#include "pl_datablock.h"
+#include "pl_logenc.h"
 
 #include <stdint.h>
 
 #define PL_BLOG_HEADER 112u
 #define PL_BLOG_RECORD_HEAD 16u
-#define PL_BLOG_VERSION 1u
-#define PL_BLOG_METADATA 1u
-#define PL_BLOG_DATA 2u
-#define PL_BLOG_MAX_RECORD 0x40000000u        /* 1 GiB: a data block's dwTotalSize is 32 bits */
+#define PL_BLOG_VERSION 2u
+#define PL_BLOG_METADATA PL_LOG_DEFS
+#define PL_BLOG_DATA PL_LOG_DATA
+#define PL_BLOG_MAX_RECORD PL_LOG_MAX_RECORD
 #define PL_BLOG_HOST 64u
 
 /* CRC-32C of n bytes, continuing from crc (start with 0). */
@@ -84,8 +88,8 @@ typedef struct pl_blog_writer pl_blog_writer;
  * records; a torn last record is cut off.  0; an errno with a sentence in
  * msg (EINVAL: not a log, another host's, or corrupt at an offset). */
 int pl_blog_open(const char *path, const pl_blog_opts *opts, pl_blog_writer **out, char *msg, size_t size);
-/* Appends sample s (a METADATA record first when it uses something not yet
- * described).  0, or an errno with msg; the file then ends at its last whole
+/* Appends sample s (a METADATA record first when it uses a set not yet
+ * described in this file, or described differently).  0, or an errno with msg; the file then ends at its last whole
  * record and the writer may be used again (or closed). */
 int pl_blog_write(pl_blog_writer *w, const pl_sample *s, char *msg, size_t size);
 /* The file being written now (rotation changes it) and its size. */
