@@ -251,18 +251,20 @@ function DEFINE.list(p)
 end
 
 function DEFINE.plot(p)
-  local c = p:command("plot", "Draw the counters of a recording or a typeperf CSV/TSV file over time with "
-    .. "gnuplot: one panel per unit, each instance a line, alert episodes of --rules shaded; "
+  local c = p:command("plot", "Draw the counters of a binary log, a recording or a typeperf CSV/TSV file over "
+    .. "time with gnuplot: one panel per unit, each instance a line, alert episodes of --rules shaded; "
     .. "-o's extension picks PNG or SVG.")
-    :summary("Chart a recording or typeperf CSV (PNG, SVG).")
-  c:argument("LOG", "A recording (perflua record) or a typeperf CSV/TSV file, told apart by content.")
+    :summary("Chart a binary log, recording or typeperf CSV (PNG, SVG).")
+  c:argument("LOG", "A binary log, a recording (perflua record) or a typeperf CSV/TSV file, told apart by "
+    .. "content.")
     :target("log")
-  c:argument("PATH", "Counter paths to draw (* and ? as wildcards); default every counter.", nil, nil, "*")
+  c:argument("PATH", "Counter paths to draw (* and ? as wildcards); default every counter (a binary log of "
+    .. "more than 40 values: each set's first counter).", nil, nil, "*")
     :target("paths")
   c:option("-o --output", "The chart to write: FILE.png or FILE.svg (needed).")
     :argname("FILE")
   c:option("--rules", "Shade the episodes each alert of this rules file spends pending and firing "
-    .. "(a recording only)."):argname("RULES.lua")
+    .. "(a recording; a binary log once the replay reads them)."):argname("RULES.lua")
   c:option("--title", "The chart's title (default: the log's name)."):argname("TEXT")
   c:option("--size", "Width and height in pixels (default 1000 wide, 230 per panel)."):argname("WxH")
     :convert(function(s) return require("perflib.plot").size(s) end)
