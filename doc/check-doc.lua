@@ -16,7 +16,7 @@ local PUBLIC = {
   "perflib", "perflib.pretty", "perflib.rules", "perflib.rules.notify", "perflib.rules.test",
   "perflib.monitor", "perflib.record", "perflib.replay", "perflib.cli", "perflib.repl",
   "perflib.top", "perflib.serve", "perflib.promrules", "perflib.typeperf", "perflib.backtest",
-  "perflib.plot",
+  "perflib.plot", "perflib.relog",
 }
 
 -- Exported but deliberately not in the reference, each with its reason.

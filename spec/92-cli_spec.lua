@@ -45,7 +45,7 @@ describe("perflua's command line", function()
     local names = {}
     for _, c in ipairs(commands()) do names[#names + 1] = c._name end
     assert.same({ "monitor", "check", "explain", "record", "replay", "top", "serve", "promrules", "typeperf",
-      "list", "plot" }, names)
+      "list", "relog", "plot" }, names)
     assert.same(names, cli.commands())
     local by = {}
     for _, c in ipairs(commands()) do by[c._name] = table.concat(shown(c), " ") end
@@ -54,6 +54,7 @@ describe("perflua's command line", function()
     assert.equals("-o --output -h --help RULES.lua", by.promrules)
     assert.equals("--interval --seconds --rules --force --quiet -h --help OUT PATH", by.record)
     assert.equals("-o --output --rules --title --size --keep -h --help LOG PATH", by.plot)
+    assert.equals("-c -cf -f -o -b -e -t -y -q -h --help IN", by.relog)
   end)
 
   test("perflua --help lists every subcommand and the interpreter's flags", function()

@@ -49,7 +49,7 @@ describe("perflua's bash completion", function()
   test("completes the subcommands", function()
     assert.same(sorted(cli.commands()), complete { "perflua", "" })
     assert.same({ "monitor" }, complete { "perflua", "mon" })
-    assert.same({ "record", "replay" }, complete { "perflua", "re" })
+    assert.same({ "record", "relog", "replay" }, complete { "perflua", "re" })
   end)
 
   test("completes each subcommand's options, without the hidden helper", function()

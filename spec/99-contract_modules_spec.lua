@@ -43,6 +43,7 @@ local cli = require "perflib.cli"
 local typeperf = require "perflib.typeperf"
 local backtest = require "perflib.backtest"
 local plot = require "perflib.plot"
+local relog = require "perflib.relog"
 
 local function set() return assert(R.load(RULES)) end
 local function engine() return require("perflib.rules.engine").new(set()) end
@@ -263,6 +264,15 @@ C["perflib.typeperf"] = { mod = typeperf, fns = {
             return typeperf.run({ counters = { "\\Memory\\Available Bytes" }, count = 1 }, sink(), sink(),
                                 { machine = FIX, wait = function() return true end }) end },
           fail = { "number", function() return typeperf.run({ counters = {}, format = "SQL" }, sink(), sink()) end } },
+  paths = { ok = { "table", function() return typeperf.paths { counters = { "\\Memory\\Available Bytes" } } end },
+            fail = { "nil,string", function() return typeperf.paths { counter_file = dir .. "/no-such-file" } end } },
+  sets = { ok = { "table", function() return typeperf.sets(FIX) end }, fail = "a list, maybe empty" },
+  writer = { ok = { "table", function()
+               local q = FIX:query(); q:add "\\Memory\\Available Bytes"
+               return typeperf.writer("CSV", q, assert(q:collect()), "h", function() end) end },
+             fail = "columns fixed at s0, maybe none (ncols 0)",
+             bad = { "bad argument #1 to 'writer' (CSV, TSV or JSON expected, got XML)",
+                     function() return (typeperf.writer("XML")) end } },
   run_list = { ok = { "number", function() return typeperf.run_list({ pattern = "available" }, sink(), sink(), { machine = FIX }) end },
                fail = { "number", function() return typeperf.run_list({ pattern = "zzzz-none" }, sink(), sink(), { machine = FIX }) end } },
 } }
@@ -278,6 +288,25 @@ C["perflib.plot"] = { mod = plot, fns = {
            fail = { "nil,string", function() return plot.size "800" end } },
   run = { ok = "exit 0 draws with gnuplot (95-plot_spec)",
           fail = { "number", function() return plot.run({ log = BAD_REC, paths = {}, output = dir .. "/c.png" }, sink(), sink()) end } },
+} }
+local BLG = dir .. "/mem.blg"
+do
+  local q = FIX:query()
+  assert(q:add "\\Memory\\Available Bytes")
+  local w = assert(perflib.log_writer(BLG))
+  for _ = 1, 2 do assert(w:write(assert(q:collect()))) end
+  assert(w:close())
+end
+C["perflib.relog"] = { mod = relog, fns = {
+  format = { ok = { "string", function() return relog.format "csv" end }, fail = { "nil,string", function() return relog.format "XML" end } },
+  step = { ok = { "number", function() return relog.step "2" end }, fail = { "nil,string", function() return relog.step "0" end } },
+  time = { ok = { "number", function() return relog.time "@12" end }, fail = { "nil,string", function() return relog.time "soon" end } },
+  describe = { ok = { "", function() return relog.describe(assert(perflib.open_log(BLG)), { BLG }, sink()) end },
+               fail = "writes what the log holds",
+               bad = { "bad argument #1 to 'describe' (a machine of perflib.open_log expected)",
+                       function() return relog.describe(FIX, {}, sink()) end } },
+  run = { ok = { "number", function() return relog.run({ inputs = { BLG }, output = dir .. "/mem.csv" }, sink(), sink()) end },
+          fail = { "number", function() return relog.run({ inputs = { BAD_REC }, output = dir .. "/x.csv" }, sink(), sink()) end } },
 } }
 C["perflib.cli"] = { mod = cli, fns = {
   parser = { ok = { "table", function() return cli.parser(function() end) end }, fail = "a parser" },

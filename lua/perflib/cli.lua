@@ -38,7 +38,7 @@ M.INTERPRETER = {
 M.GROUPS = {
   { "Rule tools", { "monitor", "check", "explain", "record", "replay", "promrules" } },
   { "Views", { "top" } },
-  { "Counters and logs", { "typeperf", "list", "plot" } },
+  { "Counters and logs", { "typeperf", "list", "relog", "plot" } },
   { "Serving", { "serve" } },
 }
 
@@ -51,7 +51,7 @@ M.EXIT = {
   { "2", "a bad command line (unknown command or option, a missing or malformed argument), "
     .. "or an input it names that cannot be used (a rules file that does not load, "
     .. "an unreadable recording, an existing record file without --force, "
-    .. "an existing typeperf -o file without -y)" },
+    .. "an existing typeperf or relog -o file without -y)" },
 }
 
 -- Converters name their option, so the message says which one is wrong.
@@ -215,6 +215,35 @@ function DEFINE.typeperf(p)
   c:flag("-y", "Overwrite an existing -o FILE."):hidden_name("--force"):target("force")
 end
 
+-- relog's own option names: -cf is a single-dash word (a hidden long name, as typeperf's).
+function DEFINE.relog(p)
+  local c = p:command("relog", "Convert logs like Windows' relog: binary logs (several are merged, given "
+    .. "in time order) to a binary log (BIN, the raw samples), an SQLite log (SQL) or typeperf's CSV, TSV or "
+    .. "JSON lines (the first record kept is the base of the first row's rates); -c/-cf filter the counters "
+    .. "(default every counter of the log), -b/-e cut a time range, -t keeps every N-th record; -q says "
+    .. "what the input holds.")
+    :summary("Convert, filter, cut and merge logs, as relog.")
+  local rl = function(k, name) return function(s) return require("perflib.relog")[k](s, name) end end
+  c:argument("IN", "Binary logs, in time order.", nil, nil, "+"):target("inputs")
+  c:option("-c", "Counter paths to keep (* and ? as the query takes them); repeats.", nil, nil, "+", "*")
+    :argname("PATH"):target("counters")
+  c:option("-cf", "Counter paths to keep from FILE, one a line (# starts a comment line).")
+    :hidden_name("--counter-file"):target("counter_file"):argname("FILE")
+  c:option("-f", "BIN (default; by -o's extension: .csv CSV, .tsv TSV, .json JSON, .db SQL), SQL, CSV, TSV "
+    .. "or JSON (JSON lines).") :argname("FMT"):target("format"):convert(rl "format")
+  c:option("-o", "The output file (an existing FILE needs -y).")
+    :argname("FILE"):target("output")
+  c:option("-b", "Begin at TIME: M/d/yyyy h:mm:ss[AM|PM], yyyy-mm-dd[Thh:mm:ss] (local time) or @UNIX.")
+    :argname("TIME"):target("begin"):convert(rl("time", "-b"))
+  c:option("-e", "End at TIME (same forms as -b).")
+    :argname("TIME"):target("end"):convert(rl("time", "-e"))
+  c:option("-t", "Keep every N-th record (default 1: all).")
+    :argname("N"):target("step"):convert(rl "step")
+  c:flag("-y", "Overwrite an existing -o FILE."):target("force")
+  c:flag("-q", "Say what the input holds (files, host, time range, samples, counters) instead of converting.")
+    :target("query")
+end
+
 function DEFINE.list(p)
   local c = p:command("list", "List counter paths whose path or help text holds PATTERN (a plain substring, "
     .. "case aside), each with the first sentence of its help, like pminfo -t; all of them without PATTERN.")
@@ -223,18 +252,20 @@ function DEFINE.list(p)
 end
 
 function DEFINE.plot(p)
-  local c = p:command("plot", "Draw the counters of a recording or a typeperf CSV/TSV file over time with "
-    .. "gnuplot: one panel per unit, each instance a line, alert episodes of --rules shaded; "
+  local c = p:command("plot", "Draw the counters of a binary log, a recording or a typeperf CSV/TSV file over "
+    .. "time with gnuplot: one panel per unit, each instance a line, alert episodes of --rules shaded; "
     .. "-o's extension picks PNG or SVG.")
-    :summary("Chart a recording or typeperf CSV (PNG, SVG).")
-  c:argument("LOG", "A recording (perflua record) or a typeperf CSV/TSV file, told apart by content.")
+    :summary("Chart a binary log, recording or typeperf CSV (PNG, SVG).")
+  c:argument("LOG", "A binary log, a recording (perflua record) or a typeperf CSV/TSV file, told apart by "
+    .. "content.")
     :target("log")
-  c:argument("PATH", "Counter paths to draw (* and ? as wildcards); default every counter.", nil, nil, "*")
+  c:argument("PATH", "Counter paths to draw (* and ? as wildcards); default every counter (a binary log of "
+    .. "more than 40 values: each set's first counter).", nil, nil, "*")
     :target("paths")
   c:option("-o --output", "The chart to write: FILE.png or FILE.svg (needed).")
     :argname("FILE")
   c:option("--rules", "Shade the episodes each alert of this rules file spends pending and firing "
-    .. "(a recording only)."):argname("RULES.lua")
+    .. "(a recording; a binary log once the replay reads them)."):argname("RULES.lua")
   c:option("--title", "The chart's title (default: the log's name)."):argname("TEXT")
   c:option("--size", "Width and height in pixels (default 1000 wide, 230 per panel)."):argname("WxH")
     :convert(function(s) return require("perflib.plot").size(s) end)
@@ -242,7 +273,7 @@ function DEFINE.plot(p)
 end
 
 local ORDER = { "monitor", "check", "explain", "record", "replay", "top", "serve", "promrules", "typeperf",
-  "list", "plot" }
+  "list", "relog", "plot" }
 
 --- The parser of the whole command line (lua-argparse), every subcommand defined.
 -- A subcommand's `-h` or `--help` calls `on_help(cmd)` rather than printing.
@@ -425,6 +456,7 @@ local RUN = {
   serve = run_serve,
   typeperf = function(a, out, err, env) return require("perflib.typeperf").run(a, out, err, env) end,
   list = function(a, out, err, env) return require("perflib.typeperf").run_list(a, out, err, env) end,
+  relog = function(a, out, err) return require("perflib.relog").run(a, out, err) end,
   plot = function(a, out, err, env) return require("perflib.plot").run(a, out, err, env) end,
 }
 

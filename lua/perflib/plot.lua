@@ -93,9 +93,10 @@ end
 
 local path_of = require("perflib.typeperf").path
 
--- The unit a panel is labelled with: the counter's formatted unit on this machine.
-local function unit_of(perflib, set, counter)
-  local cs = set and perflib.counterset(set)
+-- The unit a panel is labelled with: the counter's formatted unit on this machine, or on
+-- machine (a binary log's: its own definitions) when given.
+local function unit_of(perflib, set, counter, machine)
+  local cs = set and (machine and machine:counterset(set) or not machine and perflib.counterset(set))
   local c = cs and counter and cs:counter(counter)
   if not c then return "value" end
   local f = c.formatted_unit or ""
@@ -113,9 +114,9 @@ end
 
 -- ----------------------------------------------------------------- readers ---
 
-local function new_series(perflib, set, inst, counter)
+local function new_series(perflib, set, inst, counter, machine)
   return { path = path_of(set, inst, counter), counterset = set, counter = counter, instance = inst,
-           unit = unit_of(perflib, set, counter), points = {} }
+           unit = unit_of(perflib, set, counter, machine), points = {} }
 end
 
 -- The series of a recording and a clock for the replay's events (ts, or the
@@ -238,10 +239,23 @@ local function read_delimited(path, perflib, sep)
   return list, { frames = ncol and n - 1 or 0 }
 end
 
---- The readers of logs, tried in order: `{ name =, detect = function(head), read = function(path, perflib) }`.
+--- Series a binary log gives without PATHs when it holds more than this many values (a Global
+-- log holds thousands): each counterset's first counter then, its `_Total` instance where it has one
+-- (a set without `_Total` and with more than 8 instances, such as Process, is left out).
+M.MAX_DEFAULT = 40
+
+-- The series of a binary log (perflib.plot_binlog: through perflib.open_log).
+local function read_binlog(path, perflib, paths)
+  return require("perflib.plot_binlog").read(path, perflib, paths, { new_series = new_series, glob = glob,
+    split_path = split_path, max = M.MAX_DEFAULT })
+end
+
+--- The readers of logs, tried in order:
+-- `{ name =, detect = function(head), read = function(path, perflib, paths) }`.
 -- `detect` gets the file's first bytes (up to 64 KiB) and says whether the file is its format;
--- `read` returns the list of series and a table (`frames`: samples read; `time_of(t, ts)`:
--- Unix time of a recording's sample clock, for the replay's events), or nil and a message.
+-- `read` (paths: the PATH filters, or nil) returns the list of series and a table (`frames`:
+-- samples read; `time_of(t, ts)`: Unix time of a recording's sample clock, for the replay's
+-- events; `warning`, `note`: said on stderr), or nil and a message.
 -- A new log format plugs in here.
 -- @table READERS
 M.READERS = {
@@ -250,15 +264,19 @@ M.READERS = {
     read = function(path, perflib) return read_delimited(path, perflib, ",") end },
   { name = "typeperf TSV", detect = function(head) return head:find('^\239?\187?\191?"%(PDH%-TSV 4%.0%)') ~= nil end,
     read = function(path, perflib) return read_delimited(path, perflib, "\t") end },
+  { name = "binary log", detect = function(head) return head:sub(1, 8) == "\137PLB\r\n\26\n" end,
+    read = read_binlog },
 }
 
 --- Reads a log of any known format (detected by its content).
 -- @tparam string path the file
+-- @tparam[opt] {string,...} paths the counter paths wanted (a reader may read only those; the
+--   series are filtered by them afterwards anyway)
 -- @treturn[1] {table,...} the series (see the module's description)
 -- @treturn[1] table what the reader adds: `kind` (the reader's name), `frames`, `time_of`
 -- @return[2] nil
 -- @treturn[2] string message naming the file
-function M.read(path)
+function M.read(path, paths)
   if type(path) ~= "string" then error("bad argument #1 to 'read' (a file name expected)", 2) end
   local f, err = io.open(path, "rb")
   if not f then return nil, ("cannot read %s: %s"):format(path, tostring(err)) end
@@ -267,13 +285,13 @@ function M.read(path)
   if head == "" then return nil, ("%s is empty: not a recording or a typeperf CSV"):format(path) end
   for _, r in ipairs(M.READERS) do
     if r.detect(head) then
-      local list, info = r.read(path, require "perflib")
+      local list, info = r.read(path, require "perflib", paths)
       if not list then return nil, info end
       info.kind = r.name
       return list, info
     end
   end
-  return nil, ("%s is neither a perflib recording nor a typeperf CSV/TSV file"):format(path)
+  return nil, ("%s is neither a perflib recording, a binary log nor a typeperf CSV/TSV file"):format(path)
 end
 
 -- ------------------------------------------------------------------ gnuplot ---
@@ -294,15 +312,22 @@ function M.escape(s)
   return "'" .. s:gsub("'", "''") .. "'"
 end
 
--- A legend entry of at most max characters (a longer name is cut with "...").
+-- A legend entry of at most max characters (a longer name is cut in the middle with "...":
+-- the end tells apart names that share a long start, "% Some Stall Time (cpu)" and "(io)").
 local function cut(text, max)
-  if #text > max then text = text:sub(1, max - 3) .. "..." end
+  if #text > max then
+    local tail = math.min(12, math.floor(max / 3))
+    text = text:sub(1, max - 3 - tail) .. "..." .. text:sub(-tail)
+  end
   return M.escape(text)
 end
 
-local function label(s, several, max)
-  return cut(several and (s.counter .. (s.instance ~= "" and (" (" .. s.instance .. ")") or ""))
-    or (s.instance ~= "" and s.instance or s.counter), max)
+-- A series' legend entry: its instance, or its counter and instance when the panel has
+-- several counters, its set's name first when they come from several sets (UDPv4, UDPv6 ...).
+local function label(s, several, sets, max)
+  local head = sets and (s.counterset .. ": ") or ""
+  return cut(head .. (several and (s.counter .. (s.instance ~= "" and (" (" .. s.instance .. ")") or ""))
+    or (s.instance ~= "" and s.instance or s.counter)), max)
 end
 
 -- The series grouped by unit, in order of first appearance; a panel's title
@@ -312,7 +337,7 @@ local function panels(list)
   for _, s in ipairs(list) do
     local p = by[s.unit]
     if not p then
-      p = { unit = s.unit, series = {}, counters = {}, ncounters = 0 }
+      p = { unit = s.unit, series = {}, counters = {}, ncounters = 0, sets = {}, nsets = 0 }
       by[s.unit], out[#out + 1] = p, p
     end
     p.series[#p.series + 1] = s
@@ -321,6 +346,7 @@ local function panels(list)
     end
     local c = path_of(s.counterset, "", s.counter)
     if not p.counters[c] then p.counters[c], p.ncounters, p.counter = true, p.ncounters + 1, c end
+    if not p.sets[s.counterset] then p.sets[s.counterset], p.nsets = true, p.nsets + 1 end
   end
   return out
 end
@@ -393,7 +419,7 @@ local function plot_line(p, data, index, legend, max)
     local style = #s.points <= 60 and "linespoints pt 7 ps 0.5" or "lines"
     local y = p.scale > 1 and ("($3/%s)"):format(num(p.scale)) or "3"
     items[#items + 1] = ("%s index %d using 2:%s with %s lw 1.5 title %s"):format(M.escape(data), index[s], y, style,
-      label(s, p.ncounters > 1, max))
+      label(s, p.ncounters > 1, p.nsets > 1, max))
   end
   for _, l in ipairs(legend or {}) do
     items[#items + 1] = ("NaN with boxes %s noborder fc rgb '%s' title %s"):format(BAND_FILL[l.state],
@@ -640,7 +666,7 @@ end
 
 -- The log, filtered and checked: series and the reader's info, or nil, message, status.
 local function load(a)
-  local list, info = M.read(a.log)
+  local list, info = M.read(a.log, a.paths)
   if not list then return nil, info, 2 end
   if #list == 0 or info.frames == 0 then return nil, ("%s holds no samples: nothing to plot"):format(a.log), 1 end
   list = filtered(list, a.paths or {})
@@ -712,6 +738,8 @@ function M.run(a, out, err, env)
   if not ext then say(err, "%s", oerr) return 2 end
   local list, info, status = load(a)
   if not list then say(err, "%s", info) return status end
+  if info.warning then say(err, "%s", info.warning) end
+  if info.note then say(err, "%s", info.note) end
   local bs, legend = rule_bands(a, info)
   if not bs then say(err, "%s", legend) return 2 end
   local ok, derr, dstatus = draw(a, ext, list, bs, legend, env)

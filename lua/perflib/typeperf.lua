@@ -87,6 +87,11 @@ local function sets(perflib, machine)
   return list
 end
 
+--- The countersets of a machine (a log's too, `perflib.open_log`), sorted by name.
+-- @param machine a perflib.machine, or nil for this one
+-- @treturn {Counterset,...}
+function M.sets(machine) return sets(require "perflib", machine) end
+
 -- The counterset named by -q/-qx, or all of them; nil and a message for a name that is no set.
 local function chosen_sets(perflib, machine, name)
   if not name then return sets(perflib, machine) end
@@ -284,9 +289,13 @@ local function hostname(env)
   return (h and h ~= "") and h or "localhost"
 end
 
--- The counter paths of the command line and of -cf FILE (one a line; blank
+--- The counter paths of the command line and of -cf FILE (one a line; blank
 -- lines and lines starting with # are skipped); nil and a message when FILE cannot be read.
-local function gather(a)
+-- @tparam table a `counters` (paths), `counter_file`
+-- @treturn[1] {string,...}
+-- @return[2] nil
+-- @treturn[2] string
+function M.paths(a)
   local paths = {}
   for _, p in ipairs(a.counters or {}) do paths[#paths + 1] = p end
   if a.counter_file then
@@ -407,6 +416,30 @@ local function build_query(perflib, paths, err, env)
   return q, n
 end
 
+--- Rows of formatted values for another writer of typeperf's formats (`perflua relog`): the
+-- columns are fixed at q's sample s0, as typeperf fixes them at its first collect.
+-- @tparam string fmt CSV, TSV or JSON
+-- @param q the query (of any machine: a log's too)
+-- @param s0 its first sample
+-- @tparam string host the machine name of the header's paths
+-- @tparam function warn called with a message for each path that matches nothing in s0
+-- @treturn table `ncols`; `header()`: the header's text (nil for JSON); `row(s1, s0)`: the text
+--   of the row of s1's values (rates against s0)
+function M.writer(fmt, q, s0, host, warn)
+  local w = WRITERS[fmt] and WRITERS[fmt]()
+  if not w then error(("bad argument #1 to 'writer' (CSV, TSV or JSON expected, got %s)"):format(tostring(fmt)), 2) end
+  local cols, map = columns(q, s0, host, warn)
+  local cells, statuses = {}, {}
+  return {
+    ncols = #cols,
+    header = function() return w.header(cols, s0.timestamp) end,
+    row = function(s1, prev)
+      fill(cells, statuses, cols, map, s1, prev, w.value)
+      return w.row(s1.timestamp, cells, statuses)
+    end,
+  }
+end
+
 --- Runs `perflua typeperf` with parsed arguments; returns the exit status.
 -- @tparam table a `counters`, `counter_file`, `interval`, `count`, `format`, `output`, `force`,
 --   `query`/`query_instances` (lists: the set, or empty)
@@ -425,7 +458,7 @@ function M.run(a, out, err, env)
     say(err, "-f BIN needs -o FILE: a binary log is not written to standard output")
     return 2
   end
-  local paths, perr = gather(a)
+  local paths, perr = M.paths(a)
   if not paths then say(err, "%s", perr) return 2 end
   if #paths == 0 then err:write(require("perflib.cli").usage "typeperf") return 2 end
   local perflib = require "perflib"
