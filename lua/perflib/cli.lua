@@ -265,7 +265,7 @@ function DEFINE.plot(p)
   c:option("-o --output", "The chart to write: FILE.png or FILE.svg (needed).")
     :argname("FILE")
   c:option("--rules", "Shade the episodes each alert of this rules file spends pending and firing "
-    .. "(a recording; a binary log once the replay reads them)."):argname("RULES.lua")
+    .. "(a binary log or a recording)."):argname("RULES.lua")
   c:option("--title", "The chart's title (default: the log's name)."):argname("TEXT")
   c:option("--size", "Width and height in pixels (default 1000 wide, 230 per panel)."):argname("WxH")
     :convert(function(s) return require("perflib.plot").size(s) end)
