@@ -592,8 +592,9 @@ static int open_file(pl_slog_writer *w, char *msg, size_t size)
     int rc = sqlite3_open_v2(w->path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     int e = rc == SQLITE_OK ? setup(w, msg, size) : 0;
     if (rc != SQLITE_OK) {
-        e = sqlite3_system_errno(w->db) ? sqlite3_system_errno(w->db) : sq_errno(rc);
-        pl_say(msg, size, "%s: %s", w->path, w->db ? sqlite3_errmsg(w->db) : sqlite3_errstr(rc));
+        int sys = w->db ? sqlite3_system_errno(w->db) : 0;
+        e = sys ? sys : sq_errno(rc);
+        pl_say(msg, size, "%s: %s", w->path, sys ? strerror(sys) : sqlite3_errstr(rc));
     }
     if (e)
         close_db(w);              /* never write into a file that was refused */
