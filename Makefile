@@ -480,6 +480,8 @@ bench: deps-test
 	  $(LUA) bench/backtest.lua
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/blog.lua
+	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
+	  $(LUA) bench/slog.lua
 	d=$$(mktemp -d) && PERFLIB_APPSEG_DIR=$$d LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' \
 	  LUA_CPATH_5_4='./build/?.so;;' $(LUA) bench/luaprov.lua; rc=$$?; rm -rf $$d; exit $$rc
 	$(LUA) bench/serve.lua

@@ -37,7 +37,9 @@
  *     really seen, where PDH writes 0), FirstValueA/FirstValueB INTEGER (the
  *     raw value's low/high 32 bits), SecondValueA/SecondValueB INTEGER (its
  *     base or time stamp, low/high), MultiCount INTEGER;
- *     PRIMARY KEY (GUID, CounterID, RecordIndex), as PDH's
+ *     PRIMARY KEY (GUID, RecordIndex, CounterID) WITHOUT ROWID: PDH's key
+ *     columns, in the order that makes a sample's rows an append (PDH's
+ *     order spreads them over the whole table: twice the write time)
  *   Records         the log itself
  *     Seq INTEGER PRIMARY KEY (the order), GUID TEXT (the run),
  *     RecordIndex INTEGER (the sample's; a DEFS record has the index of the

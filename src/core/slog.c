@@ -34,7 +34,7 @@ static const char SCHEMA[] =
     "CREATE TABLE CounterData (GUID TEXT NOT NULL, CounterID INTEGER NOT NULL, RecordIndex INTEGER NOT NULL,"
     " CounterDateTime TEXT NOT NULL, CounterValue REAL, FirstValueA INTEGER, FirstValueB INTEGER,"
     " SecondValueA INTEGER, SecondValueB INTEGER, MultiCount INTEGER,"
-    " PRIMARY KEY (GUID, CounterID, RecordIndex)) WITHOUT ROWID;"
+    " PRIMARY KEY (GUID, RecordIndex, CounterID)) WITHOUT ROWID;"
     "CREATE TABLE Records (Seq INTEGER PRIMARY KEY, GUID TEXT NOT NULL, RecordIndex INTEGER NOT NULL,"
     " Type INTEGER NOT NULL, Time INTEGER NOT NULL, Payload BLOB NOT NULL);"
     "CREATE INDEX RecordsTime ON Records (Time);"
@@ -589,7 +589,7 @@ static int open_file(pl_slog_writer *w, char *msg, size_t size)
     close_db(w);
     pl_logenc_reset(w->enc);
     w->nfile = w->first = 0;
-    int rc = sqlite3_open_v2(w->path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    int rc = sqlite3_open_v2(w->path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
     int e = rc == SQLITE_OK ? setup(w, msg, size) : 0;
     if (rc != SQLITE_OK) {
         int sys = w->db ? sqlite3_system_errno(w->db) : 0;
@@ -779,7 +779,7 @@ int pl_slog_read_open(const char *path, pl_slog_reader *r, char *msg, size_t siz
         pl_say(msg, size, "%s: %s", path, strerror(e));
         return e;
     }
-    int rc = sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READONLY, NULL), e = 0;
+    int rc = sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL), e = 0;
     if (rc == SQLITE_OK && (rc = sqlite3_exec(r->db, "BEGIN", NULL, NULL, NULL)) == SQLITE_OK) {
         e = check_log(r->db, path, msg, size);        /* the read transaction starts here */
         if (e == 1) {
