@@ -118,6 +118,18 @@ static void t_rows_by_hand(void)
         s[k]->time100ns = T_2024 + k * 20000000LL;
         CHECK(pl_slog_write(w, s[k], msg, sizeof msg) == 0);
     }
+    /* pl_sample_raw: what the rows hold, the value and its time stamp (a BULK count's
+     * second value is the result's time in ticks of the sample's frequency) */
+    pl_raw raw;
+    int64_t rf = 0;
+    CHECK(pl_sample_raw(s[1], &s[1]->blocks[0], 0, 0, &raw, &rf) == PL_VALID);
+    CHECK_EQ_U64(raw.first, v1);
+    CHECK_EQ_U64(raw.second, (uint64_t)(t0 + 2 * f));
+    CHECK(rf == f);
+    CHECK(pl_sample_raw(s[1], &s[1]->blocks[0], 1, 0, &raw, &rf) == PL_NO_INSTANCE);
+    s[1]->have[s[1]->blocks[0].vals_off] = 0;
+    CHECK(pl_sample_raw(s[1], &s[1]->blocks[0], 0, 0, &raw, &rf) == PL_NO_DATA);
+    s[1]->have[s[1]->blocks[0].vals_off] = 1;
     char guid[40];
     snprintf(guid, sizeof guid, "%s", pl_slog_guid(w));
     CHECK(pl_slog_close(w) == 0);

@@ -363,7 +363,7 @@ static int data_insert(pl_slog_writer *w, const pl_sample *s, const pl_block *b,
         return SQLITE_NOMEM;
     w->touched[w->ntouched++] = (uint32_t)(r - w->rows);
     r->next = raw, r->next_freq = freq;
-    const pl_raw *older = r->prev_rec == w->nrec && r->prev_freq == freq ? &r->prev : NULL;
+    const pl_raw *older = r->prev_rec && r->prev_rec == w->nrec && r->prev_freq == freq ? &r->prev : NULL;
     double v;
     sqlite3_stmt *st = w->st[S_DATA];
     sqlite3_bind_int64(st, 2, r->id);
