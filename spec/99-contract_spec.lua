@@ -18,7 +18,8 @@ local FIX = "spec/fixtures/basic"
 local PUBLIC = {
   "_VERSION", "calculate", "check_block", "clock", "collect", "collect_block", "collect_sets", "counter_names",
   "counter_units", "counterset", "countersets", "define", "derive", "help_texts", "index_of", "load_plugins",
-  "load_textfiles", "log_writer", "lookup", "machine", "metadata", "metric_name", "plugins", "provider", "query",
+  "load_textfiles", "log_writer", "lookup", "machine", "metadata", "metric_name", "open_log", "plugins", "provider",
+  "query",
   "read_log", "remote_tokens", "reset_plugin", "sample_from_block", "serve", "signalled", "sleep", "statistics", "suggest",
   "trap", "trapped", "type", "types",
 }
@@ -126,6 +127,10 @@ local F = {
   log_writer = { ok = { "perflib.LogWriter", function() return perflib.log_writer(log_path()) end },
                  fail = { "nil,string,number", function() return perflib.log_writer "/nonexistent/dir/x.blg" end },
                  bad = { "bad argument #1 to 'log_writer'", function() return (perflib.log_writer {}) end } },
+  open_log = { ok = { "perflib.Machine", function() return perflib.open_log(log_of_one_sample()) end },
+               fail = { "nil,string,number", function() return perflib.open_log "/nonexistent/x.blg" end },
+               bad = { "bad argument #2 to 'open_log'",
+                       function() return (perflib.open_log("x", { from = "x" })) end } },
   read_log = { ok = { "function,perflib.LogReader,nil,perflib.LogReader", function()
                  return perflib.read_log(log_of_one_sample(), { machine = M }) end },
                fail = { "nil,string,number", function() return perflib.read_log "/nonexistent/x.blg" end },
@@ -217,6 +222,7 @@ local CLASSES = {
                    bad = { "bad argument #1 to 'counterset'", function(m) return (m:counterset {}) end } },
     countersets = { ok = { "function", function(m) return m:countersets() end }, fail = "an iterator" },
     query = { ok = { "perflib.Query", function(m) return m:query() end }, fail = "no I/O" },
+    log = { ok = { "nil", function(m) return m:log() end }, fail = "nil is the answer for a live machine" },
   } },
   ["perflib.CounterSet"] = { make = function() return M:counterset "Processor Information" end, methods = {
     counter = { ok = { "table", function(cs) return cs:counter "% Processor Time" end },

@@ -17,7 +17,7 @@ local PUBLIC = {
   "collect", "collect_sets", "collect_block", "metadata", "counter_names", "help_texts", "counter_units",
   "lookup", "index_of", "calculate", "statistics", "metric_name", "suggest",
   "sample_from_block", "check_block", "plugins", "load_plugins", "reset_plugin", "load_textfiles",
-  "define", "derive", "provider", "serve", "trap", "trapped", "signalled", "log_writer", "read_log",
+  "define", "derive", "provider", "serve", "trap", "trapped", "signalled", "log_writer", "read_log", "open_log",
 }
 local M = {}
 for _, k in ipairs(PUBLIC) do

@@ -43,6 +43,7 @@ extern "C" {
 #define ERROR_BAD_NETPATH 53u
 #define ERROR_INVALID_PARAMETER 87u
 #define ERROR_ALREADY_EXISTS 183u
+#define ERROR_NO_MORE_ITEMS 259u
 #define ERROR_MORE_DATA 234u
 #define ERROR_NO_SYSTEM_RESOURCES 1450u
 #define ERROR_WMI_GUID_NOT_FOUND 4200u
@@ -174,6 +175,14 @@ ULONG PerfEnumerateCounterSetInstances(LPCWSTR szMachine, LPCGUID pCounterSetId,
 ULONG PerfQueryCounterSetRegistrationInfo(LPCWSTR szMachine, LPCGUID pCounterSetId, ULONG requestCode,
                                           DWORD requestLangId, LPBYTE pbRegInfo, DWORD cbRegInfo,
                                           LPDWORD pcbRegInfoActual);
+/* szMachine: NULL, "" or "." for this machine; "/path" for a view below a
+ * root directory; "host:port" for another host's `perflua serve`; and, a
+ * perflib extension, "log:PATH" (or "log:PATH1;PATH2;..." for the files of a
+ * rotation, in order) for a binary log: the sets are the log's, and each
+ * PerfQueryCounterData of a query returns its next logged sample with its
+ * logged times, ERROR_NO_MORE_ITEMS past the last and ERROR_INVALID_DATA
+ * for a record that fails its checks.  A log that cannot be opened is
+ * ERROR_BAD_NETPATH (not a log, corrupt) or ERROR_FILE_NOT_FOUND. */
 ULONG PerfOpenQueryHandle(LPCWSTR szMachine, HANDLE *phQuery);
 ULONG PerfCloseQueryHandle(HANDLE hQuery);
 ULONG PerfAddCounters(HANDLE hQuery, PPERF_COUNTER_IDENTIFIER pCounters, DWORD cbCounters);

@@ -8,6 +8,7 @@
 #include "perflib_v2.h"
 #include "appseg.h"
 #include "plugin.h"
+#include "logsrc.h"
 #include "remote.h"
 #include "textfile.h"
 #include "perflib.h"
@@ -89,6 +90,21 @@ static pl_env *remote_machine(const char *name, ULONG *err)
     return pl_remote_env(r);
 }
 
+/* A log, "log:PATH[;PATH...]" (the files of a rotation, in order). */
+static pl_env *log_machine(char *spec, ULONG *err)
+{
+    const char *paths[64];
+    size_t n = 0;
+    for (char *p = spec, *save = NULL; n < 64 && (p = strtok_r(p, ";", &save)) != NULL; p = NULL)
+        paths[n++] = p;
+    pl_env *env = NULL;
+    char msg[256];
+    int e = n ? pl_logsrc_open(paths, n, INT64_MIN, INT64_MAX, &env, msg, sizeof msg) : EINVAL;
+    if (e)
+        *err = e == ENOMEM ? ERROR_OUTOFMEMORY : e == ENOENT ? ERROR_FILE_NOT_FOUND : ERROR_BAD_NETPATH;
+    return env;
+}
+
 /* The machine view szMachine names (a new reference), or NULL with *err. */
 static pl_env *machine(LPCWSTR szMachine, ULONG *err)
 {
@@ -122,6 +138,8 @@ static pl_env *machine(LPCWSTR szMachine, ULONG *err)
         }
         return pl_env_ref(local_env);
     }
+    if (strncmp(root, "log:", 4) == 0)
+        return log_machine(root + 4, err);
     if (root[0] != '/')
         return remote_machine(root, err);
     pl_env *env = pl_env_new(root);
@@ -366,14 +384,16 @@ API ULONG PerfQueryCounterData(HANDLE hQuery, PPERF_DATA_HEADER pCounterBlock, D
 {
     ULONG err = ERROR_SUCCESS;
     pl_sample *s;
+    int e;
     if (!pcbCounterBlockActual)
         return ERROR_INVALID_PARAMETER;
     pthread_mutex_lock(&lock);
     qhandle *q = lookup(hQuery);
     if (!q) {
         err = ERROR_INVALID_HANDLE;
-    } else if (pl_query_collect_with(q->q, sample_mem, q, &s)) {
-        err = ERROR_OUTOFMEMORY;
+    } else if ((e = pl_query_collect_with(q->q, sample_mem, q, &s)) != 0) {
+        /* a log's end, or a record that fails its checks */
+        err = e == ENODATA ? ERROR_NO_MORE_ITEMS : e == ENOMEM ? ERROR_OUTOFMEMORY : ERROR_INVALID_DATA;
     } else {
         /* one walk writes what fits and says what it takes */
         size_t need = pl_db_write(s, 0, pCounterBlock, cbCounterBlock);

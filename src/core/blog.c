@@ -272,8 +272,11 @@ static int scan_one(pl_blog_reader *r, uint64_t end, pl_db_error *err)
     }
     if ((e = check_payload(r, type, len, off, err)) != 0)
         return e;
-    if (type == PL_BLOG_DATA && r->ndata++ == 0)
-        r->first = (int64_t)pl_r64(r->buf + 16);       /* PerfTime100nSec: validated above */
+    if (type == PL_BLOG_DATA) {
+        r->last = (int64_t)pl_r64(r->buf + 16);        /* PerfTime100nSec: validated above */
+        if (r->ndata++ == 0)
+            r->first = r->last;
+    }
     r->nrecords++;
     r->pos = off + whole;
     return 1;
@@ -327,6 +330,26 @@ int pl_blog_read_open(const char *path, pl_blog_reader *r, pl_db_error *err)
     if (e)
         pl_blog_read_close(r);
     return e;
+}
+
+int pl_blog_read_again(const char *path, const pl_blog_reader *checked, pl_blog_reader *r)
+{
+    struct stat st;
+    reader_init(r, -1);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    int e = fstat(fd, &st) != 0 ? errno : (uint64_t)st.st_size < checked->end ? EINVAL : 0;
+    if (e) {
+        close(fd);
+        return e;
+    }
+    *r = *checked;
+    r->fd = fd;
+    r->buf = NULL;
+    r->cap = 0;
+    r->pos = PL_BLOG_HEADER;
+    return 0;
 }
 
 int pl_blog_next(pl_blog_reader *r, int64_t from, int64_t to, pl_blog_record *rec)

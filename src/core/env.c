@@ -22,6 +22,8 @@ struct pl_env {
     const pl_counterset_def **cs;
     uint32_t reg_seen;       /* registry entries looked at (pl_env_sync) */
     uint32_t nlocal;         /* sets of its own (pl_env_register) */
+    const pl_source_ops *src_ops;   /* a log behind it (pl_env_set_source), or NULL */
+    void *src;
 };
 
 /* ---- GUIDs ---------------------------------------------------------------- */
@@ -361,10 +363,24 @@ void pl_env_unref(pl_env *env)
 {
     if (!env || --env->refs > 0)
         return;
+    if (env->src_ops)
+        env->src_ops->free(env->src);
     free(env->root);
     free(env->prefix);
     free(env->cs);
     free(env);
+}
+
+void pl_env_set_source(pl_env *env, const pl_source_ops *ops, void *src)
+{
+    env->src_ops = ops;
+    env->src = src;
+}
+
+const pl_source_ops *pl_env_source(const pl_env *env, void **src)
+{
+    *src = env->src;
+    return env->src_ops;
 }
 
 const char *pl_env_root(const pl_env *env) { return env->root; }

@@ -221,6 +221,28 @@ const pl_counterset_def *pl_env_counterset(const pl_env *env, uint32_t i);
 const pl_counterset_def *pl_env_find(const pl_env *env, const char *name_or_guid);
 const pl_counterset_def *pl_env_find_guid(const pl_env *env, const pl_guid *g);
 
+/* A source of recorded samples behind an environment (a log opened with
+ * perflib.open_log): a query on it reads the source's next record at each
+ * collect instead of calling its sets' providers, and its samples carry the
+ * record's clocks.  Every query has a cursor of its own. */
+typedef struct pl_source_ops {
+    int (*open)(void *src, void **cursor);               /* a cursor at the start: 0 or an errno */
+    void (*close)(void *cursor);
+    /* On to the next record: its clocks.  0; ENODATA past the last; another
+     * errno (EINVAL: a record that fails its checks) with error() saying why. */
+    int (*next)(void *cursor, int64_t *perf_time, int64_t *perf_freq, int64_t *time100ns);
+    /* Set cs's instances and wanted values (NULL: all) of the record: 0;
+     * ENOENT when the record does not hold cs; the errno the set failed with
+     * when it was recorded (snap->err_msg may say more). */
+    int (*fill)(void *cursor, const pl_counterset_def *cs, const uint8_t *wanted, pl_snapshot *snap);
+    const char *(*error)(void *cursor);                  /* the last failure, or NULL */
+    void (*free)(void *src);                             /* when the environment goes */
+} pl_source_ops;
+/* Puts src behind env (once, before any query of it): env frees it. */
+void pl_env_set_source(pl_env *env, const pl_source_ops *ops, void *src);
+/* env's source, or NULL (*src too). */
+const pl_source_ops *pl_env_source(const pl_env *env, void **src);
+
 /* ===================================================================== */
 /* Snapshots: what a provider produced for one counterset                 */
 /* ===================================================================== */
@@ -362,6 +384,9 @@ typedef struct pl_spec {
 pl_query *pl_query_new(pl_env *env);          /* NULL + errno */
 void pl_query_free(pl_query *q);
 pl_env *pl_query_env(const pl_query *q);
+/* What the last collect's failure was when the query reads a source (a
+ * corrupt record's offset and rule), or NULL. */
+const char *pl_query_source_error(const pl_query *q);
 uint64_t pl_query_id(const pl_query *q);
 /* Adds one specification.  Returns 0 or ENOMEM; the spec's own outcome is in
  * *status (PL_ERROR_* codes): unknown counterset, unknown counter, instance
@@ -437,7 +462,10 @@ typedef struct pl_sample {
 /* Whether a presence flag holds a value (present, with or without its base). */
 #define PL_HAVE_VALUE(h) ((h) == 1 || (h) == PL_HAVE_NO_BASE)
 
-/* Collects every specification.  *out is one allocation: free with free(). */
+/* Collects every specification.  *out is one allocation: free with free().
+ * A query of an environment with a source (a log) takes its next record:
+ * ENODATA past the last, EINVAL for a record that fails its checks
+ * (pl_query_source_error says which). */
 int pl_query_collect(pl_query *q, pl_sample **out);
 /* The same with the caller's allocator for that one block (e.g. memory a
  * garbage collector accounts for); alloc returns NULL for ENOMEM. */

@@ -118,6 +118,7 @@ typedef struct pl_blog_reader {
     uint64_t nrecords, ndata;  /* whole records (and DATA ones) before the end or a torn tail */
     uint64_t end;              /* where the whole records end */
     int64_t first;             /* the first DATA record's time (FILETIME), or 0 */
+    int64_t last;              /* the last one's, or 0 */
     uint64_t torn;             /* offset of a torn last record, or 0 */
     const char *torn_rule;     /* what was wrong with it, a static string */
     /* private */
@@ -135,6 +136,11 @@ int pl_blog_read_open(const char *path, pl_blog_reader *r, pl_db_error *err);
  * always): 1 with *rec, 0 at the end (of the whole records), or -errno
  * (-EINVAL: the file changed since it was checked). */
 int pl_blog_next(pl_blog_reader *r, int64_t from, int64_t to, pl_blog_record *rec);
+/* Opens path again for reading as checked (a reader pl_blog_read_open
+ * filled, then closed or still open) found it, without checking it all again:
+ * each record is still checked as it is read.  0, EINVAL when the file is
+ * shorter than its checked records now, or an errno. */
+int pl_blog_read_again(const char *path, const pl_blog_reader *checked, pl_blog_reader *r);
 /* Back to the first record. */
 void pl_blog_rewind(pl_blog_reader *r);
 void pl_blog_read_close(pl_blog_reader *r);     /* idempotent */

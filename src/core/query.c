@@ -42,6 +42,7 @@ struct pl_query {
     qset **sets;
     uint32_t *match;         /* scratch: matched instance indexes */
     size_t matchcap;
+    void *cursor;            /* its place in the environment's source (a log), once it reads one */
 };
 
 static uint64_t next_query_id = 1;
@@ -105,8 +106,38 @@ void pl_query_free(pl_query *q)
     free(q->specs);
     free(q->sets);
     free(q->match);
+    void *src;
+    const pl_source_ops *so = pl_env_source(q->env, &src);
+    if (so && q->cursor)
+        so->close(q->cursor);
     pl_env_unref(q->env);
     free(q);
+}
+
+const char *pl_query_source_error(const pl_query *q)
+{
+    void *src;
+    const pl_source_ops *so = pl_env_source(q->env, &src);
+    return so && q->cursor ? so->error(q->cursor) : NULL;
+}
+
+/* Reads the source's next record into every set's snapshot (the query of
+ * an environment with a source): 0, or the errno that ends the collect. */
+static int collect_source(pl_query *q, const pl_source_ops *so, void *src, int64_t *t0, int64_t *freq,
+                          int64_t *t100)
+{
+    int e = q->cursor ? 0 : so->open(src, &q->cursor);
+    if (e || (e = so->next(q->cursor, t0, freq, t100)) != 0)
+        return e;
+    for (uint32_t k = 0; k < q->nsets; k++) {
+        qset *t = q->sets[k];
+        pl_snap_clear(&t->snap);
+        t->err = so->fill(q->cursor, t->cs, t->wanted, &t->snap);
+        if (t->err == ENOMEM)
+            return ENOMEM;
+        t->time = !t->err && t->snap.time ? t->snap.time : *t0;
+    }
+    return 0;
 }
 
 pl_env *pl_query_env(const pl_query *q) { return q->env; }
@@ -428,9 +459,18 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
     size_t vi = 0, ni = 0;
 
     *out = NULL;
-    pl_now(&t0, &freq, &t100);
-    t1 = t0;
-    for (uint32_t k = 0; k < q->nsets; k++) {
+    void *src;
+    const pl_source_ops *so = pl_env_source(q->env, &src);
+    if (so) {
+        int e = collect_source(q, so, src, &t0, &freq, &t100);
+        if (e)
+            return e;
+        t1 = t0;
+    } else {
+        pl_now(&t0, &freq, &t100);
+        t1 = t0;
+    }
+    for (uint32_t k = 0; !so && k < q->nsets; k++) {
         qset *t = q->sets[k];
         int64_t before = t1;             /* each set between two readings of the clock */
         t->err = 0;

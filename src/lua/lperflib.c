@@ -532,6 +532,7 @@ LPL_EXPORT int luaopen_perflib_core(lua_State *L)
     luaL_newlib(L, funcs);
     lpl_open_collect(L);                      /* collect and its named parts, lookup, index_of */
     lpl_open_log(L);                          /* log_writer, read_log and their classes */
+    lpl_open_openlog(L);                      /* open_log and Machine:log */
     push_types(L);
     lua_pushvalue(L, -1);
     lua_setfield(L, -3, "types");

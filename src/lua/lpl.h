@@ -145,6 +145,7 @@ int lpl_check_block(lua_State *L);
 
 /* llog.c: binary logs (log_writer, read_log) into the table on top */
 void lpl_open_log(lua_State *L);
+void lpl_open_openlog(lua_State *L);
 
 /* lsignal.c */
 int lpl_trap(lua_State *L);

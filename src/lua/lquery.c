@@ -395,6 +395,12 @@ static int q_collect(lua_State *L)
         q->q = NULL;
         return lpl_fail(L, "collect", ECANCELED);
     }
+    if (e && pl_query_source_error(q->q)) {   /* a log: the end, or the record that failed */
+        luaL_pushfail(L);
+        lua_pushfstring(L, "collect: %s", pl_query_source_error(q->q));
+        lua_pushinteger(L, e);
+        return 3;
+    }
     if (e)
         return lpl_fail(L, "collect", e);
     if (a.reused) {
