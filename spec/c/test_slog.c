@@ -95,6 +95,24 @@ static int write_n(pl_slog_writer *w, pl_query *q, int n, int64_t t0, int step, 
  * one day and 3 h 4 min 5 s later is 1704164645. */
 static const int64_t T_2024 = (1704164645LL * 1000 + 678) * 10000 + 116444736000000000LL;
 
+/* pl_sample_raw: what the rows hold, the value and its time stamp (a BULK
+ * count's second value is the result's time in ticks of the sample's
+ * frequency); a value the sample lacks is its status. */
+static void check_raw(pl_sample *s, uint64_t v, uint64_t t)
+{
+    pl_raw raw;
+    int64_t rf = 0;
+    pl_block *b = &s->blocks[0];
+    CHECK(pl_sample_raw(s, b, 0, 0, &raw, &rf) == PL_VALID);
+    CHECK_EQ_U64(raw.first, v);
+    CHECK_EQ_U64(raw.second, t);
+    CHECK(rf == s->perf_freq);
+    CHECK(pl_sample_raw(s, b, 1, 0, &raw, &rf) == PL_NO_INSTANCE);
+    s->have[b->vals_off] = 0;
+    CHECK(pl_sample_raw(s, b, 0, 0, &raw, &rf) == PL_NO_DATA);
+    s->have[b->vals_off] = 1;
+}
+
 /* Context Switches/sec (PERF_COUNTER_BULK_COUNT, single instance): its rows. */
 static void t_rows_by_hand(void)
 {
@@ -118,18 +136,7 @@ static void t_rows_by_hand(void)
         s[k]->time100ns = T_2024 + k * 20000000LL;
         CHECK(pl_slog_write(w, s[k], msg, sizeof msg) == 0);
     }
-    /* pl_sample_raw: what the rows hold, the value and its time stamp (a BULK count's
-     * second value is the result's time in ticks of the sample's frequency) */
-    pl_raw raw;
-    int64_t rf = 0;
-    CHECK(pl_sample_raw(s[1], &s[1]->blocks[0], 0, 0, &raw, &rf) == PL_VALID);
-    CHECK_EQ_U64(raw.first, v1);
-    CHECK_EQ_U64(raw.second, (uint64_t)(t0 + 2 * f));
-    CHECK(rf == f);
-    CHECK(pl_sample_raw(s[1], &s[1]->blocks[0], 1, 0, &raw, &rf) == PL_NO_INSTANCE);
-    s[1]->have[s[1]->blocks[0].vals_off] = 0;
-    CHECK(pl_sample_raw(s[1], &s[1]->blocks[0], 0, 0, &raw, &rf) == PL_NO_DATA);
-    s[1]->have[s[1]->blocks[0].vals_off] = 1;
+    check_raw(s[1], v1, (uint64_t)(t0 + 2 * f));
     char guid[40];
     snprintf(guid, sizeof guid, "%s", pl_slog_guid(w));
     CHECK(pl_slog_close(w) == 0);
@@ -428,7 +435,7 @@ static void refused(const char *p, const char *says)
     CHECK(strstr(msg, says) != NULL);
 }
 
-static void t_corrupt_and_foreign(void)
+static void t_foreign(void)
 {
     pl_env *env = pl_env_new(FIX);
     pl_query *q = query(env, "\\Processor Information(*)\\% Processor Time");
@@ -465,6 +472,19 @@ static void t_corrupt_and_foreign(void)
     CHECK(write_n(w, q, 1, T_2024, 1, NULL) == 0);
     CHECK(pl_slog_close(w) == 0);
     CHECK(pl_slog_open(p, NULL, &w, msg, sizeof msg) == EINVAL && strstr(msg, "another host"));
+    pl_query_free(q);
+    pl_env_unref(env);
+}
+
+/* Rows changed by hand and truncated files: EINVAL naming the row, never a crash. */
+static void t_corrupt_rows(void)
+{
+    pl_env *env = pl_env_new(FIX);
+    pl_query *q = query(env, "\\Processor Information(*)\\% Processor Time");
+    char msg[256];
+    pl_slog_writer *w = NULL;
+    const char *p;
+    FILE *f;
     /* a bad payload, a payload of the wrong kind, an unknown type: EINVAL naming the row */
     char pb[128];
     snprintf(pb, sizeof pb, "%s", tmp("bad.db"));              /* tmp's names are reused */
@@ -543,7 +563,8 @@ int main(void)
     RUN(t_rotation);
     RUN(t_locked);
     RUN(t_disk_full);
-    RUN(t_corrupt_and_foreign);
+    RUN(t_foreign);
+    RUN(t_corrupt_rows);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
