@@ -139,6 +139,8 @@ typedef struct pl_slog_reader {
     struct sqlite3_stmt *st;
     int64_t from, to, last;  /* the range bound, the last Seq given */
     int started;             /* 1: the statement is bound; 2: a DEFS record was seen */
+    int whole;               /* 1 while every call since the rewind read the whole range */
+    uint64_t given, given_data;   /* records (DATA ones) given since the rewind */
 } pl_slog_reader;
 
 /* Opens and checks a log: 0; EINVAL with msg for a file that is not a
@@ -147,7 +149,9 @@ typedef struct pl_slog_reader {
 int pl_slog_read_open(const char *path, pl_slog_reader *r, char *msg, size_t size);
 /* The next record whose time is in [from, to] (DATA; the DEFS records
  * before the last DATA record in range always), in Seq order: 1 with *rec,
- * 0 at the end, or -errno (-EINVAL: a corrupt row, r->msg naming it). */
+ * 0 at the end, or -errno (-EINVAL: a corrupt row, r->msg naming it; or,
+ * at the end of a whole read, records that do not add up to the counts
+ * read at open: a corrupt table or index). */
 int pl_slog_next(pl_slog_reader *r, int64_t from, int64_t to, pl_slog_record *rec);
 void pl_slog_rewind(pl_slog_reader *r);                /* back to the first record */
 void pl_slog_read_close(pl_slog_reader *r);            /* idempotent */

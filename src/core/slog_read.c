@@ -150,6 +150,7 @@ int pl_slog_read_open(const char *path, pl_slog_reader *r, char *msg, size_t siz
         }
         if (!e && (rc = read_info(r)) == SQLITE_OK)
             rc = sqlite3_prepare_v2(r->db, READ_SQL, -1, &r->st, NULL);
+        r->whole = 1;
     }
     if (!e && rc != SQLITE_OK) {
         e = pl_slog_errno(rc);
@@ -205,12 +206,13 @@ static int check_row(pl_slog_reader *r, sqlite3_stmt *st, pl_slog_record *rec)
     return 1;
 }
 
-int pl_slog_next(pl_slog_reader *r, int64_t from, int64_t to, pl_slog_record *rec)
+/* Binds the walk to [from, to], from the record after the last one given:
+ * up to the last DATA record in range, found by the Time index (a whole
+ * read does not use it).  0 or -errno. */
+static int bind_range(pl_slog_reader *r, int64_t from, int64_t to)
 {
-    if (!r->st)
-        return 0;
-    if (!(r->started & 1) || from != r->from || to != r->to) {
-        int64_t seq = (r->started & 1) ? r->last : 0, hi = 0;
+    int64_t seq = (r->started & 1) ? r->last : 0, hi = INT64_MAX;
+    if (from != INT64_MIN || to != INT64_MAX) {
         sqlite3_stmt *h;
         if (sqlite3_prepare_v2(r->db, "SELECT max(Seq) FROM Records WHERE Time BETWEEN ?1 AND ?2 AND Type = 2",
                                -1, &h, NULL) != SQLITE_OK)
@@ -219,23 +221,47 @@ int pl_slog_next(pl_slog_reader *r, int64_t from, int64_t to, pl_slog_record *re
         sqlite3_bind_int64(h, 2, to);
         hi = sqlite3_step(h) == SQLITE_ROW ? sqlite3_column_int64(h, 0) : 0;
         sqlite3_finalize(h);
-        sqlite3_reset(r->st);
-        sqlite3_bind_int64(r->st, 1, seq);
-        sqlite3_bind_int64(r->st, 2, from);
-        sqlite3_bind_int64(r->st, 3, to);
-        sqlite3_bind_int64(r->st, 4, hi);
-        r->from = from, r->to = to;
-        r->started |= 1;
     }
-    int rc = sqlite3_step(r->st);
-    if (rc == SQLITE_DONE)
+    sqlite3_reset(r->st);
+    sqlite3_bind_int64(r->st, 1, seq);
+    sqlite3_bind_int64(r->st, 2, from);
+    sqlite3_bind_int64(r->st, 3, to);
+    sqlite3_bind_int64(r->st, 4, hi);
+    r->from = from, r->to = to;
+    r->whole &= from == INT64_MIN && to == INT64_MAX;
+    r->started |= 1;
+    return 0;
+}
+
+int pl_slog_next(pl_slog_reader *r, int64_t from, int64_t to, pl_slog_record *rec)
+{
+    int e;
+    if (!r->st)
         return 0;
+    if ((!(r->started & 1) || from != r->from || to != r->to) && (e = bind_range(r, from, to)) != 0)
+        return e;
+    int rc = sqlite3_step(r->st);
+    if (rc == SQLITE_DONE) {
+        /* a whole read gives what the counts at open said, or the file is corrupt */
+        if (r->whole && (r->given != r->nrecords || r->given_data != r->ndata)) {
+            pl_say(r->msg, sizeof r->msg, "the Records table holds %llu records (%llu data), its counts say "
+                   "%llu (%llu): a corrupt database", (unsigned long long)r->given,
+                   (unsigned long long)r->given_data, (unsigned long long)r->nrecords,
+                   (unsigned long long)r->ndata);
+            return -EINVAL;
+        }
+        return 0;
+    }
     if (rc != SQLITE_ROW) {
         pl_say(r->msg, sizeof r->msg, "%s", sqlite3_errmsg(r->db));
         return -pl_slog_errno(rc);
     }
     r->last = sqlite3_column_int64(r->st, 0);
-    return check_row(r, r->st, rec);
+    if ((e = check_row(r, r->st, rec)) == 1) {
+        r->given++;
+        r->given_data += rec->type == PL_LOG_DATA;
+    }
+    return e;
 }
 
 void pl_slog_rewind(pl_slog_reader *r)
@@ -244,6 +270,8 @@ void pl_slog_rewind(pl_slog_reader *r)
         sqlite3_reset(r->st);
     r->started = 0;
     r->last = 0;
+    r->given = r->given_data = 0;
+    r->whole = 1;
 }
 
 void pl_slog_read_close(pl_slog_reader *r)
