@@ -461,7 +461,7 @@ lint:
 BENCH_FLOORS := $(patsubst bench/%.c,build/bench/%,$(wildcard bench/floor_*.c))
 
 bench: deps-test
-	@$(MAKE) --no-print-directory all build/bench/floor build/bench/bulk build/bench/v1 build/bench/plugin \
+	@$(MAKE) --no-print-directory all build/bench/floor build/bench/bulk build/bench/v1 build/bench/plugin build/bench/mklog \
 	  build/bench/appseg build/bench/remote $(TEST_PLUGINS) $(BENCH_FLOORS)
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/collect.lua
@@ -499,6 +499,12 @@ build/bench/floor_%: bench/floor_%.c bench/floor_common.h
 
 # formula evaluation in C alone: ns per formatted value
 build/bench/bulk: bench/bulk.c bench/bench_clock.h build/libperflib-core.a build/libperflib-providers.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -o $@ $< build/libperflib-providers.a \
+	  build/libperflib-core.a $(PROV_LIBS) -lm
+
+# a long binary log of this machine's samples on a 1 Hz clock, for the benches that read one
+build/bench/mklog: bench/mklog.c build/libperflib-core.a build/libperflib-providers.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -o $@ $< build/libperflib-providers.a \
 	  build/libperflib-core.a $(PROV_LIBS) -lm

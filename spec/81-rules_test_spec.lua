@@ -204,3 +204,38 @@ describe("perflib.rules.test input keys", function()
       .. "(instances/exclude)" }, res.warnings)
   end)
 end)
+
+describe("perflib.rules.test over a log", function()
+  it("runs the rules over a log's samples on their own clock", function()
+    local perflib = require "perflib"
+    local files = dofile "spec/support/files.lua"
+    local dir, remove = files.tempdir()
+    -- a defined set whose value is 10 x the collect's number: 10, 20, 30, 40, 50
+    local m = perflib.machine { root = "spec/fixtures/basic" }
+    local k = 0
+    assert(perflib.define { name = "RT81 Level", machine = m, counters = { { name = "Level" } },
+                            collect = function() k = k + 1; return { a = { 10 * k } } end })
+    local q = m:query()
+    assert(q:add "\\RT81 Level(*)\\Level")
+    local w = assert(perflib.log_writer(dir .. "/l.blg"))
+    local times = {}
+    for i = 1, 5 do
+      local s = assert(q:collect())
+      times[i] = s.time / s.freq
+      assert(w:write(s))
+      perflib.sleep(0.02)
+    end
+    assert(w:close())
+    local rules = [[R.rule "High" { source = "\\RT81 Level(*)\\Level", when = R.above(35) }]]
+    local res = T.run { rules = rules, log = dir .. "/l.blg", start = 100 }
+    remove()
+    -- 40 (the 4th sample) is the first above 35: firing at its time on the log's clock
+    assert.near(100 + times[4] - times[1], res:first("High", { instance = "a" }), 1e-9)
+    assert.equals("inactive", res:at(100 + times[3] - times[1], "High", { instance = "a" }))
+    assert.equals("firing", res:at(100 + times[5] - times[1], "High", { instance = "a" }))
+    assert.equals(50, res:value(res.stop, "High", { instance = "a" }))
+    assert.has_error(function() T.run { rules = rules, log = dir .. "/none.blg" } end)
+    assert.has_error(function() T.run { rules = rules, log = "x", input = {} } end,
+      "bad argument #1 to 'run' (input or log, not both)")
+  end)
+end)

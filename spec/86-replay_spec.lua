@@ -79,9 +79,9 @@ describe("perflib.record", function()
       perflib.sleep(0.1)
     end
     assert.is_true(rec:close())
-    local header, frames = assert(record.load(path))
-    assert.equals("perflib-recording", header.format)
-    assert.equals(1, header.version)
+    local header, frames = assert(record.load(path, { paths = paths }))
+    assert.equals("perflib log", header.format)
+    assert.equals(2, header.version)
     assert.same(paths, header.paths)
     assert.equals("PERF_PRECISION_100NS_TIMER", header.sources[1].counters[1].type_name)
     assert.equals(3, #frames)
@@ -114,6 +114,33 @@ describe("perflib.record", function()
     perflib.sleep(0.05)
     local s1 = assert(q:collect())
     assert.is_true(same(M.frame_of(s1, s0, mindex), record.frame(s1, s0, index)))
+    q:close()
+  end)
+
+  it("builds frames in C exactly as the Lua reference does (cooked, raw, failed results)", function()
+    local F = require "perflib.frame"
+    local q = perflib.query()
+    local paths = { "\\Processor Information(*)\\% Processor Time", "\\Memory\\Available Bytes",
+                    "\\System\\Context Switches/sec", "\\Process(no such process)\\% Processor Time",
+                    "\\Processor Information(*)\\*" }
+    local plain, keyed = {}, {}
+    for _, p in ipairs(paths) do
+      local i = assert(q:add(p))
+      plain[p] = { index = i }
+      keyed[p] = { index = i, raw = false }
+      keyed["raw:" .. p] = { index = i, raw = true }
+    end
+    local s0 = assert(q:collect())
+    perflib.sleep(0.05)
+    local s1 = assert(q:collect())
+    for _, older in ipairs { false, true } do
+      local o = older and s0 or nil
+      assert.is_true(same(F.of_lua(s1, o, plain, true), F.of(s1, o, plain, true)))
+      assert.is_true(same(F.of_lua(s1, o, keyed, false), F.of(s1, o, keyed, false)))
+    end
+    local f = F.of(s1, s0, plain, true)
+    assert.equals("no_instance", f["\\Process(no such process)\\% Processor Time"].error)
+    assert.equals("valid", f["\\System\\Context Switches/sec"].status[""])
     q:close()
   end)
 
@@ -338,14 +365,14 @@ describe("perflua record and replay", function()
 
   it("records counter paths and the sources of a rules file", function()
     if not io.open(PERFLUA) then pending("build/perflua not built") return end
-    local rec = dir .. "/live.rec"
+    local rec = dir .. "/live.blg"
     local out, code = run(("%s record %s --interval 0.25 --seconds 0.5 '%s' '\\System\\Processes'")
       :format(PERFLUA, rec, CPU))
     assert.equals(0, code, out)
     assert.matches("perflua record: %d+ sample%(s%) written to", out)
-    local h, frames = assert(record.load(rec))
+    local h, frames = assert(record.load(rec, { paths = { CPU, "\\System\\Processes" } }))
     assert.same({ CPU, "\\System\\Processes" }, h.paths)
-    assert.equals(0.25, h.interval)
+    assert.near(0.25, h.interval, 0.05)                 -- the logged samples' mean spacing
     assert.is_true(#frames >= 2, out)
     assert.equals("valid", frames[2].frame[CPU].status._Total)
     local rules = dir .. "/rules.lua"
@@ -356,8 +383,10 @@ R.rule "Forks" { source = "\\System\\Processes", value = R.rate "10s", when = R.
 ]])
     out, code = run(("%s record %s --force --interval 0.25 --seconds 0.25 --rules %s"):format(PERFLUA, rec, rules))
     assert.equals(0, code, out)
-    h = assert(record.load(rec))
-    assert.same({ CPU, "\\System\\Processes" }, h.paths)
+    h = assert(record.load(rec))                         -- every counter the log holds
+    local every = {}
+    for _, p in ipairs(h.paths) do every[p] = true end
+    assert.is_true(every["\\Processor Information(*)\\% Busy Time"] and every["\\System\\Processes"])
     out, code = run(("%s replay %s %s"):format(PERFLUA, rules, rec))
     assert.equals(0, code, out)
     assert.matches("through 2 rule%(s%)", out)

@@ -52,7 +52,7 @@ describe("perflua's command line", function()
     assert.equals("--interval --seconds --view -h --help RULES.lua", by.monitor)
     assert.equals("--sort --reverse --interval --count -h --help SET", by.top)
     assert.equals("-o --output -h --help RULES.lua", by.promrules)
-    assert.equals("--interval --seconds --rules --force --quiet -h --help OUT.rec PATH", by.record)
+    assert.equals("--interval --seconds --rules --force --quiet -h --help OUT PATH", by.record)
     assert.equals("-o --output --rules --title --size --keep -h --help LOG PATH", by.plot)
   end)
 
@@ -141,15 +141,17 @@ describe("perflua's command line", function()
   end)
 
   test("record and replay print the command line's usage when given nothing to do", function()
-    local code, out, err = perflua "record /nonexistent/x.rec"
+    local code, out, err = perflua "record /nonexistent/x.blg"
     assert.equals(2, code)
     assert.equals("", out)
     local _, help = perflua "record --help"
     local usage = help:match "^(usage: .-)\n\n"
-    assert.equals(usage .. "\nRecord counter paths (and the sources of a rules file) to a file that perflua\n"
-      .. "replay reads; an existing OUT.rec is refused unless --force is given.\n", err)
+    assert.equals(usage .. "\nRecord counter paths (and the sources of a rules file) to a log that perflua\n"
+      .. "replay, relog, plot and perflib.open_log read: a binary log, or an SQLite log\n"
+      .. "for OUT.db, .sqlite or .sqlite3; an existing OUT is refused unless --force is\n"
+      .. "given.\n", err)
     assert.matches("^usage: perflua replay %[%-%-summary%] %[%-%-sweep PCT%] %[%-%-no%-sweep%] %[%-h%]\n"
-      .. "       <RULES%.lua> <RECORDING>\n", cli.usage "replay")
+      .. "       <RULES%.lua> <LOG>\n", cli.usage "replay")
     assert.has_error(function() cli.usage "nope" end, "bad argument #1 to 'usage' (no command 'nope')")
   end)
 
@@ -167,13 +169,13 @@ describe("perflua's command line", function()
     assert.equals(0, code, err)
     assert.equals("", out)
     local dir, remove = files.tempdir()
-    code, out, err = perflua(("record %s/m.rec --quiet --interval 0.1 --seconds 0.25 '\\Memory\\Available Bytes'")
+    code, out, err = perflua(("record %s/m.blg --quiet --interval 0.1 --seconds 0.25 '\\Memory\\Available Bytes'")
       :format(dir))
-    local rec = files.read(dir .. "/m.rec")
+    local rec = files.read(dir .. "/m.blg")
     remove()
     assert.equals(0, code, err)
     assert.equals("", out)
-    assert.matches('"format":"perflib%-recording"', rec)
+    assert.equals("\137PLB\r\n\26\n", rec:sub(1, 8))           -- a binary log
   end)
 
   test("promrules writes the same file with -o (the old spelling) and --output", function()

@@ -149,6 +149,8 @@ C["perflib.record"] = { mod = record, fns = {
            fail = { "nil,string", function() return record.read(BAD_REC) end } },
   load = { ok = { "table,table", function() return record.load(recording()) end },
            fail = { "nil,string", function() return record.load(BAD_REC) end } },
+  is_log = { ok = { "boolean", function() return record.is_log(recording()) end }, fail = "false for any other file" },
+  format_of = { ok = { "string", function() return record.format_of "x.db" end }, fail = "bin for any other name" },
   decode = { ok = { "table", function() return record.decode '{"a":[1,2]}' end },
              fail = { "nil,string", function() return record.decode '{"a":' end } },
   frame = { ok = { "table",
@@ -341,9 +343,7 @@ local O = {
       return assert(record.open(REC, { "\\Memory\\Available Bytes" }, { force = true, machine = { root = "spec/fixtures/basic" } })) end,
     methods = {
       write = { ok = { "table", function(r) return r:write(r.query:collect()) end },
-                fail = "nil, message when the file cannot be written (record.open fails the same way first: /dev/full)" },
-      write_frame = { ok = { "boolean", function(r) return r:write_frame(1, record.frame(r.query:collect(), nil, r.index)) end },
-                      fail = "nil, message as write" },
+                fail = "nil, message, errno when the disk is full (the log writer's; record.open fails first on /dev/full)" },
       close = { ok = { "boolean", function(r) return r:close() end }, fail = "true or nil, message" },
   } },
 }

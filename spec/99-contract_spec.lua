@@ -297,7 +297,7 @@ describe("the public API", function()
     assert.is_table(perflib.pretty)
     assert.is_table(perflib.rules)
     for _, k in ipairs { "spawn", "wait", "kill", "syslog", "isatty", "sandbox", "sandbox_lib", "window",
-                         "rulebank", "flap", "http", "term", "methods" } do
+                         "rulebank", "flap", "http", "term", "methods", "frame" } do
       assert.is_nil(perflib[k], k)
       assert.is_not_nil(core[k], k)                 -- still there for perflib's own modules
     end

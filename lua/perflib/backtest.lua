@@ -140,26 +140,44 @@ local function has_threshold(rule)
   return false
 end
 
--- A single-rule engine that counts fires and seconds firing as frames come.
-local function counter(rule, interval)
-  local set = R.new()
-  set.rules[rule.name], set.order = rule, { rule.name }
-  local c = { eng = E.new(set, { interval = interval }), fired = 0, firing = 0, since = {}, name = rule.name }
-  function c.feed(t, frame)
-    for _, ev in ipairs(c.eng:feed(t, frame)) do
-      if ev.kind == "transition" and ev.from ~= ev.to then
-        local key = replay.alert_key(c.name, ev.labels)
+-- The sweep's engine: every variant of every rule as a rule of one engine (named
+-- "rule#k": one engine shares each frame's sources among them, where an engine
+-- per variant went over the frame again for each), with a tally per variant of
+-- its fires and seconds firing as the frames come.
+local function sweep_engine(tallies, interval)
+  local set, by_name = R.new(), {}
+  for _, list in ipairs(tallies) do
+    for k, c in ipairs(list) do
+      local name = c.rule.name .. "#" .. k
+      local v = {}
+      for key, x in pairs(c.rule) do v[key] = x end
+      v.name = name
+      set.rules[name], set.order[#set.order + 1] = v, name
+      by_name[name], c.fired, c.firing, c.since = c, 0, 0, {}
+    end
+  end
+  local eng = E.new(set, { interval = interval })
+  local last
+  local function feed(t, frame)
+    for _, ev in ipairs(eng:feed(t, frame)) do
+      local c = by_name[ev.rule]
+      if c and ev.kind == "transition" and ev.from ~= ev.to then
+        local key = replay.alert_key(ev.rule, ev.labels)
         if c.since[key] then c.firing, c.since[key] = c.firing + t - c.since[key], nil end
         if ev.to == "firing" then c.fired, c.since[key] = c.fired + 1, t end
       end
     end
-    c.t = t
+    last = t
   end
-  function c.finish()
-    for _, s in pairs(c.since) do c.firing = c.firing + c.t - s end
-    c.since = {}
+  local function finish()
+    for _, list in ipairs(tallies) do
+      for _, c in ipairs(list) do
+        for _, since in pairs(c.since) do c.firing = c.firing + last - since end
+        c.since = {}
+      end
+    end
   end
-  return c
+  return feed, finish, function() return last end
 end
 
 -- The sweep's variants of a rule: { label, threshold factor, pending factor }, the rule
@@ -197,23 +215,20 @@ function backtest.run(rules, recording_path, opts)
   end
   local set, msg = replay.load_rules(rules)
   if not set then return nil, msg end
-  local list, counters = set:list(), {}
+  local list, tallies = set:list(), {}
+  local feed, finish, last
   local ropts = { from = opts.from, to = opts.to, limit = opts.limit }
   if opts.sweep ~= false then
     ropts.on_start = function(header)      -- the recording's interval, for the variants' gap limits
       for i, rule in ipairs(list) do
-        counters[i] = {}
+        tallies[i] = {}
         for k, v in ipairs(variants_of(rule, pct)) do
-          counters[i][k] = counter(k == 1 and rule or variant(rule, v[2], v[3]), header.interval)
-          counters[i][k].label = v[1]
+          tallies[i][k] = { rule = k == 1 and rule or variant(rule, v[2], v[3]), label = v[1] }
         end
       end
+      feed, finish, last = sweep_engine(tallies, header.interval)
     end
-    ropts.on_frame = function(t, frame)
-      for _, cs in ipairs(counters) do
-        for _, c in ipairs(cs) do c.feed(t, frame) end
-      end
-    end
+    ropts.on_frame = function(t, frame) feed(t, frame) end
   end
   local report
   report, msg = replay.run(set, recording_path, ropts)
@@ -221,9 +236,9 @@ function backtest.run(rules, recording_path, opts)
   local names = {}
   for i, rule in ipairs(list) do names[i] = rule.name end
   local out = { report = report, rules = summarize(report, names), pct = pct }
-  for i, cs in ipairs(counters) do
+  if finish and last() then finish() end
+  for i, cs in ipairs(tallies) do
     for _, c in ipairs(cs) do
-      if c.t then c.finish() end
       out.rules[i].sweep[#out.rules[i].sweep + 1] = { label = c.label, fired = c.fired, firing = c.firing }
     end
   end

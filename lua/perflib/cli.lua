@@ -116,15 +116,16 @@ function DEFINE.explain(p)
 end
 
 function DEFINE.record(p)
-  local c = p:command("record", "Record counter paths (and the sources of a rules file) to a file "
-    .. "that perflua replay reads; an existing OUT.rec is refused unless --force is given.")
-    :summary("Record counter values to a file.")
-  c:argument("OUT.rec", "The recording to write."):target("out")
+  local c = p:command("record", "Record counter paths (and the sources of a rules file) to a log that "
+    .. "perflua replay, relog, plot and perflib.open_log read: a binary log, or an SQLite log for "
+    .. "OUT.db, .sqlite or .sqlite3; an existing OUT is refused unless --force is given.")
+    :summary("Record counter values to a log.")
+  c:argument("OUT", "The log to write (OUT.blg; OUT.db for SQLite)."):target("out")
   c:argument("PATH", "Counter paths to record.", nil, nil, "*"):target("paths")
   interval(c)
   seconds(c, "Stop after N seconds (default: run until TERM or INT).")
   c:option("--rules", "Record the sources of this rules file too."):argname("RULES.lua")
-  c:flag("--force", "Replace an existing OUT.rec (it is refused unless --force).")
+  c:flag("--force", "Replace an existing OUT (it is refused unless --force).")
   c:flag("--quiet", "No progress lines on stdout; errors still go to stderr.")
 end
 
@@ -135,7 +136,7 @@ function DEFINE.replay(p)
     .. "its thresholds or pending are moved.")
     :summary("Replay a recording through a rules file; backtest its rules.")
   rules_arg(c)
-  c:argument("RECORDING", "A file written by perflua record."):target("recording")
+  c:argument("LOG", "A log (perflua record, typeperf -f BIN, relog) or a JSON-lines recording."):target("recording")
   c:flag("--summary", "Print the backtest only (no timeline, no notifications).")
   c:option("--sweep", "The thresholds' step for the sweep, in percent (default 10; 0: thresholds stay).")
     :argname("PCT"):convert(function(v)

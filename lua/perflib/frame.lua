@@ -36,9 +36,9 @@ function F.raw(s1, index, first_counter)
   return f
 end
 
---- A whole frame. `index[key] = { index = result index, raw = boolean }`;
--- with `both`, every key also gets its raw entry under "raw:" .. key.
-function F.of(s1, s0, index, both)
+--- A whole frame, built in Lua from @{cooked} and @{raw}: the reference the
+-- C builder (@{of}) is checked against.
+function F.of_lua(s1, s0, index, both)
   local frame, results = {}, s1:results()
   for key, src in pairs(index) do
     local r = results[src.index]
@@ -56,6 +56,15 @@ function F.of(s1, s0, index, both)
     end
   end
   return frame
+end
+
+local core_frame = require("perflib.core").frame
+
+--- A whole frame. `index[key] = { index = result index, raw = boolean }`;
+-- with `both`, every key also gets its raw entry under "raw:" .. key.  Built
+-- in one C call (perflib.core.frame): the same tables as @{of_lua}.
+function F.of(s1, s0, index, both)
+  return core_frame(s1, s0, index, both)
 end
 
 return F

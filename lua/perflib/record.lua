@@ -1,55 +1,54 @@
---- perflib.record: recordings of cooked samples for replay through rules.
+--- perflib.record: recordings for replay through rules.
 --
--- A simple recording format (the full recording feature, with raw samples
--- and the whole catalog, comes later).  A recording is a text file of JSON
--- lines (UTF-8, one JSON object per line, "\n" line ends; blank lines are
--- ignored):
+-- `perflua record` and @{open} write a log of raw samples: a binary log
+-- (`perflib.log_writer`; .db/.sqlite/.sqlite3 an SQLite log) of the query of
+-- the recorded paths, so the values keep their exact formulas and any tool
+-- that reads logs reads it (`perflib.open_log`, `perflua relog`, `perflua
+-- plot`, `typeperf`'s formats through relog).  @{read} turns any log into the
+-- frames the rules engine consumes, for the paths asked (`opts.paths`; the
+-- rules' sources when `perflua replay` reads), computing each path's cooked
+-- values from the logged raw ones with the same code as `perflua monitor`.
+--
+-- The JSON-lines recordings earlier perflib wrote are still read (and are the
+-- easiest way to write a rule test by hand); nothing writes them any more.
+-- Such a file is UTF-8 JSON lines ("\n" line ends; blank lines ignored):
 --
 -- Line 1, the header:
 --
 --    {"format":"perflib-recording","version":1,"host":"box","created":1718000000,
 --     "interval":1,"perflib":"perflib 0.1.0",
---     "sources":[{"path":"\\Processor Information(*)\\% Processor Time",
---                 "counterset":"Processor Information","instance":"*","shape":"multiple_instances",
---                 "counters":[{"name":"% Processor Time","type":542573824,
---                              "type_name":"PERF_PRECISION_100NS_TIMER","base":"Processor Time Base",
---                              "scale":0}]}]}
+--     "sources":[{"path":"\\Processor Information(*)\\% Processor Time"}]}
 --
--- `format`, `version` (this module reads version 1) and `sources` (each with
--- its `path`) are required; the rest is information.  Every later line is one
--- sample:
+-- `format`, `version` (version 1) and `sources` (each with its `path`) are
+-- required; the rest is information.  Every later line is one sample:
 --
 --    {"t":5968.37,"ts":1718000000.25,"seq":2,
 --     "d":[{"i":["0,0","_Total"],"v":[12.5,null],"s":["valid","zero_base"],
 --           "r":[16779100000,16779200000],"rs":["valid","valid"]}]}
 --
--- `t` is the sample clock in seconds (monotonic: the engine's one clock; it
--- never goes backwards), `ts` the Unix time of the sample, `seq` its number.
--- `d` has one entry per header source, in header order: `i` the instance
--- names, `v` the COOKED value of each instance (the formatted value of the
--- path's first counter, what rules consume; null when unknown), `s` their
--- statuses ("valid", "first_sample", "negative_delta", ...), `r` the RAW
--- integer values (for rules on R.rate, R.increase and R.raw), `rs` their
+-- `t` is the sample clock in seconds (it never goes backwards), `ts` the Unix
+-- time of the sample, `seq` its number.  `d` has one entry per header source,
+-- in header order: `i` the instance names, `v` the COOKED value of each
+-- instance (the formatted value of the path's first counter; null when
+-- unknown), `s` their statuses, `r` the RAW integer values, `rs` their
 -- statuses.  A source that failed as a whole is `{"e":"no_instance"}`.
--- Hand-written recordings may leave out `ts`, `seq`, `s` (a number is
--- "valid", null "no_data"), `r` and `rs` (then rules on raw values see no
--- data).  Cooked values that are not finite are the strings "inf", "-inf"
--- and "nan".  Instance names that are not valid UTF-8 are written with
--- U+FFFD in place of the bad bytes.
+-- `ts`, `seq`, `s` (a number is "valid", null "no_data"), `r` and `rs` may be
+-- left out.  Cooked values that are not finite are the strings "inf", "-inf"
+-- and "nan".  Nothing in a recording is ever run as code: it is parsed as
+-- JSON with bounded line length and nesting, and every malformed line is an
+-- error naming the file and the line number.
 --
--- Reading turns each sample line into the engine's frame:
+-- Reading gives the engine's frame per sample:
 -- `frame[path] = { instances =, value = { [name] = float }, status = { [name] = "..." } }`,
 -- `frame["raw:" .. path]` the same with raw integers, and `error = ...` on
--- both for a failed source.  Nothing in a recording is ever run as code:
--- it is parsed as JSON with bounded line length and nesting, and every
--- malformed line is an error naming the file and the line number.
+-- both for a failed source.
 --
 --    local record = require "perflib.record"
---    local rec <close> = assert(record.open("cpu.rec", { "\\Processor Information(*)\\% Processor Time" }))
+--    local rec = assert(record.open("cpu.blg", { "\\Processor Information(*)\\% Processor Time" }))
 --    local s0
 --    for _ = 1, 10 do local s1 = rec.query:collect(); rec:write(s1, s0); s0 = s1; perflib.sleep(1) end
 --    rec:close()
---    local header, frames = assert(record.read "cpu.rec")
+--    local header, frames = assert(record.read("cpu.blg", { paths = rec.paths }))
 --    for t, frame, ts in frames do ... end
 --
 -- @module perflib.record
@@ -61,43 +60,7 @@ record.VERSION = 1
 record.MAX_LINE = 16 * 1024 * 1024     -- bytes per line the reader accepts
 record.MAX_DEPTH = 16                  -- JSON nesting the reader accepts
 
--- ---------------------------------------------------------------- JSON out
-
--- The header goes through json.encode (dkjson). A sample line, written every
--- sample, is put together here from json.string/number/integer tokens (the
--- escaping is still dkjson's), without a copy of the frame per line.
 local json = require "perflib.json"
-local json_string, json_number = json.string, json.number
-
--- Instance names and statuses repeat from line to line: their JSON text is
--- kept (a bounded cache, emptied when it fills, as processes come and go).
-local CACHE_MAX = 4096
-local cache, cached = {}, 0
-local function jstring(s)
-  local j = cache[s]
-  if j then return j end
-  j = json_string(tostring(s))
-  if cached >= CACHE_MAX then cache, cached = {}, 0 end
-  cache[s], cached = j, cached + 1
-  return j
-end
-
--- Cooked values: as json.number, but NaN and infinities as the strings "nan", "inf", "-inf".
-local function jnumber(x)
-  if x ~= x then return '"nan"' end
-  if x == math.huge then return '"inf"' end
-  if x == -math.huge then return '"-inf"' end
-  return json_number(x)
-end
-
-local function jlist(list, n, f)
-  local parts = {}
-  for i = 1, n do
-    local x = list[i]
-    parts[i] = x == nil and "null" or f(x)
-  end
-  return "[" .. table.concat(parts, ",") .. "]"
-end
 
 -- ---------------------------------------------------------------- JSON in
 
@@ -132,72 +95,78 @@ function record.frame(s1, s0, index)
   return require("perflib.frame").of(s1, s0, src, true)
 end
 
-local function same_list(a, b)
-  if #a ~= #b then return false end
-  for i = 1, #a do if a[i] ~= b[i] then return false end end
-  return true
-end
-
--- One sample line from a frame, sources in header order.
-local function sample_line(paths, t, ts, seq, frame)
-  local d = {}
-  for k, path in ipairs(paths) do
-    local f, raw = frame[path], frame["raw:" .. path]
-    if f.error then
-      d[k] = "{\"e\":" .. jstring(f.error) .. "}"
-    else
-      local inst, n = f.instances, #f.instances
-      local vals, sts, rv, rs = {}, {}, {}, {}
-      for j, name in ipairs(inst) do vals[j], sts[j] = f.value[name], f.status[name] end
-      for j, name in ipairs(raw.instances) do rv[j], rs[j] = raw.value[name], raw.status[name] end
-      local parts = { "{\"i\":", jlist(inst, n, jstring), ",\"v\":", jlist(vals, n, jnumber),
-                      ",\"s\":", jlist(sts, n, jstring) }
-      local rn = #raw.instances
-      if not same_list(inst, raw.instances) then
-        parts[#parts + 1] = ",\"ri\":" .. jlist(raw.instances, rn, jstring)
-      end
-      parts[#parts + 1] = ",\"r\":" .. jlist(rv, rn, json.integer) .. ",\"rs\":" .. jlist(rs, rn, jstring) .. "}"
-      d[k] = table.concat(parts)
-    end
-  end
-  local head = "{\"t\":" .. jnumber(t + 0.0) .. (ts and (",\"ts\":" .. jnumber(ts)) or "")
-    .. (seq and (",\"seq\":" .. json.integer(seq)) or "")
-  return head .. ",\"d\":[" .. table.concat(d, ",") .. "]}"
-end
-
 -- ---------------------------------------------------------------- writer
 
 local Recorder = {}
 Recorder.__index = Recorder
 
-local function hostname()
-  local f = io.open("/proc/sys/kernel/hostname")
-  local h = f and f:read("*l")
-  if f then f:close() end
-  return h or os.getenv("HOSTNAME") or "?"
-end
-
-local function counter_info(perflib, setname, names)
-  local out = {}
-  local ok, cs = pcall(perflib.counterset, setname)
-  for k, name in ipairs(names or {}) do
-    local c = ok and cs and cs:counter(name)
-    out[k] = { name = name, type = c and c.type, type_name = c and c.type_name, base = c and c.base,
-               scale = c and c.scale }
+-- The sources of the paths of query q, as the header of a recording lists them:
+-- `{path, counterset, instance, shape, counters = {{name, type, type_name, base, scale}}}`.
+local function sources_of(q, paths, index, machine)
+  local specs, out = q:specs(), {}
+  for _, cp in ipairs(paths) do
+    local sp = specs[index[cp]] or {}
+    local cs = sp.counterset and machine:counterset(sp.counterset)
+    local counters = {}
+    for k, name in ipairs(sp.counters or {}) do
+      local c = cs and cs:counter(name)
+      counters[k] = { name = name, type = c and c.type, type_name = c and c.type_name, base = c and c.base,
+                      scale = c and c.scale }
+    end
+    out[#out + 1] = { path = cp, counterset = sp.counterset, instance = sp.instance, shape = sp.shape,
+                      counters = counters }
   end
-  return json.array(out)
+  return out
 end
 
---- Start a recording.
--- @param path the file to write (truncated)
--- @param paths a list of counter paths, or of sources `{ path = ... }` (as from `eng:sources()`);
---   every path is recorded both cooked and raw
+-- Adds each path to q once: paths added, their result index, and the problems.
+local function add_paths(q, paths)
+  local added, index, problems, specs = {}, {}, {}, nil
+  for _, p in ipairs(paths) do
+    local cp = type(p) == "table" and p.path or p
+    if type(cp) ~= "string" then error("record: a path must be a string", 3) end
+    if not index[cp] then
+      local i, msg, status = q:add(cp)
+      if not i and status == "duplicate" then
+        specs = specs or q:specs()
+        for _, sp in ipairs(specs) do if sp.path == cp then i = sp.index end end
+      end
+      if i then
+        added[#added + 1], index[cp] = cp, i
+      else
+        problems[#problems + 1] = { path = cp, status = status, message = msg or status }
+      end
+    end
+  end
+  return added, index, problems
+end
+
+-- The machine opts.machine names (a Machine, or options of one), else this one.
+local function machine_of(perflib, m)
+  if perflib.type(m) == "machine" then return m end
+  if type(m) == "table" then return perflib.machine(m) end
+  return perflib.machine()
+end
+
+--- The log format a file name asks for: "sqlite" for .db, .sqlite and .sqlite3, else "bin".
+-- @tparam string path
+-- @treturn string
+function record.format_of(path)
+  local ext = tostring(path):lower():match("%.([%w]+)$")
+  return (ext == "db" or ext == "sqlite" or ext == "sqlite3") and "sqlite" or "bin"
+end
+
+--- Start a recording: a log of the query of `paths` (a binary log, or an
+-- SQLite log for .db/.sqlite/.sqlite3 or `opts.format = "sqlite"`).
+-- @param path the file to write
+-- @param paths a list of counter paths, or of sources `{ path = ... }` (as from `eng:sources()`)
 -- @tparam[opt] table opts `query` (an existing query to add the paths to; samples passed to
---   `write` must come from it), `machine` (options of a new `perflib.query`), `interval`,
---   `host` (header information), `force` (replace an existing file: without it an existing
---   `path` is refused, so a recording is never lost to a typo)
--- @return[1] a recorder (`rec.query`, `rec.paths`, `rec.problems`: paths not recorded with
---   why, `rec.count`)
+--   `write` must come from it), `machine` (options of a new `perflib.query`), `interval`
+--   (information), `format` ("bin" or "sqlite"), `force` (replace an existing file: without it
+--   an existing `path` is refused, so a recording is never lost to a typo), and the log
+--   writer's `max_bytes`, `max_seconds`, `sync_every`
+-- @return[1] a recorder (`rec.query`, `rec.paths`, `rec.index`, `rec.problems`: paths not
+--   recorded with why, `rec.count`, `rec.header`)
 -- @return[2] nil
 -- @treturn[2] string message (an existing file without `force`, a file that cannot be opened)
 function record.open(path, paths, opts)
@@ -205,101 +174,61 @@ function record.open(path, paths, opts)
   local perflib = require "perflib"
   if type(paths) ~= "table" then error("record.open: paths must be a list", 2) end
   local q = opts.query or perflib.query(opts.machine)
-  local self = setmetatable({ query = q, own = not opts.query, paths = {}, index = {}, problems = {},
-                              count = 0, file_path = path }, Recorder)
-  local specs, sources = nil, {}
-  for _, p in ipairs(paths) do
-    local cp = type(p) == "table" and p.path or p
-    if type(cp) ~= "string" then error("record.open: a path must be a string", 2) end
-    if not self.index[cp] then
-      local i, msg, status = q:add(cp)
-      if not i and status == "duplicate" then
-        specs = specs or q:specs()
-        for _, sp in ipairs(specs) do if sp.path == cp then i = sp.index end end
-      end
-      if i then
-        self.paths[#self.paths + 1], self.index[cp] = cp, i
-      else
-        self.problems[#self.problems + 1] = { path = cp, status = status, message = msg or status }
-      end
-    end
-  end
-  specs = q:specs()
-  for _, cp in ipairs(self.paths) do
-    local sp = specs[self.index[cp]] or {}
-    sources[#sources + 1] = { path = cp, counterset = sp.counterset, instance = sp.instance, shape = sp.shape,
-                              counters = counter_info(perflib, sp.counterset, sp.counters) }
+  local self = setmetatable({ query = q, own = not opts.query, count = 0, file_path = path }, Recorder)
+  self.paths, self.index, self.problems = add_paths(q, paths)
+  local function fail(msg)
+    if self.own then q:close() end
+    return nil, msg
   end
   -- renaming a path onto itself succeeds exactly when something is there (even unreadable)
-  if not opts.force and os.rename(path, path) then
-    if self.own then q:close() end
-    return nil, ("%s exists: not overwritten (--force replaces it)"):format(path)
+  if os.rename(path, path) then
+    if not opts.force then return fail(("%s exists: not overwritten (--force replaces it)"):format(path)) end
+    local ok, rerr = os.remove(path)
+    if not ok then return fail(("cannot replace %s: %s"):format(path, tostring(rerr))) end
   end
-  local f, err = io.open(path, "w")
-  if not f then
-    if self.own then q:close() end
-    return nil, ("cannot write %s: %s"):format(path, tostring(err))
-  end
-  self.file = f
-  local header = { format = record.FORMAT, version = record.VERSION, host = opts.host or hostname(),
-                   created = os.time(), interval = opts.interval, perflib = perflib._VERSION,
-                   sources = json.array(sources) }
-  local ok, werr = f:write(json.encode(header), "\n")
-  if not ok then f:close(); return nil, ("cannot write %s: %s"):format(path, tostring(werr)) end
-  f:flush()
-  self.header = header
+  local format = opts.format or record.format_of(path)
+  local wopts = { max_bytes = opts.max_bytes, max_seconds = opts.max_seconds, sync_every = opts.sync_every }
+  if format == "sqlite" then wopts.format = "sqlite" end
+  local w, werr = perflib.log_writer(path, wopts)
+  if not w then return fail(("cannot write %s: %s"):format(path, tostring(werr))) end
+  self.writer = w
+  self.header = { format = format, interval = opts.interval, perflib = perflib._VERSION, paths = self.paths,
+                  sources = sources_of(q, self.paths, self.index, machine_of(perflib, opts.machine)) }
   return self
 end
 
---- Append the sample s1 (cooked against the older sample s0, nil for the first).
--- A closed recorder raises.
+--- Append the sample s1 to the log; the frame of its recorded paths (cooked
+-- against the older sample s0, nil for the first) is what the engine would
+-- get.  A closed recorder raises.
 -- @tparam Sample s1 a sample of `rec.query`
 -- @tparam[opt] Sample s0 the older sample
--- @return[1] the frame written (the engine's shape)
+-- @return[1] the frame (the engine's shape)
 -- @return[2] nil
--- @treturn[2] string message ("cannot write FILE: ...")
+-- @treturn[2] string message (the disk is full: the log ends at its last whole sample)
+-- @treturn[2] integer errno
 function Recorder:write(s1, s0)
-  if not self.file then error("attempt to use a closed recorder", 2) end
-  local frame = record.frame(s1, s0, self.index)
-  local ok, err = self.file:write(sample_line(self.paths, s1.time / s1.freq, s1.timestamp, s1.seq, frame), "\n")
-  if ok then ok, err = self.file:flush() end
-  if not ok then return nil, ("cannot write %s: %s"):format(self.file_path, tostring(err)) end
+  if not self.writer then error("attempt to use a closed recorder", 2) end
+  local ok, err, code = self.writer:write(s1)
+  if not ok then return nil, err, code end
   self.count = self.count + 1
-  return frame
+  return record.frame(s1, s0, self.index)
 end
 
---- Write a frame built elsewhere (t in sample seconds, ts Unix time or nil).
--- A closed recorder raises.
--- @tparam number t sample time in seconds
--- @tparam table frame an engine frame with an entry per recorded path
--- @tparam[opt] number ts Unix time
--- @tparam[opt] integer seq the sample's sequence number
--- @treturn[1] boolean true
--- @return[2] nil
--- @treturn[2] string message
-function Recorder:write_frame(t, frame, ts, seq)
-  if not self.file then error("attempt to use a closed recorder", 2) end
-  local ok, err = self.file:write(sample_line(self.paths, t, ts, seq, frame), "\n")
-  if not ok then return nil, tostring(err) end
-  self.count = self.count + 1
-  return true
-end
-
---- Close the file (and the query when the recorder made it); true or nil, message.
+--- Close the log (and the query when the recorder made it); true or nil, message.
 -- Idempotent (also `__close`).
 -- @treturn[1] boolean true
 -- @return[2] nil
 -- @treturn[2] string message
 function Recorder:close()
-  local f = self.file
-  self.file = nil
+  local w = self.writer
+  self.writer = nil
   if self.own and self.query then self.query:close() end
   self.query = self.own and nil or self.query
-  if f then return f:close() end
+  if w then return w:close() end
   return true
 end
 Recorder.__close = Recorder.close
-Recorder.__gc = function(self) if self.file then pcall(self.file.close, self.file) end end
+Recorder.__gc = function(self) if self.writer then pcall(self.writer.close, self.writer) end end
 
 -- ---------------------------------------------------------------- reader
 
@@ -452,14 +381,7 @@ local function parse_header(h)
   return h
 end
 
---- Read a recording.
--- @param path the file
--- @tparam[opt] table opts `max_line` (bytes, default `record.MAX_LINE`)
--- @return the header (a table; `header.paths` lists the source paths) and an iterator
---   giving `t, frame, ts, seq` per sample line, or nil and a message (file, header).
---   The iterator raises an error "FILE:LINE: message" on a malformed line; the file
---   closes at the end or on an error (or when collected, if iteration stops early).
-function record.read(path, opts)
+local function read_recording(path, opts)
   opts = opts or {}
   local f, err = io.open(path, "rb")
   if not f then return nil, ("cannot read recording: %s"):format(tostring(err)) end
@@ -514,6 +436,107 @@ function record.read(path, opts)
   return h, step
 end
 
+-- The magic numbers of the logs open_log reads.
+local LOG_MAGIC = { "\137PLB\r\n\26\n", "SQLite format 3\0" }
+
+--- Whether the file at path is a log `perflib.open_log` reads (by its first bytes), not a
+-- JSON-lines recording.
+-- @tparam string path
+-- @treturn boolean
+function record.is_log(path)
+  local f = io.open(path, "rb")
+  local head = f and f:read(16) or ""
+  if f then f:close() end
+  for _, m in ipairs(LOG_MAGIC) do
+    if head:sub(1, #m) == m then return true end
+  end
+  return false
+end
+
+-- Every counter of every set of log machine m as a path (the default of a log's frames).
+local function every_counter(m)
+  local paths = {}
+  for cs in m:countersets() do
+    local multi = cs.instance_type ~= "single"
+    for _, c in ipairs(cs.counters) do
+      if not c.hidden then paths[#paths + 1] = "\\" .. cs.name .. (multi and "(*)" or "") .. "\\" .. c.name end
+    end
+  end
+  return paths
+end
+
+-- A log as the header and frame iterator of read_recording.  The replay clock
+-- t runs on the samples' own clock, and where that steps back (a reboot
+-- between two files) on their wall-clock time, so it never goes backwards.
+local function read_log(path, opts)
+  local perflib = require "perflib"
+  local m, err = perflib.open_log(opts.files or path, { from = opts.from, to = opts.to })
+  if not m then return nil, err end
+  local q = m:query()
+  local wanted = opts.paths or every_counter(m)
+  local paths, index, problems = add_paths(q, wanted)
+  -- the engine's sources (key, raw) get the one entry each rule reads, as perflua
+  -- monitor builds them; plain paths get both, cooked and raw
+  local fidx, both = {}, false
+  for _, p in ipairs(wanted) do
+    local cp = type(p) == "table" and p.path or p
+    if index[cp] then
+      if type(p) == "table" and p.key then
+        fidx[p.key] = { index = index[cp], raw = p.raw or false }
+      else
+        fidx[cp], both = { index = index[cp] }, true
+      end
+    end
+  end
+  local F = require "perflib.frame"
+  local info = m:log()
+  local span = info.samples > 1 and (info.last - info.first) / (info.samples - 1) or nil
+  local h = { format = "perflib log", version = 2, host = info.host, created = info.created,
+              perflib = info.perflib, interval = span and math.floor(span * 1000 + 0.5) / 1000,
+              paths = paths, problems = problems, samples = info.samples, warning = info.warning,
+              sources = sources_of(q, paths, index, m) }
+  local s0, t, off, done = nil, nil, 0, false
+  local function step()
+    if done then return nil end
+    local s1, cerr, code = q:collect()
+    if not s1 then
+      done = true
+      q:close()
+      if code == 61 then return nil end                -- ENODATA: the end of the log
+      error(("%s: %s"):format(path, tostring(cerr)), 0)
+    end
+    local raw = s1.time / s1.freq
+    if s0 and not (raw + off > t) then              -- the sample clock stepped back: wall-clock time
+      local dt = s1.timestamp - s0.timestamp
+      off = t + (dt > 0 and dt or 0) - raw
+    end
+    t = raw + off
+    local frame = F.of(s1, s0, fidx, both)
+    s0 = s1
+    return t, frame, s1.timestamp, s1.seq
+  end
+  return h, step
+end
+
+--- Read a recording: a log (binary or SQLite: the paths' frames computed from
+-- the logged samples) or a JSON-lines recording.
+-- @param path the file
+-- @tparam[opt] table opts `paths` (a log: the counter paths whose frames to build, or
+--   sources `{path=}`; default every counter of the log), `files` (a log: the list of
+--   its files, read as one), `from`, `to` (a log: Unix seconds), `max_line` (a
+--   JSON-lines recording: bytes, default `record.MAX_LINE`)
+-- @return the header (a table; `header.paths` lists the source paths; a log's
+--   `header.problems` the paths it cannot give) and an iterator
+--   giving `t, frame, ts, seq` per sample, or nil and a message (file, header).
+--   The iterator raises an error "FILE:LINE: message" on a malformed line (a log:
+--   "FILE: message" on a record that fails its checks); the file closes at the end
+--   or on an error (or when collected, if iteration stops early).
+function record.read(path, opts)
+  opts = opts or {}
+  if record.is_log(path) then return read_log(path, opts) end
+  return read_recording(path, opts)
+end
+
 --- Read a whole recording: header and a list of `{ t =, frame =, ts =, seq = }`,
 -- or nil and a message (the first problem, with its line number).
 -- @tparam string path the file
@@ -540,9 +563,9 @@ local function say(out, fmt, ...)
   out:flush()
 end
 
---- Records counters to a file, `perflua record OUT.rec PATH...`: the paths
+--- Records counters to a file, `perflua record OUT PATH...`: the paths
 -- (and the sources of the rules of `opts.rules`) every interval until
--- `opts.seconds` passed or TERM or INT arrives.  An existing OUT.rec is
+-- `opts.seconds` passed or TERM or INT arrives.  An existing OUT is
 -- refused unless `opts.force`.
 -- @tparam {string,...} pos the positional arguments: OUT, then the counter paths
 -- @tparam table opts `interval` (seconds, default 1), `seconds` (default: until a signal),

@@ -1,7 +1,7 @@
 --- perflib.replay: recorded samples through rules, actions captured and never run.
 --
 --    local replay = require "perflib.replay"
---    local report = assert(replay.run("rules.lua", "incident.rec"))
+--    local report = assert(replay.run("rules.lua", "incident.blg"))   -- a log, or a JSON-lines recording
 --    replay.print(report)              -- or replay.format(report) for the text
 --
 -- Every frame of the recording goes, on its own sample time, to a fresh
@@ -101,7 +101,8 @@ function replay.run(rules, recording_path, opts)
   opts = opts or {}
   local set, load_errors = load_set(rules)
   if not set then return nil, load_errors end
-  local header, frames = record.read(recording_path)
+  -- a log gives the frames of the rules' own paths (a recording has its own)
+  local header, frames = record.read(recording_path, { paths = E.new(set):sources(), files = opts.files })
   if not header then return nil, frames end
   if opts.on_start then opts.on_start(header) end
   local eng = E.new(set, { limit = opts.limit, interval = header.interval })

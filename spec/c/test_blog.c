@@ -399,7 +399,7 @@ static void t_corrupt_and_foreign(void)
     b[first + 16 + 20] ^= 1;
     /* another host's log is read, never appended to */
     spit(c, b, n);
-    pl_blog_opts o = { "elsewhere", 0, 0, 0 };
+    pl_blog_opts o = { "elsewhere", 0, 0, 0, 0 };
     CHECK(pl_blog_open(c, &o, &w, msg, sizeof msg) == EINVAL);
     CHECK(strstr(msg, "a log of host") != NULL);
     /* an empty file, a text file, a JSON line, a short magic */
@@ -468,7 +468,7 @@ static void t_rotation(void)
     /* max_bytes: three samples a file and 100 bytes to spare (a fourth DATA
      * record takes 488) */
     size_t three = fixture_bytes(env, 3);
-    pl_blog_opts o = { NULL, three + 100, 1, 0 };
+    pl_blog_opts o = { NULL, three + 100, 1, 0, 0 };
     pl_blog_writer *w = NULL;
     char msg[256];
     CHECK(pl_blog_open(p, &o, &w, msg, sizeof msg) == 0);
@@ -514,10 +514,10 @@ static void t_two_writers_and_full_rotations(void)
     const char *x = tmp("x.blg"), *x1 = tmp("x_001.blg"), *x2 = tmp("x_002.blg");
     unlink(x);
     CHECK(write_samples(x1, q, 3, NULL) == 0);
-    pl_blog_opts other = { "elsewhere", 0, 0, 0 };
+    pl_blog_opts other = { "elsewhere", 0, 0, 0, 0 };
     unlink(x2);
     CHECK(pl_blog_open(x2, &other, &a, msg, sizeof msg) == 0 && pl_blog_close(a) == 0);
-    pl_blog_opts o = { NULL, fixture_bytes(env, 3) + 100, 0, 0 };
+    pl_blog_opts o = { NULL, fixture_bytes(env, 3) + 100, 0, 0, 0 };
     CHECK(pl_blog_open(x, &o, &a, msg, sizeof msg) == 0);
     int e = 0, k = 0;
     for (; k < 4 && !e; k++) {
@@ -553,7 +553,7 @@ static void t_rotation_by_time(void)
     unlink(p);
     unlink(p1);
     unlink(p2);
-    pl_blog_opts o = { NULL, 0, 0, 60 };
+    pl_blog_opts o = { NULL, 0, 0, 60, 0 };
     pl_blog_writer *w = NULL;
     char msg[256];
     CHECK(pl_blog_open(p, &o, &w, msg, sizeof msg) == 0);
@@ -677,13 +677,41 @@ static void t_version1(void)
     pl_db_error err = { 0, NULL };
     CHECK(pl_blog_read_open(p, &r, &err) == 0 && r.info.version == 1 && r.ndata == 1 && r.nrecords == 2);
     pl_blog_read_close(&r);
-    pl_blog_opts o = { "h", 0, 0, 0 };
+    pl_blog_opts o = { "h", 0, 0, 0, 0 };
     pl_blog_writer *w = NULL;
     char msg[256];
     CHECK(pl_blog_open(p, &o, &w, msg, sizeof msg) == EINVAL && w == NULL);
     CHECK(strstr(msg, "a version 1 log: perflib") != NULL);
     free(b);
     free(s);
+    pl_query_free(q);
+    pl_env_unref(env);
+}
+
+/* Circular (max_files 2): twelve samples, three a file, make r, _001, _002 and
+ * _003; starting _002 removes r, starting _003 removes _001. */
+static void t_circular(void)
+{
+    pl_env *env = pl_env_new(FIX);
+    pl_query *q = fixture_query(env, 0);
+    const char *names[4] = { "c.blg", "c_001.blg", "c_002.blg", "c_003.blg" };
+    for (int i = 0; i < 4; i++)
+        unlink(tmp(names[i]));
+    pl_blog_opts o = { NULL, fixture_bytes(env, 3) + 100, 0, 0, 2 };
+    pl_blog_writer *w = NULL;
+    char msg[256];
+    CHECK(pl_blog_open(tmp("c.blg"), &o, &w, msg, sizeof msg) == 0);
+    for (int i = 0; i < 12; i++) {
+        pl_sample *s = NULL;
+        CHECK(pl_query_collect(q, &s) == 0 && pl_blog_write(w, s, msg, sizeof msg) == 0);
+        free(s);
+    }
+    CHECK_STR(pl_blog_path(w), tmp("c_003.blg"));
+    CHECK(pl_blog_close(w) == 0);
+    struct stat sb;
+    CHECK(stat(tmp("c.blg"), &sb) != 0 && stat(tmp("c_001.blg"), &sb) != 0);
+    CHECK_EQ_U64(count_type(tmp("c_002.blg"), PL_BLOG_DATA), 3);
+    CHECK_EQ_U64(count_type(tmp("c_003.blg"), PL_BLOG_DATA), 3);
     pl_query_free(q);
     pl_env_unref(env);
 }
@@ -704,6 +732,7 @@ int main(void)
     RUN(t_rotation_by_time);
     RUN(t_defs_bad);
     RUN(t_version1);
+    RUN(t_circular);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)

@@ -532,20 +532,29 @@ static int open_file(pl_blog_writer *w, char *msg, size_t size)
     return e;
 }
 
-/* w->path = the base path with _NNN before its extension (rotation n). */
-static int rotated_path(pl_blog_writer *w, uint32_t n)
+/* The base path with _NNN before its extension (rotation n; 0: the base), malloc'd. */
+static char *path_of(const char *base, uint32_t n)
 {
-    const char *slash = strrchr(w->base, '/');
-    const char *dot = strrchr(slash ? slash + 1 : w->base, '.');
-    size_t stem = dot && dot != (slash ? slash + 1 : w->base) ? (size_t)(dot - w->base) : strlen(w->base);
-    size_t len = strlen(w->base) + 16;
+    const char *slash = strrchr(base, '/');
+    const char *dot = strrchr(slash ? slash + 1 : base, '.');
+    size_t stem = dot && dot != (slash ? slash + 1 : base) ? (size_t)(dot - base) : strlen(base);
+    size_t len = strlen(base) + 16;
     char *p = malloc(len);
     if (!p)
-        return ENOMEM;
+        return NULL;
     if (n == 0)
-        snprintf(p, len, "%s", w->base);
+        snprintf(p, len, "%s", base);
     else
-        snprintf(p, len, "%.*s_%03u%s", (int)stem, w->base, (unsigned)n, w->base + stem);
+        snprintf(p, len, "%.*s_%03u%s", (int)stem, base, (unsigned)n, base + stem);
+    return p;
+}
+
+/* w->path = rotation n's. */
+static int rotated_path(pl_blog_writer *w, uint32_t n)
+{
+    char *p = path_of(w->base, n);
+    if (!p)
+        return ENOMEM;
     free(w->path);
     w->path = p;
     return 0;
@@ -610,6 +619,17 @@ static int rotate(pl_blog_writer *w, size_t add, int64_t t, char *msg, size_t si
         }
         if ((e = open_file(w, msg, size)) != 0)
             return e;
+        if (w->opts.max_files && w->rotation >= w->opts.max_files) {
+            /* circular: the oldest beyond max_files goes (already gone is fine) */
+            char *old = path_of(w->base, w->rotation - w->opts.max_files);
+            if (old && unlink(old) != 0 && errno != ENOENT) {
+                e = errno;
+                say(msg, size, "%s: removing the oldest file: %s", old, strerror(e));
+            }
+            free(old);
+            if (e)
+                return e;
+        }
     }
     return 0;
 }

@@ -54,7 +54,8 @@
  * misread by skipping into it.  fdatasync: every sync_every records (0:
  * only on close).  Rotation: past max_bytes, or for a sample max_seconds
  * after the file's first, the writer goes on in path_001.ext, _002...,
- * each a whole log with its own header and METADATA. */
+ * each a whole log with its own header and METADATA; with max_files, the
+ * oldest file goes when one more would pass it. */
 #ifndef PL_BLOG_H
 #define PL_BLOG_H
 
@@ -79,6 +80,8 @@ typedef struct pl_blog_opts {
     uint32_t sync_every;       /* fdatasync every n records; 0: only on close */
     uint32_t max_seconds;      /* 0: no limit; else a new file for a sample this many seconds
                                   or more after the file's first sample */
+    uint32_t max_files;        /* 0: keep every file; else circular, as logman's: starting file
+                                  n removes file n - max_files, so at most max_files stay */
 } pl_blog_opts;
 
 typedef struct pl_blog_writer pl_blog_writer;

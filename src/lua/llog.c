@@ -126,7 +126,7 @@ static int l_log_writer(lua_State *L)
 {
     static const char *const keys[] = { "format", "rows", "max_bytes", "max_seconds", "sync_every", NULL };
     const char *path = luaL_checkstring(L, 1);
-    pl_blog_opts o = { NULL, 0, 0, 0 };
+    pl_blog_opts o = { NULL, 0, 0, 0, 0 };
     int sqlite = sqlite_ext(path), rows = 1;
     if (!lua_isnoneornil(L, 2)) {
         luaL_checktype(L, 2, LUA_TTABLE);

@@ -486,6 +486,7 @@ static const luaL_Reg funcs[] = {
     { "isatty", lpl_isatty },
     { "window", lpl_new_window },
     { "rulebank", lpl_new_rulebank },
+    { "frame", lpl_frame },
     { "flap", lpl_new_flap },
     { "sample_from_block", lpl_sample_from_block },
     { "check_block", lpl_check_block },

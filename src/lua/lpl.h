@@ -146,6 +146,10 @@ int lpl_check_block(lua_State *L);
 /* llog.c: binary logs (log_writer, read_log) into the table on top */
 void lpl_open_log(lua_State *L);
 void lpl_open_openlog(lua_State *L);
+/* Why result b of sample s (the userdata at index si) failed, pushed. */
+void lpl_push_block_error(lua_State *L, int si, const pl_sample *s, const pl_block *b);
+/* perflib.core.frame: engine frames in one call (lframe.c). */
+int lpl_frame(lua_State *L);
 
 /* lsignal.c */
 int lpl_trap(lua_State *L);

@@ -521,6 +521,29 @@ static int s_raw(lua_State *L)
     return push_iter(L, 0, 1, only, NULL);
 }
 
+/* Why result b of sample s (the userdata at index si) failed: the message of
+ * its errno (naming the file below the machine's root), else its status name. */
+void lpl_push_block_error(lua_State *L, int si, const pl_sample *s, const pl_block *b)
+{
+    (void)s;
+    if (!b->err) {
+        lua_pushstring(L, pl_status_name(b->status));
+        return;
+    }
+    lua_getiuservalue(L, si, 1);
+    lpl_machine *m = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    if (b->err_msg) {
+        lua_pushfstring(L, "%s: %s", b->cs->name, b->err_msg);   /* says it all */
+    } else if (b->err_path && m && m->env) {
+        lpl_push_path(L, m->env, b->err_path);
+        lua_pushfstring(L, "%s: %s", lua_tostring(L, -1), strerror(b->err));
+        lua_remove(L, -2);
+    } else {
+        lua_pushfstring(L, "%s: %s", b->cs->name, strerror(b->err));
+    }
+}
+
 /***
  * The results: `{index=, counterset=, shape=, status=, error=, instances=, ids=, counters=, time=}`.
  * `time` is when that result's counterset was read (monotonic ticks, like
@@ -549,19 +572,7 @@ static int s_results(lua_State *L)
         lua_pushinteger(L, b->time);
         lua_setfield(L, -2, "time");
         if (b->err) {
-            lpl_machine *m;
-            lua_getiuservalue(L, 1, 1);
-            m = lua_touserdata(L, -1);
-            lua_pop(L, 1);
-            if (b->err_msg) {
-                lua_pushfstring(L, "%s: %s", b->cs->name, b->err_msg);   /* says it all */
-            } else if (b->err_path && m && m->env) {
-                lpl_push_path(L, m->env, b->err_path);
-                lua_pushfstring(L, "%s: %s", lua_tostring(L, -1), strerror(b->err));
-                lua_remove(L, -2);
-            } else {
-                lua_pushfstring(L, "%s: %s", b->cs->name, strerror(b->err));
-            }
+            lpl_push_block_error(L, 1, s, b);
             lua_setfield(L, -2, "error");
         }
         lua_createtable(L, (int)b->ninst, 0);

@@ -120,7 +120,55 @@ local function unwatched(set, paths, order)
   return out
 end
 
---- Run rules over synthetic input. opts: rules (set, source or path), every ("10s"), input, start (0),
+-- The frames of opts.input (series), one every `every` seconds from start: an iterator of k, t, frame.
+local function series_frames(paths, order, n, start, every)
+  local k = 0
+  return function()
+    k = k + 1
+    if k > n then return nil end
+    local frame = {}
+    for _, path in ipairs(order) do
+      local p = paths[path]
+      local cooked = { instances = {}, value = {}, status = {} }
+      local raw = { instances = {}, value = {}, status = {} }
+      for _, name in ipairs(p.names) do
+        local s = p.series[name][k]
+        if s and not s.absent then
+          cooked.instances[#cooked.instances + 1] = name
+          raw.instances[#raw.instances + 1] = name
+          if s.gap then
+            cooked.status[name], raw.status[name] = "no_data", "no_data"
+          elseif s.reset then
+            cooked.status[name] = "negative_delta"
+            raw.value[name], raw.status[name] = s.v, "reset"
+          else
+            cooked.value[name], cooked.status[name] = s.v, "valid"
+            raw.value[name], raw.status[name] = s.v, "valid"
+          end
+        end
+      end
+      frame[path], frame["raw:" .. path] = cooked, raw
+    end
+    return k, start + (k - 1) * every, frame
+  end
+end
+
+-- The frames of a log (opts.log): its samples on their own clock, the first at start.
+local function log_frames(eng, path, start)
+  local header, frames = require("perflib.record").read(path, { paths = eng:sources() })
+  if not header then error("log: " .. tostring(frames), 3) end
+  local k, t0 = 0, nil
+  return function()
+    local t, frame = frames()
+    if t == nil then return nil end
+    k, t0 = k + 1, t0 or t
+    return k, start + (t - t0), frame
+  end
+end
+
+--- Run rules over synthetic input, or over a log. opts: rules (set, source or path), every ("10s"),
+-- input, log (a log or JSON-lines recording instead of input: its samples on their own clock, the
+-- first at `start`; perflua record, typeperf -f BIN, relog write them), start (0),
 -- state (exported engine state to import first), limit (instructions per function call),
 -- partial (accept a rule file with errors: what loaded runs).  The events also go through the
 -- set's routes, inhibitions and silences (perflib.rules.notify) with the actions captured,
@@ -160,36 +208,16 @@ function T.run(opts)
   table.sort(order)
   for _, path in ipairs(order) do table.sort(paths[path].names) end
   check_input_paths(eng, order)
+  if opts.log and opts.input then error("bad argument #1 to 'run' (input or log, not both)", 2) end
+  local frames = opts.log and log_frames(eng, opts.log, start) or series_frames(paths, order, n, start, every)
   local log = {}
   local notifier = N.new(set, { run = true, log = function(msg) log[#log + 1] = msg end })
   local res = setmetatable({ events = {}, snaps = {}, times = {}, every = every, start = start, engine = eng,
                              load_errors = errs, set = set, sent = {}, log = log, notifier = notifier,
                              warnings = unwatched(set, paths, order) }, Result)
-  for k = 1, n do
-    local t = start + (k - 1) * every
-    local frame = {}
-    for _, path in ipairs(order) do
-      local p = paths[path]
-      local cooked = { instances = {}, value = {}, status = {} }
-      local raw = { instances = {}, value = {}, status = {} }
-      for _, name in ipairs(p.names) do
-        local s = p.series[name][k]
-        if s and not s.absent then
-          cooked.instances[#cooked.instances + 1] = name
-          raw.instances[#raw.instances + 1] = name
-          if s.gap then
-            cooked.status[name], raw.status[name] = "no_data", "no_data"
-          elseif s.reset then
-            cooked.status[name] = "negative_delta"
-            raw.value[name], raw.status[name] = s.v, "reset"
-          else
-            cooked.value[name], cooked.status[name] = s.v, "valid"
-            raw.value[name], raw.status[name] = s.v, "valid"
-          end
-        end
-      end
-      frame[path], frame["raw:" .. path] = cooked, raw
-    end
+  local last = start
+  for k, t, frame in frames do
+    last = t
     for _, ev in ipairs(eng:feed(t, frame)) do
       res.events[#res.events + 1] = ev
       notifier:event(ev)
@@ -210,7 +238,7 @@ function T.run(opts)
     end
     res.snaps[k], res.times[k] = snap, t
   end
-  res.stop = start + (n - 1) * every
+  res.stop, res.logged = opts.log and last or start + (n - 1) * every, opts.log ~= nil
   return res
 end
 
@@ -233,7 +261,13 @@ function Result:index(t)
     error(("time %gs is past the end of the input (%gs): no hidden lookback"):format(t, self.stop), 3)
   end
   if t < self.start then return nil end
-  return math.floor((t - self.start) / self.every + 1e-9) + 1
+  if not self.logged then return math.floor((t - self.start) / self.every + 1e-9) + 1 end
+  local lo, hi = 1, #self.times              -- a log's samples come when they came: the last at or before t
+  while lo < hi do
+    local mid = math.floor((lo + hi + 1) / 2)
+    if self.times[mid] <= t + 1e-9 then lo = mid else hi = mid - 1 end
+  end
+  return lo
 end
 
 --- State of an alert at time t (as of the last sample at or before t), and its info.
