@@ -16,7 +16,10 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char *const FIX = "spec/fixtures/basic";
@@ -421,6 +424,53 @@ static void t_disk_full(void)
     pl_env_unref(env);
 }
 
+/* A file that cannot grow (RLIMIT_FSIZE in a child: a real write() failing,
+ * where max_page_count above is SQLite's own limit): the write fails with
+ * an errno and a sentence, the sample rolls back, the writer closes, and
+ * the log reads with every sample before it. */
+static void t_file_limit(void)
+{
+    const char *p = tmp("limit.db");
+    rm_db(p);
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGXFSZ, SIG_IGN);
+        struct rlimit rl = { 256 * 1024, 256 * 1024 };
+        setrlimit(RLIMIT_FSIZE, &rl);
+        pl_env *env = pl_env_new(FIX);
+        pl_query *q = query(env, "\\Processor Information(*)\\% Processor Time");
+        pl_slog_writer *w = NULL;
+        char msg[256];
+        int e = pl_slog_open(p, NULL, &w, msg, sizeof msg), k = 0;
+        for (; !e && k < 100000; k++) {
+            pl_sample *s = NULL;
+            pl_query_collect(q, &s);
+            e = pl_slog_write(w, s, msg, sizeof msg);
+            free(s);
+        }
+        /* k - 1 samples made it; the writer still closes.  SQLite says SQLITE_IOERR_WRITE
+         * for EFBIG, without the errno (sqlite3_system_errno is 0 then): EIO */
+        int said = strstr(msg, "nothing of this sample was written") != NULL;
+        _exit((e == EFBIG || e == EIO) && said && pl_slog_close(w) == 0 ? (k - 1 > 250 ? 250 : k - 1) : 255);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) > 0 && WEXITSTATUS(st) < 250);
+    int ok = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    pl_slog_reader r;
+    char msg[256];
+    CHECK(pl_slog_read_open(p, &r, msg, sizeof msg) == 0);
+    CHECK_EQ_U64(r.ndata, (uint64_t)ok);
+    pl_slog_record rec;
+    int n = 0, got;
+    while ((got = pl_slog_next(&r, INT64_MIN, INT64_MAX, &rec)) == 1)
+        n += rec.type == PL_LOG_DATA;
+    CHECK(got == 0 && n == ok);
+    pl_slog_read_close(&r);
+    CHECK_EQ_U64(q_int(p, "SELECT NumberOfRecords FROM DisplayToID"), ok);
+    CHECK_EQ_U64(q_int(p, "SELECT count(DISTINCT RecordIndex) FROM CounterData"), ok);
+}
+
 /* Refused by the reader (and the writer) with a clear message: EINVAL. */
 static void refused(const char *p, const char *says)
 {
@@ -563,6 +613,7 @@ int main(void)
     RUN(t_rotation);
     RUN(t_locked);
     RUN(t_disk_full);
+    RUN(t_file_limit);
     RUN(t_foreign);
     RUN(t_corrupt_rows);
     char cmd[128];

@@ -605,8 +605,10 @@ int pl_slog_write(pl_slog_writer *w, const pl_sample *s, char *msg, size_t size)
         sample_done(w, s);
         return 0;
     }
-    e = pl_slog_errno(rc);
-    pl_say(msg, size, "%s: %s (nothing of this sample was written)", w->path, sqlite3_errmsg(w->db));
+    int sys = sqlite3_system_errno(w->db);   /* an I/O error's own errno: EFBIG, EDQUOT, ENOSPC */
+    e = (rc & 0xFF) == SQLITE_IOERR && sys ? sys : pl_slog_errno(rc);
+    pl_say(msg, size, "%s: %s%s%s (nothing of this sample was written)", w->path, sqlite3_errmsg(w->db),
+           e == sys ? ": " : "", e == sys ? strerror(sys) : "");
     if (!sqlite3_get_autocommit(w->db))
         step_reset(w->st[S_ROLLBACK]);
     rows_truncate(w, w->committed);
