@@ -233,7 +233,8 @@ describe("perflib.json in recordings", function()
     local MEM = "\\Memory\\Available Bytes"
     local path = dir .. "/x.rec"
     local big = C.integers and dec "9007199254740993" or "9007199254740993"
-    files.write(path, '{"format":"perflib-recording","version":1,"sources":[{"path":"\\\\Memory\\\\Available Bytes"}]}\n'
+    files.write(path, '{"format":"perflib-recording","version":1,'
+      .. '"sources":[{"path":"\\\\Memory\\\\Available Bytes"}]}\n'
       .. '{"t":1.5,"ts":1732456789.123456,"seq":7,"d":[{"i":["","b"],"v":["nan","-inf"],'
       .. '"s":["valid","valid"],"r":[9007199254740993,-1],"rs":["valid","valid"]}]}\n')
     local _, frames = assert(record.load(path))

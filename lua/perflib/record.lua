@@ -506,7 +506,7 @@ local function read_log(path, opts)
       error(("%s: %s"):format(path, tostring(cerr)), 0)
     end
     local raw = s1.time / s1.freq
-    if s0 and not (raw + off > t) then              -- the sample clock stepped back: wall-clock time
+    if s0 and raw + off <= t then                   -- the sample clock stepped back: wall-clock time
       local dt = s1.timestamp - s0.timestamp
       off = t + (dt > 0 and dt or 0) - raw
     end

@@ -618,6 +618,7 @@ static void t_defs_bad(void)
         { c0 + 4, 0x12345678u, "a counter type winperf.h does not define" },
         { c0 + 20, 2, "a counter size that is not 4 or 8" },
         { c0 + 8, 0xFFFFFFF0u, "a base id that names no counter of the set" },
+        { c0 + 24, 0x01000000u, "reserved bytes of a counter that are not 0" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         memcpy(x, b, n);

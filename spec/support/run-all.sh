@@ -33,7 +33,7 @@ run_ctests() {          # $1: directory of test binaries
   done
 }
 
-echo "== C core tests"
+echo "== C core tests ($SECONDS s)"
 run_ctests build/ctest
 
 per_lua=()              # "<interpreter>: N passed, N failed", printed before the total
@@ -52,14 +52,14 @@ run_busted() {
   per_lua+=("$lua: $p passed, $f failed")
 }
 
-echo "== busted specs (Lua 5.4)"
+echo "== busted specs (Lua 5.4) ($SECONDS s)"
 run_busted lua5.4 busted
 
 # .busted's compat task: the specs every Lua runs; tests tagged with a version
 # this one lacks are left out (#lua52: an exit status from io.popen's close,
 # #lua53: integers, #lua54)
 for lua in lua5.1 lua5.2 lua5.3 luajit; do
-  echo "== busted specs ($lua)"
+  echo "== busted specs ($lua) ($SECONDS s)"
   case $lua in
     lua5.3) tags=lua54 ;;
     lua5.2) tags=lua53,lua54 ;;
@@ -75,16 +75,16 @@ for lua in lua5.1 lua5.2 lua5.3 luajit; do
     busted --run=compat --lua="$lua" --cpath="./build/$mod/?.so" --exclude-tags="$tags"
 done
 
-echo "== C core tests under ASan + UBSan"
+echo "== C core tests under ASan + UBSan ($SECONDS s)"
 run_ctests build/san/ctest
 
-echo "== busted specs under ASan + UBSan"
+echo "== busted specs under ASan + UBSan ($SECONDS s)"
 asan=$(gcc -print-file-name=libasan.so) ubsan=$(gcc -print-file-name=libubsan.so)
 PERFLIB_CORE=build/san/perflib/core.so PERFLIB_COUNTS=$counts LD_PRELOAD="$asan:$ubsan" \
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   busted --cpath=./build/san/?.so || status=1
 
-echo "== fuzz smoke (libFuzzer, ASan+UBSan)"
+echo "== fuzz smoke (libFuzzer, ASan+UBSan) ($SECONDS s)"
 # one test per fuzz target: passed when its line says 0 crashes
 if command -v "${FUZZ_CC:-clang}" >/dev/null; then
   out=$(make -s --no-print-directory fuzz-smoke 2>&1); rc=$?
@@ -105,7 +105,7 @@ else
   echo "fuzz smoke: ${FUZZ_CC:-clang} not found, skipped"; echo "0 0 1" >> "$counts"
 fi
 
-echo "== lint"
+echo "== lint ($SECONDS s)"
 if command -v luacheck >/dev/null; then
   luacheck -q . || status=1
 fi
@@ -134,6 +134,7 @@ for f in lua/perflib/*.lua lua/perflib/rules/*.lua; do
   if command -v luajit >/dev/null; then luajit -b "$f" /dev/null || status=1; fi
 done
 
+echo "== done ($SECONDS s)"
 printf '%s\n' "${per_lua[@]}"
 read -r P F S < <(awk '{p+=$1; f+=$2; s+=$3} END {print p+0, f+0, s+0}' "$counts")
 [ "$F" = 0 ] || status=1

@@ -125,6 +125,8 @@ static int get_counter(dparse *p, pl_counter_def *c)
     c->size = get32(p);
     c->unit = p->r.p[p->off];
     c->semantics = p->r.p[p->off + 1];
+    if (p->r.p[p->off + 2] || p->r.p[p->off + 3])
+        return fail(&p->r, p->off + 2, "reserved bytes of a counter that are not 0");
     p->off += 4;
     uint64_t bits = pl_r64(p->r.p + p->off);
     memcpy(&c->unit_scale, &bits, 8);
