@@ -21,7 +21,7 @@ SECONDS_  := $(if $(SECONDS),$(SECONDS),0)
 # both sets (doc/footprint.sh). gnuplot-nox is in TEST_PKGS: only `perflua
 # plot` runs it (and its spec); without it plot exits 2 naming the apt-get line.
 RUN_PKGS  := gcc libc6-dev make pkg-config lua5.4 liblua5.4-dev libedit-dev libncurses-dev lua-argparse lua-dkjson \
-             libinih-dev libjansson-dev libcurl4-gnutls-dev libmicrohttpd-dev
+             libinih-dev libjansson-dev libcurl4-gnutls-dev libmicrohttpd-dev libsqlite3-dev
 TEST_PKGS := lua-busted lua-check luarocks valgrind tmux lua-ldoc lua-markdown cppcheck \
              clang libclang-rt-14-dev python3 libpcp-mmv1-dev libpcp3-dev prometheus \
              prometheus-alertmanager curl lua-cjson prometheus-node-exporter groff-base \
@@ -34,9 +34,11 @@ LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null)
 EDIT_LIBS  := $(shell pkg-config --libs libedit 2>/dev/null)
 # the live views' terminal layer (src/lua/lterm.c): wide-character ncurses
 TERM_LIBS  := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
-# the providers' libraries: inih reads plug-in configuration files, jansson a
+# the core's own library: libsqlite3 writes and reads the SQLite logs (src/core/slog.c)
+CORE_LIBS  := -lsqlite3
+# the providers' libraries (and the core's): inih reads plug-in configuration files, jansson a
 # remote machine's metadata (libcurl is opened at run time: -ldl)
-PROV_LIBS  := -linih -ljansson -ldl
+PROV_LIBS  := -linih -ljansson -ldl $(CORE_LIBS)
 # the Lua binding sends alerts over HTTP (src/lua/lhttp.c) with libcurl, which it
 # opens at its first use (libcurl4-gnutls-dev gives the header and the library)
 CURL_LIBS  := -ldl
@@ -168,7 +170,7 @@ build/perflib.pc: Makefile
 	@mkdir -p $(dir $@)
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$${prefix}/include' '' \
 	  'Name: perflib' 'Description: Linux performance counters: the PerfLib V2 consumer API' \
-	  'Version: 0.1.0' 'Libs: -L$${libdir} -lperflib' 'Libs.private: -linih -ljansson -ldl -lm -lpthread' \
+	  'Version: 0.1.0' 'Libs: -L$${libdir} -lperflib' 'Libs.private: -linih -ljansson -ldl -lsqlite3 -lm -lpthread' \
 	  'Cflags: -I$${includedir}/perflib' > $@
 
 # libperflib-provider: what an application links to publish countersets
@@ -386,11 +388,11 @@ build/san/ctest/%: spec/c/%.c $(SAN_CORE) $(SAN_PROV) $(wildcard spec/c/*.h)
 CORE_TESTS := $(filter build/ctest/test_registry_door%,$(CTESTS))
 $(CORE_TESTS): build/ctest/%: spec/c/%.c build/libperflib-core.a $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Ispec/c -o $@ $< build/libperflib-core.a -lm
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Ispec/c -o $@ $< build/libperflib-core.a $(CORE_LIBS) -lm
 
 $(patsubst build/%,build/san/%,$(CORE_TESTS)): build/san/ctest/%: spec/c/%.c $(SAN_CORE) $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Ispec/c -o $@ $< $(SAN_CORE) -lm
+	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Ispec/c -o $@ $< $(SAN_CORE) $(CORE_LIBS) -lm
 
 # application providers: the publishing library in the test, the reader in libperflib (its C API too)
 APPSEG_TESTS := $(filter build/ctest/test_appseg%,$(CTESTS))
@@ -478,6 +480,8 @@ bench: deps-test
 	  $(LUA) bench/backtest.lua
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/blog.lua
+	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
+	  $(LUA) bench/slog.lua
 	d=$$(mktemp -d) && PERFLIB_APPSEG_DIR=$$d LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' \
 	  LUA_CPATH_5_4='./build/?.so;;' $(LUA) bench/luaprov.lua; rc=$$?; rm -rf $$d; exit $$rc
 	$(LUA) bench/serve.lua

@@ -371,11 +371,12 @@ describe("perflua typeperf", function()
       end
     end)
 
-    it("refuses -f SQL until the SQL log lands, and -f BIN without -o (exit 2, nothing written)", function()
+    it("refuses -f SQL and -f BIN without -o (exit 2, nothing written)", function()
       local code, out, err = typeperf { "-f", "sql", "-sc", "1", "\\Memory\\Available Bytes" }
       assert.equals(2, code)
       assert.equals("", out)
-      assert.equals("perflua typeperf: -f SQL: not yet: needs the SQL log (issue 15 item 2)\n", err)
+      assert.equals("perflua typeperf: -f SQL needs -o FILE: an SQLite log is not written to standard output\n",
+        err)
       code, out, err = typeperf { "-f", "BIN", "\\Memory\\Available Bytes" }
       assert.equals(2, code)
       assert.equals("", out)
@@ -425,7 +426,7 @@ describe("perflua typeperf, the built binary on this machine", function()
     assert.is_true(hh == (tonumber(os.date("!%H")) + 2) % 24 or hh == (tonumber(os.date("!%H")) + 3) % 24)
   end)
 
-  e2e("refuses -o over a file without -y, and -f SQL, with exit 2", function()
+  e2e("refuses -o over a file without -y, and -f SQL without -o, with exit 2", function()
     local dir, cleanup = files.tempdir()
     files.write(dir .. "/x.csv", "old\n")
     local out = sh(PERFLUA .. " typeperf -o " .. dir .. "/x.csv -sc 1 '\\Memory\\Total Bytes'")
@@ -436,7 +437,8 @@ describe("perflua typeperf, the built binary on this machine", function()
     assert.matches('^"%(PDH%-TSV 4%.0%) [^\n]*\n' .. STAMP .. '\t"%d+%.000000"\n' .. STAMP .. '\t"%d+%.000000"\n$',
       text)
     out = sh(PERFLUA .. " typeperf -f SQL '\\System\\Processes'")
-    assert.equals("perflua typeperf: -f SQL: not yet: needs the SQL log (issue 15 item 2)\nexit 2\n", out)
+    assert.equals("perflua typeperf: -f SQL needs -o FILE: an SQLite log is not written to standard output\n"
+      .. "exit 2\n", out)
     cleanup()
   end)
 

@@ -264,6 +264,8 @@ local CLASSES = {
               bad = { "bad argument #1 to 'write'", function(w) return (w:write "x") end } },
     path = { ok = { "string", function(w) return w:path() end }, fail = "the file's name" },
     size = { ok = { "number", function(w) return w:size() end }, fail = "a count it keeps" },
+    format = { ok = { "string", function(w) return w:format() end }, fail = "chosen at open",
+               bad = { "closed log writer", function(w) w:close(); return (w:format()) end } },
     close = { ok = { "boolean", function(w) return w:close() end },
               fail = "fdatasync or close failing: an I/O error of the disk; idempotent" },
   } },

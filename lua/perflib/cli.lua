@@ -195,8 +195,9 @@ end
 function DEFINE.typeperf(p)
   local c = p:command("typeperf", "Write counter values like Windows' typeperf: CSV with the (PDH-CSV 4.0) "
     .. "header (TSV, JSON lines), one row per interval with every value quoted and \" \" where a value "
-    .. "is missing; -q/-qx list the counters. Collects once before the first row, so rates are in every row.")
-    :summary("Counters to CSV, TSV or JSON lines, as typeperf.")
+    .. "is missing, or a binary or SQLite log (-f BIN, -f SQL); -q/-qx list the counters. Collects once before "
+    .. "the first row, so rates are in every row.")
+    :summary("Counters to CSV, TSV, JSON lines or a log, as typeperf.")
   local tp = function(k) return function(s) return require("perflib.typeperf")[k](s) end end
   local function opt(name, long, help, argname)
     return c:option(name, help):hidden_name(long):target((long:sub(3):gsub("%-", "_"))):argname(argname)
@@ -206,7 +207,8 @@ function DEFINE.typeperf(p)
   opt("-cf", "--counter-file", "Counter paths from FILE, one a line (# starts a comment line).", "FILE")
   opt("-si", "--interval", "Time between samples (default 1 s).", "[[hh:]mm:]ss"):convert(tp "interval")
   opt("-sc", "--count", "Samples to write (default: until TERM or INT).", "N"):convert(tp "count")
-  opt("-f", "--format", "CSV (default), TSV, JSON (JSON lines) or BIN (binary log, with -o); SQL: not yet.", "FMT")
+  opt("-f", "--format", "CSV (default), TSV, JSON (JSON lines), BIN (binary log) or SQL (SQLite log, "
+    .. "PDH's SQL schema); BIN and SQL with -o.", "FMT")
     :convert(tp "format")
   opt("-o", "--output", "Write to FILE instead of stdout (an existing FILE needs -y).", "FILE")
   opt("-q", "--query", "List the counters (of SET), one path a line, (*) for sets with instances.", "SET")

@@ -12,13 +12,12 @@
 
 local M = {}
 
---- The formats `-f` takes (case aside); SQL waits for the SQL log.  BIN is perflib's
--- binary log (`perflib.log_writer`), to the file -o names only.
+--- The formats `-f` takes (case aside).  BIN is perflib's binary log and SQL its
+-- SQLite log (`perflib.log_writer`), to the file -o names only.
 M.FORMATS = { "CSV", "TSV", "JSON", "BIN", "SQL" }
 
-local NOT_YET = {
-  SQL = "not yet: needs the SQL log (issue 15 item 2)",
-}
+-- The logs: the format perflib.log_writer takes for each.
+local LOGS = { BIN = "bin", SQL = "sqlite" }
 
 --- What typeperf writes for a value that has no valid status.
 M.MISSING = " "
@@ -367,13 +366,16 @@ local function say(err, fmt, ...)
   err:write("perflua typeperf: ", fmt:format(...), "\n")
 end
 
--- -f BIN: s0 and then -sc samples (so the log gives -sc rows of rates) to the
--- binary log -o names; 0, 1 (a failure while sampling) or 2 (the file refused).
-local function run_bin(perflib, q, s0, a, err, wait)
+-- -f BIN and -f SQL: s0 and then -sc samples (so the log gives -sc rows of
+-- rates) to the binary or SQLite log -o names; 0, 1 (a failure while
+-- sampling) or 2 (the file refused).
+local function run_log(perflib, q, s0, a, err, wait)
   local no = refused(a)
   if no then say(err, "%s", no) return 2 end
-  if a.force then os.remove(a.output) end
-  local w, werr = perflib.log_writer(a.output)
+  if a.force then
+    for _, suffix in ipairs { "", "-wal", "-shm" } do os.remove(a.output .. suffix) end
+  end
+  local w, werr = perflib.log_writer(a.output, { format = LOGS[a.format] })
   if not w then say(err, "%s", werr) return 2 end
   local ok, lerr = w:write(s0)
   local n, s1 = 0, nil
@@ -453,9 +455,9 @@ function M.run(a, out, err, env)
   if a.query and a.query_instances then say(err, "-q and -qx do not mix") return 2 end
   if a.query or a.query_instances then return run_query(a, out, err, env) end
   local fmt = a.format or "CSV"
-  if NOT_YET[fmt] then say(err, "-f %s: %s", fmt, NOT_YET[fmt]) return 2 end
-  if fmt == "BIN" and not a.output then
-    say(err, "-f BIN needs -o FILE: a binary log is not written to standard output")
+  if LOGS[fmt] and not a.output then
+    say(err, "-f %s needs -o FILE: %s log is not written to standard output", fmt,
+      fmt == "BIN" and "a binary" or "an SQLite")
     return 2
   end
   local paths, perr = M.paths(a)
@@ -471,8 +473,8 @@ function M.run(a, out, err, env)
     cols, map = columns(q, s0, hostname(env), function(m) say(err, "%s", m) end)
   end
   if #cols == 0 then say(err, "no valid counters") q:close() return 2 end
-  if fmt == "BIN" then
-    local code = run_bin(perflib, q, s0, a, err, env.wait or schedule(perflib, a.interval or 1))
+  if LOGS[fmt] then
+    local code = run_log(perflib, q, s0, a, err, env.wait or schedule(perflib, a.interval or 1))
     q:close()
     return code
   end

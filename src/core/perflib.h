@@ -513,6 +513,13 @@ typedef struct pl_fmt {
  * own times.  fmt may be NULL for the defaults. */
 pl_status pl_sample_format(const pl_sample *s1, const pl_block *b1, uint32_t i, uint32_t c,
                            const pl_sample *s0, const pl_fmt *fmt, double *out);
+/* The raw value of value i, c of block b as pl_sample_format takes it (the
+ * value with its base, instance count or time stamp; PdhGetRawCounterValue's)
+ * and the frequency its formula counts time in: PL_VALID, or the status of a
+ * value the sample does not hold.  With pl_format_raw, what a log that keeps
+ * raw values formats with. */
+pl_status pl_sample_raw(const pl_sample *s, const pl_block *b, uint32_t i, uint32_t c, pl_raw *r,
+                        int64_t *freq);
 /* All values of block b1 at once; out and st hold ninst x ncounters, by
  * instance then counter.  Returns the number of valid values. */
 size_t pl_sample_format_block(const pl_sample *s1, const pl_block *b1, const pl_sample *s0,

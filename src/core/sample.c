@@ -212,6 +212,24 @@ pl_status pl_sample_format(const pl_sample *s1, const pl_block *b1, uint32_t i, 
                         (uint64_t)b1->time, ts_100ns(b1->time, s1->perf_freq), tick0, hns0, out);
 }
 
+pl_status pl_sample_raw(const pl_sample *s, const pl_block *b, uint32_t i, uint32_t c, pl_raw *r,
+                        int64_t *freq)
+{
+    cdesc cd;
+    size_t k;
+    if (b->shape == PERF_ERROR_RETURN)
+        return b->status;
+    if (i >= b->ninst || c >= b->ncounters)
+        return PL_NO_INSTANCE;
+    k = b->vals_off + (size_t)i * b->ncounters + c;
+    if (s->have[k] != 1)
+        return have_status(s->have[k]);
+    describe(b, pl_sample_counter(s, b, c), &default_fmt, s->perf_freq, &cd);
+    make_raw(&cd, &s->vals[k], (uint64_t)b->time, ts_100ns(b->time, s->perf_freq), r);
+    *freq = cd.freq;
+    return PL_VALID;
+}
+
 /* Do both blocks list the same instances in the same order?  Then every
  * instance pairs with its own position, without a name lookup each.  A
  * block's names lie in order in the sample (a set's names may be shared by

@@ -1,11 +1,13 @@
 /***
- * Binary logs (`perflib.log_writer`, `perflib.read_log`): samples appended
- * as perflib data blocks to a crash-safe file (src/core/pl_blog.h has the
- * format) and read back as samples that format exactly like the live ones.
+ * Logs (`perflib.log_writer`, `perflib.read_log`): samples appended as
+ * perflib data blocks to a crash-safe binary file (src/core/pl_blog.h has
+ * the format) or recorded in an SQLite database (src/core/pl_slog.h), and
+ * binary logs read back as samples that format exactly like the live ones.
  * @module perflib
  */
 #include "lpl.h"
 #include "pl_blog.h"
+#include "pl_slog.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,7 +19,8 @@
 
 
 typedef struct lpl_logwriter {
-    pl_blog_writer *w;        /* NULL once closed */
+    pl_blog_writer *w;        /* a binary log's, or NULL */
+    pl_slog_writer *sw;       /* an SQLite log's, or NULL; both NULL once closed */
 } lpl_logwriter;
 
 typedef struct lpl_logreader {
@@ -57,37 +60,94 @@ static lua_Integer opt_count(lua_State *L, int t, const char *key, const char *f
     return v;
 }
 
+/* 1 when path names an SQLite log by its extension (.db, .sqlite, .sqlite3). */
+static int sqlite_ext(const char *path)
+{
+    static const char *const exts[] = { ".db", ".sqlite", ".sqlite3" };
+    size_t n = strlen(path);
+    for (size_t k = 0; k < sizeof exts / sizeof *exts; k++) {
+        size_t e = strlen(exts[k]);
+        if (n > e && strcmp(path + n - e, exts[k]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* opts.format and opts.rows at t: 1 for sqlite, 0 for bin (by path's extension when absent). */
+static int opt_format(lua_State *L, int t, const char *path, int *rows)
+{
+    static const char *const names[] = { "bin", "sqlite", NULL };
+    int sqlite = sqlite_ext(path);
+    lua_getfield(L, t, "format");
+    if (!lua_isnil(L, -1)) {
+        const char *f = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+        int k = 0;
+        while (names[k] && strcmp(names[k], f) != 0)
+            k++;
+        if (!names[k])
+            luaL_argerror(L, t, "opts.format must be \"sqlite\" or \"bin\" (log_writer)");
+        sqlite = k;
+    }
+    lua_getfield(L, t, "rows");
+    if (!lua_isnil(L, -1)) {
+        if (!lua_isboolean(L, -1))
+            luaL_argerror(L, t, "opts.rows must be a boolean (log_writer)");
+        if (!sqlite)
+            luaL_argerror(L, t, "opts.rows is an option of the sqlite format (log_writer)");
+        *rows = lua_toboolean(L, -1);
+    }
+    lua_pop(L, 2);
+    return sqlite;
+}
+
 /***
- * A binary log writer appending to `path` (created with its header when
- * missing or empty; an existing log of this host is appended to after its
- * records are checked, a torn last record cut off; another host's log, a
- * corrupt one or a file that is no log is refused).  `max_bytes`: past it a
- * new file `path_001.ext`, `_002`... (0: none); `max_seconds`: the same for a
- * sample that many seconds after the file's first (0: none); `sync_every`:
- * fdatasync every n samples (0: only on close).
+ * A log writer appending to `path`: a binary log, or an SQLite log with
+ * `format = "sqlite"` or a path ending in `.db`, `.sqlite` or `.sqlite3`
+ * (`format = "bin"` forces the binary log).  A binary log is created with its
+ * header when missing or empty; an existing log of this host is appended to
+ * after its records are checked, a torn last record cut off.  An SQLite log
+ * (WAL, one transaction per sample; the schema is PDH's SQL log's, README
+ * "SQLite logs") is created with its tables when missing or empty; appending
+ * to one starts a new run.  Another host's log, a corrupt one, one of
+ * another version or a file that is no log is refused.  `max_bytes`: past it
+ * a new file `path_001.ext`, `_002`... (0: none); `max_seconds`: the same for
+ * a sample that many seconds after the file's first (0: none); `sync_every`:
+ * binary: fdatasync every n samples (0: only on close), SQLite: any n > 0
+ * makes each sample durable when written (synchronous=FULL); `rows` (SQLite
+ * only, default true): false leaves the CounterDetails and CounterData rows
+ * out (a smaller file that perflib reads the same).
  * @function log_writer
  * @tparam string path
- * @tparam[opt] table opts `max_bytes`, `max_seconds`, `sync_every`
+ * @tparam[opt] table opts `format`, `rows`, `max_bytes`, `max_seconds`, `sync_every`
  * @treturn[1] perflib.LogWriter
  * @return[2] nil, message, errno
  */
 static int l_log_writer(lua_State *L)
 {
-    static const char *const keys[] = { "max_bytes", "max_seconds", "sync_every", NULL };
+    static const char *const keys[] = { "format", "rows", "max_bytes", "max_seconds", "sync_every", NULL };
     const char *path = luaL_checkstring(L, 1);
     pl_blog_opts o = { NULL, 0, 0, 0, 0 };
+    int sqlite = sqlite_ext(path), rows = 1;
     if (!lua_isnoneornil(L, 2)) {
         luaL_checktype(L, 2, LUA_TTABLE);
         lpl_check_keys(L, 2, keys, "log_writer");
+        sqlite = opt_format(L, 2, path, &rows);
         o.max_bytes = (uint64_t)opt_count(L, 2, "max_bytes", "log_writer", (lua_Integer)1 << 50);
         o.sync_every = (uint32_t)opt_count(L, 2, "sync_every", "log_writer", 1000000000);
         o.max_seconds = (uint32_t)opt_count(L, 2, "max_seconds", "log_writer", 1000000000);
     }
     lpl_logwriter *lw = lua_newuserdatauv(L, sizeof *lw, 0);
     lw->w = NULL;
+    lw->sw = NULL;
     luaL_setmetatable(L, LPL_LOGWRITER);
     char msg[512];
-    int e = pl_blog_open(path, &o, &lw->w, msg, sizeof msg);
+    int e;
+    if (sqlite) {
+        pl_slog_opts so = { NULL, !rows, o.max_bytes, o.max_seconds, o.sync_every, 0 };
+        e = pl_slog_open(path, &so, &lw->sw, msg, sizeof msg);
+    } else {
+        e = pl_blog_open(path, &o, &lw->w, msg, sizeof msg);
+    }
     if (e) {
         push_fail(L, msg, e);
         return 3;
@@ -113,13 +173,13 @@ static int l_log_writer(lua_State *L)
  * @return[2] nil, message, errno
  */
 /***
- * A binary log being written: @{log_writer} makes one.
+ * A log being written (binary or SQLite): @{log_writer} makes one.
  * @type LogWriter
  */
 static lpl_logwriter *check_writer(lua_State *L)
 {
     lpl_logwriter *lw = luaL_checkudata(L, 1, LPL_LOGWRITER);
-    if (!lw->w)
+    if (!lw->w && !lw->sw)
         luaL_argerror(L, 1, "attempt to use a closed log writer");
     return lw;
 }
@@ -127,7 +187,9 @@ static lpl_logwriter *check_writer(lua_State *L)
 /***
  * Appends a sample (its counter definitions first when the log has not
  * described its sets or counters yet).  On failure the file ends at its last
- * whole record.
+ * whole record (SQLite: the sample's transaction rolls back; a full disk is
+ * ENOSPC, a database another process holds locked past the 5 s busy timeout
+ * EBUSY), and the writer may be used again.
  * @function LogWriter:write
  * @tparam perflib.Sample sample
  * @treturn[1] boolean true
@@ -138,7 +200,7 @@ static int w_write(lua_State *L)
     lpl_logwriter *lw = check_writer(L);
     const pl_sample *s = lpl_check_sample(L, 2)->s;
     char msg[512];
-    int e = pl_blog_write(lw->w, s, msg, sizeof msg);
+    int e = lw->sw ? pl_slog_write(lw->sw, s, msg, sizeof msg) : pl_blog_write(lw->w, s, msg, sizeof msg);
     if (e) {
         push_fail(L, msg, e);
         return 3;
@@ -154,23 +216,38 @@ static int w_write(lua_State *L)
  */
 static int w_path(lua_State *L)
 {
-    lua_pushstring(L, pl_blog_path(check_writer(L)->w));
+    lpl_logwriter *lw = check_writer(L);
+    lua_pushstring(L, lw->sw ? pl_slog_path(lw->sw) : pl_blog_path(lw->w));
     return 1;
 }
 
 /***
- * The size of the file written now, in bytes.
+ * The size of the file written now, in bytes (SQLite: the database's pages,
+ * its WAL's included once checkpointed).
  * @function LogWriter:size
  * @treturn integer
  */
 static int w_size(lua_State *L)
 {
-    lua_pushinteger(L, (lua_Integer)pl_blog_size(check_writer(L)->w));
+    lpl_logwriter *lw = check_writer(L);
+    lua_pushinteger(L, (lua_Integer)(lw->sw ? pl_slog_size(lw->sw) : pl_blog_size(lw->w)));
     return 1;
 }
 
 /***
- * Flushes (fdatasync) and closes the log; closing again does nothing.
+ * The log's format.
+ * @function LogWriter:format
+ * @treturn string "sqlite" or "bin"
+ */
+static int w_format(lua_State *L)
+{
+    lua_pushstring(L, check_writer(L)->sw ? "sqlite" : "bin");
+    return 1;
+}
+
+/***
+ * Flushes (binary: fdatasync; SQLite: a WAL checkpoint) and closes the log;
+ * closing again does nothing.
  * @function LogWriter:close
  * @treturn[1] boolean true
  * @return[2] nil, message, errno
@@ -179,8 +256,10 @@ static int w_close(lua_State *L)
 {
     lpl_logwriter *lw = luaL_checkudata(L, 1, LPL_LOGWRITER);
     pl_blog_writer *w = lw->w;
+    pl_slog_writer *sw = lw->sw;
     lw->w = NULL;
-    int e = pl_blog_close(w);
+    lw->sw = NULL;
+    int e = sw ? pl_slog_close(sw) : pl_blog_close(w);
     if (e)
         return lpl_fail(L, "log_writer: close", e);
     lua_pushboolean(L, 1);
@@ -190,7 +269,7 @@ static int w_close(lua_State *L)
 static int w_tostring(lua_State *L)
 {
     lpl_logwriter *lw = luaL_checkudata(L, 1, LPL_LOGWRITER);
-    lua_pushfstring(L, LPL_LOGWRITER " (%s)", lw->w ? pl_blog_path(lw->w) : "closed");
+    lua_pushfstring(L, LPL_LOGWRITER " (%s)", lw->sw ? pl_slog_path(lw->sw) : lw->w ? pl_blog_path(lw->w) : "closed");
     return 1;
 }
 
@@ -462,7 +541,8 @@ void lpl_open_log(lua_State *L)
         { "__gc", w_close }, { "__close", w_close }, { "__tostring", w_tostring }, { NULL, NULL }
     };
     static const luaL_Reg wmethods[] = {
-        { "write", w_write }, { "close", w_close }, { "path", w_path }, { "size", w_size }, { NULL, NULL }
+        { "write", w_write }, { "close", w_close }, { "path", w_path }, { "size", w_size }, { "format", w_format },
+        { NULL, NULL }
     };
     static const luaL_Reg rmeta[] = {
         { "__gc", r_close }, { "__close", r_close }, { "__tostring", r_tostring }, { NULL, NULL }
