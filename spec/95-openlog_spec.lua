@@ -94,6 +94,50 @@ describe("perflib.open_log", function()
     assert.is_nil(perflib.machine():log())
   end)
 
+  it("reads an SQLite log the same way, and a binary and an SQLite log as one", function()
+    local blg, db = dir .. "/mix.blg", dir .. "/mix.db"
+    local live = queue_log(blg, 2)
+    local m0 = perflib.machine { root = "spec/fixtures/basic" }
+    local k = 0
+    assert(perflib.define { name = "OL95 Queue", machine = m0, help = "A queue of this test.",
+      counters = { { name = "Items/sec", type = "PERF_COUNTER_BULK_COUNT", help = "Items a second." },
+                   { name = "Depth", type = "PERF_COUNTER_LARGE_RAWCOUNT" } },
+      collect = function() k = k + 1; return { q1 = { 1000 + 120 * k, 3 * k }, q2 = { 7, 1 } } end })
+    local q0 = m0:query()
+    assert(q0:add "\\OL95 Queue(*)\\*")
+    os.remove(db)
+    local w = assert(perflib.log_writer(db))
+    assert.equal("sqlite", w:format())
+    local sl = {}
+    for i = 1, 3 do sl[i] = assert(q0:collect()); assert(w:write(sl[i])); perflib.sleep(0.005) end
+    assert(w:close())
+    local m = assert(perflib.open_log(db))
+    assert.equal(3, m:log().samples)
+    local q = m:query()
+    assert(q:add "\\OL95 Queue(q1)\\Items/sec")
+    local got = all_samples(q)
+    assert.equal(3, #got)
+    for i = 1, 3 do assert.equal(sl[i].timestamp, got[i].timestamp) end
+    -- 120 more each collect, over the interval of the set's reads
+    local want = 120 / ((got[3]:results()[1].time - got[2]:results()[1].time) / got[3].freq)
+    assert.near(want, got[3]:values(got[2], 1)["Items/sec"].q1, want * 1e-9)
+    -- the two logs in order: five samples
+    local mm = assert(perflib.open_log { blg, db })
+    local qq = mm:query()
+    assert(qq:add "\\OL95 Queue(q1)\\Depth")
+    got = all_samples(qq)
+    assert.equal(5, #got)
+    assert.equal(live[1].timestamp, got[1].timestamp)
+    assert.equal(sl[3].timestamp, got[5].timestamp)
+    -- a database that is no perflib log
+    local other = dir .. "/other.db"
+    files.sh("sqlite3 " .. other .. " 'CREATE TABLE t(x)'")
+    local none, msg, code = perflib.open_log(other)
+    assert.is_nil(none)
+    assert.matches("an SQLite database that is not a perflib log", msg)
+    assert.equal(EINVAL, code)
+  end)
+
   it("reads in another process that never defined the set", function()
     local path = dir .. "/other.blg"
     local live = queue_log(path, 2)

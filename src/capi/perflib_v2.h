@@ -178,7 +178,7 @@ ULONG PerfQueryCounterSetRegistrationInfo(LPCWSTR szMachine, LPCGUID pCounterSet
 /* szMachine: NULL, "" or "." for this machine; "/path" for a view below a
  * root directory; "host:port" for another host's `perflua serve`; and, a
  * perflib extension, "log:PATH" (or "log:PATH1;PATH2;..." for the files of a
- * rotation, in order) for a binary log: the sets are the log's, and each
+ * rotation, in order) for a binary or SQLite log: the sets are the log's, and each
  * PerfQueryCounterData of a query returns its next logged sample with its
  * logged times, ERROR_NO_MORE_ITEMS past the last and ERROR_INVALID_DATA
  * for a record that fails its checks.  A log that cannot be opened is

@@ -133,10 +133,12 @@ typedef struct pl_slog_reader {
     pl_slog_info info;
     uint64_t nrecords, ndata;
     int64_t first;             /* the first DATA record's time, or 0 */
+    int64_t last_time;         /* the last one's, or 0 */
     char msg[256];             /* what a failed pl_slog_next found */
     /* private */
     struct sqlite3 *db;
     struct sqlite3_stmt *st;
+    struct sqlite3_stmt *defs;   /* pl_slog_next_defs' walk, once it is used */
     int64_t from, to, last;  /* the range bound, the last Seq given */
     int started;             /* 1: the statement is bound; 2: a DEFS record was seen */
     int whole;               /* 1 while every call since the rewind read the whole range */
@@ -153,6 +155,10 @@ int pl_slog_read_open(const char *path, pl_slog_reader *r, char *msg, size_t siz
  * at the end of a whole read, records that do not add up to the counts
  * read at open: a corrupt table or index). */
 int pl_slog_next(pl_slog_reader *r, int64_t from, int64_t to, pl_slog_record *rec);
+/* The next definitions (DEFS) record of the whole log, in Seq order, checked
+ * as pl_slog_next checks it (it has a walk of its own): 1 with *rec, 0 after
+ * the last, or -errno (r->msg names a bad row). */
+int pl_slog_next_defs(pl_slog_reader *r, pl_slog_record *rec);
 void pl_slog_rewind(pl_slog_reader *r);                /* back to the first record */
 void pl_slog_read_close(pl_slog_reader *r);            /* idempotent */
 

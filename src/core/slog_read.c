@@ -129,7 +129,10 @@ static int read_info(pl_slog_reader *r)
     if ((rc = pl_slog_int(r->db, "SELECT count(*) FROM Records WHERE Type = 2", &v)) != SQLITE_OK)
         return rc;
     r->ndata = (uint64_t)v;
-    return pl_slog_int(r->db, "SELECT Time FROM Records WHERE Type = 2 ORDER BY Seq LIMIT 1", &r->first);
+    if ((rc = pl_slog_int(r->db, "SELECT Time FROM Records WHERE Type = 2 ORDER BY Seq LIMIT 1", &r->first))
+        != SQLITE_OK)
+        return rc;
+    return pl_slog_int(r->db, "SELECT Time FROM Records WHERE Type = 2 ORDER BY Seq DESC LIMIT 1", &r->last_time);
 }
 
 int pl_slog_read_open(const char *path, pl_slog_reader *r, char *msg, size_t size)
@@ -264,6 +267,27 @@ int pl_slog_next(pl_slog_reader *r, int64_t from, int64_t to, pl_slog_record *re
     return e;
 }
 
+int pl_slog_next_defs(pl_slog_reader *r, pl_slog_record *rec)
+{
+    if (!r->db)
+        return 0;
+    if (!r->defs && sqlite3_prepare_v2(r->db, "SELECT Seq, RecordIndex, Type, Time, Payload FROM Records"
+                                       " WHERE Type = 1 ORDER BY Seq", -1, &r->defs, NULL) != SQLITE_OK) {
+        pl_say(r->msg, sizeof r->msg, "%s", sqlite3_errmsg(r->db));
+        return -EIO;
+    }
+    int rc = sqlite3_step(r->defs);
+    if (rc == SQLITE_DONE)
+        return 0;
+    if (rc != SQLITE_ROW) {
+        pl_say(r->msg, sizeof r->msg, "%s", sqlite3_errmsg(r->db));
+        return -pl_slog_errno(rc);
+    }
+    int started = r->started, e = check_row(r, r->defs, rec);
+    r->started = started;               /* the main walk's own state stays as it was */
+    return e;
+}
+
 void pl_slog_rewind(pl_slog_reader *r)
 {
     if (r->st)
@@ -278,6 +302,8 @@ void pl_slog_read_close(pl_slog_reader *r)
 {
     sqlite3_finalize(r->st);
     r->st = NULL;
+    sqlite3_finalize(r->defs);
+    r->defs = NULL;
     if (r->db)
         sqlite3_close_v2(r->db);     /* ends the read transaction */
     r->db = NULL;

@@ -30,15 +30,16 @@ static int64_t opt_seconds(lua_State *L, int t, const char *key, int64_t dflt)
 
 /***
  * A machine whose countersets, instances and queries come from a log (a
- * binary log; several, read one after the other as one: the files of a
- * rotation).  The log's own counter definitions are used, so it reads on a
+ * binary log or an SQLite log, told apart by their first bytes; several,
+ * read one after the other as one: the files of a rotation).  The log's own counter definitions are used, so it reads on a
  * machine that lacks its sets.  `q:collect()` on a query of it returns the
  * next logged sample in `[from, to]` with its logged timestamps, so rates,
  * statuses and rules work as on the live machine; past the last it returns
  * `nil, "collect: end of the log", ENODATA`; every query reads from the start
  * at its own pace.  A counter or instance the logged sample lacks is
  * `no_data`/`no_instance`, a set that had failed when recorded says so.
- * Every file is checked whole first: one that is not a log, is corrupt
+ * Every binary log is checked whole first (an SQLite log's schema, and
+ * each record as it is read): one that is not a log, is corrupt
  * before its last record, or is a version 1 log (no definitions: use
  * @{read_log}) gives `nil, "open_log: path: offset N: rule", EINVAL`; a torn
  * last record is left out and said by `Machine:log().warning`.

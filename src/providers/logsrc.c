@@ -4,6 +4,7 @@
 #include "logsrc.h"
 #include "pl_blog.h"
 #include "pl_logenc.h"
+#include "pl_slog.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -12,9 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { BLOG = 1, SLOG = 2 };
+
 typedef struct lfile {
     char *path;
-    pl_blog_reader checked;            /* what pl_blog_read_open found (closed) */
+    int kind;                          /* BLOG or SLOG, by the file's first bytes */
+    pl_blog_reader checked;            /* BLOG: what pl_blog_read_open found (closed) */
+    char host[PL_BLOG_HOST + 1], perflib[17];
+    int64_t created, first, last;
+    uint64_t nrecords, ndata;
 } lfile;
 
 typedef struct logsrc {
@@ -28,7 +35,8 @@ typedef struct logsrc {
 typedef struct cursor {
     logsrc *src;
     size_t file;                       /* the file read now */
-    pl_blog_reader r;                  /* r.fd < 0 when none is open */
+    pl_blog_reader r;                  /* a BLOG file: r.fd < 0 when none is open */
+    pl_slog_reader sr;                 /* an SLOG file: sr.db NULL when none is open */
     pl_sample *s;                      /* the current record's sample, in mem */
     uint8_t *mem;
     size_t cap;
@@ -201,8 +209,23 @@ static int take_defs(defset *d, const pl_defs *defs, const char *path, uint64_t 
     return 0;
 }
 
-/* Checks one file and takes its definitions: 0 or an errno with msg. */
-static int scan_file(logsrc *src, lfile *f, defset *d, char *msg, size_t size)
+/* Takes one METADATA record's definitions: 0 or an errno with msg. */
+static int take_record(defset *d, const void *data, size_t len, const char *path, uint64_t off, char *msg,
+                       size_t size)
+{
+    pl_defs *defs = NULL;
+    pl_db_error err = { 0, NULL };
+    int e = pl_defs_read(data, len, &defs, &err);    /* checked by the scan: ENOMEM only */
+    if (!e)
+        e = take_defs(d, defs, path, off, msg, size);
+    else
+        say(msg, size, "%s: %s", path, strerror(e));
+    pl_defs_free(defs);
+    return e;
+}
+
+/* A binary log: checked whole, its definitions taken, its torn tail said. */
+static int scan_blog(logsrc *src, lfile *f, defset *d, char *msg, size_t size)
 {
     pl_db_error err = { 0, NULL };
     int e = pl_blog_read_open(f->path, &f->checked, &err);
@@ -219,17 +242,15 @@ static int scan_file(logsrc *src, lfile *f, defset *d, char *msg, size_t size)
         say(msg, size, "%s: a version 1 log has no counter definitions: read it with perflib.read_log", f->path);
         return EINVAL;
     }
+    const pl_blog_reader *r = &f->checked;
+    memcpy(f->host, r->info.host, sizeof f->host);
+    memcpy(f->perflib, r->info.perflib, sizeof f->perflib);
+    f->created = r->info.created, f->first = r->first, f->last = r->last;
+    f->nrecords = r->nrecords, f->ndata = r->ndata;
     pl_blog_record rec;
     int more;
-    while (!e && (more = pl_blog_next(&f->checked, INT64_MAX, INT64_MIN, &rec)) == 1) {
-        pl_defs *defs = NULL;
-        e = pl_defs_read(rec.data, rec.len, &defs, &err);    /* checked by the scan; ENOMEM only */
-        if (!e)
-            e = take_defs(d, defs, f->path, rec.offset, msg, size);
-        else
-            say(msg, size, "%s: %s", f->path, strerror(e));
-        pl_defs_free(defs);
-    }
+    while (!e && (more = pl_blog_next(&f->checked, INT64_MAX, INT64_MIN, &rec)) == 1)
+        e = take_record(d, rec.data, rec.len, f->path, rec.offset, msg, size);
     if (!e && more < 0) {
         e = -more;
         say(msg, size, "%s: changed while it was read (%s)", f->path, strerror(e));
@@ -251,6 +272,42 @@ static int scan_file(logsrc *src, lfile *f, defset *d, char *msg, size_t size)
     return e;
 }
 
+/* An SQLite log: its schema checked, its definitions taken (each payload checked). */
+static int scan_slog(lfile *f, defset *d, char *msg, size_t size)
+{
+    pl_slog_reader r;
+    int e = pl_slog_read_open(f->path, &r, msg, size);
+    if (e)
+        return e;
+    memcpy(f->host, r.info.host, sizeof f->host);
+    memcpy(f->perflib, r.info.perflib, sizeof f->perflib);
+    f->created = r.info.created, f->first = r.first, f->last = r.last_time;
+    f->nrecords = r.nrecords, f->ndata = r.ndata;
+    pl_slog_record rec;
+    int more;
+    while (!e && (more = pl_slog_next_defs(&r, &rec)) == 1)
+        e = take_record(d, rec.data, rec.len, f->path, (uint64_t)rec.seq, msg, size);
+    if (!e && more < 0) {
+        e = -more;
+        say(msg, size, "%s: %s", f->path, r.msg);
+    }
+    pl_slog_read_close(&r);
+    return e;
+}
+
+/* Checks one file and takes its definitions: 0 or an errno with msg. */
+static int scan_file(logsrc *src, lfile *f, defset *d, char *msg, size_t size)
+{
+    static const char SQLITE[16] = "SQLite format 3";    /* and its NUL */
+    char head[16] = "";
+    FILE *fp = fopen(f->path, "rb");
+    size_t n = fp ? fread(head, 1, sizeof head, fp) : 0;
+    if (fp)
+        fclose(fp);
+    f->kind = n == sizeof head && memcmp(head, SQLITE, sizeof SQLITE) == 0 ? SLOG : BLOG;
+    return f->kind == SLOG ? scan_slog(f, d, msg, size) : scan_blog(src, f, d, msg, size);
+}
+
 /* ---- the source ------------------------------------------------------------------- */
 
 static void src_free(void *p)
@@ -267,6 +324,7 @@ static void cur_close(void *p)
 {
     cursor *c = p;
     pl_blog_read_close(&c->r);
+    pl_slog_read_close(&c->sr);
     free(c->mem);
     free(c);
 }
@@ -296,6 +354,47 @@ static void *cur_alloc(void *ud, size_t size)
     return c->mem;
 }
 
+/* The next DATA or DEFS record in range of the open file: 1 with rec (offset:
+ * the binary log's file offset, an SQLite log's Seq), 0 at its end, -errno
+ * with c->err. */
+static int file_next(cursor *c, const char *path, pl_blog_record *rec)
+{
+    logsrc *src = c->src;
+    if (c->r.fd >= 0) {
+        int more = pl_blog_next(&c->r, src->from, src->to, rec);
+        if (more < 0)
+            say(c->err, sizeof c->err, "%s: %s", path,
+                more == -EINVAL ? "a record fails its check (the file changed since it was opened)"
+                                : strerror(-more));
+        return more;
+    }
+    if (!c->sr.db)
+        return 0;
+    pl_slog_record sr;
+    int more = pl_slog_next(&c->sr, src->from, src->to, &sr);
+    if (more < 0)
+        say(c->err, sizeof c->err, "%s: %s", path, c->sr.msg);
+    if (more == 1)
+        *rec = (pl_blog_record){ sr.type, (uint64_t)sr.seq, sr.data, sr.len, sr.time };
+    return more;
+}
+
+/* Opens the cursor's next file: 0, or an errno with c->err. */
+static int file_open(cursor *c)
+{
+    lfile *f = &c->src->files[++c->file];
+    int e;
+    if (f->kind == SLOG) {
+        e = pl_slog_read_open(f->path, &c->sr, c->err, sizeof c->err);
+    } else {
+        e = pl_blog_read_again(f->path, &f->checked, &c->r);
+        if (e)
+            say(c->err, sizeof c->err, "%s: %s", f->path,
+                e == EINVAL ? "shorter than when it was opened" : strerror(e));
+    }
+    return e;
+}
+
 static int cur_next(void *p, int64_t *perf_time, int64_t *perf_freq, int64_t *time100ns)
 {
     cursor *c = p;
@@ -303,20 +402,19 @@ static int cur_next(void *p, int64_t *perf_time, int64_t *perf_freq, int64_t *ti
     pl_blog_record rec;
     c->s = NULL;
     for (;;) {
-        int more = c->r.fd >= 0 ? pl_blog_next(&c->r, src->from, src->to, &rec) : 0;
         const char *path = c->file < src->nfiles ? src->files[c->file].path : "";
-        if (more < 0) {
-            say(c->err, sizeof c->err, "%s: %s", path,
-                more == -EINVAL ? "a record fails its check (the file changed since it was opened)"
-                                : strerror(-more));
+        int more = file_next(c, path, &rec);
+        if (more < 0)
             return -more;
-        }
         if (more == 1 && rec.type != PL_BLOG_DATA)
             continue;
         if (more == 1) {
             pl_db_error err = { 0, NULL };
             int e = pl_db_read(src->env, rec.data, rec.len, cur_alloc, c, &c->s, &err);
-            if (e == EINVAL)
+            if (e == EINVAL && src->files[c->file].kind == SLOG)
+                say(c->err, sizeof c->err, "%s: Records row Seq %llu: payload offset %zu: %s", path,
+                    (unsigned long long)rec.offset, err.offset, err.rule);
+            else if (e == EINVAL)
                 say(c->err, sizeof c->err, "%s: offset %llu: %s", path,
                     (unsigned long long)(rec.offset + PL_BLOG_RECORD_HEAD + err.offset), err.rule);
             if (e) {
@@ -329,18 +427,15 @@ static int cur_next(void *p, int64_t *perf_time, int64_t *perf_freq, int64_t *ti
             return 0;
         }
         pl_blog_read_close(&c->r);
+        pl_slog_read_close(&c->sr);
         if (c->file + 1 >= src->nfiles) {
             c->file = src->nfiles;
             snprintf(c->err, sizeof c->err, "end of the log");
             return ENODATA;
         }
-        lfile *f = &src->files[++c->file];
-        int e = pl_blog_read_again(f->path, &f->checked, &c->r);
-        if (e) {
-            say(c->err, sizeof c->err, "%s: %s", f->path,
-                e == EINVAL ? "shorter than when it was opened" : strerror(e));
+        int e = file_open(c);
+        if (e)
             return e;
-        }
     }
 }
 
@@ -544,21 +639,21 @@ int pl_logsrc_info_of(const pl_env *env, pl_logsrc_info *info)
     if (pl_env_source(env, &p) != &source_ops)
         return 0;
     const logsrc *src = p;
-    const pl_blog_reader *r0 = &src->files[0].checked;
+    const lfile *f0 = &src->files[0];
     memset(info, 0, sizeof *info);
-    info->host = r0->info.host;
-    info->perflib = r0->info.perflib;
-    info->created = r0->info.created;
+    info->host = f0->host;
+    info->perflib = f0->perflib;
+    info->created = f0->created;
     info->files = src->nfiles;
     info->warning = src->warning;
     for (size_t i = 0; i < src->nfiles; i++) {
-        const pl_blog_reader *r = &src->files[i].checked;
-        info->records += r->nrecords;
-        info->samples += r->ndata;
-        if (r->ndata && !info->first)
-            info->first = r->first;
-        if (r->ndata)
-            info->last = r->last;
+        const lfile *f = &src->files[i];
+        info->records += f->nrecords;
+        info->samples += f->ndata;
+        if (f->ndata && !info->first)
+            info->first = f->first;
+        if (f->ndata)
+            info->last = f->last;
     }
     return 1;
 }

@@ -13,10 +13,11 @@
 
 #define PL_LOGSRC_MAX_FILES 100000
 
-/* The n logs at paths, read as one in that order (the files of a
- * rotation), their samples with a time100ns in [from, to].  Every file is
- * checked whole first; a torn last record is left out (pl_logsrc_info's
- * warning says so).  0 with *out (a new environment); EINVAL with a
+/* The n logs at paths (binary logs and SQLite logs, by their first
+ * bytes), read as one in that order (the files of a rotation), their
+ * samples with a time100ns in [from, to].  Every binary log is checked whole
+ * first (an SQLite log's schema; each record as it is read); a torn last
+ * record is left out (pl_logsrc_info's warning says so).  0 with *out (a new environment); EINVAL with a
  * sentence in msg (not a log, corrupt at an offset, a version 1 log, which
  * has no definitions, definitions that clash); another errno. */
 int pl_logsrc_open(const char *const *paths, size_t n, int64_t from, int64_t to, pl_env **out, char *msg,
