@@ -161,8 +161,9 @@ describe("perflib.open_log", function()
     local a, b = dir .. "/a.blg", dir .. "/b.blg"
     local la = queue_log(a, 3)
     local lb = queue_log(b, 2)
-    -- a timestamp as a double is exact to a few 100 ns ticks: a millisecond either side
-    local m = assert(perflib.open_log(a, { from = la[2].timestamp - 0.001, to = la[3].timestamp + 0.001 }))
+    -- a sample's own timestamps as the bounds select it (half a microsecond of slack:
+    -- a double holds them to about 0.2 us)
+    local m = assert(perflib.open_log(a, { from = la[2].timestamp, to = la[3].timestamp }))
     local q = m:query()
     assert(q:add "\\OL95 Queue(q2)\\Depth")
     local got = all_samples(q)

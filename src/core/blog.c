@@ -3,11 +3,11 @@
  * record.  No Lua. */
 #include "pl_blog.h"
 #include "pl_le.h"
+#include "pl_logutil.h"
 #include "pl_v1.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,17 +111,6 @@ uint32_t pl_crc32c(uint32_t crc, const void *p, size_t n)
     return ~crc_table(~crc, p, n);
 }
 
-static void say(char *msg, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *msg, size_t size, const char *fmt, ...)
-{
-    if (!msg || !size)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, size, fmt, ap);
-    va_end(ap);
-}
-
 /* ------------------------------------------------------------ reading a log */
 
 static int read_at(int fd, void *buf, size_t n, uint64_t off)
@@ -170,20 +159,6 @@ static int parse_header(const uint8_t *h, pl_blog_info *info, pl_db_error *err)
     return 0;
 }
 
-/* Room for need elements of el bytes at *p (capacity *cap, doubled): 0 or ENOMEM. */
-static int reserve(void **p, size_t *cap, size_t need, size_t el)
-{
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 8;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(*p, c * el);
-    if (!q)
-        return ENOMEM;
-    *p = q, *cap = c;
-    return 0;
-}
 
 /* 1 when every byte of fd from off to end is zero (a file extended, never written). */
 static int zeros_to_end(int fd, uint64_t off, uint64_t end)
@@ -256,7 +231,7 @@ static int scan_one(pl_blog_reader *r, uint64_t end, pl_db_error *err)
         r->torn = off, r->torn_rule = "last record runs past the end of the file";
         return 0;
     }
-    if (reserve((void **)&r->buf, &r->cap, ALIGN8((size_t)len) + 8, 1))
+    if (pl_grow((void **)&r->buf, &r->cap, ALIGN8((size_t)len) + 8, 1))
         return ENOMEM;
     int e = read_at(r->fd, r->buf, ALIGN8((size_t)len), off + PL_BLOG_RECORD_HEAD);
     if (e)
@@ -370,7 +345,7 @@ int pl_blog_next(pl_blog_reader *r, int64_t from, int64_t to, pl_blog_record *re
             r->pos += whole;                  /* out of range: its payload is not even read */
             continue;
         }
-        if ((e = reserve((void **)&r->buf, &r->cap, ALIGN8((size_t)len) + 8, 1)) != 0
+        if ((e = pl_grow((void **)&r->buf, &r->cap, ALIGN8((size_t)len) + 8, 1)) != 0
             || (e = read_at(r->fd, r->buf, len, r->pos + PL_BLOG_RECORD_HEAD)) != 0)
             return -e;
         if (pl_crc32c(0, r->buf, len) != pl_r32(h + 8))
@@ -476,25 +451,25 @@ static int adopt(pl_blog_writer *w, char *msg, size_t size)
     int e = scan(&r, &err);
     free(r.buf);
     if (e == EINVAL) {
-        say(msg, size, "%s: offset %llu: %s", w->path, (unsigned long long)err.offset, err.rule);
+        pl_say(msg, size, "%s: offset %llu: %s", w->path, (unsigned long long)err.offset, err.rule);
         return e;
     }
     if (e) {
-        say(msg, size, "%s: %s", w->path, strerror(e));
+        pl_say(msg, size, "%s: %s", w->path, strerror(e));
         return e;
     }
     if (r.info.version != PL_BLOG_VERSION) {
-        say(msg, size, "%s: a version %u log: perflib %s writes version %u, in a new file", w->path,
+        pl_say(msg, size, "%s: a version %u log: perflib %s writes version %u, in a new file", w->path,
             (unsigned)r.info.version, PL_VERSION, (unsigned)PL_BLOG_VERSION);
         return EINVAL;
     }
     if (strcmp(r.info.host, w->host) != 0) {
-        say(msg, size, "%s: a log of host '%s', not '%s': not appended to", w->path, r.info.host, w->host);
+        pl_say(msg, size, "%s: a log of host '%s', not '%s': not appended to", w->path, r.info.host, w->host);
         return EINVAL;
     }
     if (r.torn && ftruncate(w->fd, (off_t)r.end) != 0) {
         e = errno;
-        say(msg, size, "%s: cutting off a torn last record: %s", w->path, strerror(e));
+        pl_say(msg, size, "%s: cutting off a torn last record: %s", w->path, strerror(e));
         return e;
     }
     w->size = r.end;
@@ -516,14 +491,14 @@ static int open_file(pl_blog_writer *w, char *msg, size_t size)
     w->fd = open(w->path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (w->fd < 0 || fstat(w->fd, &st) != 0) {
         e = errno;
-        say(msg, size, "%s: %s", w->path, strerror(e));
+        pl_say(msg, size, "%s: %s", w->path, strerror(e));
     } else if (S_ISREG(st.st_mode) && flock(w->fd, LOCK_EX | LOCK_NB) != 0) {
         e = errno;                        /* one writer per log: a second would interleave records */
-        say(msg, size, "%s: another writer has it open (%s)", w->path, strerror(e));
+        pl_say(msg, size, "%s: another writer has it open (%s)", w->path, strerror(e));
     } else if (st.st_size > 0) {
         e = adopt(w, msg, size);
     } else if ((e = write_header(w)) != 0) {
-        say(msg, size, "%s: %s", w->path, strerror(e));
+        pl_say(msg, size, "%s: %s", w->path, strerror(e));
     }
     if (e && w->fd >= 0) {                /* never write into a file that was refused */
         close(w->fd);
@@ -532,27 +507,10 @@ static int open_file(pl_blog_writer *w, char *msg, size_t size)
     return e;
 }
 
-/* The base path with _NNN before its extension (rotation n; 0: the base), malloc'd. */
-static char *path_of(const char *base, uint32_t n)
-{
-    const char *slash = strrchr(base, '/');
-    const char *dot = strrchr(slash ? slash + 1 : base, '.');
-    size_t stem = dot && dot != (slash ? slash + 1 : base) ? (size_t)(dot - base) : strlen(base);
-    size_t len = strlen(base) + 16;
-    char *p = malloc(len);
-    if (!p)
-        return NULL;
-    if (n == 0)
-        snprintf(p, len, "%s", base);
-    else
-        snprintf(p, len, "%.*s_%03u%s", (int)stem, base, (unsigned)n, base + stem);
-    return p;
-}
-
 /* w->path = rotation n's. */
 static int rotated_path(pl_blog_writer *w, uint32_t n)
 {
-    char *p = path_of(w->base, n);
+    char *p = pl_rotated_path(w->base, n);
     if (!p)
         return ENOMEM;
     free(w->path);
@@ -568,7 +526,7 @@ int pl_blog_open(const char *path, const pl_blog_opts *opts, pl_blog_writer **ou
         if (w)
             free(w->base);
         free(w);
-        say(msg, size, "%s: %s", path, strerror(ENOMEM));
+        pl_say(msg, size, "%s: %s", path, strerror(ENOMEM));
         return ENOMEM;
     }
     w->fd = -1;
@@ -581,7 +539,7 @@ int pl_blog_open(const char *path, const pl_blog_opts *opts, pl_blog_writer **ou
     w->opts.host = NULL;
     int e = rotated_path(w, 0);
     if (e)
-        say(msg, size, "%s: %s", path, strerror(e));
+        pl_say(msg, size, "%s: %s", path, strerror(e));
     if (e || (e = open_file(w, msg, size)) != 0) {
         pl_blog_close(w);
         return e;
@@ -609,22 +567,22 @@ static int rotate(pl_blog_writer *w, size_t add, int64_t t, char *msg, size_t si
     while (full(w, add, t)) {
         if (fdatasync(w->fd) != 0 && errno != EINVAL) {
             int e = errno;
-            say(msg, size, "%s: fdatasync: %s", w->path, strerror(e));
+            pl_say(msg, size, "%s: fdatasync: %s", w->path, strerror(e));
             return e;
         }
         int e = rotated_path(w, ++w->rotation);
         if (e) {
-            say(msg, size, "%s: %s", w->base, strerror(e));
+            pl_say(msg, size, "%s: %s", w->base, strerror(e));
             return e;
         }
         if ((e = open_file(w, msg, size)) != 0)
             return e;
         if (w->opts.max_files && w->rotation >= w->opts.max_files) {
             /* circular: the oldest beyond max_files goes (already gone is fine) */
-            char *old = path_of(w->base, w->rotation - w->opts.max_files);
+            char *old = pl_rotated_path(w->base, w->rotation - w->opts.max_files);
             if (old && unlink(old) != 0 && errno != ENOENT) {
                 e = errno;
-                say(msg, size, "%s: removing the oldest file: %s", old, strerror(e));
+                pl_say(msg, size, "%s: removing the oldest file: %s", old, strerror(e));
             }
             free(old);
             if (e)
@@ -644,7 +602,7 @@ static size_t frame(pl_blog_writer *w, const pl_sample *s, int *e)
         return 0;
     for (int i = 0; i < n; i++)
         total += PL_BLOG_RECORD_HEAD + ALIGN8(recs[i].len);
-    if ((*e = reserve((void **)&w->buf, &w->cap, total, 1)) != 0)
+    if ((*e = pl_grow((void **)&w->buf, &w->cap, total, 1)) != 0)
         return 0;
     uint8_t *p = w->buf;
     for (int i = 0; i < n; i++) {
@@ -658,7 +616,7 @@ static size_t frame(pl_blog_writer *w, const pl_sample *s, int *e)
 int pl_blog_write(pl_blog_writer *w, const pl_sample *s, char *msg, size_t size)
 {
     if (w->fd < 0) {
-        say(msg, size, "%s: the log could not be reopened", w->path);
+        pl_say(msg, size, "%s: the log could not be reopened", w->path);
         return EBADF;
     }
     int e;
@@ -669,11 +627,11 @@ int pl_blog_write(pl_blog_writer *w, const pl_sample *s, char *msg, size_t size)
     if (!e && w->rotation != rotation)
         n = frame(w, s, &e);                 /* a new file describes its sets again */
     if (e == EFBIG) {
-        say(msg, size, "%s: a sample of more than 1 GiB does not fit in a record", w->path);
+        pl_say(msg, size, "%s: a sample of more than 1 GiB does not fit in a record", w->path);
         return e;
     }
     if (e || (e = append(w, w->buf, n)) != 0 || (e = pl_logenc_commit(w->enc)) != 0) {
-        say(msg, size, "%s: %s", w->path, strerror(e));
+        pl_say(msg, size, "%s: %s", w->path, strerror(e));
         return e;
     }
     if (w->ndata++ == 0)
@@ -682,7 +640,7 @@ int pl_blog_write(pl_blog_writer *w, const pl_sample *s, char *msg, size_t size)
         w->since_sync = 0;
         if (fdatasync(w->fd) != 0 && errno != EINVAL) {
             e = errno;
-            say(msg, size, "%s: fdatasync: %s", w->path, strerror(e));
+            pl_say(msg, size, "%s: fdatasync: %s", w->path, strerror(e));
             return e;
         }
     }

@@ -2,6 +2,7 @@
  * read back anywhere (pl_logenc.h). */
 #include "pl_logenc.h"
 #include "pl_wr.h"
+#include "pl_logutil.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -309,20 +310,6 @@ void pl_logenc_reset(pl_logenc *e)
     e->nfresh = 0;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t el)
-{
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap ? *cap : 8;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(*p, n * el);
-    if (!q)
-        return ENOMEM;
-    *p = q;
-    *cap = n;
-    return 0;
-}
 
 /* 1 when cs (this definition, or the same under its GUID) was described. */
 static int told(const pl_logenc *e, const pl_counterset_def *cs)
@@ -352,7 +339,7 @@ int pl_logenc_encode(pl_logenc *e, const pl_sample *s, pl_log_rec recs[2], int *
         const pl_counterset_def *cs = s->blocks[i].cs;
         if (!cs || told(e, cs) || is_fresh(e, cs))
             continue;
-        if (grow((void **)&e->fresh, &e->capfresh, e->nfresh + 1, sizeof *e->fresh))
+        if (pl_grow((void **)&e->fresh, &e->capfresh, e->nfresh + 1, sizeof *e->fresh))
             return ENOMEM;
         e->fresh[e->nfresh++] = cs;
     }
@@ -360,7 +347,7 @@ int pl_logenc_encode(pl_logenc *e, const pl_sample *s, pl_log_rec recs[2], int *
     size_t bn = pl_db_size(s, 1);
     if (dn > PL_LOG_MAX_RECORD || bn > PL_LOG_MAX_RECORD)
         return EFBIG;
-    if (grow((void **)&e->buf, &e->cap, ALIGN8(dn) + bn, 1))
+    if (pl_grow((void **)&e->buf, &e->cap, ALIGN8(dn) + bn, 1))
         return ENOMEM;
     if (dn) {
         pl_defs_write(e->fresh, (uint32_t)e->nfresh, e->buf, dn);
@@ -378,7 +365,7 @@ int pl_logenc_commit(pl_logenc *e)
         for (k = 0; k < e->ntold; k++)           /* a changed set replaces its old definition */
             if (pl_guid_equal(&e->told[k]->guid, &e->fresh[i]->guid))
                 break;
-        if (k == e->ntold && grow((void **)&e->told, &e->captold, e->ntold + 1, sizeof *e->told))
+        if (k == e->ntold && pl_grow((void **)&e->told, &e->captold, e->ntold + 1, sizeof *e->told))
             return ENOMEM;
         e->told[k] = e->fresh[i];
         if (k == e->ntold)

@@ -10,7 +10,6 @@
 #include "pl_slog.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -283,22 +282,6 @@ static lpl_logreader *check_reader(lua_State *L, int i)
     return lr;
 }
 
-/* Unix seconds at opts[key] as FILETIME; dflt when absent. */
-static int64_t opt_time(lua_State *L, int t, const char *key, int64_t dflt)
-{
-    lua_getfield(L, t, key);
-    int64_t v = dflt;
-    if (!lua_isnil(L, -1)) {
-        if (lua_type(L, -1) != LUA_TNUMBER)
-            luaL_argerror(L, t, lua_pushfstring(L, "opts.%s must be a number (Unix seconds)", key));
-        double x = lua_tonumber(L, -1);
-        if (!(x > -1e10 && x < 1e10))
-            luaL_argerror(L, t, lua_pushfstring(L, "opts.%s is out of range", key));
-        v = LPL_UNIX_EPOCH_100NS + (int64_t)floor(x * 1e7);
-    }
-    lua_pop(L, 1);
-    return v;
-}
 
 /* Pushes the path of the file read now (for messages). */
 static const char *push_cur_path(lua_State *L, int ud, const lpl_logreader *lr)
@@ -437,8 +420,8 @@ static int l_read_log(lua_State *L)
     if (!lua_isnil(L, 2)) {
         luaL_checktype(L, 2, LUA_TTABLE);
         lpl_check_keys(L, 2, keys, "read_log");
-        from = opt_time(L, 2, "from", from);
-        to = opt_time(L, 2, "to", to);
+        from = lpl_opt_time(L, 2, "from", from, -1);
+        to = lpl_opt_time(L, 2, "to", to, 1);
         lua_getfield(L, 2, "machine");
     } else {
         lua_pushnil(L);

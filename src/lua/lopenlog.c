@@ -7,26 +7,9 @@
 #include "logsrc.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* opts[key], Unix seconds, as FILETIME; dflt when absent (raises naming it). */
-static int64_t opt_seconds(lua_State *L, int t, const char *key, int64_t dflt)
-{
-    lua_getfield(L, t, key);
-    int64_t v = dflt;
-    if (!lua_isnil(L, -1)) {
-        if (lua_type(L, -1) != LUA_TNUMBER)
-            luaL_argerror(L, t, lua_pushfstring(L, "opts.%s must be a number (Unix seconds)", key));
-        double x = lua_tonumber(L, -1);
-        if (!(x > -1e10 && x < 1e10))
-            luaL_argerror(L, t, lua_pushfstring(L, "opts.%s is out of range", key));
-        v = LPL_UNIX_EPOCH_100NS + (int64_t)floor(x * 1e7);
-    }
-    lua_pop(L, 1);
-    return v;
-}
 
 /***
  * A machine whose countersets, instances and queries come from a log (a
@@ -45,7 +28,8 @@ static int64_t opt_seconds(lua_State *L, int t, const char *key, int64_t dflt)
  * last record is left out and said by `Machine:log().warning`.
  * @function open_log
  * @tparam string|{string,...} path
- * @tparam[opt] table opts `from`, `to`: Unix seconds
+ * @tparam[opt] table opts `from`, `to`: Unix seconds (a sample within half a
+ *   microsecond of a bound is in: its own `timestamp` given back selects it)
  * @treturn[1] Machine
  * @return[2] nil, message, errno
  * @usage local m = assert(perflib.open_log("cpu.blg"))
@@ -73,8 +57,8 @@ static int l_open_log(lua_State *L)
     if (!lua_isnil(L, 2)) {
         luaL_checktype(L, 2, LUA_TTABLE);
         lpl_check_keys(L, 2, keys, "open_log");
-        from = opt_seconds(L, 2, "from", from);
-        to = opt_seconds(L, 2, "to", to);
+        from = lpl_opt_time(L, 2, "from", from, -1);
+        to = lpl_opt_time(L, 2, "to", to, 1);
     }
     const char **paths = lua_newuserdatauv(L, n * sizeof *paths, 0);   /* freed by the GC */
     for (size_t k = 0; k < n; k++) {

@@ -279,6 +279,24 @@ void lpl_check_fmt(lua_State *L, int i, const char *const *keys, const char *fna
     lua_pop(L, 1);
 }
 
+int64_t lpl_opt_time(lua_State *L, int t, const char *key, int64_t dflt, int side)
+{
+    lua_getfield(L, t, key);
+    int64_t v = dflt;
+    if (!lua_isnil(L, -1)) {
+        if (lua_type(L, -1) != LUA_TNUMBER)
+            luaL_argerror(L, t, lua_pushfstring(L, "opts.%s must be a number (Unix seconds)", key));
+        double x = lua_tonumber(L, -1);
+        if (!(x > -1e10 && x < 1e10))
+            luaL_argerror(L, t, lua_pushfstring(L, "opts.%s is out of range", key));
+        /* a double holds today's Unix seconds to about 0.2 us: half a microsecond
+         * of slack, so a sample's own timestamp given back selects it */
+        v = LPL_UNIX_EPOCH_100NS + (int64_t)llround(x * 1e7) + side * 5;
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
 unsigned lpl_fmt_flags(lua_State *L, int i)
 {
     unsigned f = 0;

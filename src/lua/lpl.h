@@ -148,6 +148,10 @@ void lpl_open_log(lua_State *L);
 void lpl_open_openlog(lua_State *L);
 /* Why result b of sample s (the userdata at index si) failed, pushed. */
 void lpl_push_block_error(lua_State *L, int si, const pl_sample *s, const pl_block *b);
+/* opts[key] (table at t), Unix seconds, as FILETIME (dflt when absent; raises
+ * naming it), with half a microsecond of slack on side -1 (a lower bound) or
+ * 1 (an upper one). */
+int64_t lpl_opt_time(lua_State *L, int t, const char *key, int64_t dflt, int side);
 /* perflib.core.frame: engine frames in one call (lframe.c). */
 int lpl_frame(lua_State *L);
 

@@ -5,10 +5,10 @@
 #include "pl_blog.h"
 #include "pl_logenc.h"
 #include "pl_slog.h"
+#include "pl_logutil.h"
 
 #include <errno.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,14 +43,6 @@ typedef struct cursor {
     char err[600];
 } cursor;
 
-static void say(char *msg, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *msg, size_t size, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, size, fmt, ap);
-    va_end(ap);
-}
 
 /* ---- definitions: merged per log, kept for the process's life ---------- */
 
@@ -185,7 +177,7 @@ static int take_defs(defset *d, const pl_defs *defs, const char *path, uint64_t 
         if (k < d->n) {
             const pl_counter_def *c = clash(d->sets[k], cs);
             if (c || !same_text(d->sets[k]->name, cs->name)) {
-                say(msg, size, "%s: offset %llu: counterset '%s' is defined again otherwise (%s%s)", path,
+                pl_say(msg, size, "%s: offset %llu: counterset '%s' is defined again otherwise (%s%s)", path,
                     (unsigned long long)off, cs->name, c ? "counter " : "its name", c ? c->name : "");
                 return EINVAL;
             }
@@ -219,7 +211,7 @@ static int take_record(defset *d, const void *data, size_t len, const char *path
     if (!e)
         e = take_defs(d, defs, path, off, msg, size);
     else
-        say(msg, size, "%s: %s", path, strerror(e));
+        pl_say(msg, size, "%s: %s", path, strerror(e));
     pl_defs_free(defs);
     return e;
 }
@@ -230,16 +222,16 @@ static int scan_blog(logsrc *src, lfile *f, defset *d, char *msg, size_t size)
     pl_db_error err = { 0, NULL };
     int e = pl_blog_read_open(f->path, &f->checked, &err);
     if (e == EINVAL) {
-        say(msg, size, "%s: offset %llu: %s", f->path, (unsigned long long)err.offset, err.rule);
+        pl_say(msg, size, "%s: offset %llu: %s", f->path, (unsigned long long)err.offset, err.rule);
         return e;
     }
     if (e) {
-        say(msg, size, "%s: %s", f->path, strerror(e));
+        pl_say(msg, size, "%s: %s", f->path, strerror(e));
         return e;
     }
     if (f->checked.info.version < 2) {
         pl_blog_read_close(&f->checked);
-        say(msg, size, "%s: a version 1 log has no counter definitions: read it with perflib.read_log", f->path);
+        pl_say(msg, size, "%s: a version 1 log has no counter definitions: read it with perflib.read_log", f->path);
         return EINVAL;
     }
     const pl_blog_reader *r = &f->checked;
@@ -253,7 +245,7 @@ static int scan_blog(logsrc *src, lfile *f, defset *d, char *msg, size_t size)
         e = take_record(d, rec.data, rec.len, f->path, rec.offset, msg, size);
     if (!e && more < 0) {
         e = -more;
-        say(msg, size, "%s: changed while it was read (%s)", f->path, strerror(e));
+        pl_say(msg, size, "%s: changed while it was read (%s)", f->path, strerror(e));
     }
     if (!e && f->checked.torn) {
         const char *old = src->warning ? src->warning : "";
@@ -289,7 +281,7 @@ static int scan_slog(lfile *f, defset *d, char *msg, size_t size)
         e = take_record(d, rec.data, rec.len, f->path, (uint64_t)rec.seq, msg, size);
     if (!e && more < 0) {
         e = -more;
-        say(msg, size, "%s: %s", f->path, r.msg);
+        pl_say(msg, size, "%s: %s", f->path, r.msg);
     }
     pl_slog_read_close(&r);
     return e;
@@ -363,7 +355,7 @@ static int file_next(cursor *c, const char *path, pl_blog_record *rec)
     if (c->r.fd >= 0) {
         int more = pl_blog_next(&c->r, src->from, src->to, rec);
         if (more < 0)
-            say(c->err, sizeof c->err, "%s: %s", path,
+            pl_say(c->err, sizeof c->err, "%s: %s", path,
                 more == -EINVAL ? "a record fails its check (the file changed since it was opened)"
                                 : strerror(-more));
         return more;
@@ -373,7 +365,7 @@ static int file_next(cursor *c, const char *path, pl_blog_record *rec)
     pl_slog_record sr;
     int more = pl_slog_next(&c->sr, src->from, src->to, &sr);
     if (more < 0)
-        say(c->err, sizeof c->err, "%s: %s", path, c->sr.msg);
+        pl_say(c->err, sizeof c->err, "%s: %s", path, c->sr.msg);
     if (more == 1)
         *rec = (pl_blog_record){ sr.type, (uint64_t)sr.seq, sr.data, sr.len, sr.time };
     return more;
@@ -389,7 +381,7 @@ static int file_open(cursor *c)
     } else {
         e = pl_blog_read_again(f->path, &f->checked, &c->r);
         if (e)
-            say(c->err, sizeof c->err, "%s: %s", f->path,
+            pl_say(c->err, sizeof c->err, "%s: %s", f->path,
                 e == EINVAL ? "shorter than when it was opened" : strerror(e));
     }
     return e;
@@ -412,10 +404,10 @@ static int cur_next(void *p, int64_t *perf_time, int64_t *perf_freq, int64_t *ti
             pl_db_error err = { 0, NULL };
             int e = pl_db_read(src->env, rec.data, rec.len, cur_alloc, c, &c->s, &err);
             if (e == EINVAL && src->files[c->file].kind == SLOG)
-                say(c->err, sizeof c->err, "%s: Records row Seq %llu: payload offset %zu: %s", path,
+                pl_say(c->err, sizeof c->err, "%s: Records row Seq %llu: payload offset %zu: %s", path,
                     (unsigned long long)rec.offset, err.offset, err.rule);
             else if (e == EINVAL)
-                say(c->err, sizeof c->err, "%s: offset %llu: %s", path,
+                pl_say(c->err, sizeof c->err, "%s: offset %llu: %s", path,
                     (unsigned long long)(rec.offset + PL_BLOG_RECORD_HEAD + err.offset), err.rule);
             if (e) {
                 c->s = NULL;
@@ -588,7 +580,7 @@ static int make_env(logsrc *src, defset *d, pl_env **out, char *msg, size_t size
         d->sets[i] = NULL;                             /* kept (or freed) */
         int e = cs ? pl_env_mirror(env, cs, NULL) : ENOMEM;
         if (e) {
-            say(msg, size, "%s: counterset '%s': %s", src->files[0].path, cs ? cs->name : "?",
+            pl_say(msg, size, "%s: counterset '%s': %s", src->files[0].path, cs ? cs->name : "?",
                 e == EEXIST ? "its name, GUID or title index clashes with another set of the log" : strerror(e));
             pl_env_unref(env);
             return e == ENOMEM ? e : EINVAL;
@@ -605,7 +597,7 @@ int pl_logsrc_open(const char *const *paths, size_t n, int64_t from, int64_t to,
 {
     *out = NULL;
     if (n == 0 || n > PL_LOGSRC_MAX_FILES) {
-        say(msg, size, "from 1 to %d logs expected", PL_LOGSRC_MAX_FILES);
+        pl_say(msg, size, "from 1 to %d logs expected", PL_LOGSRC_MAX_FILES);
         return EINVAL;
     }
     logsrc *src = calloc(1, sizeof *src);
@@ -627,7 +619,7 @@ int pl_logsrc_open(const char *const *paths, size_t n, int64_t from, int64_t to,
         e = make_env(src, &d, out, msg, size);
     defset_free(&d);
     if (e == ENOMEM)
-        say(msg, size, "%s", strerror(e));
+        pl_say(msg, size, "%s", strerror(e));
     if (e && src)
         src_free(src);
     return e;
