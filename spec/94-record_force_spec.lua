@@ -30,6 +30,18 @@ describe("recording over an existing file", function()
     assert.equals("\137PLB\r\n\26\n", slurp(path):sub(1, 8))     -- a binary log
   end)
 
+  it("perflua record rotates (--max-bytes) and keeps the last --max-files files", function()
+    if not io.open(PERFLUA) then pending("build/perflua not built") return end
+    -- 1 byte: every sample starts a file of its own (a file without samples takes any)
+    local out, code = run(("%s record %s/r.blg --interval 0.05 --seconds 0.4 --max-bytes 1 --max-files 2 '%s'")
+      :format(PERFLUA, dir, PATH))
+    assert.equals(0, code, out)
+    local n = tonumber(out:match("(%d+) sample%(s%) written"))
+    assert.truthy(n and n >= 3, out)
+    local ls = run("ls " .. dir)
+    assert.equals(("r_%03d.blg\nr_%03d.blg\n"):format(n - 2, n - 1), ls)
+  end)
+
   it("perflua record exits 2 without --force, replaces with it, and says so in its usage", function()
     if not io.open(PERFLUA) then pending("build/perflua not built") return end
     local path = dir .. "/old.rec"

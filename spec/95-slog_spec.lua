@@ -164,6 +164,46 @@ describe("SQLite logs", function()
     rm(path)
   end)
 
+  it("keeps at most max_files files, binary or SQLite (circular, as logman's)", function()
+    local dir, remove = files.tempdir()
+    local q = perflib.machine { root = "spec/fixtures/basic" }:query()
+    assert(q:add "\\Processor Information(*)\\% User Time")
+    local function names()
+      local out = files.sh("ls " .. dir)
+      local list = {}
+      for n in out:gmatch("%S+") do list[#list + 1] = n end
+      return table.concat(list, " ")
+    end
+    -- binary: 12 samples, a new file every 60 s of sample time would be slow to wait for,
+    -- so by size: a file of 3 samples and 100 bytes to spare (as 95-blog_spec's rotation)
+    local probe = assert(perflib.log_writer(dir .. "/probe.blg"))
+    for _ = 1, 3 do assert(probe:write(assert(q:collect()))) end
+    local three = probe:size()
+    assert(probe:close())
+    os.remove(dir .. "/probe.blg")
+    local w = assert(perflib.log_writer(dir .. "/c.blg", { max_bytes = three + 100, max_files = 2 }))
+    for _ = 1, 12 do assert(w:write(assert(q:collect()))) end
+    assert.equal(dir .. "/c_003.blg", w:path())
+    assert(w:close())
+    assert.equal("c_002.blg c_003.blg", names())      -- c.blg went when _002 began, _001 with _003
+    os.remove(dir .. "/c_002.blg")
+    os.remove(dir .. "/c_003.blg")
+    -- SQLite: 64 KiB files; three stay, without the -wal and -shm of those that went
+    local sw = assert(perflib.log_writer(dir .. "/s.db", { max_bytes = 65536, max_files = 3, rows = true }))
+    local n = 0
+    repeat
+      assert(sw:write(assert(q:collect())))
+      n = n + 1
+    until sw:path():match("_00[5-9]%.db$") or n > 400
+    local last = sw:path()
+    assert(sw:close())
+    local k = tonumber(last:match("_(%d+)%.db$"))
+    local want = {}
+    for i = k - 2, k do want[#want + 1] = ("s_%03d.db"):format(i) end
+    assert.equal(table.concat(want, " "), names())
+    remove()
+  end)
+
   it("picks the format by option, else by extension", function()
     local base = os.tmpname()
     for _, c in ipairs {

@@ -125,6 +125,12 @@ function DEFINE.record(p)
   interval(c)
   seconds(c, "Stop after N seconds (default: run until TERM or INT).")
   c:option("--rules", "Record the sources of this rules file too."):argname("RULES.lua")
+  c:option("--max-bytes", "Go on in OUT_001, _002... past this size (as logman's -max)."):argname("BYTES")
+    :convert(whole("--max-bytes", 1))
+  c:option("--max-seconds", "Go on in a new file for a sample this long after the file's first."):argname("N")
+    :convert(whole("--max-seconds", 1))
+  c:option("--max-files", "Keep the last N files only: the oldest goes (circular)."):argname("N")
+    :convert(whole("--max-files", 1))
   c:flag("--force", "Replace an existing OUT (it is refused unless --force).")
   c:flag("--quiet", "No progress lines on stdout; errors still go to stderr.")
 end
@@ -447,7 +453,8 @@ local RUN = {
     local pos = { a.out }
     for _, p in ipairs(a.paths) do pos[#pos + 1] = p end
     return require("perflib.record").main(pos, { interval = a.interval, seconds = a.seconds, rules = a.rules,
-      force = a.force }, a.quiet and SINK or out, err)
+      force = a.force, max_bytes = a.max_bytes, max_seconds = a.max_seconds, max_files = a.max_files },
+      a.quiet and SINK or out, err)
   end,
   replay = function(a, out, err)
     return require("perflib.replay").main({ a.rules, a.recording },

@@ -164,7 +164,7 @@ end
 --   `write` must come from it), `machine` (options of a new `perflib.query`), `interval`
 --   (information), `format` ("bin" or "sqlite"), `force` (replace an existing file: without it
 --   an existing `path` is refused, so a recording is never lost to a typo), and the log
---   writer's `max_bytes`, `max_seconds`, `sync_every`
+--   writer's `max_bytes`, `max_seconds`, `max_files`, `sync_every`
 -- @return[1] a recorder (`rec.query`, `rec.paths`, `rec.index`, `rec.problems`: paths not
 --   recorded with why, `rec.count`, `rec.header`)
 -- @return[2] nil
@@ -187,7 +187,8 @@ function record.open(path, paths, opts)
     if not ok then return fail(("cannot replace %s: %s"):format(path, tostring(rerr))) end
   end
   local format = opts.format or record.format_of(path)
-  local wopts = { max_bytes = opts.max_bytes, max_seconds = opts.max_seconds, sync_every = opts.sync_every }
+  local wopts = { max_bytes = opts.max_bytes, max_seconds = opts.max_seconds, max_files = opts.max_files,
+                  sync_every = opts.sync_every }
   if format == "sqlite" then wopts.format = "sqlite" end
   local w, werr = perflib.log_writer(path, wopts)
   if not w then return fail(("cannot write %s: %s"):format(path, tostring(werr))) end
@@ -569,7 +570,8 @@ end
 -- refused unless `opts.force`.
 -- @tparam {string,...} pos the positional arguments: OUT, then the counter paths
 -- @tparam table opts `interval` (seconds, default 1), `seconds` (default: until a signal),
---   `rules` (a rules file whose sources are recorded too), `machine`, `force`
+--   `rules` (a rules file whose sources are recorded too), `machine`, `force`, and the
+--   rotation's `max_bytes`, `max_seconds`, `max_files`
 -- @tparam file out where progress goes
 -- @tparam file err where problems go
 -- @treturn integer the exit status: 0 recorded, 1 a collect or write failed, 2 bad arguments,
@@ -594,7 +596,8 @@ function record.main(pos, opts, out, err)
   end
   local interval = opts.interval or 1
   local rec, oerr = record.open(target, paths, { machine = opts.machine, interval = interval,
-                                                force = opts.force })
+                                                force = opts.force, max_bytes = opts.max_bytes,
+                                                max_seconds = opts.max_seconds, max_files = opts.max_files })
   if not rec then say(err, "perflua: %s", oerr); return 2 end
   for _, p in ipairs(rec.problems) do say(err, "perflua: not recorded: %s: %s", p.path, p.message) end
   if #rec.paths == 0 then

@@ -125,7 +125,7 @@ static void t_rows_by_hand(void)
     rm_db(p);
     pl_slog_writer *w = NULL;
     char msg[256];
-    pl_slog_opts o = { "hostA", 0, 0, 0, 0, 0 };
+    pl_slog_opts o = { "hostA", 0, 0, 0, 0, 0, 0 };
     CHECK(pl_slog_open(p, &o, &w, msg, sizeof msg) == 0);
     pl_sample *s[2] = { NULL, NULL };
     const uint64_t v0 = 0x100000005ull, v1 = v0 + 500;       /* 4294967301 and 4294967801 */
@@ -279,7 +279,7 @@ static void t_no_rows(void)
     rm_db(p);
     pl_slog_writer *w = NULL;
     char msg[256];
-    pl_slog_opts o = { NULL, 1, 0, 0, 0, 0 };
+    pl_slog_opts o = { NULL, 1, 0, 0, 0, 0, 0 };
     CHECK(pl_slog_open(p, &o, &w, msg, sizeof msg) == 0);
     CHECK(write_n(w, q, 3, T_2024, 1, NULL) == 0);
     CHECK(pl_slog_close(w) == 0);
@@ -317,7 +317,7 @@ static void t_rotation(void)
     const char *p = tmp("t.db");
     rm_db(p);
     rm_db(tmp("t_001.db"));
-    pl_slog_opts o = { NULL, 0, 0, 25, 0, 0 };
+    pl_slog_opts o = { NULL, 0, 0, 25, 0, 0, 0 };
     CHECK(pl_slog_open(p, &o, &w, msg, sizeof msg) == 0);
     CHECK(write_n(w, q, 6, T_2024, 10, NULL) == 0);
     CHECK_STR(pl_slog_path(w), tmp("t_001.db"));
@@ -333,7 +333,7 @@ static void t_rotation(void)
         snprintf(name, sizeof name, k ? "s_%03d.db" : "s.db", k);
         rm_db(tmp(name));
     }
-    pl_slog_opts o2 = { NULL, 0, 64 * 1024, 0, 0, 0 };
+    pl_slog_opts o2 = { NULL, 0, 64 * 1024, 0, 0, 0, 0 };
     CHECK(pl_slog_open(p, &o2, &w, msg, sizeof msg) == 0);
     CHECK(write_n(w, q, 60, T_2024, 1, NULL) == 0);
     CHECK(pl_slog_close(w) == 0);
@@ -365,7 +365,7 @@ static void t_locked(void)
     rm_db(p);
     char msg[256];
     pl_slog_writer *w = NULL;
-    pl_slog_opts o = { NULL, 0, 0, 0, 0, 50 };
+    pl_slog_opts o = { NULL, 0, 0, 0, 0, 50, 0 };
     CHECK(pl_slog_open(p, &o, &w, msg, sizeof msg) == 0);
     CHECK(write_n(w, q, 1, T_2024, 1, NULL) == 0);
     sqlite3 *other = NULL;
@@ -517,7 +517,7 @@ static void t_foreign(void)
     /* another host's log is not appended to */
     p = tmp("host.db");
     rm_db(p);
-    pl_slog_opts o = { "elsewhere", 0, 0, 0, 0, 0 };
+    pl_slog_opts o = { "elsewhere", 0, 0, 0, 0, 0, 0 };
     CHECK(pl_slog_open(p, &o, &w, msg, sizeof msg) == 0);
     CHECK(write_n(w, q, 1, T_2024, 1, NULL) == 0);
     CHECK(pl_slog_close(w) == 0);

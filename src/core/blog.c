@@ -577,17 +577,8 @@ static int rotate(pl_blog_writer *w, size_t add, int64_t t, char *msg, size_t si
         }
         if ((e = open_file(w, msg, size)) != 0)
             return e;
-        if (w->opts.max_files && w->rotation >= w->opts.max_files) {
-            /* circular: the oldest beyond max_files goes (already gone is fine) */
-            char *old = pl_rotated_path(w->base, w->rotation - w->opts.max_files);
-            if (old && unlink(old) != 0 && errno != ENOENT) {
-                e = errno;
-                pl_say(msg, size, "%s: removing the oldest file: %s", old, strerror(e));
-            }
-            free(old);
-            if (e)
-                return e;
-        }
+        if ((e = pl_drop_oldest(w->base, w->rotation, w->opts.max_files, NULL, msg, size)) != 0)
+            return e;
     }
     return 0;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Room for need elements of el bytes at *p (capacity *cap, doubled): 0 or ENOMEM. */
 static inline int pl_grow(void **p, size_t *cap, size_t need, size_t el)
@@ -51,6 +52,36 @@ static inline char *pl_rotated_path(const char *base, unsigned n)
     else if (p)
         snprintf(p, len, "%s", base);
     return p;
+}
+
+/* Circular rotation (max_files): once file n of base's rotation is started,
+ * file n - max_files goes, with its companions (suffixes such as SQLite's
+ * "-wal" and "-shm", NULL-ended; NULL for none).  Already gone is fine.
+ * 0, or an errno with msg. */
+static inline int pl_drop_oldest(const char *base, unsigned n, unsigned max_files, const char *const *suffixes,
+                                 char *msg, size_t size)
+{
+    if (!max_files || n < max_files)
+        return 0;
+    char *old = pl_rotated_path(base, n - max_files);
+    if (!old)
+        return ENOMEM;
+    int e = unlink(old) != 0 && errno != ENOENT ? errno : 0;
+    for (size_t i = 0; !e && suffixes && suffixes[i]; i++) {
+        size_t len = strlen(old) + strlen(suffixes[i]) + 1;
+        char *c = malloc(len);
+        if (!c) {
+            e = ENOMEM;
+            break;
+        }
+        snprintf(c, len, "%s%s", old, suffixes[i]);
+        e = unlink(c) != 0 && errno != ENOENT ? errno : 0;
+        free(c);
+    }
+    if (e)
+        pl_say(msg, size, "%s: removing the oldest file: %s", old, strerror(e));
+    free(old);
+    return e;
 }
 
 #endif

@@ -92,6 +92,8 @@ typedef struct pl_slog_opts {
                                   or more after the file's first sample */
     uint32_t sync_every;       /* > 0: synchronous=FULL (each sample durable); 0: NORMAL */
     uint32_t busy_ms;          /* the busy timeout; 0: 5000 */
+    uint32_t max_files;        /* 0: keep every file; else circular: starting file n removes
+                                  file n - max_files (and its -wal, -shm) */
 } pl_slog_opts;
 
 typedef struct pl_slog_writer pl_slog_writer;

@@ -573,6 +573,9 @@ static int rotate(pl_slog_writer *w, size_t add, int64_t t, char *msg, size_t si
         }
         if ((e = open_file(w, msg, size)) != 0)
             return e;
+        static const char *const companions[] = { "-wal", "-shm", NULL };
+        if ((e = pl_drop_oldest(w->base, w->rotation, w->opts.max_files, companions, msg, size)) != 0)
+            return e;
     }
     return 0;
 }

@@ -110,20 +110,23 @@ static int opt_format(lua_State *L, int t, const char *path, int *rows)
  * to one starts a new run.  Another host's log, a corrupt one, one of
  * another version or a file that is no log is refused.  `max_bytes`: past it
  * a new file `path_001.ext`, `_002`... (0: none); `max_seconds`: the same for
- * a sample that many seconds after the file's first (0: none); `sync_every`:
+ * a sample that many seconds after the file's first (0: none); `max_files`:
+ * circular, as logman's: starting a file removes the one `max_files` back,
+ * so at most that many stay (0: every file stays); `sync_every`:
  * binary: fdatasync every n samples (0: only on close), SQLite: any n > 0
  * makes each sample durable when written (synchronous=FULL); `rows` (SQLite
  * only, default true): false leaves the CounterDetails and CounterData rows
  * out (a smaller file that perflib reads the same).
  * @function log_writer
  * @tparam string path
- * @tparam[opt] table opts `format`, `rows`, `max_bytes`, `max_seconds`, `sync_every`
+ * @tparam[opt] table opts `format`, `rows`, `max_bytes`, `max_seconds`, `max_files`, `sync_every`
  * @treturn[1] perflib.LogWriter
  * @return[2] nil, message, errno
  */
 static int l_log_writer(lua_State *L)
 {
-    static const char *const keys[] = { "format", "rows", "max_bytes", "max_seconds", "sync_every", NULL };
+    static const char *const keys[] = { "format", "rows", "max_bytes", "max_seconds", "max_files", "sync_every",
+                                        NULL };
     const char *path = luaL_checkstring(L, 1);
     pl_blog_opts o = { NULL, 0, 0, 0, 0 };
     int sqlite = sqlite_ext(path), rows = 1;
@@ -134,6 +137,7 @@ static int l_log_writer(lua_State *L)
         o.max_bytes = (uint64_t)opt_count(L, 2, "max_bytes", "log_writer", (lua_Integer)1 << 50);
         o.sync_every = (uint32_t)opt_count(L, 2, "sync_every", "log_writer", 1000000000);
         o.max_seconds = (uint32_t)opt_count(L, 2, "max_seconds", "log_writer", 1000000000);
+        o.max_files = (uint32_t)opt_count(L, 2, "max_files", "log_writer", 100000);
     }
     lpl_logwriter *lw = lua_newuserdatauv(L, sizeof *lw, 0);
     lw->w = NULL;
@@ -142,7 +146,7 @@ static int l_log_writer(lua_State *L)
     char msg[512];
     int e;
     if (sqlite) {
-        pl_slog_opts so = { NULL, !rows, o.max_bytes, o.max_seconds, o.sync_every, 0 };
+        pl_slog_opts so = { NULL, !rows, o.max_bytes, o.max_seconds, o.sync_every, 0, o.max_files };
         e = pl_slog_open(path, &so, &lw->sw, msg, sizeof msg);
     } else {
         e = pl_blog_open(path, &o, &lw->w, msg, sizeof msg);
