@@ -222,7 +222,8 @@ R.rule "Full" { source = "\\Memory\\Available Bytes", when = R.above(1100000) }
     e2e("a file that is neither a recording nor a CSV, an empty one, a missing one: exit 2", function()
       files.write(dir .. "/x.txt", "time,value\n1,2\n")
       fails({ "plot", dir .. "/x.txt", "-o", dir .. "/c.png" }, 2,
-        "perflua plot: " .. dir .. "/x.txt is neither a perflib recording, a binary log nor a typeperf CSV/TSV file")
+        "perflua plot: " .. dir .. "/x.txt is neither a perflib recording, a binary or SQLite log nor a typeperf "
+        .. "CSV/TSV file")
       files.write(dir .. "/empty", "")
       fails({ "plot", dir .. "/empty", "-o", dir .. "/c.png" }, 2, "empty: not a recording or a typeperf CSV")
       fails({ "plot", dir .. "/none.rec", "-o", dir .. "/c.png" }, 2, "cannot read " .. dir .. "/none.rec")
@@ -350,6 +351,15 @@ describe("perflua plot on a binary log", function()
     ts = queue_log(dir .. "/q.blg", 3)
   end)
   after_each(function() cleanup() end)
+
+  it("reads an SQLite log the same way", function()
+    local sts = queue_log(dir .. "/q.db", 3)
+    local list, info = assert(plot.read(dir .. "/q.db"))
+    assert.equal("SQLite log", info.kind)
+    local by = {}
+    for _, s in ipairs(list) do by[s.path] = s end
+    assert.same({ { sts[1], 3 }, { sts[2], 6 }, { sts[3], 9 } }, by["\\PL95 Queue(q1)\\Depth"].points)
+  end)
 
   it("reads the series through open_log: instances, the log's units, a gap where no rate yet", function()
     local list, info = assert(plot.read(dir .. "/q.blg"))

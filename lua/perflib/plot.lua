@@ -266,6 +266,8 @@ M.READERS = {
     read = function(path, perflib) return read_delimited(path, perflib, "\t") end },
   { name = "binary log", detect = function(head) return head:sub(1, 8) == "\137PLB\r\n\26\n" end,
     read = read_binlog },
+  { name = "SQLite log", detect = function(head) return head:sub(1, 16) == "SQLite format 3\0" end,
+    read = read_binlog },                -- open_log reads both
 }
 
 --- Reads a log of any known format (detected by its content).
@@ -291,7 +293,8 @@ function M.read(path, paths)
       return list, info
     end
   end
-  return nil, ("%s is neither a perflib recording, a binary log nor a typeperf CSV/TSV file"):format(path)
+  return nil, ("%s is neither a perflib recording, a binary or SQLite log nor a typeperf CSV/TSV file")
+    :format(path)
 end
 
 -- ------------------------------------------------------------------ gnuplot ---
