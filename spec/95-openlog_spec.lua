@@ -113,22 +113,34 @@ describe("perflib.open_log", function()
     assert(w:close())
     local m = assert(perflib.open_log(db))
     assert.equal(3, m:log().samples)
+    -- a log written on after it was opened: its queries read what was there at open (whose
+    -- definitions the machine has), a binary log and an SQLite log alike
+    local mb = assert(perflib.open_log(blg))
+    for _, path in ipairs { db, blg } do
+      local more = assert(perflib.log_writer(path))
+      assert(more:write(assert(q0:collect())))
+      assert(more:close())
+    end
     local q = m:query()
     assert(q:add "\\OL95 Queue(q1)\\Items/sec")
+    local qb = mb:query()
+    assert(qb:add "\\OL95 Queue(q1)\\Depth")
+    assert.equal(2, #all_samples(qb))
     local got = all_samples(q)
     assert.equal(3, #got)
     for i = 1, 3 do assert.equal(sl[i].timestamp, got[i].timestamp) end
     -- 120 more each collect, over the interval of the set's reads
     local want = 120 / ((got[3]:results()[1].time - got[2]:results()[1].time) / got[3].freq)
     assert.near(want, got[3]:values(got[2], 1)["Items/sec"].q1, want * 1e-9)
-    -- the two logs in order: five samples
+    -- the two logs in order, each with the sample written after: seven samples
     local mm = assert(perflib.open_log { blg, db })
     local qq = mm:query()
     assert(qq:add "\\OL95 Queue(q1)\\Depth")
     got = all_samples(qq)
-    assert.equal(5, #got)
+    assert.equal(7, #got)
     assert.equal(live[1].timestamp, got[1].timestamp)
-    assert.equal(sl[3].timestamp, got[5].timestamp)
+    assert.equal(sl[1].timestamp, got[4].timestamp)
+    assert.equal(sl[3].timestamp, got[6].timestamp)
     -- a database that is no perflib log
     local other = dir .. "/other.db"
     files.sh("sqlite3 " .. other .. " 'CREATE TABLE t(x)'")

@@ -136,6 +136,7 @@ typedef struct pl_slog_reader {
     uint64_t nrecords, ndata;
     int64_t first;             /* the first DATA record's time, or 0 */
     int64_t last_time;         /* the last one's, or 0 */
+    int64_t end_seq;           /* the last Records.Seq at open: a reader never reads past it */
     char msg[256];             /* what a failed pl_slog_next found */
     /* private */
     struct sqlite3 *db;
@@ -151,6 +152,11 @@ typedef struct pl_slog_reader {
  * perflib SQLite log (or one of another version); another errno (ENOENT,
  * EIO) when it cannot be read. */
 int pl_slog_read_open(const char *path, pl_slog_reader *r, char *msg, size_t size);
+/* Opens path again as checked (a reader pl_slog_read_open filled, closed
+ * since) found it: its schema checked again, its counts and end taken from
+ * checked instead of counted again, so it reads the records checked saw and
+ * none written since (a log being written grows).  As pl_slog_read_open. */
+int pl_slog_read_again(const char *path, const pl_slog_reader *checked, pl_slog_reader *r, char *msg, size_t size);
 /* The next record whose time is in [from, to] (DATA; the DEFS records
  * before the last DATA record in range always), in Seq order: 1 with *rec,
  * 0 at the end, or -errno (-EINVAL: a corrupt row, r->msg naming it; or,

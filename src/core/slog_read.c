@@ -130,12 +130,13 @@ static int read_info(pl_slog_reader *r)
         return rc;
     r->ndata = (uint64_t)v;
     if ((rc = pl_slog_int(r->db, "SELECT Time FROM Records WHERE Type = 2 ORDER BY Seq LIMIT 1", &r->first))
-        != SQLITE_OK)
+        != SQLITE_OK || (rc = pl_slog_int(r->db, "SELECT max(Seq) FROM Records", &r->end_seq)) != SQLITE_OK)
         return rc;
     return pl_slog_int(r->db, "SELECT Time FROM Records WHERE Type = 2 ORDER BY Seq DESC LIMIT 1", &r->last_time);
 }
 
-int pl_slog_read_open(const char *path, pl_slog_reader *r, char *msg, size_t size)
+/* Opens and checks path; its info and counts read, or copied from checked. */
+static int open_reader(const char *path, const pl_slog_reader *checked, pl_slog_reader *r, char *msg, size_t size)
 {
     struct stat sb;
     memset(r, 0, sizeof *r);
@@ -151,7 +152,12 @@ int pl_slog_read_open(const char *path, pl_slog_reader *r, char *msg, size_t siz
             pl_say(msg, size, "%s: not a perflib SQLite log (an empty database)", path);
             e = EINVAL;
         }
-        if (!e && (rc = read_info(r)) == SQLITE_OK)
+        if (!e && checked) {
+            r->info = checked->info;
+            r->nrecords = checked->nrecords, r->ndata = checked->ndata;
+            r->first = checked->first, r->last_time = checked->last_time, r->end_seq = checked->end_seq;
+        }
+        if (!e && (checked || (rc = read_info(r)) == SQLITE_OK))
             rc = sqlite3_prepare_v2(r->db, READ_SQL, -1, &r->st, NULL);
         r->whole = 1;
     }
@@ -164,6 +170,16 @@ int pl_slog_read_open(const char *path, pl_slog_reader *r, char *msg, size_t siz
     if (e)
         pl_slog_read_close(r);
     return e;
+}
+
+int pl_slog_read_open(const char *path, pl_slog_reader *r, char *msg, size_t size)
+{
+    return open_reader(path, NULL, r, msg, size);
+}
+
+int pl_slog_read_again(const char *path, const pl_slog_reader *checked, pl_slog_reader *r, char *msg, size_t size)
+{
+    return open_reader(path, checked, r, msg, size);
 }
 
 static int bad_row(pl_slog_reader *r, sqlite3_stmt *st, const char *rule, size_t off)
@@ -229,7 +245,7 @@ static int bind_range(pl_slog_reader *r, int64_t from, int64_t to)
     sqlite3_bind_int64(r->st, 1, seq);
     sqlite3_bind_int64(r->st, 2, from);
     sqlite3_bind_int64(r->st, 3, to);
-    sqlite3_bind_int64(r->st, 4, hi);
+    sqlite3_bind_int64(r->st, 4, hi < r->end_seq ? hi : r->end_seq);   /* nothing written since open */
     r->from = from, r->to = to;
     r->whole &= from == INT64_MIN && to == INT64_MAX;
     r->started |= 1;
@@ -271,10 +287,13 @@ int pl_slog_next_defs(pl_slog_reader *r, pl_slog_record *rec)
 {
     if (!r->db)
         return 0;
-    if (!r->defs && sqlite3_prepare_v2(r->db, "SELECT Seq, RecordIndex, Type, Time, Payload FROM Records"
-                                       " WHERE Type = 1 ORDER BY Seq", -1, &r->defs, NULL) != SQLITE_OK) {
-        pl_say(r->msg, sizeof r->msg, "%s", sqlite3_errmsg(r->db));
-        return -EIO;
+    if (!r->defs) {
+        if (sqlite3_prepare_v2(r->db, "SELECT Seq, RecordIndex, Type, Time, Payload FROM Records"
+                               " WHERE Type = 1 AND Seq <= ?1 ORDER BY Seq", -1, &r->defs, NULL) != SQLITE_OK) {
+            pl_say(r->msg, sizeof r->msg, "%s", sqlite3_errmsg(r->db));
+            return -EIO;
+        }
+        sqlite3_bind_int64(r->defs, 1, r->end_seq);
     }
     int rc = sqlite3_step(r->defs);
     if (rc == SQLITE_DONE)

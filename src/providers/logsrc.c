@@ -19,6 +19,7 @@ typedef struct lfile {
     char *path;
     int kind;                          /* BLOG or SLOG, by the file's first bytes */
     pl_blog_reader checked;            /* BLOG: what pl_blog_read_open found (closed) */
+    pl_slog_reader schecked;           /* SLOG: the same (closed): cursors read what it saw */
     char host[PL_BLOG_HOST + 1], perflib[17];
     int64_t created, first, last;
     uint64_t nrecords, ndata;
@@ -284,6 +285,7 @@ static int scan_slog(lfile *f, defset *d, char *msg, size_t size)
         pl_say(msg, size, "%s: %s", f->path, r.msg);
     }
     pl_slog_read_close(&r);
+    f->schecked = r;
     return e;
 }
 
@@ -377,7 +379,7 @@ static int file_open(cursor *c)
     lfile *f = &c->src->files[++c->file];
     int e;
     if (f->kind == SLOG) {
-        e = pl_slog_read_open(f->path, &c->sr, c->err, sizeof c->err);
+        e = pl_slog_read_again(f->path, &f->schecked, &c->sr, c->err, sizeof c->err);
     } else {
         e = pl_blog_read_again(f->path, &f->checked, &c->r);
         if (e)
