@@ -45,8 +45,7 @@ typedef struct cached {
     char name[NAME_MAX_BYTES];        /* the value name as asked ("OLD_" dropped) */
     pl_query *q;                      /* NULL: free */
     unsigned flags;                   /* PL_V1_METADATA or 0 */
-    void *mem;                        /* the sample memory, grown, never per call */
-    size_t cap;
+    pl_membuf mem;                    /* the sample memory, grown, never per call */
 } cached;
 static cached cache[MAX_CACHED];
 static uint32_t next_evict;
@@ -54,22 +53,10 @@ static uint32_t next_evict;
 static void drop(cached *c)
 {
     pl_query_free(c->q);
-    free(c->mem);
+    free(c->mem.mem);
     memset(c, 0, sizeof *c);
 }
 
-static void *sample_mem(void *ud, size_t size)
-{
-    cached *c = ud;
-    if (size > c->cap) {
-        void *m = realloc(c->mem, size);
-        if (!m)
-            return NULL;
-        c->mem = m;
-        c->cap = size;
-    }
-    return c->mem;
-}
 
 /* The cached query for name, made from sel when new (the oldest one gives
  * way when every slot is taken); NULL with *err. */
@@ -221,7 +208,7 @@ static LSTATUS data_block(pl_env *env, const char *name, const pl_registry_sel *
     size_t cap = lpData && lpcbData ? *lpcbData : 0;
     if (flags & PL_V1_METADATA)           /* definitions only: no provider runs */
         return sized(pl_v1_write_metadata(c->q, host, lpData, cap), lpData, lpcbData);
-    if (pl_query_collect_with(c->q, sample_mem, c, &s))
+    if (pl_query_collect_with(c->q, pl_membuf_alloc, &c->mem, &s))
         return ERROR_OUTOFMEMORY;
     return sized(pl_v1_write(s, host, flags, lpData, cap), lpData, lpcbData);
 }

@@ -38,8 +38,7 @@ static pl_env *local_env;                 /* this machine, made once */
 typedef struct qhandle {
     pl_query *q;                          /* NULL: the slot is free */
     uint32_t gen;
-    void *mem;                            /* the sample memory, kept from one collect to the next */
-    size_t cap;
+    pl_membuf mem;                        /* the sample memory, kept from one collect to the next */
 } qhandle;
 static qhandle handles[MAX_HANDLES];
 
@@ -203,10 +202,9 @@ API ULONG PerfCloseQueryHandle(HANDLE hQuery)
     qhandle *q = lookup(hQuery);
     if (q) {
         pl_query_free(q->q);
-        free(q->mem);
+        free(q->mem.mem);
         q->q = NULL;
-        q->mem = NULL;
-        q->cap = 0;
+        q->mem = (pl_membuf){ NULL, 0 };
     }
     pthread_mutex_unlock(&lock);
     return q ? ERROR_SUCCESS : ERROR_INVALID_HANDLE;
@@ -364,20 +362,6 @@ done:
     return err;
 }
 
-/* The handle's sample memory for a collect: grown when too small, never
- * allocated per call. */
-static void *sample_mem(void *ud, size_t size)
-{
-    qhandle *q = ud;
-    if (size > q->cap) {
-        void *m = realloc(q->mem, size);
-        if (!m)
-            return NULL;
-        q->mem = m;
-        q->cap = size;
-    }
-    return q->mem;
-}
 
 API ULONG PerfQueryCounterData(HANDLE hQuery, PPERF_DATA_HEADER pCounterBlock, DWORD cbCounterBlock,
                                LPDWORD pcbCounterBlockActual)
@@ -391,7 +375,7 @@ API ULONG PerfQueryCounterData(HANDLE hQuery, PPERF_DATA_HEADER pCounterBlock, D
     qhandle *q = lookup(hQuery);
     if (!q) {
         err = ERROR_INVALID_HANDLE;
-    } else if ((e = pl_query_collect_with(q->q, sample_mem, q, &s)) != 0) {
+    } else if ((e = pl_query_collect_with(q->q, pl_membuf_alloc, &q->mem, &s)) != 0) {
         /* a log's end, or a record that fails its checks */
         err = e == ENODATA ? ERROR_NO_MORE_ITEMS : e == ENOMEM ? ERROR_OUTOFMEMORY : ERROR_INVALID_DATA;
     } else {

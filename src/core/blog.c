@@ -507,17 +507,6 @@ static int open_file(pl_blog_writer *w, char *msg, size_t size)
     return e;
 }
 
-/* w->path = rotation n's. */
-static int rotated_path(pl_blog_writer *w, uint32_t n)
-{
-    char *p = pl_rotated_path(w->base, n);
-    if (!p)
-        return ENOMEM;
-    free(w->path);
-    w->path = p;
-    return 0;
-}
-
 int pl_blog_open(const char *path, const pl_blog_opts *opts, pl_blog_writer **out, char *msg, size_t size)
 {
     *out = NULL;
@@ -532,12 +521,9 @@ int pl_blog_open(const char *path, const pl_blog_opts *opts, pl_blog_writer **ou
     w->fd = -1;
     if (opts)
         w->opts = *opts;
-    if (w->opts.host)
-        snprintf(w->host, sizeof w->host, "%s", w->opts.host);
-    else if (gethostname(w->host, sizeof w->host - 1) != 0)
-        w->host[0] = '\0';
+    pl_log_host(w->host, sizeof w->host, w->opts.host);
     w->opts.host = NULL;
-    int e = rotated_path(w, 0);
+    int e = pl_set_rotated_path(&w->path, w->base, 0);
     if (e)
         pl_say(msg, size, "%s: %s", path, strerror(e));
     if (e || (e = open_file(w, msg, size)) != 0) {
@@ -548,29 +534,17 @@ int pl_blog_open(const char *path, const pl_blog_opts *opts, pl_blog_writer **ou
     return 0;
 }
 
-/* Whether a sample of add bytes at time t goes to a new file: past
- * max_bytes, or max_seconds after the file's first sample (a file without
- * samples takes any). */
-static int full(const pl_blog_writer *w, size_t add, int64_t t)
-{
-    if (w->ndata == 0)
-        return 0;
-    if (w->opts.max_bytes && w->size + add > w->opts.max_bytes)
-        return 1;
-    return w->opts.max_seconds && t - w->first >= (int64_t)w->opts.max_seconds * 10000000;
-}
-
 /* On to the next file while this one is full (past one left full by an
  * earlier run, which is adopted like any log). */
 static int rotate(pl_blog_writer *w, size_t add, int64_t t, char *msg, size_t size)
 {
-    while (full(w, add, t)) {
+    while (pl_log_full(w->ndata, w->size, add, w->first, t, w->opts.max_bytes, w->opts.max_seconds)) {
         if (fdatasync(w->fd) != 0 && errno != EINVAL) {
             int e = errno;
             pl_say(msg, size, "%s: fdatasync: %s", w->path, strerror(e));
             return e;
         }
-        int e = rotated_path(w, ++w->rotation);
+        int e = pl_set_rotated_path(&w->path, w->base, ++w->rotation);
         if (e) {
             pl_say(msg, size, "%s: %s", w->base, strerror(e));
             return e;

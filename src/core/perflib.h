@@ -471,6 +471,14 @@ int pl_query_collect(pl_query *q, pl_sample **out);
  * garbage collector accounts for); alloc returns NULL for ENOMEM. */
 typedef void *(*pl_alloc_fn)(void *ud, size_t size);
 int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **out);
+/* The allocator of a caller that keeps one sample at a time: the buffer of
+ * the pl_membuf ud, grown when too small, never allocated per call (free
+ * its mem when done). */
+typedef struct pl_membuf {
+    void *mem;
+    size_t cap;
+} pl_membuf;
+void *pl_membuf_alloc(void *ud, size_t size);
 static inline const char *pl_sample_inst_name(const pl_sample *s, const pl_block *b, uint32_t i)
 {
     return s->names + s->inst[b->inst_off + i].name_off;

@@ -54,6 +54,39 @@ static inline char *pl_rotated_path(const char *base, unsigned n)
     return p;
 }
 
+/* *path = file n of base's rotation (the old one freed): 0 or ENOMEM. */
+static inline int pl_set_rotated_path(char **path, const char *base, unsigned n)
+{
+    char *p = pl_rotated_path(base, n);
+    if (!p)
+        return ENOMEM;
+    free(*path);
+    *path = p;
+    return 0;
+}
+
+/* Whether a sample of add bytes at time t (FILETIME) goes to a new file: past
+ * max_bytes, or max_seconds after the file's first sample; a file without
+ * samples takes any.  Both log writers rotate by it. */
+static inline int pl_log_full(uint64_t nsamples, uint64_t size, size_t add, int64_t first, int64_t t,
+                              uint64_t max_bytes, uint32_t max_seconds)
+{
+    if (nsamples == 0)
+        return 0;
+    if (max_bytes && size + add > max_bytes)
+        return 1;
+    return max_seconds && t - first >= (int64_t)max_seconds * 10000000;
+}
+
+/* The host a log records into out (cap bytes): given, else this one's name. */
+static inline void pl_log_host(char *out, size_t cap, const char *given)
+{
+    if (given)
+        snprintf(out, cap, "%s", given);
+    else if (gethostname(out, cap - 1) != 0)
+        out[0] = '\0';
+}
+
 /* Circular rotation (max_files): once file n of base's rotation is started,
  * file n - max_files goes, with its companions (suffixes such as SQLite's
  * "-wal" and "-shm", NULL-ended; NULL for none).  Already gone is fine.

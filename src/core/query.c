@@ -443,6 +443,19 @@ static void *std_alloc(void *ud, size_t size)
     return malloc(size);
 }
 
+void *pl_membuf_alloc(void *ud, size_t size)
+{
+    pl_membuf *b = ud;
+    if (size > b->cap) {
+        void *m = realloc(b->mem, size);
+        if (!m)
+            return NULL;
+        b->mem = m;
+        b->cap = size;
+    }
+    return b->mem;
+}
+
 int pl_query_collect(pl_query *q, pl_sample **out)
 {
     return pl_query_collect_with(q, std_alloc, NULL, out);

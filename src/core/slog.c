@@ -516,32 +516,18 @@ static int open_file(pl_slog_writer *w, char *msg, size_t size)
     return e;
 }
 
-/* w->path = file n of the rotation. */
-static int set_path(pl_slog_writer *w, uint32_t n)
-{
-    char *p = pl_rotated_path(w->base, n);
-    if (!p)
-        return ENOMEM;
-    free(w->path);
-    w->path = p;
-    return 0;
-}
-
 int pl_slog_open(const char *path, const pl_slog_opts *opts, pl_slog_writer **out, char *msg, size_t size)
 {
     *out = NULL;
     pl_slog_writer *w = calloc(1, sizeof *w);
-    if (!w || !(w->base = strdup(path)) || !(w->enc = pl_logenc_new()) || set_path(w, 0)) {
+    if (!w || !(w->base = strdup(path)) || !(w->enc = pl_logenc_new()) || pl_set_rotated_path(&w->path, w->base, 0)) {
         pl_slog_close(w);
         pl_say(msg, size, "%s: %s", path, strerror(ENOMEM));
         return ENOMEM;
     }
     if (opts)
         w->opts = *opts;
-    if (w->opts.host)
-        snprintf(w->host, sizeof w->host, "%s", w->opts.host);
-    else if (gethostname(w->host, sizeof w->host - 1) != 0)
-        w->host[0] = '\0';
+    pl_log_host(w->host, sizeof w->host, w->opts.host);
     w->opts.host = NULL;
     snprintf(w->machine, sizeof w->machine, "\\\\%s", w->host);
     int e = open_file(w, msg, size);
@@ -553,20 +539,12 @@ int pl_slog_open(const char *path, const pl_slog_opts *opts, pl_slog_writer **ou
     return 0;
 }
 
-/* Whether a sample of add bytes at time t goes to a new file. */
-static int full(pl_slog_writer *w, size_t add, int64_t t)
-{
-    if (w->nfile == 0)
-        return 0;
-    if (w->opts.max_bytes && db_size(w) + add > w->opts.max_bytes)
-        return 1;
-    return w->opts.max_seconds && t - w->first >= (int64_t)w->opts.max_seconds * 10000000;
-}
-
 static int rotate(pl_slog_writer *w, size_t add, int64_t t, char *msg, size_t size)
 {
-    while (full(w, add, t)) {
-        int e = set_path(w, ++w->rotation);
+    /* the database's size is a query: asked only when a size limit needs it */
+    while (pl_log_full(w->nfile, w->opts.max_bytes && w->nfile ? db_size(w) : 0, add, w->first, t,
+                       w->opts.max_bytes, w->opts.max_seconds)) {
+        int e = pl_set_rotated_path(&w->path, w->base, ++w->rotation);
         if (e) {
             pl_say(msg, size, "%s: %s", w->base, strerror(e));
             return e;

@@ -39,8 +39,7 @@ typedef struct cursor {
     pl_blog_reader r;                  /* a BLOG file: r.fd < 0 when none is open */
     pl_slog_reader sr;                 /* an SLOG file: sr.db NULL when none is open */
     pl_sample *s;                      /* the current record's sample, in mem */
-    uint8_t *mem;
-    size_t cap;
+    pl_membuf mem;                     /* the current sample's memory, reused */
     char err[600];
 } cursor;
 
@@ -319,7 +318,7 @@ static void cur_close(void *p)
     cursor *c = p;
     pl_blog_read_close(&c->r);
     pl_slog_read_close(&c->sr);
-    free(c->mem);
+    free(c->mem.mem);
     free(c);
 }
 
@@ -335,18 +334,6 @@ static int cur_open(void *p, void **out)
     return 0;
 }
 
-static void *cur_alloc(void *ud, size_t size)
-{
-    cursor *c = ud;
-    if (size > c->cap) {
-        void *m = realloc(c->mem, size);
-        if (!m)
-            return NULL;
-        c->mem = m;
-        c->cap = size;
-    }
-    return c->mem;
-}
 
 /* The next DATA or DEFS record in range of the open file: 1 with rec (offset:
  * the binary log's file offset, an SQLite log's Seq), 0 at its end, -errno
@@ -404,7 +391,7 @@ static int cur_next(void *p, int64_t *perf_time, int64_t *perf_freq, int64_t *ti
             continue;
         if (more == 1) {
             pl_db_error err = { 0, NULL };
-            int e = pl_db_read(src->env, rec.data, rec.len, cur_alloc, c, &c->s, &err);
+            int e = pl_db_read(src->env, rec.data, rec.len, pl_membuf_alloc, &c->mem, &c->s, &err);
             if (e == EINVAL && src->files[c->file].kind == SLOG)
                 pl_say(c->err, sizeof c->err, "%s: Records row Seq %llu: payload offset %zu: %s", path,
                     (unsigned long long)rec.offset, err.offset, err.rule);

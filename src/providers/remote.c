@@ -369,8 +369,7 @@ int pl_remote_ping(pl_remote *r, const char *path, char *msg, size_t size)
 typedef struct rstate {
     const rset *rs;
     pl_text body;                        /* the posted paths, rebuilt in place */
-    void *smp;                           /* pl_db_read's sample, reused */
-    size_t smp_cap;
+    pl_membuf smp;                       /* pl_db_read's sample, reused */
     char msg[320];                       /* the sentence of the last failure (snap->err_msg) */
 } rstate;
 
@@ -391,23 +390,10 @@ static void r_close(void *state)
     if (!st)
         return;
     pl_text_free(&st->body);
-    free(st->smp);
+    free(st->smp.mem);
     free(st);
 }
 
-/* pl_db_read's allocator: the state's buffer, grown when too small. */
-static void *smp_alloc(void *ud, size_t size)
-{
-    rstate *st = ud;
-    if (size > st->smp_cap) {
-        void *p = realloc(st->smp, size);
-        if (!p)
-            return NULL;
-        st->smp = p;
-        st->smp_cap = size;
-    }
-    return st->smp;
-}
 
 static int out_of_star(const pl_counter_def *c)
 {
@@ -504,7 +490,7 @@ static int r_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     pthread_mutex_lock(&r->lock);
     e = pl_http_request(&r->http, "/api/v1/query", st->body.p, st->body.len, PL_REMOTE_MAX_BLOCK, st->msg,
                         sizeof st->msg);
-    if (!e && (e = pl_db_read(r->env, r->http.buf, r->http.len, smp_alloc, st, &s, &derr)) != 0) {
+    if (!e && (e = pl_db_read(r->env, r->http.buf, r->http.len, pl_membuf_alloc, &st->smp, &s, &derr)) != 0) {
         char d[160];
         snprintf(d, sizeof d, "at offset %zu: %s", derr.offset, derr.rule ? derr.rule : "out of memory");
         e = e == ENOMEM ? ENOMEM : fail(st, snap, EPROTO, "%s: the data block is refused %s", d);
