@@ -7,6 +7,7 @@
  * that grows past RLIMIT_FSIZE while written (the "disk" fills) and rotation
  * at a size limit.  The core alone: no Lua. */
 #include "ctest.h"
+#include "ct_tmp.h"
 #include "perflib.h"
 #include "pl_blog.h"
 #include "pl_le.h"
@@ -22,16 +23,6 @@
 #include <unistd.h>
 
 static const char *const FIX = "spec/fixtures/basic";
-static char dir[64];
-
-static const char *tmp(const char *name)
-{
-    static char p[4][128];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
-    return p[k];
-}
 
 static uint8_t *slurp(const char *path, size_t *n)
 {
@@ -719,8 +710,7 @@ static void t_circular(void)
 
 int main(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/test_blog.%d", (int)getpid());
-    mkdir(dir, 0700);
+    ct_tmp_init("test_blog");
     RUN(t_crc);
     RUN(t_layout_and_round_trip);
     RUN(t_metadata_when_sets_change);
@@ -734,9 +724,6 @@ int main(void)
     RUN(t_defs_bad);
     RUN(t_version1);
     RUN(t_circular);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    ct_tmp_remove();
     return CT_END();
 }

@@ -3,6 +3,7 @@
  * samples in order, each with the logged raw value and time, then
  * ERROR_NO_MORE_ITEMS; two files as one (u"log:A;B"); a file that is no log. */
 #include "ctest.h"
+#include "ct_tmp.h"
 #include "capi_read.h"
 #include "perflib.h"
 #include "pl_blog.h"
@@ -15,7 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char dir[64];
 
 static void widen(WCHAR *w, const char *s)
 {
@@ -88,12 +88,11 @@ static int read_all(const WCHAR *machine, const GUID *set, ULONG counter, const 
 
 int main(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/test_capi_log.%d", (int)getpid());
-    mkdir(dir, 0700);
+    ct_tmp_init("test_capi_log");
     CHECK(pl_register_builtin(NULL, 0) == 0);       /* what the API does at its first call */
     char a[128], b[128], name[300];
-    snprintf(a, sizeof a, "%s/a.blg", dir);
-    snprintf(b, sizeof b, "%s/b.blg", dir);
+    snprintf(a, sizeof a, "%s/a.blg", ct_dir);
+    snprintf(b, sizeof b, "%s/b.blg", ct_dir);
     uint64_t vals[5];
     int64_t times[5];
     write_log(a, 3, vals, times);
@@ -116,16 +115,13 @@ int main(void)
     widen(w, name);
     CHECK_EQ_U64(read_all(w, &g, counter, vals, times), 5);
     HANDLE h;
-    snprintf(name, sizeof name, "log:%s/missing.blg", dir);
+    snprintf(name, sizeof name, "log:%s/missing.blg", ct_dir);
     widen(w, name);
     CHECK_EQ_U64(PerfOpenQueryHandle(w, &h), ERROR_FILE_NOT_FOUND);
     CHECK_EQ_U64(PerfOpenQueryHandle(u"log:/etc/passwd", &h), ERROR_BAD_NETPATH);
     CHECK_EQ_U64(PerfOpenQueryHandle(u"log:", &h), ERROR_BAD_NETPATH);
     pl_env_unref(env);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    ct_tmp_remove();
     ct_passed += ct_failed_checks == 0;
     ct_failed += ct_failed_checks != 0;
     return CT_END();

@@ -6,6 +6,7 @@
  * defined again with more counters (merged) or otherwise (refused); a file
  * changed after it was opened (refused at that record, never misread). */
 #include "ctest.h"
+#include "ct_tmp.h"
 #include "perflib.h"
 #include "pl_blog.h"
 #include "logsrc.h"
@@ -17,17 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char dir[64];
 static uint64_t tick;                       /* the test set's clock: values follow it */
-
-static const char *tmp(const char *name)
-{
-    static char p[4][128];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
-    return p[k];
-}
 
 /* "LogT Queue": instances a and b (and c from tick 3 on), Items/sec = 100 or
  * 200 x tick, Depth = tick. */
@@ -347,15 +338,11 @@ static void t_bad(void)
 
 int main(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/test_logsrc.%d", (int)getpid());
-    mkdir(dir, 0700);
+    ct_tmp_init("test_logsrc");
     RUN(t_round_trip);
     RUN(t_changes_range_files);
     RUN(t_definitions);
     RUN(t_bad);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    ct_tmp_remove();
     return CT_END();
 }

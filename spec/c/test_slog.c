@@ -9,6 +9,7 @@
  * database, a foreign database, another version, another host, a Records
  * row with a bad payload).  The core alone: no Lua. */
 #include "ctest.h"
+#include "ct_tmp.h"
 #include "perflib.h"
 #include "pl_slog.h"
 
@@ -23,16 +24,6 @@
 #include <unistd.h>
 
 static const char *const FIX = "spec/fixtures/basic";
-static char dir[64];
-
-static const char *tmp(const char *name)
-{
-    static char p[4][128];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
-    return p[k];
-}
 
 static void rm_db(const char *p)
 {
@@ -605,8 +596,7 @@ static void t_corrupt_rows(void)
 
 int main(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/test_slog.%d", (int)getpid());
-    mkdir(dir, 0700);
+    ct_tmp_init("test_slog");
     RUN(t_rows_by_hand);
     RUN(t_records_round_trip);
     RUN(t_no_rows);
@@ -616,9 +606,6 @@ int main(void)
     RUN(t_file_limit);
     RUN(t_foreign);
     RUN(t_corrupt_rows);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    ct_tmp_remove();
     return CT_END();
 }
