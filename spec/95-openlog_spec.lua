@@ -9,30 +9,11 @@ local files = dofile "spec/support/files.lua"
 
 local ENODATA, EINVAL, ENOENT = 61, 22, 2
 
--- A log of n samples of a defined set on its own machine: instance q1's Items/sec
--- raw value is 120 x n at the n-th collect, Depth 3 x n.
+-- A log of n samples of a defined set on its own machine (spec/support/queue_log.lua):
+-- instance q1's Items/sec raw value is 120 x n at the n-th collect, Depth 3 x n.
 local function queue_log(path, n)
-  local m = perflib.machine { root = "spec/fixtures/basic" }
-  local k = 0
-  assert(perflib.define {
-    name = "OL95 Queue", machine = m, help = "A queue of this test.",
-    counters = { { name = "Items/sec", type = "PERF_COUNTER_BULK_COUNT", help = "Items a second." },
-                 { name = "Depth", type = "PERF_COUNTER_LARGE_RAWCOUNT" } },
-    collect = function() k = k + 1; return { q1 = { 120 * k, 3 * k }, q2 = { 7, 1 } } end,
-  })
-  local q = m:query()
-  assert(q:add "\\OL95 Queue(*)\\*")
-  assert(q:add "\\Memory\\Available Bytes")
-  os.remove(path)
-  local w = assert(perflib.log_writer(path))
-  local live = {}
-  for i = 1, n do
-    live[i] = assert(q:collect())
-    assert(w:write(live[i]))
-    perflib.sleep(0.005)
-  end
-  assert(w:close())
-  return live
+  return dofile "spec/support/queue_log.lua"(path, n, { set = "OL95 Queue", help = "A queue of this test.",
+                                                      memory = true, sleep = 0.005 })
 end
 
 local function all_samples(q)

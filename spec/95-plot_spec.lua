@@ -315,31 +315,10 @@ R.rule "Full" { source = "\\Memory\\Available Bytes", when = R.above(1100000) }
   end)
 end)
 
--- A binary log (issue 15 item 6) of a set defined on its own machine in this process (the
--- perflua child never defined it: units come from the log's definitions): queue q1's
--- Depth is 3 x k at the k-th sample, Items/sec (bulk count) 120 x k, q2's Depth stays 1.
+-- A log of n samples of "PL95 Queue" (spec/support/queue_log.lua): their timestamps.
 local function queue_log(path, n)
-  local perflib = require "perflib"
-  local m = perflib.machine { root = "spec/fixtures/basic" }
-  local k = 0
-  assert(perflib.define {
-    name = "PL95 Queue", machine = m,
-    counters = { { name = "Items/sec", type = "PERF_COUNTER_BULK_COUNT" },
-                 { name = "Depth", type = "PERF_COUNTER_LARGE_RAWCOUNT" } },
-    collect = function() k = k + 1; return { q1 = { 120 * k, 3 * k }, q2 = { 7, 1 } } end,
-  })
-  local query = m:query()
-  assert(query:add "\\PL95 Queue(*)\\*")
-  os.remove(path)
-  local w = assert(perflib.log_writer(path))
   local ts = {}
-  for i = 1, n do
-    local s = assert(query:collect())
-    ts[i] = s.timestamp
-    assert(w:write(s))
-    perflib.sleep(0.01)
-  end
-  assert(w:close())
+  for i, s in ipairs(dofile "spec/support/queue_log.lua"(path, n, { set = "PL95 Queue" })) do ts[i] = s.timestamp end
   return ts
 end
 

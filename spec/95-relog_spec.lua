@@ -14,30 +14,10 @@ local sink = dofile "spec/support/sink.lua"
 
 local SET = "RL95 Queue"
 
--- A log of n samples (the live samples are returned).
+-- A log of n samples (the live samples are returned; spec/support/queue_log.lua).
 local function queue_log(path, n)
-  local m = perflib.machine { root = "spec/fixtures/basic" }
-  local k = 0
-  assert(perflib.define {
-    name = SET, machine = m, help = "A queue of the relog spec.",
-    counters = { { name = "Items/sec", type = "PERF_COUNTER_BULK_COUNT", help = "Items a second." },
-                 { name = "Depth", type = "PERF_COUNTER_LARGE_RAWCOUNT" } },
-    collect = function() k = k + 1; return { q1 = { 120 * k, 3 * k }, q2 = { 7, 1 } } end,
-  })
-  local q = m:query()
-  assert(q:add("\\" .. SET .. "(*)\\*"))
-  assert(q:add "\\Memory\\Available Bytes")
-  os.remove(path)
-  local w = assert(perflib.log_writer(path))
-  local live = {}
-  for i = 1, n do
-    live[i] = assert(q:collect())
-    assert(w:write(live[i]))
-    perflib.sleep(0.01)
-  end
-  assert(w:close())
-  q:close()
-  return live
+  return dofile "spec/support/queue_log.lua"(path, n, { set = SET, help = "A queue of the relog spec.",
+                                                      memory = true })
 end
 
 -- perflua relog ARGS in this process: exit status, stdout, stderr.
