@@ -18,22 +18,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* The memfd the input is written to, made once; its /proc path. */
-static const char *fz_file(const uint8_t *data, size_t size)
-{
-    static int fd = -1;
-    static char path[64];
-    if (fd < 0) {
-        fd = memfd_create("fuzz_blog", 0);
-        if (fd < 0)
-            return NULL;
-        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-    }
-    if (ftruncate(fd, 0) != 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
-        return NULL;
-    return path;
-}
-
 static void check_records(pl_env *env, pl_blog_reader *r, const uint8_t *file)
 {
     pl_blog_record rec;
@@ -67,7 +51,7 @@ static void check_records(pl_env *env, pl_blog_reader *r, const uint8_t *file)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     pl_env *env = fz_env();
-    const char *path = env ? fz_file(data, size) : NULL;
+    const char *path = env ? fz_memfd(data, size) : NULL;
     uint8_t *file = path ? fz_copy(data, size) : NULL;
     if (!file)
         return 0;

@@ -9,6 +9,9 @@
 #include "providers.h"
 
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +31,23 @@ static uint8_t *fz_copy(const uint8_t *data, size_t size)
     if (buf)
         memcpy(buf, data, size);
     return buf;
+}
+
+/* The input as a file (a memfd made once, rewritten each run): its /proc
+ * path, for the readers that open paths; NULL when it cannot be written. */
+static __attribute__((unused)) const char *fz_memfd(const uint8_t *data, size_t size)
+{
+    static int fd = -1;
+    static char path[64];
+    if (fd < 0) {
+        fd = memfd_create("fuzz", 0);
+        if (fd < 0)
+            return NULL;
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    }
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
+        return NULL;
+    return path;
 }
 
 /* Every value of s1 against s0: the bulk path and the one-value path agree. */

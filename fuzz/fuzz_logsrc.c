@@ -56,22 +56,6 @@ static size_t frame(const uint8_t *data, size_t size, uint8_t *buf)
     return out;
 }
 
-/* The file the log is written to, made once (open_log takes a path). */
-static const char *fz_file(const uint8_t *data, size_t size)
-{
-    static int fd = -1;
-    static char path[64];
-    if (fd < 0) {
-        fd = memfd_create("fuzz_logsrc", 0);
-        if (fd < 0)
-            return NULL;
-        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-    }
-    if (ftruncate(fd, 0) != 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
-        return NULL;
-    return path;
-}
-
 /* A query of every counter of every set of env, collected to the end. */
 static void read_all(pl_env *env)
 {
@@ -112,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     size_t n = frame(in, size, buf);
     free(in);
-    const char *path = fz_file(buf, n);
+    const char *path = fz_memfd(buf, n);
     if (!path)
         return 0;
     pl_env *env = NULL;
