@@ -83,7 +83,7 @@ int lpl_frame(lua_State *L)
         const pl_block *b = &s1->blocks[ix - 1];
         lua_pushvalue(L, -2);                              /* the key */
         if (b->shape == PERF_ERROR_RETURN) {
-            lpl_push_block_error(L, 1, s1, b);
+            lpl_push_block_error(L, 1, b);
             push_failed(L);
         } else {
             push_entry(L, s1, b, s0, raw);
@@ -92,7 +92,7 @@ int lpl_frame(lua_State *L)
         if (both) {
             lua_pushfstring(L, "raw:%s", lua_tostring(L, -2));
             if (b->shape == PERF_ERROR_RETURN) {
-                lpl_push_block_error(L, 1, s1, b);
+                lpl_push_block_error(L, 1, b);
                 push_failed(L);
             } else {
                 push_entry(L, s1, b, s0, 1);

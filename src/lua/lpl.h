@@ -146,8 +146,8 @@ int lpl_check_block(lua_State *L);
 /* llog.c: binary logs (log_writer, read_log) into the table on top */
 void lpl_open_log(lua_State *L);
 void lpl_open_openlog(lua_State *L);
-/* Why result b of sample s (the userdata at index si) failed, pushed. */
-void lpl_push_block_error(lua_State *L, int si, const pl_sample *s, const pl_block *b);
+/* Why result b of the sample (the userdata at index si) failed, pushed. */
+void lpl_push_block_error(lua_State *L, int si, const pl_block *b);
 /* opts[key] (table at t), Unix seconds, as FILETIME (dflt when absent; raises
  * naming it), with half a microsecond of slack on side -1 (a lower bound) or
  * 1 (an upper one). */

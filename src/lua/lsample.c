@@ -521,11 +521,10 @@ static int s_raw(lua_State *L)
     return push_iter(L, 0, 1, only, NULL);
 }
 
-/* Why result b of sample s (the userdata at index si) failed: the message of
+/* Why result b of the sample (the userdata at index si) failed: the message of
  * its errno (naming the file below the machine's root), else its status name. */
-void lpl_push_block_error(lua_State *L, int si, const pl_sample *s, const pl_block *b)
+void lpl_push_block_error(lua_State *L, int si, const pl_block *b)
 {
-    (void)s;
     if (!b->err) {
         lua_pushstring(L, pl_status_name(b->status));
         return;
@@ -572,7 +571,7 @@ static int s_results(lua_State *L)
         lua_pushinteger(L, b->time);
         lua_setfield(L, -2, "time");
         if (b->err) {
-            lpl_push_block_error(L, 1, s, b);
+            lpl_push_block_error(L, 1, b);
             lua_setfield(L, -2, "error");
         }
         lua_createtable(L, (int)b->ninst, 0);
