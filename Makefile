@@ -48,11 +48,11 @@ CWARNS  := -Wall -Wextra -pedantic -Wshadow -Wcast-qual -Wmissing-prototypes \
            -Wstrict-prototypes -Wwrite-strings -Wundef -Werror=implicit-function-declaration
 CSTD    := -std=c11 -D_GNU_SOURCE
 OPT     ?= -O2 -g
-CFLAGS_ := $(CSTD) $(OPT) $(CWARNS) -fPIC -fvisibility=hidden -Isrc/core -Isrc/providers -Isrc/capi $(CFLAGS)
+CFLAGS_ := $(CSTD) $(OPT) $(CWARNS) -fPIC -fvisibility=hidden -Isrc/core -Isrc/sources -Isrc/providers -Isrc/capi $(CFLAGS)
 SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 CORE_SRC := $(wildcard src/core/*.c)
-PROV_SRC := $(wildcard src/providers/*.c)
+PROV_SRC := $(wildcard src/sources/*.c src/providers/*.c)
 CAPI_SRC := $(wildcard src/capi/*.c)
 BIND_SRC := $(wildcard src/lua/*.c)
 HOST_SRC := $(wildcard src/host/*.c)
@@ -115,7 +115,7 @@ build/obj/%.o: src/%.c $(HDRS)
 
 build/san/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(SAN) $(CWARNS) -fPIC -Isrc/core -Isrc/providers -Isrc/capi $(LUA_CFLAGS) -c $< -o $@
+	$(CC) $(CSTD) $(SAN) $(CWARNS) -fPIC -Isrc/core -Isrc/sources -Isrc/providers -Isrc/capi $(LUA_CFLAGS) -c $< -o $@
 
 # The out-of-process plug-in host (src/plughost): nothing of perflib, no Lua.
 # build/san/ holds a link to it, so that san builds find it as they find it
@@ -376,12 +376,12 @@ build/perflua: $(HOST_SRC) build/gen/perflib_lua.c build/libperflib-core.a \
 # ctest.h register the built-in sets before main, as libperflib does.
 build/ctest/%: spec/c/%.c build/libperflib-core.a build/libperflib-providers.a $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(OPT) $(CWARNS) -DCT_BUILTIN -Isrc/core -Isrc/providers -Ispec/c -o $@ $< \
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -DCT_BUILTIN -Isrc/core -Isrc/sources -Isrc/providers -Ispec/c -o $@ $< \
 	  build/libperflib-providers.a build/libperflib-core.a $(PROV_LIBS) -lm
 
 build/san/ctest/%: spec/c/%.c $(SAN_CORE) $(SAN_PROV) $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(SAN) $(CWARNS) -DCT_BUILTIN -Isrc/core -Isrc/providers -Ispec/c -o $@ $< \
+	$(CC) $(CSTD) $(SAN) $(CWARNS) -DCT_BUILTIN -Isrc/core -Isrc/sources -Isrc/providers -Ispec/c -o $@ $< \
 	  $(SAN_CORE) $(SAN_PROV) $(PROV_LIBS) -lm
 
 # the core alone, without one provider object: its registry starts empty
@@ -398,13 +398,13 @@ $(patsubst build/%,build/san/%,$(CORE_TESTS)): build/san/ctest/%: spec/c/%.c $(S
 APPSEG_TESTS := $(filter build/ctest/test_appseg%,$(CTESTS))
 $(APPSEG_TESTS): build/ctest/%: spec/c/%.c build/libperflib-provider.a build/libperflib.a $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(OPT) $(CWARNS) -DCT_BUILTIN -Isrc/core -Isrc/providers -Isrc/capi -Isrc/provider -Ispec/c \
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -DCT_BUILTIN -Isrc/core -Isrc/sources -Isrc/providers -Isrc/capi -Isrc/provider -Ispec/c \
 	  -o $@ $< build/libperflib-provider.a build/libperflib.a $(PROV_LIBS) -lm -lpthread
 
 $(patsubst build/%,build/san/%,$(APPSEG_TESTS)): build/san/ctest/%: spec/c/%.c $(SAN_CAPI) $(SAN_PUBPROV) \
                  $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(SAN) $(CWARNS) -DCT_BUILTIN -Isrc/core -Isrc/providers -Isrc/capi -Isrc/provider -Ispec/c \
+	$(CC) $(CSTD) $(SAN) $(CWARNS) -DCT_BUILTIN -Isrc/core -Isrc/sources -Isrc/providers -Isrc/capi -Isrc/provider -Ispec/c \
 	  -o $@ $< $(SAN_PUBPROV) $(SAN_CAPI) $(PROV_LIBS) -lm -lpthread
 
 # a publisher the Lua specs start (spec/98-appseg_spec.lua)
@@ -417,25 +417,25 @@ $(APPSEG_PUB): spec/c/appseg/pub.c build/libperflib-provider.a $(STAGED_H)
 CAPI_TESTS := $(filter build/ctest/test_capi%,$(CTESTS))
 $(CAPI_TESTS): build/ctest/%: spec/c/%.c build/libperflib.a $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/providers -Isrc/capi -Ispec/c -o $@ $< build/libperflib.a $(PROV_LIBS) -lm -lpthread
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/sources -Isrc/providers -Isrc/capi -Ispec/c -o $@ $< build/libperflib.a $(PROV_LIBS) -lm -lpthread
 
 $(patsubst build/%,build/san/%,$(CAPI_TESTS)): build/san/ctest/%: spec/c/%.c $(SAN_CAPI) $(wildcard spec/c/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Isrc/providers -Isrc/capi -Ispec/c -o $@ $< $(SAN_CAPI) $(PROV_LIBS) -lm -lpthread
+	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Isrc/sources -Isrc/providers -Isrc/capi -Ispec/c -o $@ $< $(SAN_CAPI) $(PROV_LIBS) -lm -lpthread
 
 # the plug-in host's tests: the host program and the broken plug-ins first
 PLUG_TESTS := $(filter build/ctest/test_plugin_host%,$(CTESTS))
 $(PLUG_TESTS): build/ctest/%: spec/c/%.c build/libperflib-core.a build/libperflib-providers.a \
                $(wildcard spec/c/*.h) build/perflib-plugin-host $(TEST_PLUGINS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/providers -Ispec/c -o $@ $< \
+	$(CC) $(CSTD) $(OPT) $(CWARNS) -Isrc/core -Isrc/sources -Isrc/providers -Ispec/c -o $@ $< \
 	  -DCT_LIBASAN='"$(shell $(CC) -print-file-name=libasan.so)"' \
 	  build/libperflib-providers.a build/libperflib-core.a $(PROV_LIBS) -lm -ldl
 
 $(patsubst build/%,build/san/%,$(PLUG_TESTS)): build/san/ctest/%: spec/c/%.c $(SAN_CORE) $(SAN_PROV) \
                $(wildcard spec/c/*.h) build/san/perflib-plugin-host $(TEST_PLUGINS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Isrc/providers -Ispec/c -o $@ $< $(SAN_CORE) $(SAN_PROV) $(PROV_LIBS) -lm -ldl
+	$(CC) $(CSTD) $(SAN) $(CWARNS) -Isrc/core -Isrc/sources -Isrc/providers -Ispec/c -o $@ $< $(SAN_CORE) $(SAN_PROV) $(PROV_LIBS) -lm -ldl
 
 # ---- main job -------------------------------------------------------------------
 # the main job: the monitor with the default rules, its live status view and
@@ -453,7 +453,7 @@ test: deps-test
 	@bash spec/support/run-all.sh
 
 lint:
-	cppcheck --enable=warning,portability --error-exitcode=1 -q -Isrc/core -Isrc/providers -Isrc/capi -D_GNU_SOURCE \
+	cppcheck --enable=warning,portability --error-exitcode=1 -q -Isrc/core -Isrc/sources -Isrc/providers -Isrc/capi -D_GNU_SOURCE \
 	  --suppress=missingIncludeSystem src
 	luacheck -q .
 	for f in $(LUA_SRC) spec/*.lua examples/*.lua; do luac5.4 -p $$f || exit 1; done
@@ -501,39 +501,39 @@ build/bench/floor_%: bench/floor_%.c bench/floor_common.h
 # formula evaluation in C alone: ns per formatted value
 build/bench/bulk: bench/bulk.c bench/bench_clock.h build/libperflib-core.a build/libperflib-providers.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -o $@ $< build/libperflib-providers.a \
+	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/sources -Isrc/providers -o $@ $< build/libperflib-providers.a \
 	  build/libperflib-core.a $(PROV_LIBS) -lm
 
 # a long binary log of this machine's samples on a 1 Hz clock, for the benches that read one
 build/bench/mklog: bench/mklog.c build/libperflib-core.a build/libperflib-providers.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -o $@ $< build/libperflib-providers.a \
+	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/sources -Isrc/providers -o $@ $< build/libperflib-providers.a \
 	  build/libperflib-core.a $(PROV_LIBS) -lm
 
 # a V1 PERF_DATA_BLOCK against the V2 data block of the same Global sample
 build/bench/v1: bench/v1.c bench/bench_clock.h build/libperflib-core.a build/libperflib-providers.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -o $@ $< build/libperflib-providers.a \
+	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/sources -Isrc/providers -o $@ $< build/libperflib-providers.a \
 	  build/libperflib-core.a $(PROV_LIBS) -lm
 
 # one plug-in Collect through perflib-plugin-host against the same call in process
 build/bench/plugin: bench/plugin.c bench/bench_clock.h build/libperflib-core.a build/libperflib-providers.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -o $@ $< build/libperflib-providers.a \
+	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/sources -Isrc/providers -o $@ $< build/libperflib-providers.a \
 	  build/libperflib-core.a $(PROV_LIBS) -lm -ldl
 
 # application providers: an update against a plain store, a read against memcpy of the segment
 build/bench/appseg: bench/appseg.c bench/bench_clock.h build/libperflib-provider.a build/libperflib-core.a \
                     build/libperflib-providers.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -Isrc/capi -Isrc/provider -o $@ $< \
+	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/sources -Isrc/providers -Isrc/capi -Isrc/provider -o $@ $< \
 	  build/libperflib-provider.a build/libperflib-providers.a build/libperflib-core.a $(PROV_LIBS) -lpcp_mmv -lpcp -lm -lpthread
 
 # a remote query of \Memory\* against a local collect and a loopback round trip (perflua serve)
 build/bench/remote: bench/remote.c bench/bench_clock.h spec/c/serve_daemon.h build/libperflib-core.a \
                     build/libperflib-providers.a build/perflua
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/providers -Ispec/c -o $@ $< build/libperflib-providers.a \
+	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/sources -Isrc/providers -Ispec/c -o $@ $< build/libperflib-providers.a \
 	  build/libperflib-core.a $(PROV_LIBS) -lm -lpthread
 
 # luarocks builds in the source tree: do it in a copy, install into build/rocktree.

@@ -16,7 +16,7 @@ FUZZ_FLAGS      ?=
 
 FUZZ_SAN   := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
               -fno-sanitize-recover=undefined
-FUZZ_CFLAGS := $(CSTD) $(FUZZ_SAN) $(CWARNS) -Isrc/core -Isrc/providers -Isrc/capi
+FUZZ_CFLAGS := $(CSTD) $(FUZZ_SAN) $(CWARNS) -Isrc/core -Isrc/sources -Isrc/providers -Isrc/capi
 FUZZ_NAMES := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_BINS  := $(addprefix build/fuzz/,$(FUZZ_NAMES))
 # the core, the providers and the C API instrumented for coverage, apart from

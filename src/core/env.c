@@ -2,6 +2,7 @@
  * counterset registry every environment starts from, GUIDs and snapshots. */
 #include "perflib.h"
 #include "pl_provider.h"
+#include "pl_ksrc.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -24,6 +25,11 @@ struct pl_env {
     uint32_t nlocal;         /* sets of its own (pl_env_register) */
     const pl_source_ops *src_ops;   /* a log behind it (pl_env_set_source), or NULL */
     void *src;
+    /* kernel sources (pl_ksrc.h): the readers, and the generation they read in */
+    pl_ksrc *ksrc;
+    pthread_mutex_t lock;    /* recursive: a derived set collects inside a collect */
+    unsigned depth;          /* nested pl_env_begin calls */
+    uint64_t gen;            /* the current generation while depth > 0 */
 };
 
 /* ---- GUIDs ---------------------------------------------------------------- */
@@ -321,6 +327,13 @@ static pl_env *env_new(const char *root, int registry)
         root = "/";
     n = strlen(root);
     env->refs = 1;
+    {
+        pthread_mutexattr_t a;
+        pthread_mutexattr_init(&a);
+        pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+        pthread_mutex_init(&env->lock, &a);
+        pthread_mutexattr_destroy(&a);
+    }
     env->root = strdup(root);
     env->prefix = malloc(n + 2);
     if (!env->root || !env->prefix) {
@@ -365,6 +378,8 @@ void pl_env_unref(pl_env *env)
         return;
     if (env->src_ops)
         env->src_ops->free(env->src);
+    pl_ksrc_free_all(env->ksrc);
+    pthread_mutex_destroy(&env->lock);
     free(env->root);
     free(env->prefix);
     free(env->cs);
@@ -639,11 +654,39 @@ int pl_snap_add_key(pl_snapshot *s, const char *name, uint32_t id, uint64_t key)
 int pl_enum_instances(pl_env *env, const pl_counterset_def *cs, pl_snapshot *out)
 {
     void *st = NULL;
-    int e = pl_provider_open(cs, env, &st);
-    if (e)
-        return e;
-    pl_snap_clear(out);
-    e = cs->ops->instances(st, out);
-    cs->ops->close(st);
+    int e;
+    pl_env_begin(env);
+    e = pl_provider_open(cs, env, &st);
+    if (!e) {
+        pl_snap_clear(out);
+        e = cs->ops->instances(st, out);
+        cs->ops->close(st);
+    }
+    pl_env_end(env);
     return e;
+}
+
+/* ---- generations of kernel sources (pl_ksrc.h) ----------------------------- */
+
+void pl_env_begin(pl_env *env)
+{
+    pthread_mutex_lock(&env->lock);
+    if (env->depth++ == 0)
+        env->gen++;
+}
+
+void pl_env_end(pl_env *env)
+{
+    env->depth--;
+    pthread_mutex_unlock(&env->lock);
+}
+
+uint64_t pl_env_generation(const pl_env *env)
+{
+    return env->depth ? env->gen : 0;
+}
+
+pl_ksrc **pl_env_ksrc_list(pl_env *env)
+{
+    return &env->ksrc;
 }

@@ -3,6 +3,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,23 +31,31 @@ void pl_file_init(pl_file *f)
     f->fd = -1;
     f->buf = NULL;
     f->cap = f->len = 0;
+    f->whole = f->regular = 0;
 }
 
 void pl_file_close(pl_file *f)
 {
+    int whole = f->whole;
     if (f->fd >= 0)
         close(f->fd);
     free(f->buf);
     pl_file_init(f);
+    f->whole = whole;
 }
 
 int pl_file_read(pl_file *f, const pl_env *env, const char *rel)
 {
     size_t len = 0;
     if (f->fd < 0) {
+        struct stat st;
+        struct statfs sf;
         f->fd = pl_open_rel(env, rel);
         if (f->fd < 0)
             return errno;
+        /* procfs and sysfs files are S_IFREG too, but not regular */
+        f->regular = fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode) && fstatfs(f->fd, &sf) == 0 &&
+                     sf.f_type != PROC_SUPER_MAGIC && sf.f_type != SYSFS_MAGIC;
     }
     if (f->cap == 0) {
         f->buf = malloc(4096);
@@ -68,7 +79,8 @@ int pl_file_read(pl_file *f, const pl_env *env, const char *rel)
             f->buf = nb;
             f->cap *= 2;
         }
-        r = pread(f->fd, f->buf + len, f->cap - 1 - len, (off_t)len);
+        size_t want = f->cap - 1 - len;
+        r = pread(f->fd, f->buf + len, want, (off_t)len);
         if (r < 0) {
             int e = errno;
             if (e == EINTR)
@@ -83,6 +95,8 @@ int pl_file_read(pl_file *f, const pl_env *env, const char *rel)
         if (r == 0)
             break;
         len += (size_t)r;
+        if ((size_t)r < want && (f->whole || f->regular))
+            break;           /* provably the end: no second read to see 0 */
     }
     /* A final line without '\n' (recordings, containers' views, fixture
      * trees) is still a whole line: the file was read to its end.  It gets

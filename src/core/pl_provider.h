@@ -11,6 +11,11 @@ typedef struct pl_file {
     int fd;                  /* -1 until opened */
     char *buf;               /* NUL-terminated contents after pl_file_read */
     size_t cap, len;
+    /* A read shorter than asked is the end: the kernel makes the whole file
+     * per read (PL_KSRC_WHOLE), or it is a regular file (fixture trees).
+     * Set by the opener; kept by pl_file_close. */
+    int whole;
+    int regular;             /* found at open (fstat) */
 } pl_file;
 
 #define PL_FILE_MAX (64u << 20)   /* larger files are refused with EFBIG */

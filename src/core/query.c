@@ -2,6 +2,7 @@
  * samples.  Provider states (open files) live here, one per counterset used,
  * so repeated collection re-reads kept fds instead of reopening. */
 #include "perflib.h"
+#include "pl_ksrc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -456,6 +457,34 @@ void *pl_membuf_alloc(void *ud, size_t size)
     return b->mem;
 }
 
+/* Every set's provider, each between two readings of the clock (*t1 is the
+ * last): 0 or ENOMEM. */
+static int collect_sets(pl_query *q, int64_t *t1)
+{
+    for (uint32_t k = 0; k < q->nsets; k++) {
+        qset *t = q->sets[k];
+        int64_t before = *t1;
+        t->err = 0;
+        if (!t->state) {
+            t->err = pl_provider_open(t->cs, q->env, &t->state);
+            if (t->err)
+                t->state = NULL;
+        }
+        if (!t->err) {
+            pl_snap_clear(&t->snap);
+            t->err = t->cs->ops->collect(t->state, t->wanted, &t->snap);
+            if (t->err == ENOMEM)
+                return ENOMEM;
+        }
+        /* the instant this set was read: its rates use it, not the middle
+         * of every set's reads, which moves with the other sets' cost; a set
+         * fed by a shared kernel source says when that was read */
+        pl_now(t1, NULL, NULL);
+        t->time = !t->err && t->snap.time ? t->snap.time : before + (*t1 - before) / 2;
+    }
+    return 0;
+}
+
 int pl_query_collect(pl_query *q, pl_sample **out)
 {
     return pl_query_collect_with(q, std_alloc, NULL, out);
@@ -483,25 +512,13 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
         pl_now(&t0, &freq, &t100);
         t1 = t0;
     }
-    for (uint32_t k = 0; !so && k < q->nsets; k++) {
-        qset *t = q->sets[k];
-        int64_t before = t1;             /* each set between two readings of the clock */
-        t->err = 0;
-        if (!t->state) {
-            t->err = pl_provider_open(t->cs, q->env, &t->state);
-            if (t->err)
-                t->state = NULL;
-        }
-        if (!t->err) {
-            pl_snap_clear(&t->snap);
-            t->err = t->cs->ops->collect(t->state, t->wanted, &t->snap);
-            if (t->err == ENOMEM)
-                return ENOMEM;
-        }
-        /* the instant this set was read: its rates use it, not the middle
-         * of every set's reads, which moves with the other sets' cost */
-        pl_now(&t1, NULL, NULL);
-        t->time = !t->err && t->snap.time ? t->snap.time : before + (t1 - before) / 2;
+    if (!so) {
+        int e;
+        pl_env_begin(q->env);            /* one read of each kernel source for all sets */
+        e = collect_sets(q, &t1);
+        pl_env_end(q->env);
+        if (e)
+            return e;
     }
 
     /* size everything first: one allocation per sample */

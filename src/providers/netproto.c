@@ -18,7 +18,8 @@
  * not unwrapped on 32-bit ones. */
 #include "providers.h"
 #include "pl_provider.h"
-#include "netsnmp.h"
+#include "pl_ksrc.h"
+#include "netmib.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -30,23 +31,16 @@
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
 #define CTR(id, name, help, type, detail, u) { id, name, help, type, PL_NO_ID, detail, 0, 8, u }
-#define K PL_NS_KEY
 #define NONE 0xFF
 #define NSTATIC(a) (sizeof a / sizeof a[0])
 
-/* ---- files and sources ------------------------------------------------------- */
+/* ---- sources ------------------------------------------------------------------ */
 
-enum { F_SNMP, F_NETSTAT, F_SNMP6, NFILES };
-static const char *const file_path[NFILES] = { "proc/net/snmp", "proc/net/netstat", "proc/net/snmp6" };
-
-enum { S_PAIRS, S_LINES };
-
-/* One section of a file: its fields are keys[0..nkeys) of the set's flat field list. */
+/* One section of a kernel source: the set's flat fields [0, n) of this entry
+ * are the source's fields first .. first + n - 1 (netmib.h). */
 typedef struct np_src {
-    uint8_t file, kind;
-    const char *tag;
-    const pl_ns_key *keys;
-    uint8_t nkeys;
+    const pl_ksrc_def *file;
+    uint8_t first, n;
 } np_src;
 
 typedef struct np_set {
@@ -57,12 +51,9 @@ typedef struct np_set {
 } np_set;
 
 #define MAXF 32              /* fields of one set */
+#define MAXSRC 2             /* sources of one set */
 
 /* ---- IPv4 / IPv6 ------------------------------------------------------------- */
-
-enum { IP_INREC, IP_HDR, IP_ADDR, IP_FWD, IP_UNK, IP_INDISC, IP_DELIV, IP_OUTREQ, IP_OUTDISC,
-       IP_NOROUTE, IP_REASMREQ, IP_REASMOK, IP_REASMFAIL, IP_FRAGOK, IP_FRAGFAIL, IP_FRAGCR,
-       IP_INOCT, IP_OUTOCT, IP_N };
 
 static const pl_counter_def ip_counters[] = {
     CTR(0, "Datagrams/sec", "IP datagrams received and sent per second (Ip InReceives + "
@@ -110,38 +101,20 @@ static const pl_counter_def ip_counters[] = {
 };
 
 static const uint8_t ip_map[][2] = {
-    {IP_INREC, IP_OUTREQ}, {IP_INREC, NONE}, {IP_HDR, NONE}, {IP_ADDR, NONE}, {IP_FWD, NONE},
-    {IP_UNK, NONE}, {IP_INDISC, NONE}, {IP_DELIV, NONE}, {IP_OUTREQ, NONE}, {IP_OUTDISC, NONE},
-    {IP_NOROUTE, NONE}, {IP_REASMREQ, NONE}, {IP_REASMOK, NONE}, {IP_REASMFAIL, NONE},
-    {IP_FRAGOK, NONE}, {IP_FRAGFAIL, NONE}, {IP_FRAGCR, NONE}, {IP_INOCT, NONE}, {IP_OUTOCT, NONE},
+    {PL_IP_INREC, PL_IP_OUTREQ}, {PL_IP_INREC, NONE}, {PL_IP_HDR, NONE}, {PL_IP_ADDR, NONE}, {PL_IP_FWD, NONE},
+    {PL_IP_UNK, NONE}, {PL_IP_INDISC, NONE}, {PL_IP_DELIV, NONE}, {PL_IP_OUTREQ, NONE}, {PL_IP_OUTDISC, NONE},
+    {PL_IP_NOROUTE, NONE}, {PL_IP_REASMREQ, NONE}, {PL_IP_REASMOK, NONE}, {PL_IP_REASMFAIL, NONE},
+    {PL_IP_FRAGOK, NONE}, {PL_IP_FRAGFAIL, NONE}, {PL_IP_FRAGCR, NONE}, {PL_IP_INOCT, NONE}, {PL_IP_OUTOCT, NONE},
 };
 _Static_assert(NSTATIC(ip_map) == NSTATIC(ip_counters), "one source per counter");
 
-static const pl_ns_key ip4_keys[] = {   /* IP_INREC .. IP_FRAGCR, then IpExt */
-    K("InReceives"), K("InHdrErrors"), K("InAddrErrors"), K("ForwDatagrams"),
-    K("InUnknownProtos"), K("InDiscards"), K("InDelivers"), K("OutRequests"), K("OutDiscards"),
-    K("OutNoRoutes"), K("ReasmReqds"), K("ReasmOKs"), K("ReasmFails"), K("FragOKs"),
-    K("FragFails"), K("FragCreates"), K("InOctets"), K("OutOctets"),
-};
-static const pl_ns_key ip6_keys[] = {
-    K("Ip6InReceives"), K("Ip6InHdrErrors"), K("Ip6InAddrErrors"), K("Ip6OutForwDatagrams"),
-    K("Ip6InUnknownProtos"), K("Ip6InDiscards"), K("Ip6InDelivers"), K("Ip6OutRequests"),
-    K("Ip6OutDiscards"), K("Ip6OutNoRoutes"), K("Ip6ReasmReqds"), K("Ip6ReasmOKs"),
-    K("Ip6ReasmFails"), K("Ip6FragOKs"), K("Ip6FragFails"), K("Ip6FragCreates"),
-    K("Ip6InOctets"), K("Ip6OutOctets"),
-};
-_Static_assert(NSTATIC(ip4_keys) == IP_N && NSTATIC(ip6_keys) == IP_N, "IP fields");
-
 static const np_src ip4_srcs[] = {
-    { F_SNMP, S_PAIRS, "Ip", ip4_keys, IP_INOCT },
-    { F_NETSTAT, S_PAIRS, "IpExt", ip4_keys + IP_INOCT, 2 },
+    { &pl_ksrc_snmp, PL_SNMP_IP, PL_IP_INOCT },
+    { &pl_ksrc_netstat, PL_NETSTAT_IPEXT, PL_IP_N - PL_IP_INOCT },
 };
-static const np_src ip6_srcs[] = { { F_SNMP6, S_LINES, "Ip6", ip6_keys, IP_N } };
+static const np_src ip6_srcs[] = { { &pl_ksrc_snmp6, PL_SNMP6_IP6, PL_IP_N } };
 
 /* ---- TCPv4 -------------------------------------------------------------------- */
-
-enum { T_ACTIVE, T_PASSIVE, T_FAILS, T_RESETS, T_ESTAB, T_INSEGS, T_OUTSEGS, T_RETRANS,
-       T_INERRS, T_OUTRSTS, T_CSUM, T_LOVER, T_LDROP, T_TIMEOUTS, T_SYNRETR, T_N };
 
 static const pl_counter_def tcp_counters[] = {
     CTR(0, "Segments/sec", "TCP segments received and sent per second, IPv4 and IPv6 together "
@@ -179,28 +152,19 @@ static const pl_counter_def tcp_counters[] = {
 };
 
 static const uint8_t tcp_map[][2] = {
-    {T_INSEGS, T_OUTSEGS}, {T_ESTAB, NONE}, {T_ACTIVE, NONE}, {T_PASSIVE, NONE}, {T_FAILS, NONE},
-    {T_RESETS, NONE}, {T_INSEGS, NONE}, {T_OUTSEGS, NONE}, {T_RETRANS, NONE}, {T_INERRS, NONE},
-    {T_OUTRSTS, NONE}, {T_CSUM, NONE}, {T_LOVER, NONE}, {T_LDROP, NONE}, {T_TIMEOUTS, NONE},
-    {T_SYNRETR, NONE},
+    {PL_TCP_INSEGS, PL_TCP_OUTSEGS}, {PL_TCP_ESTAB, NONE}, {PL_TCP_ACTIVE, NONE}, {PL_TCP_PASSIVE, NONE}, {PL_TCP_FAILS, NONE},
+    {PL_TCP_RESETS, NONE}, {PL_TCP_INSEGS, NONE}, {PL_TCP_OUTSEGS, NONE}, {PL_TCP_RETRANS, NONE}, {PL_TCP_INERRS, NONE},
+    {PL_TCP_OUTRSTS, NONE}, {PL_TCP_CSUM, NONE}, {PL_TCP_LOVER, NONE}, {PL_TCP_LDROP, NONE}, {PL_TCP_TIMEOUTS, NONE},
+    {PL_TCP_SYNRETR, NONE},
 };
 _Static_assert(NSTATIC(tcp_map) == NSTATIC(tcp_counters), "one source per counter");
 
-static const pl_ns_key tcp_keys[] = {
-    K("ActiveOpens"), K("PassiveOpens"), K("AttemptFails"), K("EstabResets"), K("CurrEstab"),
-    K("InSegs"), K("OutSegs"), K("RetransSegs"), K("InErrs"), K("OutRsts"), K("InCsumErrors"),
-    K("ListenOverflows"), K("ListenDrops"), K("TCPTimeouts"), K("TCPSynRetrans"),
-};
-_Static_assert(NSTATIC(tcp_keys) == T_N, "TCP fields");
-
 static const np_src tcp_srcs[] = {
-    { F_SNMP, S_PAIRS, "Tcp", tcp_keys, T_LOVER },
-    { F_NETSTAT, S_PAIRS, "TcpExt", tcp_keys + T_LOVER, T_N - T_LOVER },
+    { &pl_ksrc_snmp, PL_SNMP_TCP, PL_TCP_LOVER },
+    { &pl_ksrc_netstat, PL_NETSTAT_TCPEXT, PL_TCP_N - PL_TCP_LOVER },
 };
 
 /* ---- UDPv4 / UDPv6 ------------------------------------------------------------ */
-
-enum { U_IN, U_NOPORT, U_INERR, U_OUT, U_RCVBUF, U_SNDBUF, U_CSUM, U_IGNMULTI, U_MEMERR, U_N };
 
 static const pl_counter_def udp_counters[] = {
     CTR(0, "Datagrams/sec", "UDP datagrams received and sent per second (Udp InDatagrams + "
@@ -227,30 +191,15 @@ static const pl_counter_def udp_counters[] = {
 };
 
 static const uint8_t udp_map[][2] = {
-    {U_IN, U_OUT}, {U_IN, NONE}, {U_NOPORT, NONE}, {U_INERR, NONE}, {U_OUT, NONE},
-    {U_RCVBUF, NONE}, {U_SNDBUF, NONE}, {U_CSUM, NONE}, {U_IGNMULTI, NONE}, {U_MEMERR, NONE},
+    {PL_UDP_IN, PL_UDP_OUT}, {PL_UDP_IN, NONE}, {PL_UDP_NOPORT, NONE}, {PL_UDP_INERR, NONE}, {PL_UDP_OUT, NONE},
+    {PL_UDP_RCVBUF, NONE}, {PL_UDP_SNDBUF, NONE}, {PL_UDP_CSUM, NONE}, {PL_UDP_IGNMULTI, NONE}, {PL_UDP_MEMERR, NONE},
 };
 _Static_assert(NSTATIC(udp_map) == NSTATIC(udp_counters), "one source per counter");
 
-static const pl_ns_key udp4_keys[] = {
-    K("InDatagrams"), K("NoPorts"), K("InErrors"), K("OutDatagrams"), K("RcvbufErrors"),
-    K("SndbufErrors"), K("InCsumErrors"), K("IgnoredMulti"), K("MemErrors"),
-};
-static const pl_ns_key udp6_keys[] = {
-    K("Udp6InDatagrams"), K("Udp6NoPorts"), K("Udp6InErrors"), K("Udp6OutDatagrams"),
-    K("Udp6RcvbufErrors"), K("Udp6SndbufErrors"), K("Udp6InCsumErrors"), K("Udp6IgnoredMulti"),
-    K("Udp6MemErrors"),
-};
-_Static_assert(NSTATIC(udp4_keys) == U_N && NSTATIC(udp6_keys) == U_N, "UDP fields");
-
-static const np_src udp4_srcs[] = { { F_SNMP, S_PAIRS, "Udp", udp4_keys, U_N } };
-/* "Udp6" also starts the UdpLite6 lines; they are simply not keys */
-static const np_src udp6_srcs[] = { { F_SNMP6, S_LINES, "Udp6", udp6_keys, U_N } };
+static const np_src udp4_srcs[] = { { &pl_ksrc_snmp, PL_SNMP_UDP, PL_UDP_N } };
+static const np_src udp6_srcs[] = { { &pl_ksrc_snmp6, PL_SNMP6_UDP6, PL_UDP_N } };
 
 /* ---- ICMP / ICMPv6 ------------------------------------------------------------ */
-
-enum { I_INMSG, I_INERR, I_OUTMSG, I_OUTERR, I_INDU, I_INTE, I_INECHO, I_INREP, I_OUTDU,
-       I_OUTECHO, I_OUTREP, I_INPTB, I_OUTPTB, I_N };
 
 #define ICMP_COMMON(dest_unreach, v4, v6) \
     CTR(0, "Messages/sec", "ICMP messages received and sent per second (" v4 "InMsgs + " \
@@ -297,27 +246,14 @@ static const pl_counter_def icmp6_counters[] = {
 };
 
 static const uint8_t icmp_map[][2] = {
-    {I_INMSG, I_OUTMSG}, {I_INMSG, NONE}, {I_INERR, NONE}, {I_OUTMSG, NONE}, {I_OUTERR, NONE},
-    {I_INDU, NONE}, {I_INTE, NONE}, {I_INECHO, NONE}, {I_INREP, NONE}, {I_OUTDU, NONE},
-    {I_OUTECHO, NONE}, {I_OUTREP, NONE}, {I_INPTB, NONE}, {I_OUTPTB, NONE},
+    {PL_ICMP_INMSG, PL_ICMP_OUTMSG}, {PL_ICMP_INMSG, NONE}, {PL_ICMP_INERR, NONE}, {PL_ICMP_OUTMSG, NONE}, {PL_ICMP_OUTERR, NONE},
+    {PL_ICMP_INDU, NONE}, {PL_ICMP_INTE, NONE}, {PL_ICMP_INECHO, NONE}, {PL_ICMP_INREP, NONE}, {PL_ICMP_OUTDU, NONE},
+    {PL_ICMP_OUTECHO, NONE}, {PL_ICMP_OUTREP, NONE}, {PL_ICMP_INPTB, NONE}, {PL_ICMP_OUTPTB, NONE},
 };
 _Static_assert(NSTATIC(icmp_map) == NSTATIC(icmp6_counters), "one source per counter");
 
-static const pl_ns_key icmp4_keys[] = {
-    K("InMsgs"), K("InErrors"), K("OutMsgs"), K("OutErrors"), K("InDestUnreachs"),
-    K("InTimeExcds"), K("InEchos"), K("InEchoReps"), K("OutDestUnreachs"), K("OutEchos"),
-    K("OutEchoReps"),
-};
-static const pl_ns_key icmp6_keys[] = {
-    K("Icmp6InMsgs"), K("Icmp6InErrors"), K("Icmp6OutMsgs"), K("Icmp6OutErrors"),
-    K("Icmp6InDestUnreachs"), K("Icmp6InTimeExcds"), K("Icmp6InEchos"), K("Icmp6InEchoReplies"),
-    K("Icmp6OutDestUnreachs"), K("Icmp6OutEchos"), K("Icmp6OutEchoReplies"),
-    K("Icmp6InPktTooBigs"), K("Icmp6OutPktTooBigs"),
-};
-_Static_assert(NSTATIC(icmp4_keys) == I_INPTB && NSTATIC(icmp6_keys) == I_N, "ICMP fields");
-
-static const np_src icmp4_srcs[] = { { F_SNMP, S_PAIRS, "Icmp", icmp4_keys, I_INPTB } };
-static const np_src icmp6_srcs[] = { { F_SNMP6, S_LINES, "Icmp6", icmp6_keys, I_N } };
+static const np_src icmp4_srcs[] = { { &pl_ksrc_snmp, PL_SNMP_ICMP, PL_ICMP_INPTB } };
+static const np_src icmp6_srcs[] = { { &pl_ksrc_snmp6, PL_SNMP6_ICMP6, PL_ICMP_N } };
 
 /* ---- the sets ------------------------------------------------------------------ */
 
@@ -332,9 +268,8 @@ static const np_set icmp6_set = { icmp6_srcs, 1, icmp_map, NSTATIC(icmp6_counter
 /* ---- the table-driven provider --------------------------------------------------- */
 
 typedef struct np_state {
-    pl_env *env;
     const np_set *set;
-    pl_file f[NFILES];
+    pl_ksrc *src[MAXSRC];    /* the machine's readers of the set's sources */
 } np_state;
 
 static int np_open(pl_env *env, const np_set *set, void **state)
@@ -342,23 +277,19 @@ static int np_open(pl_env *env, const np_set *set, void **state)
     np_state *s = calloc(1, sizeof *s);
     if (!s)
         return ENOMEM;
-    s->env = pl_env_ref(env);
     s->set = set;
-    for (int i = 0; i < NFILES; i++)
-        pl_file_init(&s->f[i]);
+    for (int k = 0; k < set->nsrc; k++)
+        if (!(s->src[k] = pl_ksrc_attach(env, set->srcs[k].file))) {
+            free(s);
+            return ENOMEM;
+        }
     *state = s;
     return 0;
 }
 
 static void np_close(void *state)
 {
-    np_state *s = state;
-    if (!s)
-        return;
-    for (int i = 0; i < NFILES; i++)
-        pl_file_close(&s->f[i]);
-    pl_env_unref(s->env);
-    free(s);
+    free(state);             /* the readers are the environment's */
 }
 
 /* Source of flat field f. */
@@ -366,7 +297,7 @@ static int src_of(const np_set *set, unsigned f)
 {
     unsigned off = 0;
     for (int k = 0; k < set->nsrc; k++) {
-        off += set->srcs[k].nkeys;
+        off += set->srcs[k].n;
         if (f < off)
             return k;
     }
@@ -378,7 +309,7 @@ static int np_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     np_state *s = state;
     const np_set *set = s->set;
     uint64_t v[MAXF];
-    uint8_t st[MAXF], need[4] = { 0 }, read_ok[NFILES] = { 0 };
+    uint8_t st[MAXF], need[MAXSRC] = { 0 };
     unsigned off = 0;
     pl_sources files;
     int e;
@@ -390,11 +321,11 @@ static int np_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
             continue;
         for (int j = 0; j < 2; j++) {
             int k = set->map[i][j] == NONE ? -1 : src_of(set, set->map[i][j]);
-            if (k >= 0 && k < (int)sizeof need)
+            if (k >= 0)
                 need[k] = 1;
         }
     }
-    /* the main file is read whenever anything is wanted, so a set whose
+    /* the main source is read whenever anything is wanted, so a set whose
      * files are all missing fails the same way whatever the query asks */
     if (wanted == NULL || memchr(need, 1, sizeof need))
         need[0] = 1;
@@ -402,19 +333,14 @@ static int np_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     pl_sources_init(&files);
     for (int k = 0; k < set->nsrc; k++) {
         const np_src *src = &set->srcs[k];
-        if (need[k]) {
-            if (!read_ok[src->file])
-                read_ok[src->file] = pl_source_read(&files, &s->f[src->file], s->env,
-                                                    file_path[src->file]) ? 1 : 2;
-            if (read_ok[src->file] == 1) {
-                const char *text = s->f[src->file].buf;
-                if (src->kind == S_PAIRS)
-                    pl_ns_pairs(text, src->tag, src->keys, src->nkeys, v + off, st + off);
-                else
-                    pl_ns_lines(text, src->tag, src->keys, src->nkeys, v + off, st + off);
-            }
+        if (need[k] && pl_source_done(&files, pl_ksrc_get(s->src[k]), pl_ksrc_path(s->src[k]))) {
+            const pl_mib *m = pl_ksrc_data(s->src[k]);
+            memcpy(v + off, m->v + src->first, src->n * sizeof *v);
+            memcpy(st + off, m->st + src->first, src->n);
+            if (k == 0)
+                snap->time = pl_ksrc_time(s->src[0]);    /* the instant of the read it shares */
         }
-        off += src->nkeys;
+        off += src->n;
     }
     for (uint32_t i = 0; i < set->ncounters; i++) {
         uint8_t a = set->map[i][0], b = set->map[i][1];
