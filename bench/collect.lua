@@ -64,6 +64,24 @@ do
   end
 end
 
+-- "Global": one query of every set above that a Global collection takes (not
+-- costly), against the sum of those sets' own floors in the same round: the
+-- sets share their kernel reads (one /proc/stat, one /proc/net/snmp ...),
+-- where the floors each read their files alone.
+local GLOBAL_TARGET = 0.8
+do
+  local paths, members = {}, {}
+  for i, set in ipairs(SETS) do
+    local name = set.paths[1]:match "^\\([^\\(]+)"
+    local cs = #set.paths == 1 and set.id ~= "proc_time" and perflib.counterset(name)
+    if cs and not cs.costly then
+      paths[#paths + 1], members[#members + 1] = set.paths[1], i
+    end
+  end
+  SETS[#SETS + 1] = { id = "global", label = ("Global: %d sets in one query"):format(#members), paths = paths,
+                      members = members, target = GLOBAL_TARGET }
+end
+
 local function new_query(set)
   local q = common.new_query(perflib, set.paths)
   local s, err = q:collect()
@@ -119,7 +137,7 @@ end
 local function run_floor()
   local ids, out = {}, {}
   for _, set in ipairs(SETS) do
-    if not set.floor then ids[#ids + 1] = set.id end
+    if not set.floor and not set.members then ids[#ids + 1] = set.id end
   end
   local info = run_one_floor(("%s -t %g -r 1 %s"):format(FLOOR, SECONDS, table.concat(ids, " ")), out)
   for _, prog in ipairs(FAMILY) do
@@ -151,7 +169,13 @@ for r = 1, ROUNDS do
   local fl
   fl, floor_info = run_floor()
   for i, set in ipairs(SETS) do
-    fl_ns[i][r] = fl[set.id] or error("floor printed no figure for " .. set.id)
+    if set.members then          -- the sum of its sets' floors
+      local sum = 0
+      for _, m in ipairs(set.members) do sum = sum + fl_ns[m][r] end
+      fl_ns[i][r] = sum
+    else
+      fl_ns[i][r] = fl[set.id] or error("floor printed no figure for " .. set.id)
+    end
   end
 end
 
@@ -162,12 +186,15 @@ local misses = 0
 for i, set in ipairs(SETS) do
   local p, f = median(pl_ns[i]), median(fl_ns[i])
   local ratio = p / f
-  local ok = ratio <= TARGET
+  local target = set.target or TARGET
+  local ok = ratio <= target
   if not ok then misses = misses + 1 end
-  print(("%-44s %12.0f %12.0f %6.2fx %6.1fx  %-6s %7.2fx"):format(set.label, p, f, ratio, TARGET,
+  print(("%-44s %12.0f %12.0f %6.2fx %6.1fx  %-6s %7.2fx"):format(set.label, p, f, ratio, target,
     ok and "PASS" or "MISS", median(re_ns[i]) / f))
 end
 print("# reuse: the ratio with s0, s1 = s1, q:collect(s0) (no sample allocated per collect)")
-print(("# %d of %d sets within %.1fx; %d collects per perflib measurement; %.1f s")
-  :format(#SETS - misses, #SETS, TARGET, iters[1], clock() - t_start))
+print(("# Global: its floor is the sum of its sets' floors above (target %.1fx: shared reads)")
+  :format(GLOBAL_TARGET))
+print(("# %d of %d lines within target; %d collects per perflib measurement; %.1f s")
+  :format(#SETS - misses, #SETS, iters[1], clock() - t_start))
 os.exit(0)

@@ -1,7 +1,8 @@
 /* The C floor of a perflib collect: the same files the providers read for a
  * full `\Set(*)\*` query, kept open, pread at offset 0 until EOF (the I/O of
- * pl_file_read: one pread that returns the data, one that returns 0, with the
- * same 4096-byte first buffer doubled as needed), then
+ * pl_file_read: one pread that returns the data, then one that returns 0
+ * unless the file is made whole per read (rf_is_whole), with the same
+ * 4096-byte first buffer doubled as needed), then
  * hand-parsed with the least work that yields the values the provider uses.
  * No perflib code: this is what any C program reading these counters pays.
  *

@@ -76,7 +76,28 @@ typedef struct rfile {
     int fd;                  /* -1: absent */
     char *buf;
     size_t cap, len;
+    int whole;               /* the kernel makes it whole per read: a short read is its end */
 } rfile;
+
+/* Files the kernel writes whole into each read (single_open files, sysfs
+ * attributes, sysctls): one pread that returns less than asked is the whole
+ * file, as perflib's kernel sources read them (PL_KSRC_WHOLE).  Files made
+ * record by record (diskstats, net/dev, vmstat, interrupts ...) are read
+ * until a pread returns 0. */
+static FLOOR_UNUSED int rf_is_whole(const char *path)
+{
+    static const char *const whole[] = {
+        "/proc/stat", "/proc/meminfo", "/proc/uptime", "/proc/loadavg", "/proc/net/snmp",
+        "/proc/net/netstat", "/proc/net/snmp6", "/proc/net/sockstat", "/proc/net/sockstat6", NULL,
+    };
+    if (strncmp(path, "/sys/", 5) == 0 || strncmp(path, "/proc/sys/", 10) == 0 ||
+        strncmp(path, "/proc/pressure/", 15) == 0)
+        return 1;
+    for (int i = 0; whole[i]; i++)
+        if (strcmp(path, whole[i]) == 0)
+            return 1;
+    return 0;
+}
 
 /* Opens path and keeps it open; a missing file leaves fd at -1 (the provider
  * stops looking too) unless required, which exits.  1: open. */
@@ -86,13 +107,14 @@ static FLOOR_UNUSED int rf_open(rfile *f, const char *path, int required)
     f->cap = 4096;           /* pl_file_read's first size: the read size matters to */
     f->buf = xmalloc(f->cap); /* /proc/sys, which allocates count + 1 bytes per read */
     f->len = 0;
+    f->whole = rf_is_whole(path);
     if (f->fd < 0 && required)
         die("open", path);
     return f->fd >= 0;
 }
 
-/* pread from offset 0 until it returns 0, as pl_file_read does, the buffer
- * doubled as needed.  0, or -1 on a pread error (errno set; f->len is what
+/* pread from offset 0 until it returns 0 (or, for a whole file, less than
+ * asked), as pl_file_read does, the buffer doubled as needed.  0, or -1 on a pread error (errno set; f->len is what
  * was read before it). */
 static FLOOR_UNUSED int rf_fill(rfile *f)
 {
@@ -107,7 +129,8 @@ static FLOOR_UNUSED int rf_fill(rfile *f)
             f->buf = nb;
             f->cap *= 2;
         }
-        r = pread(f->fd, f->buf + len, f->cap - 1 - len, (off_t)len);
+        size_t want = f->cap - 1 - len;
+        r = pread(f->fd, f->buf + len, want, (off_t)len);
         if (r < 0) {
             if (errno == EINTR)
                 continue;
@@ -117,6 +140,8 @@ static FLOOR_UNUSED int rf_fill(rfile *f)
         if (r == 0)
             break;
         len += (size_t)r;
+        if (f->whole && (size_t)r < want)
+            break;
     }
     f->buf[len] = '\0';
     f->len = len;

@@ -26,6 +26,15 @@ int pl_open_rel(const pl_env *env, const char *rel)
     return open(path, O_RDONLY | O_CLOEXEC);
 }
 
+/* /proc/sys/ (proc_sys_call_handler formats the value into one buffer) and
+ * /proc/pressure/ (single_open): whole per read. */
+static int whole_proc_file(const char *rel)
+{
+    while (*rel == '/')
+        rel++;
+    return strncmp(rel, "proc/sys/", 9) == 0 || strncmp(rel, "proc/pressure/", 14) == 0;
+}
+
 void pl_file_init(pl_file *f)
 {
     f->fd = -1;
@@ -53,9 +62,13 @@ int pl_file_read(pl_file *f, const pl_env *env, const char *rel)
         f->fd = pl_open_rel(env, rel);
         if (f->fd < 0)
             return errno;
-        /* procfs and sysfs files are S_IFREG too, but not regular */
-        f->regular = fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode) && fstatfs(f->fd, &sf) == 0 &&
+        /* procfs and sysfs files are S_IFREG too, but not regular.  A sysfs
+         * attribute, a sysctl and a pressure file are made whole per read. */
+        int fs = fstatfs(f->fd, &sf) == 0;
+        f->regular = fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode) && fs &&
                      sf.f_type != PROC_SUPER_MAGIC && sf.f_type != SYSFS_MAGIC;
+        if ((fs && sf.f_type == SYSFS_MAGIC) || whole_proc_file(rel))
+            f->whole = 1;
     }
     if (f->cap == 0) {
         f->buf = malloc(4096);
