@@ -223,6 +223,18 @@ local CLASSES = {
     countersets = { ok = { "function", function(m) return m:countersets() end }, fail = "an iterator" },
     query = { ok = { "perflib.Query", function(m) return m:query() end }, fail = "no I/O" },
     log = { ok = { "nil", function(m) return m:log() end }, fail = "nil is the answer for a live machine" },
+    collect = { ok = { "perflib.Sample,perflib.Sample", function(m)
+                  local a, b = m:query(), m:query()
+                  assert(a:add "\\Memory\\*")
+                  assert(b:add "\\System\\*")
+                  return m:collect(a, b) end },
+                fail = { "nil,string,number", function()
+                  local m = perflib.open_log(log_of_one_sample())
+                  local q = m:query()
+                  assert(q:add "\\Processor Information(*)\\% Processor Time")   -- what the log holds
+                  assert(m:collect(q))
+                  return m:collect(q) end },
+                bad = { "bad argument #1 to 'collect'", function(m) return (m:collect()) end } },
   } },
   ["perflib.CounterSet"] = { make = function() return M:counterset "Processor Information" end, methods = {
     counter = { ok = { "table", function(cs) return cs:counter "% Processor Time" end },

@@ -544,6 +544,14 @@ typedef struct pl_stats {
 pl_status pl_statistics(uint32_t type, const pl_raw *raws, size_t n, size_t first,
                         int64_t freq, unsigned flags, int scale, pl_stats *out);
 
+/* Several queries of one environment at one instant: between pl_env_begin
+ * and pl_env_end every kernel file is read once for all the collects
+ * (pl_query_collect makes such a generation of its own; pairs nest, the
+ * outermost counts).  begin takes the environment's lock (recursive), so
+ * other threads collecting on it wait until end: keep the pair short. */
+void pl_env_begin(pl_env *env);
+void pl_env_end(pl_env *env);
+
 /* Clocks, as stored in samples. */
 void pl_now(int64_t *perf_time, int64_t *perf_freq, int64_t *time100ns);
 

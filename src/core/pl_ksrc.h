@@ -59,12 +59,7 @@ const char *pl_ksrc_path(const pl_ksrc *k);
 /* Reads so far (tests: one read per generation). */
 uint64_t pl_ksrc_reads(const pl_ksrc *k);
 
-/* A generation: every source read between begin and end is read once.
- * Nests (the outermost pair counts), and holds env's lock, so that threads
- * collecting on one machine take turns.  pl_query_collect and
- * pl_enum_instances make their own. */
-void pl_env_begin(pl_env *env);
-void pl_env_end(pl_env *env);
+/* pl_env_begin / pl_env_end (perflib.h) delimit a generation. */
 
 /* ---- between env.c and ksrc.c ---------------------------------------------- */
 /* The current generation, or 0 outside one (then every get reads). */

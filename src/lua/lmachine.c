@@ -174,6 +174,75 @@ static int m_query(lua_State *L)
     return lpl_new_query(L, 1);
 }
 
+/* The collects of m_collect, run protected (m_collect holds the machine's
+ * generation around them and must end it whatever happens): arguments are
+ * the queries, results their samples, or fail, message, errno. */
+static int collect_body(lua_State *L)
+{
+    int n = lua_gettop(L);
+    for (int i = 1; i <= n; i++) {
+        lpl_query *q = lua_touserdata(L, i);
+        lpl_alloc a = { L, NULL, 0 };
+        pl_sample *s;
+        int e;
+        q->busy = 1;
+        e = pl_query_collect_with(q->q, lpl_sample_alloc, &a, &s);
+        q->busy = 0;
+        if (q->closing) {            /* closed by a callback of its own collect */
+            pl_query_free(q->q);
+            q->q = NULL;
+            return lpl_fail(L, "collect", ECANCELED);
+        }
+        if (e && pl_query_source_error(q->q)) {
+            luaL_pushfail(L);
+            lua_pushfstring(L, "collect: %s", pl_query_source_error(q->q));
+            lua_pushinteger(L, e);
+            return 3;
+        }
+        if (e)
+            return lpl_fail(L, "collect", e);
+        lpl_sample_finish(L, s, lua_upvalueindex(1));
+    }
+    return n;
+}
+
+/***
+ * Collects several queries of this machine at one instant: every kernel
+ * file (/proc/stat, /proc/net/snmp ...) is read once for all of them, and
+ * sets fed by one read share its time.  As `q:collect()` for each query, in
+ * order; all or nothing.
+ * @function Machine:collect
+ * @tparam Query ... queries of this machine, each at most once
+ * @treturn[1] Sample ... one sample per query, in order
+ * @return[2] nil
+ * @treturn[2] string message
+ * @treturn[2] int errno
+ */
+static int m_collect(lua_State *L)
+{
+    lpl_machine *m = lpl_check_machine(L, 1);
+    int n = lua_gettop(L) - 1, rc;
+    luaL_argcheck(L, n >= 1, 2, "query expected");
+    luaL_checkstack(L, n + 8, "too many queries");
+    for (int i = 2; i <= n + 1; i++) {
+        lpl_query *q = luaL_checkudata(L, i, LPL_QUERY);
+        luaL_argcheck(L, q->q != NULL, i, "attempt to use a closed query");
+        luaL_argcheck(L, !q->busy, i, "query is collecting");
+        luaL_argcheck(L, pl_query_env(q->q) == m->env, i, "query of another machine");
+        for (int j = 2; j < i; j++)
+            luaL_argcheck(L, !lua_rawequal(L, i, j), i, "query given twice");
+    }
+    lua_pushvalue(L, 1);
+    lua_pushcclosure(L, collect_body, 1);
+    lua_insert(L, 2);
+    pl_env_begin(m->env);
+    rc = lua_pcall(L, n, LUA_MULTRET, 0);
+    pl_env_end(m->env);
+    if (rc != 0)
+        return lua_error(L);
+    return lua_gettop(L) - 1;
+}
+
 void lpl_open_machine(lua_State *L)
 {
     static const luaL_Reg meta[] = {
@@ -181,7 +250,7 @@ void lpl_open_machine(lua_State *L)
     };
     static const luaL_Reg methods[] = {
         { "countersets", m_countersets }, { "counterset", m_counterset }, { "query", m_query },
-        { NULL, NULL }
+        { "collect", m_collect }, { NULL, NULL }
     };
     lpl_newclass(L, LPL_MACHINE, meta, NULL);
     luaL_getmetatable(L, LPL_MACHINE);
