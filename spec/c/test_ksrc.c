@@ -6,6 +6,7 @@
 #include "perflib.h"
 #include "pl_ksrc.h"
 #include "netmib.h"
+#include "proctable.h"
 #include "ctest.h"
 #include "ct_tmp.h"
 
@@ -171,6 +172,39 @@ static void test_parser_bytes(void)
     CHECK(m.st[PL_SNMP6_UDP6 + PL_UDP_IN] == PL_NS_BAD);        /* "key 9 extra" */
 }
 
+/* Process: the queries of a machine share its process table: one listing,
+ * one stat read per process in a generation, one set of kept fds. */
+static void test_process_table(void)
+{
+    pl_env *env = pl_env_new("spec/fixtures/proc-basic");
+    pl_query *a = pl_query_new(env), *b = pl_query_new(env);
+    pl_sample *sa = NULL, *sb = NULL;
+    pl_env_set_user_hz(env, 100);
+    pl_env_set_page_size(env, 4096);
+    add(a, "\\Process(*)\\% Processor Time");
+    add(b, "\\Process(*)\\Private Bytes");
+    pl_env_begin(env);
+    CHECK(pl_query_collect(a, &sa) == 0 && pl_query_collect(b, &sb) == 0);
+    pl_env_end(env);
+    /* the stat of the 9 processes (as test_process's test_lazy), kept once for both
+     * queries, and the status of 1 2 1162 25423 30473 for b's Private Bytes */
+    CHECK_EQ_U64(pl_pt_kept(), 9 + 5);
+    CHECK(sa->blocks[0].ninst == sb->blocks[0].ninst);
+    CHECK_EQ_U64(sa->blocks[0].ninst, 9);
+    free(sa);
+    free(sb);
+    /* apart, each collect reads again, through the same kept fds */
+    CHECK(pl_query_collect(a, &sa) == 0 && pl_query_collect(b, &sb) == 0);
+    CHECK_EQ_U64(pl_pt_kept(), 9 + 5);
+    free(sa);
+    free(sb);
+    pl_query_free(a);
+    CHECK_EQ_U64(pl_pt_kept(), 9 + 5);       /* the machine's, not a query's */
+    pl_query_free(b);
+    pl_env_unref(env);
+    CHECK_EQ_U64(pl_pt_kept(), 0);
+}
+
 int main(void)
 {
     RUN(test_one_read_per_collect);
@@ -178,5 +212,6 @@ int main(void)
     RUN(test_only_needed);
     RUN(test_layout_change);
     RUN(test_parser_bytes);
+    RUN(test_process_table);
     return CT_END();
 }

@@ -45,6 +45,8 @@ int pl_ksrc_get(pl_ksrc *k)
 {
     uint64_t g = pl_env_generation(k->env);
     int64_t t0, t1;
+    if (!k->def->path)
+        return EINVAL;       /* state without a file: nothing to read */
     if (g && k->gen == g)
         return k->err;
     k->gen = g;
@@ -64,6 +66,8 @@ const void *pl_ksrc_data(const pl_ksrc *k) { return k->data; }
 int64_t pl_ksrc_time(const pl_ksrc *k) { return k->time; }
 const char *pl_ksrc_path(const pl_ksrc *k) { return k->def->path; }
 uint64_t pl_ksrc_reads(const pl_ksrc *k) { return k->reads; }
+void *pl_ksrc_state(pl_ksrc *k) { return k->data; }
+uint64_t pl_ksrc_generation(const pl_ksrc *k) { return pl_env_generation(k->env); }
 
 void pl_ksrc_free_all(pl_ksrc *head)
 {

@@ -56,6 +56,12 @@ const void *pl_ksrc_data(const pl_ksrc *k);
 int64_t pl_ksrc_time(const pl_ksrc *k);
 /* The file below the root, for snap->err_path. */
 const char *pl_ksrc_path(const pl_ksrc *k);
+/* The struct of a source without a file (path NULL: state the sets of a
+ * machine share, such as its process table), zeroed when attached; its
+ * owner fills it, and def->release frees what it grew. */
+void *pl_ksrc_state(pl_ksrc *k);
+/* The current generation (0 outside one: then nothing may be reused). */
+uint64_t pl_ksrc_generation(const pl_ksrc *k);
 /* Reads so far (tests: one read per generation). */
 uint64_t pl_ksrc_reads(const pl_ksrc *k);
 

@@ -31,6 +31,7 @@
 #include "pl_provider.h"
 #include "providers.h"
 #include "proctable.h"
+#include "ptshare.h"
 #include "pl_names.h"
 
 #include <errno.h>
@@ -119,7 +120,6 @@ static const pl_counter_def counters[NC] = {
 
 /* Sources, one bit each, so `wanted` turns into a set of files to read. */
 enum { S_STAT = 1, S_STATUS = 2, S_IO = 4, S_FD = 8, S_SMAPS = 16, S_UPTIME = 32 };
-enum { F_STAT, F_STATUS, F_IO, F_FD, F_SMAPS, NFD };
 
 #define B(f) PS_BIT(PS_##f)
 static const struct {
@@ -148,20 +148,20 @@ enum { T_NONE, T_SUM, T_ACC };       /* _Total: not summed, sum, sum + exited */
 #define BIT(c) ((uint64_t)1 << (c))
 #define TOTAL_ID 0xFFFFFFFEu
 
-/* One process (pid + start time) across collections.  Entries are touched
- * once per collect and are out of cache by then: what a stat-only collect
- * needs (up to last[X_PROC]) sits in the first 64 bytes. */
+/* One process (pid + start time) as this state published it across
+ * collections: its identity and the cumulative values _Total keeps.  The
+ * files, descriptors and parsed values are the machine's (ptshare.h). */
 typedef struct pent {
     uint32_t pid;            /* first: the table's id */
     uint32_t known;          /* start holds the identity */
     uint64_t start;          /* stat 22, ticks after boot */
-    int fd[NFD];             /* kept descriptors, -1 when not open */
     uint64_t acc_have;       /* BIT(c) of last[c] published at the last collect */
     uint64_t last[NC];       /* cumulative values last published */
 } pent;
 
 typedef struct pstate {
-    pl_ptbase b;             /* env, /proc, clock, buffers, pids */
+    pl_ptshare *sh;          /* the machine's process table */
+    pl_ptbase *b;            /* its /proc, clock and listing */
     uint64_t page;
     pl_etab tab;
     pl_names names;          /* this collection's instance names */
@@ -172,8 +172,8 @@ typedef struct pstate {
 /* ---- entries ------------------------------------------------------------------------ */
 
 /* The identity ended (exit or pid reuse): its cumulative values move to
- * _Total's share of the dead, its descriptors close. */
-static void forget(pstate *s, pent *e, int keep_stat)
+ * _Total's share of the dead. */
+static void forget(pstate *s, pent *e)
 {
     for (uint64_t m = e->acc_have; m; m &= m - 1) {
         int c = __builtin_ctzll(m);
@@ -182,23 +182,18 @@ static void forget(pstate *s, pent *e, int keep_stat)
     }
     e->acc_have = 0;
     e->known = 0;
-    for (int k = 0; k < NFD; k++)
-        if (!(keep_stat && k == F_STAT))
-            pl_pt_close(&e->fd[k]);
 }
 
 static void ent_init(void *ud, void *ve, uint32_t id)
 {
-    pent *e = ve;
     (void)ud;
+    (void)ve;
     (void)id;
-    for (int k = 0; k < NFD; k++)
-        e->fd[k] = -1;
 }
 
 static void ent_retire(void *ud, void *ve)
 {
-    forget(ud, ve, 0);
+    forget(ud, ve);
 }
 
 static void p_close(void *state)
@@ -208,7 +203,6 @@ static void p_close(void *state)
         return;
     pl_etab_free(&s->tab, ent_retire, s);
     pl_names_free(&s->names);
-    pl_pt_base_free(&s->b);
     free(s);
 }
 
@@ -217,7 +211,11 @@ static int p_open(pl_env *env, void **state)
     pstate *s = calloc(1, sizeof *s);
     if (!s)
         return ENOMEM;
-    pl_pt_base_init(&s->b, env);
+    if (!(s->sh = pl_ptshare_attach(env))) {
+        free(s);
+        return ENOMEM;
+    }
+    s->b = pl_ptshare_base(s->sh);
     s->page = (uint64_t)pl_env_page_size(env);
     pl_etab_init(&s->tab, sizeof(pent));
     pl_names_init(&s->names);
@@ -231,46 +229,20 @@ static int p_open(pl_env *env, void **state)
 
 /* ---- reads ------------------------------------------------------------------------- */
 
-static const char *const leaf[NFD] = { "/stat", "/status", "/io", "/fd", "/smaps_rollup" };
-
-/* The relative path of a file of e: built only when it must be opened. */
-static const char *rel_of(const pent *e, int k, char *rel)
+/* stat of e (the machine's sp).  0 with sp->ps; EINVAL for a malformed stat
+ * (left out); else the errno of the read.  An exit, or another process on
+ * the pid, ends the identity this state published. */
+static int read_stat(pstate *s, pent *e, pl_ptproc *sp, uint32_t need, int fresh)
 {
-    char *p;
-    if (e->fd[k] >= 0)
-        return NULL;
-    p = pl_utoa(rel, e->pid);
-    strcpy(p, leaf[k]);
-    return rel;
-}
-
-static int read_file(pstate *s, pent *e, int k)
-{
-    char rel[40];
-    return pl_pt_read(s->b.procfd, rel_of(e, k, rel), &e->fd[k], &s->b.rb);
-}
-
-/* stat of e into ps.  0; EINVAL for a malformed stat (left out); else the
- * errno of the read.  A kept fd that reads ESRCH (the process exited; its
- * pid may live on in a new process) is dropped and the path opened afresh. */
-static int read_stat(pstate *s, pent *e, uint32_t need, pl_pstat *ps)
-{
-    int err = 0;
-    if (e->fd[F_STAT] >= 0 && (err = read_file(s, e, F_STAT)) != 0) {
+    int err = pl_ptshare_stat(s->sh, sp, need, fresh);
+    if (err) {
         if (pl_pt_outcome(err) == PL_PT_GONE)
-            forget(s, e, 0);
-        pl_pt_close(&e->fd[F_STAT]);
-    }
-    if (e->fd[F_STAT] < 0 && (err = read_file(s, e, F_STAT)) != 0) {
-        if (pl_pt_outcome(err) == PL_PT_GONE)
-            forget(s, e, 0);
+            forget(s, e);
         return err;
     }
-    if (pl_pt_parse_stat(s->b.rb.buf, s->b.rb.len, need, ps) || !(ps->have & PS_BIT(PS_START)))
-        return EINVAL;
-    if (e->known && e->start != ps->v[PS_START])
-        forget(s, e, 1);     /* same pid, another process: rates restart */
-    e->start = ps->v[PS_START];
+    if (e->known && e->start != sp->ps.v[PS_START])
+        forget(s, e);        /* same pid, another process: rates restart */
+    e->start = sp->ps.v[PS_START];
     e->known = 1;
     return 0;
 }
@@ -284,9 +256,8 @@ static const char *const errpath[NFD] = {
  * ours to read, or a file this process lacks), -1 when the process itself
  * exited meanwhile (its stat is gone or names another process), or the
  * errno that fails the collection. */
-static int after_fail(pstate *s, pent *e, int k, int err, pl_snapshot *snap)
+static int after_fail(pstate *s, pent *e, pl_ptproc *sp, int k, int err, pl_snapshot *snap)
 {
-    pl_pstat ps;
     uint64_t start = e->start;
     int o = pl_pt_outcome(err);
     if (o == PL_PT_DENIED)
@@ -295,7 +266,7 @@ static int after_fail(pstate *s, pent *e, int k, int err, pl_snapshot *snap)
         snap->err_path = errpath[k];
         return err;
     }
-    err = read_stat(s, e, PS_BIT(PS_START), &ps);
+    err = read_stat(s, e, sp, PS_BIT(PS_START), 1);
     if (err == 0)
         return e->start == start ? 0 : -1;
     if (err == EINVAL || pl_pt_outcome(err) != PL_PT_FAILED)
@@ -304,21 +275,9 @@ static int after_fail(pstate *s, pent *e, int k, int err, pl_snapshot *snap)
     return err;
 }
 
-static const pl_ptkey status_keys[] = {
-    PL_PTKEY("VmPeak", 1), PL_PTKEY("VmHWM", 1), PL_PTKEY("RssAnon", 1), PL_PTKEY("VmSwap", 1),
-    PL_PTKEY("voluntary_ctxt_switches", 0), PL_PTKEY("nonvoluntary_ctxt_switches", 0),
-};
 enum { K_VMPEAK, K_VMHWM, K_RSSANON, K_VMSWAP, K_VCSW, K_NVCSW };
 
-static const pl_ptkey io_keys[] = {
-    PL_PTKEY("rchar", 0), PL_PTKEY("wchar", 0), PL_PTKEY("syscr", 0), PL_PTKEY("syscw", 0),
-    PL_PTKEY("read_bytes", 0), PL_PTKEY("write_bytes", 0),
-};
 enum { K_RCHAR, K_WCHAR, K_SYSCR, K_SYSCW, K_RBYTES, K_WBYTES };
-
-static const pl_ptkey smaps_keys[] = {
-    PL_PTKEY("Private_Clean", 1), PL_PTKEY("Private_Dirty", 1), PL_PTKEY("Private_Hugetlb", 1),
-};
 
 #define HAS(h, k) (((h) >> (k)) & 1u)
 #define PUT(c, x) (v[c] = (x), *have |= BIT(c))
@@ -332,7 +291,7 @@ static const pl_ptkey smaps_keys[] = {
 static void stat_values(const pstate *s, const pent *pe, const pl_pstat *ps, unsigned src,
                         uint64_t *v, uint64_t *have)
 {
-    uint64_t pt = s->b.per_tick, hz = s->b.hz;
+    uint64_t pt = s->b->per_tick, hz = s->b->hz;
 #define ST(f) ((ps->have & PS_BIT(PS_##f)) != 0)
     if (ST(UTIME) && ST(STIME))
         PUT(X_PROC, pl_pt_hns(ps->v[PS_UTIME] + ps->v[PS_STIME], pt, hz));
@@ -365,11 +324,9 @@ static void stat_values(const pstate *s, const pent *pe, const pl_pstat *ps, uns
 #undef ST
 }
 
-static void status_values(const pl_rbuf *rb, uint64_t *v, uint64_t *have)
+/* The values of a file's keys (ptshare.c's status, io and smaps_rollup key lists). */
+static void status_values(const uint64_t *kv, uint32_t kh, uint64_t *v, uint64_t *have)
 {
-    uint64_t kv[6];
-    uint32_t kh;
-    pl_pt_scan_keys(rb->buf, rb->len, status_keys, 6, kv, &kh);
     if (HAS(kh, K_VMPEAK))
         PUT(X_VPEAK, kv[K_VMPEAK]);
     if (HAS(kh, K_VMHWM))
@@ -382,11 +339,8 @@ static void status_values(const pl_rbuf *rb, uint64_t *v, uint64_t *have)
         PUT(X_CTXSW, kv[K_VCSW] + kv[K_NVCSW]);
 }
 
-static void io_values(const pl_rbuf *rb, uint64_t *v, uint64_t *have)
+static void io_values(const uint64_t *kv, uint32_t kh, uint64_t *v, uint64_t *have)
 {
-    uint64_t kv[6];
-    uint32_t kh;
-    pl_pt_scan_keys(rb->buf, rb->len, io_keys, 6, kv, &kh);
     if (HAS(kh, K_SYSCR))
         PUT(X_IOR_OPS, kv[K_SYSCR]);
     if (HAS(kh, K_SYSCW))
@@ -409,11 +363,8 @@ static void io_values(const pl_rbuf *rb, uint64_t *v, uint64_t *have)
     }
 }
 
-static void smaps_values(const pl_rbuf *rb, uint64_t *v, uint64_t *have)
+static void smaps_values(const uint64_t *kv, uint32_t kh, uint64_t *v, uint64_t *have)
 {
-    uint64_t kv[3];
-    uint32_t kh;
-    pl_pt_scan_keys(rb->buf, rb->len, smaps_keys, 3, kv, &kh);
     if (HAS(kh, 0) && HAS(kh, 1))    /* Private_Hugetlb is newer: 0 without it */
         PUT(X_WSPRIV, kv[0] + kv[1] + (HAS(kh, 2) ? kv[2] : 0));
 }
@@ -422,29 +373,26 @@ static void smaps_values(const pl_rbuf *rb, uint64_t *v, uint64_t *have)
 /* The files beyond stat, each only when asked for; the counters of a file
  * this user may not read go to *denied.  0, -1 when the process exited
  * meanwhile, or the errno that fails the collection. */
-static int read_more(pstate *s, pent *pe, unsigned src, int nomm, uint64_t *v, uint64_t *have,
-                     uint64_t *denied, pl_snapshot *snap)
+static int read_more(pstate *s, pent *pe, pl_ptproc *sp, unsigned src, int nomm, uint64_t *v,
+                     uint64_t *have, uint64_t *denied, pl_snapshot *snap)
 {
-    static void (*const parse[NFD])(const pl_rbuf *, uint64_t *, uint64_t *) = {
+    static void (*const parse[NFD])(const uint64_t *, uint32_t, uint64_t *, uint64_t *) = {
         NULL, status_values, io_values, NULL, smaps_values,
     };
     static const uint8_t need[NFD] = { 0, S_STATUS, S_IO, S_FD, S_SMAPS };
     for (int k = F_STATUS; k < NFD; k++) {
         int e, r;
-        uint32_t n;
         if (!(src & need[k]) || (k == F_SMAPS && nomm))
             continue;        /* no mm, no smaps_rollup to read */
-        if (k == F_FD) {
-            char rel[40];
-            e = pl_pt_count(s->b.procfd, rel_of(pe, F_FD, rel), &pe->fd[F_FD], &s->b.db, &n);
-            if (e == 0)
-                PUT(X_HANDLES, n);
-        } else if ((e = read_file(s, pe, k)) == 0) {
-            parse[k](&s->b.rb, v, have);
+        if ((e = pl_ptshare_file(s->sh, sp, k)) == 0) {
+            if (k == F_FD)
+                PUT(X_HANDLES, sp->nfd);
+            else
+                parse[k](sp->kv[k], sp->kh[k], v, have);
         }
         if (e && pl_pt_outcome(e) == PL_PT_DENIED)
             *denied |= s->of_source[need[k]];
-        if (e && (r = after_fail(s, pe, k, e, snap)) != 0)
+        if (e && (r = after_fail(s, pe, sp, k, e, snap)) != 0)
             return r;
     }
     return 0;
@@ -489,13 +437,12 @@ static void publish(pent *pe, pcol *c, pl_snapshot *snap, uint32_t inst, const u
 
 /* One listed process: 0 (published, or left out), or the errno that fails
  * the collection. */
-static int one_process(pstate *s, pent *pe, pcol *c, pl_snapshot *snap)
+static int one_process(pstate *s, pent *pe, pl_ptproc *sp, pcol *c, pl_snapshot *snap)
 {
-    pl_pstat ps;
+    const pl_pstat *ps = &sp->ps;
     uint64_t v[NC], have = 0, denied = 0;
-    char comm[PL_COMM_MAX], name[PL_COMM_MAX + PL_NAMES_EXTRA];
-    uint32_t len;
-    int e = read_stat(s, pe, c->need, &ps), nomm, inst;
+    char name[PL_COMM_MAX + PL_NAMES_EXTRA];
+    int e = read_stat(s, pe, sp, c->need, 0), nomm, inst;
     if (e == EINVAL)
         return 0;            /* no comm, state or start time: not a process we can name */
     switch (pl_pt_outcome(e)) {
@@ -511,14 +458,13 @@ static int one_process(pstate *s, pent *pe, pcol *c, pl_snapshot *snap)
         snap->err_path = errpath[F_STAT];
         return e;
     }
-    len = ps.comm_len;
-    memcpy(comm, ps.comm, len);      /* the read buffer serves the other files */
-    nomm = ((ps.have & PS_BIT(PS_FLAGS)) && (ps.v[PS_FLAGS] & PL_PF_KTHREAD)) ||
-           ps.state == 'Z' || ps.state == 'X' || ps.state == 'x';
-    stat_values(s, pe, &ps, c->src, v, &have);
-    if ((e = read_more(s, pe, c->src, nomm, v, &have, &denied, snap)) != 0)
+    nomm = ((ps->have & PS_BIT(PS_FLAGS)) && (ps->v[PS_FLAGS] & PL_PF_KTHREAD)) ||
+           ps->state == 'Z' || ps->state == 'X' || ps->state == 'x';
+    stat_values(s, pe, ps, c->src, v, &have);
+    if ((e = read_more(s, pe, sp, c->src, nomm, v, &have, &denied, snap)) != 0)
         return e < 0 ? 0 : e;        /* -1: exited meanwhile, left out */
-    if (!pl_names_next(&s->names, comm, len, name) ||
+    /* after read_more: a fresh stat there may have named the process anew */
+    if (!pl_names_next(&s->names, sp->comm, sp->ps.comm_len, name) ||
         (inst = pl_snap_add_key(snap, name, pe->pid, pe->start)) < 0)
         return ENOMEM;
     publish(pe, c, snap, (uint32_t)inst, v, have, denied);
@@ -545,9 +491,10 @@ static int p_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
             if (cinfo[x].total != T_NONE)
                 c.tmask |= BIT(x);
         }
-    if ((e = pl_pt_list_pids(&s->b, snap)) != 0)
+    if ((e = pl_ptshare_list(s->sh, snap)) != 0)
         return e;
-    if ((e = pl_etab_sync(&s->tab, s->b.ids, s->b.nids, ent_init, ent_retire, s)) != 0 ||
+    /* the same listing as the machine's table: entry i of both is one pid */
+    if ((e = pl_etab_sync(&s->tab, s->b->ids, s->b->nids, ent_init, ent_retire, s)) != 0 ||
         (e = pl_names_begin(&s->names, s->tab.n + 1)) != 0)
         return e;
     if (!pl_names_next(&s->names, "_Total", 6, total))   /* a process _Total is _Total#1 */
@@ -555,10 +502,10 @@ static int p_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     for (uint32_t i = 0; i < s->tab.n; i++) {
         if (i + 2 < s->tab.n)        /* cold after a collect's kernel work: load it early */
             __builtin_prefetch(s->tab.v[i + 2]);
-        if ((e = one_process(s, s->tab.v[i], &c, snap)) != 0)
+        if ((e = one_process(s, s->tab.v[i], pl_ptshare_proc(s->sh, i), &c, snap)) != 0)
             return e;
     }
-    if ((c.src & S_UPTIME) && (e = pl_pt_elapsed_clock(&s->b, snap, X_ELAP)) != 0)
+    if ((c.src & S_UPTIME) && (e = pl_pt_elapsed_clock(s->b, snap, X_ELAP)) != 0)
         return e;
 
     /* _Total: a sum over every listed process, or no value (no_data) */
