@@ -97,3 +97,47 @@ describe("README perflib.rules.test example", function()
     assert.matches("no rule reads this path (did you mean", tostring(err), 1, true)
   end)
 end)
+
+-- The table in "## The countersets" says what the definitions say: every
+-- built-in set once, with its title index, its instance kind and, for costly
+-- sets, "(costly)"; and the count above it.
+describe("README counterset table", function()
+  it("matches the built-in definitions", function()
+    local text = assert(io.open "README.md"):read "a"
+    local section = assert(text:match "\n## The countersets\n(.-)\n## ", "no countersets section")
+    local rows = {}
+    for idx, names, rest in section:gmatch "\n| ([%d, ]+) | ([^|]-) | ([^\n]*)" do
+      local i = 0
+      local list = {}
+      for ix in idx:gmatch "%d+" do list[#list + 1] = { index = tonumber(ix) } end
+      for name in (names:gsub("%b()", "") .. ","):gmatch "%s*(.-)%s*," do
+        i = i + 1
+        if list[i] then list[i].name, list[i].costly = name, names:find("(costly)", 1, true) ~= nil end
+      end
+      assert.equals(#list, i, "one index per name in: " .. names)
+      for _, r in ipairs(list) do
+        r.single = rest:match "^single |" ~= nil
+        rows[#rows + 1] = r
+      end
+    end
+    local by_name = {}
+    for _, r in ipairs(rows) do
+      assert.is_nil(by_name[r.name], "twice in the table: " .. r.name)
+      by_name[r.name] = r
+    end
+    local builtin = 0
+    local m = perflib.machine()
+    for cs in m:countersets() do
+      if cs.index < 1000000 then         -- built-in sets have fixed indexes below the assigned range
+        builtin = builtin + 1
+        local r = by_name[cs.name]
+        assert.is_not_nil(r, "not in the README table: " .. cs.name)
+        assert.equals(cs.index, r.index, cs.name)
+        assert.equals(cs.costly, r.costly, cs.name .. " costly")
+        assert.equals(cs.instance_type == "single", r.single, cs.name .. " instances")
+      end
+    end
+    assert.equals(builtin, #rows)
+    assert.matches("\n" .. builtin .. " countersets;", section)
+  end)
+end)

@@ -5,6 +5,7 @@
 #include "pl_ksrc.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -457,6 +458,30 @@ void *pl_membuf_alloc(void *ud, size_t size)
     return b->mem;
 }
 
+/* The clocks of a sample: CLOCK_MONOTONIC read now, and the wall clock as
+ * CLOCK_MONOTONIC plus their difference, read again once 100 ms of the
+ * monotonic clock have passed since it was last read (a step of the wall
+ * clock shows within 100 ms, and a slew of at most 500 ppm moves it by 50 us
+ * meanwhile).  One clock read per sample instead of two: the wall time labels
+ * a sample; its rates count the monotonic clock. */
+static void sample_clocks(int64_t *mono, int64_t *freq, int64_t *t100)
+{
+    /* shared by threads: each value alone is always a valid pair's, relaxed is enough */
+    static _Atomic int64_t last_mono, offset;
+    int64_t last, off;
+    pl_now(mono, freq, NULL);
+    last = atomic_load_explicit(&last_mono, memory_order_relaxed);
+    off = atomic_load_explicit(&offset, memory_order_relaxed);
+    if (last == 0 || *mono - last >= 1000000 || *mono < last) {
+        int64_t real;
+        pl_now(NULL, NULL, &real);
+        off = real - *mono;
+        atomic_store_explicit(&offset, off, memory_order_relaxed);
+        atomic_store_explicit(&last_mono, *mono, memory_order_relaxed);
+    }
+    *t100 = *mono + off;
+}
+
 /* Every set's provider, each between two readings of the clock (*t1 is the
  * last): 0 or ENOMEM. */
 static int collect_sets(pl_query *q, int64_t *t1)
@@ -509,7 +534,7 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
             return e;
         t1 = t0;
     } else {
-        pl_now(&t0, &freq, &t100);
+        sample_clocks(&t0, &freq, &t100);
         t1 = t0;
     }
     if (!so) {
