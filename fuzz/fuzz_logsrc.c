@@ -68,7 +68,8 @@ static void read_all(pl_env *env)
         pl_guid_format(&cs->guid, guid);
         pl_spec_in in = { guid, cs->instance_type == PERF_COUNTERSET_MULTI_INSTANCES ? "*" : NULL, PL_NO_ID, "*",
                           PERF_WILDCARD_COUNTER, PERF_DETAIL_WIZARD };
-        uint32_t st, ix;
+        pl_add_status st;
+        uint32_t ix;
         pl_query_add(q, &in, &st, &ix);
     }
     pl_sample *prev = NULL, *s = NULL;

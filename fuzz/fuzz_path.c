@@ -205,11 +205,14 @@ static void parse_line(const char *line)
  * as given or as the query spells it, is a duplicate. */
 static void add_line(pl_query *q, const char *line)
 {
-    uint32_t st = 0xdead, idx = 0xdead, n0 = pl_query_count(q);
+    pl_add_status st = PL_ADD_STATUS_COUNT;     /* none: the call must set it */
+    uint32_t idx = 0xdead, n0 = pl_query_count(q);
     const pl_spec *sp = NULL;
     if (pl_query_add_path(q, line, &st, &idx) != 0)
         abort();             /* ENOMEM */
-    if (st != PL_ERROR_SUCCESS) {
+    if (st != PL_ADD_OK) {
+        if (st >= PL_ADD_STATUS_COUNT || st == PL_ADD_NOT_IN_QUERY)
+            fail("a refused path has no add status, or find's own", line);
         if (pl_query_count(q) != n0)
             fail("a refused path changed the query", line);
         return;
@@ -228,13 +231,13 @@ static void add_line(pl_query *q, const char *line)
         fail("an instance part on a single-instance set, or none on a multi-instance one", line);
     if (pl_query_add_path(q, line, &st, &idx) != 0)
         abort();
-    if (st != PL_ERROR_ALREADY_EXISTS || pl_query_count(q) != n0 + 1)
+    if (st != PL_ADD_DUPLICATE || pl_query_count(q) != n0 + 1)
         fail("the same path added twice was not a duplicate", line);
     if (strlen(sp->path) < 2048) {
         const char *canon = sp->path;
         if (pl_query_add_path(q, canon, &st, &idx) != 0)
             abort();
-        if (st != PL_ERROR_ALREADY_EXISTS)
+        if (st != PL_ADD_DUPLICATE)
             fail("the spec's own path was not a duplicate of it", canon);
     }
 }

@@ -804,7 +804,8 @@ static void run(const fxfile *f, int fd, int baseline_second)
         int multi;
         pl_spec_in in;
         pl_snapshot snap;
-        uint32_t st, idx;
+        pl_add_status st;
+        uint32_t idx;
         if (!cs) {
             fprintf(stderr, "fuzz_proc: no counterset \"%s\"\n", f->sets[k]);
             abort();
@@ -823,8 +824,8 @@ static void run(const fxfile *f, int fd, int baseline_second)
         in.detail = PERF_DETAIL_WIZARD;  /* every counter, the dear ones too */
         if (pl_query_add(q, &in, &st, &idx) != 0)
             abort();
-        if (st != PL_ERROR_SUCCESS) {
-            fprintf(stderr, "fuzz_proc: \\%s(*)\\* refused: 0x%x\n", f->sets[k], (unsigned)st);
+        if (st != PL_ADD_OK) {
+            fprintf(stderr, "fuzz_proc: \\%s(*)\\* refused: %s\n", f->sets[k], pl_add_status_name(st));
             abort();
         }
     }

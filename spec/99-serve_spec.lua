@@ -125,6 +125,12 @@ describe("perflua serve", function()
     local code, _, body = curl(dir, port, "/api/v1/query", AUTH .. " --data-binary @" .. dir .. "/bad")
     assert.equals(400, code)
     assert.matches("line 2: '\\No Such Set\\X' names no counter", body, 1, true)
+    -- the status is the Win32 code PerfAddCounters would write (src/capi/pl_codes.h)
+    assert.matches("names no counter here (status 4200)", body, 1, true)
+    files.write(dir .. "/bad", "\\Memory\\Available Bytes\n\\Memory\\Available Bytes\nnot a path\n")
+    code, _, body = curl(dir, port, "/api/v1/query", AUTH .. " --data-binary @" .. dir .. "/bad")
+    assert.equals(400, code)                                   -- a duplicate line is fine, a bad path is not
+    assert.matches("line 3: 'not a path' names no counter here (status 87)", body, 1, true)
     files.write(dir .. "/big", ("\\Memory\\Available Bytes\n"):rep(400))   -- 9.6 KB > 4096
     assert.equals(413, (curl(dir, port, "/api/v1/query", AUTH .. " --data-binary @" .. dir .. "/big")))
     assert.equals(400, (curl(dir, port, "/api/v1/query?format=v9", AUTH .. " --data-binary x")))

@@ -88,7 +88,8 @@ static void rm_seg_dir(void)
 static pl_query *query_path(pl_env *env, const char *path)
 {
     pl_query *q = pl_query_new(env);
-    uint32_t st = 1, idx;
+    pl_add_status st = PL_ADD_STATUS_COUNT;
+    uint32_t idx;
     if (q && (pl_query_add_path(q, path, &st, &idx) != 0 || st != 0)) {
         pl_query_free(q);
         return NULL;

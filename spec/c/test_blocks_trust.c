@@ -103,7 +103,8 @@ static pl_env *test_env(void)
 static pl_query *query_of(pl_env *env, const char *const *paths, int n)
 {
     pl_query *q = pl_query_new(env);
-    uint32_t st, idx;
+    pl_add_status st;
+    uint32_t idx;
     for (int k = 0; k < n; k++)
         CHECK(pl_query_add_path(q, paths[k], &st, &idx) == 0 && st == 0);
     return q;

@@ -55,7 +55,8 @@ static void spit(const char *path, const void *b, size_t n)
 static pl_query *fixture_query(pl_env *env, int memory)
 {
     pl_query *q = pl_query_new(env);
-    uint32_t st = 0, ix = 0;
+    pl_add_status st = PL_ADD_OK;
+    uint32_t ix = 0;
     CHECK(pl_query_add_path(q, "\\Processor Information(*)\\% Processor Time", &st, &ix) == 0 && st == 0);
     if (memory)
         CHECK(pl_query_add_path(q, "\\Memory\\Available Bytes", &st, &ix) == 0 && st == 0);

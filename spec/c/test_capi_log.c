@@ -28,7 +28,8 @@ static void write_log(const char *path, int n, uint64_t *vals, int64_t *times)
 {
     pl_env *env = pl_env_new("spec/fixtures/basic");
     pl_query *q = pl_query_new(env);
-    uint32_t st, ix;
+    pl_add_status st;
+    uint32_t ix;
     CHECK(pl_query_add_path(q, "\\Memory\\Available Bytes", &st, &ix) == 0 && st == 0);
     pl_blog_writer *w = NULL;
     char msg[256];

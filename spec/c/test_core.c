@@ -221,7 +221,6 @@ static void test_names(void)
     CHECK_STR(pl_status_name(PL_VALID), "valid");
     CHECK_STR(pl_status_name(PL_FIRST_SAMPLE), "first_sample");
     CHECK_STR(pl_status_name((pl_status)99), "invalid_data");
-    CHECK_EQ_U64(pl_status_pdh(PL_NO_INSTANCE), 0x800007D1u);
 }
 
 static void test_registry(void)
@@ -275,20 +274,21 @@ static void test_query_specs(void)
 {
     pl_env *env = pl_env_new(FIX);
     pl_query *q = pl_query_new(env);
-    uint32_t st, idx;
+    pl_add_status st;
+    uint32_t idx;
     pl_spec_in in = { "Processor Information", "*", PL_NO_ID, "% Processor Time", 0, 0 };
     pl_env_unref(env);               /* the query keeps its own reference */
     CHECK(pl_query_add(q, &in, &st, &idx) == 0 && st == 0 && idx == 0);
-    CHECK(pl_query_add(q, &in, &st, &idx) == 0 && st == PL_ERROR_ALREADY_EXISTS);
+    CHECK(pl_query_add(q, &in, &st, &idx) == 0 && st == PL_ADD_DUPLICATE);
     CHECK(pl_query_add_path(q, "\\Memory\\Available Bytes", &st, &idx) == 0 && st == 0 && idx == 1);
-    CHECK(pl_query_add_path(q, "\\Memory(x)\\Available Bytes", &st, &idx) == 0 &&
-          st == PL_ERROR_INVALID_PARAMETER);
+    CHECK(pl_query_add_path(q, "\\Memory(x)\\Available Bytes", &st, &idx) == 0 && st == PL_ADD_BAD_INSTANCE);
     CHECK(pl_query_add_path(q, "\\Processor Information\\% Processor Time", &st, &idx) == 0 &&
-          st == PL_ERROR_INVALID_PARAMETER);
-    CHECK(pl_query_add_path(q, "\\Nope(*)\\x", &st, &idx) == 0 && st == PL_ERROR_WMI_GUID_NOT_FOUND);
-    CHECK(pl_query_add_path(q, "\\Memory\\Nope", &st, &idx) == 0 && st == PL_ERROR_WMI_ITEMID_NOT_FOUND);
-    CHECK(pl_query_add_path(q, "\\Memory\\Zz*", &st, &idx) == 0 && st == PL_ERROR_WMI_ITEMID_NOT_FOUND);
-    CHECK(pl_query_add_path(q, "bad", &st, &idx) == 0 && st == PL_ERROR_INVALID_PARAMETER);
+          st == PL_ADD_BAD_INSTANCE);
+    CHECK(pl_query_add_path(q, "\\Nope(*)\\x", &st, &idx) == 0 && st == PL_ADD_NO_SET);
+    CHECK(pl_query_add_path(q, "\\Memory\\Nope", &st, &idx) == 0 && st == PL_ADD_NO_COUNTER);
+    CHECK(pl_query_add_path(q, "\\Memory\\Zz*", &st, &idx) == 0 && st == PL_ADD_NO_COUNTER);
+    CHECK(pl_query_add_path(q, "bad", &st, &idx) == 0 && st == PL_ADD_BAD_PATH);
+    CHECK_EQ_U64(pl_query_count(q), 2);            /* none of the refused ones was added */
     /* by counter id; by GUID; the shapes of the seed */
     pl_spec_in byid = { "b4fc721a-0378-476f-89ba-a5a79f810b36", "_Total", PL_NO_ID, NULL, 8, 0 };
     CHECK(pl_query_add(q, &byid, &st, &idx) == 0 && st == 0 && idx == 2);
@@ -311,13 +311,13 @@ static void test_query_specs(void)
     CHECK(pl_query_find(q, &same, &st, &at) == 0 && st == 0 && at == 2);
     CHECK(pl_query_find(q, &in, &st, &at) == 0 && st == 0 && at == 0);
     pl_spec_in other = { "Processor Information", "0,0", PL_NO_ID, "% Processor Time", 0, 0 };
-    CHECK(pl_query_find(q, &other, &st, &at) == 0 && st == PL_ERROR_INVALID_PARAMETER);   /* not there */
+    CHECK(pl_query_find(q, &other, &st, &at) == 0 && st == PL_ADD_NOT_IN_QUERY);   /* not there */
     pl_spec_in noset = { "Nope", "*", PL_NO_ID, "x", 0, 0 };
-    CHECK(pl_query_find(q, &noset, &st, &at) == 0 && st == PL_ERROR_WMI_GUID_NOT_FOUND);
+    CHECK(pl_query_find(q, &noset, &st, &at) == 0 && st == PL_ADD_NO_SET);
     pl_spec_in noctr = { "Memory", "", PL_NO_ID, "Nope", 0, 0 };
-    CHECK(pl_query_find(q, &noctr, &st, &at) == 0 && st == PL_ERROR_WMI_ITEMID_NOT_FOUND);
+    CHECK(pl_query_find(q, &noctr, &st, &at) == 0 && st == PL_ADD_NO_COUNTER);
     pl_spec_in named = { "Memory", "x", PL_NO_ID, "Available Bytes", 0, 0 };
-    CHECK(pl_query_find(q, &named, &st, &at) == 0 && st == PL_ERROR_INVALID_PARAMETER);
+    CHECK(pl_query_find(q, &named, &st, &at) == 0 && st == PL_ADD_BAD_INSTANCE);
     /* delete: later indexes move down */
     CHECK(pl_query_delete(q, 9) == ENOENT);
     CHECK(pl_query_delete(q, 0) == 0);
@@ -332,7 +332,8 @@ static void test_collect(void)
     pl_env *env = pl_env_new(FIX);
     pl_query *q = pl_query_new(env);
     pl_sample *s1 = NULL, *s2 = NULL;
-    uint32_t st, idx;
+    pl_add_status st;
+    uint32_t idx;
     double v;
     pl_env_unref(env);
     pl_query_add_path(q, "\\Processor Information(0,?)\\% Busy Time", &st, &idx);
@@ -384,7 +385,8 @@ static void test_missing_root(void)
     pl_env *env = pl_env_new("spec/fixtures/does-not-exist");
     pl_query *q = pl_query_new(env);
     pl_sample *s = NULL;
-    uint32_t st, idx;
+    pl_add_status st;
+    uint32_t idx;
     double v;
     pl_env_unref(env);
     pl_query_add_path(q, "\\Processor Information(*)\\*", &st, &idx);

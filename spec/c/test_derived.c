@@ -43,7 +43,8 @@ static void test_derived(void)
     const pl_derived_counter kib[] = { { "KiB/IO", "[\\T Disk(*)\\Bytes/IO] / 1024", "Per transfer.", "KiB", NULL } };
     pl_derived *d = NULL, *n = NULL;
     pl_sample *s0 = NULL, *s1 = NULL;
-    uint32_t st, i0, i1;
+    pl_add_status st;
+    uint32_t i0, i1;
     double v = 0;
     if (!mkdtemp(dir)) {
         CHECK(0);
@@ -59,8 +60,8 @@ static void test_derived(void)
               "[\\PhysicalDisk(*)\\Disk Bytes/sec] / [\\PhysicalDisk(*)\\Disk Transfers/sec] (unit: bytes)");
     CHECK_EQ_U64(pl_derived_def(d)->counters[0].type, 0x00012000u);
     pl_query *q = pl_query_new(env);
-    CHECK(pl_query_add_path(q, "\\T Disk(*)\\Bytes/IO", &st, &i0) == 0 && st == PL_ERROR_SUCCESS);
-    CHECK(pl_query_add_path(q, "\\T Nested(vda)\\KiB/IO", &st, &i1) == 0 && st == PL_ERROR_SUCCESS);
+    CHECK(pl_query_add_path(q, "\\T Disk(*)\\Bytes/IO", &st, &i0) == 0 && st == PL_ADD_OK);
+    CHECK(pl_query_add_path(q, "\\T Nested(vda)\\KiB/IO", &st, &i1) == 0 && st == PL_ADD_OK);
     CHECK(pl_query_collect(q, &s0) == 0);
     CHECK(value(s0, NULL, i0, "vda", &v) == PL_NO_DATA);            /* a rate's first sample: no value */
     CHECK(disks(dir, a1, b0));

@@ -67,7 +67,8 @@ static const pl_counterset_def ex_set = { { 0xe0000001, 0, 0x4000, { 0x80, 0, 0,
 static char *render(int format)
 {
     pl_env *env = pl_env_new(NULL);
-    uint32_t st = 0, idx;
+    pl_add_status st = PL_ADD_OK;
+    uint32_t idx;
     pl_sample *s = NULL;
     pl_text t = { 0 };
     CHECK(env && pl_env_register(env, &ex_set) == 0);

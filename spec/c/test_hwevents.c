@@ -695,7 +695,8 @@ static void test_query_fixture(void)
 {
     pl_env *env = pl_env_new(FX "hwev-basic");
     pl_query *q = pl_query_new(env);
-    uint32_t st, i, j;
+    pl_add_status st;
+    uint32_t i, j;
     pl_sample *s = NULL;
     CHECK(pl_query_add_path(q, "\\Hardware Events(*)\\*", &st, &i) == 0 && st == 0);
     CHECK(pl_query_add_path(q, "\\Processor Information(_Total)\\% Processor Time", &st, &j) == 0);
@@ -716,7 +717,8 @@ static void test_query_live(void)
 {
     pl_env *env = pl_env_new(NULL);
     pl_query *q = pl_query_new(env);
-    uint32_t st, i;
+    pl_add_status st;
+    uint32_t i;
     pl_sample *s0 = NULL, *s1 = NULL;
     CHECK(pl_query_add_path(q, "\\Hardware Events(*)\\*", &st, &i) == 0 && st == 0);
     CHECK(pl_query_collect(q, &s0) == 0);

@@ -586,7 +586,8 @@ static void test_query(void)
 {
     pl_env *env = pl_env_new(FX "kern-basic");
     pl_query *q = env ? pl_query_new(env) : NULL;
-    uint32_t st = 99, i0 = 99, i1 = 99, i2 = 99, i3 = 99;
+    pl_add_status st = PL_ADD_STATUS_COUNT;
+    uint32_t i0 = 99, i1 = 99, i2 = 99, i3 = 99;
     pl_sample *smp = NULL;
     CHECK(q != NULL);
     if (!q) {
@@ -594,11 +595,11 @@ static void test_query(void)
         return;
     }
     CHECK(pl_query_add_path(q, "\\Control Group(/system.slice/*)\\Memory Current Bytes", &st, &i0) == 0);
-    CHECK_EQ_U64(st, PL_ERROR_SUCCESS);
+    CHECK_EQ_U64(st, PL_ADD_OK);
     CHECK(pl_query_add_path(q, "\\SoftIRQ(_Total)\\Softirqs/sec", &st, &i1) == 0);
     CHECK(pl_query_add_path(q, "\\Interrupts(LOC)\\Interrupts/sec", &st, &i2) == 0);
     CHECK(pl_query_add_path(q, "\\NFS Client(*)\\Avg. sec/Read (RTT)", &st, &i3) == 0);
-    CHECK_EQ_U64(st, PL_ERROR_SUCCESS);
+    CHECK_EQ_U64(st, PL_ADD_OK);
     CHECK(pl_query_collect(q, &smp) == 0);
     if (smp) {
         const pl_block *b = pl_sample_find_block(smp, pl_query_spec(q, i0)->uid);

@@ -357,7 +357,8 @@ static void test_query(void)
     pl_env *env = pl_env_new(FX "disk-vm");
     pl_query *q = env ? pl_query_new(env) : NULL;
     pl_sample *smp = NULL;
-    uint32_t st, ix;
+    pl_add_status st;
+    uint32_t ix;
     CHECK(q != NULL);
     if (!q) {
         pl_env_unref(env);

@@ -81,7 +81,8 @@ static pl_env *env_with(const pl_counterset_def *def)
 static pl_query *query_of(pl_env *env, const char *const *paths)
 {
     pl_query *q = pl_query_new(env);
-    uint32_t st, ix;
+    pl_add_status st;
+    uint32_t ix;
     for (; *paths; paths++)
         CHECK(pl_query_add_path(q, *paths, &st, &ix) == 0 && st == 0);
     return q;

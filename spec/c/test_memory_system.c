@@ -633,7 +633,8 @@ static void test_query(void)
 {
     pl_env *env = fx_env(FX "broken-missing");
     pl_query *q = env ? pl_query_new(env) : NULL;
-    uint32_t st = 99, i0 = 99, i1 = 99;
+    pl_add_status st = PL_ADD_STATUS_COUNT;
+    uint32_t i0 = 99, i1 = 99;
     pl_sample *smp = NULL;
     CHECK(q != NULL);
     if (!q) {
@@ -641,9 +642,9 @@ static void test_query(void)
         return;
     }
     CHECK(pl_query_add_path(q, "\\Memory\\Available MBytes", &st, &i0) == 0);
-    CHECK_EQ_U64(st, PL_ERROR_SUCCESS);
+    CHECK_EQ_U64(st, PL_ADD_OK);
     CHECK(pl_query_add_path(q, "\\System\\Context Switches/sec", &st, &i1) == 0);
-    CHECK_EQ_U64(st, PL_ERROR_SUCCESS);
+    CHECK_EQ_U64(st, PL_ADD_OK);
     CHECK(pl_query_collect(q, &smp) == 0);
     if (smp) {
         for (uint32_t b = 0; b < smp->nblocks; b++) {

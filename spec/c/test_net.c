@@ -635,7 +635,8 @@ static void test_nov6(void)
     pl_env *env = pl_env_new(FX "net-nov6");
     pl_query *q = env ? pl_query_new(env) : NULL;
     pl_sample *smp = NULL;
-    uint32_t st, idx[6];
+    pl_add_status st;
+    uint32_t idx[6];
     const char *paths[6] = {"\\IPv6\\*", "\\UDPv6\\*", "\\ICMPv6\\*", "\\TCPv6\\*", "\\IPv4\\*",
                             "\\Sockets\\*"};
     CHECK(q != NULL);

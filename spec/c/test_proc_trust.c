@@ -77,7 +77,8 @@ static pl_status status_of(const char *root, const char *path, double *v)
     pl_env *env = pl_env_new(root);
     pl_query *q = pl_query_new(env);
     pl_sample *smp = NULL;
-    uint32_t st, idx;
+    pl_add_status st;
+    uint32_t idx;
     pl_status r = PL_STATUS_COUNT;
     pl_env_set_user_hz(env, 100);
     if (pl_query_add_path(q, path, &st, &idx) == 0 && st == 0 && pl_query_collect(q, &smp) == 0 &&

@@ -482,7 +482,8 @@ static void test_reuse_exit(void)
     pl_env *env;
     pl_query *q;
     pl_sample *s[3] = { NULL, NULL, NULL };
-    uint32_t st = 99, idx = 99;
+    pl_add_status st = PL_ADD_STATUS_COUNT;
+    uint32_t idx = 99;
     double v;
     CHECK(mkdtemp(dir) != NULL);
     CHECK(put_inplace(dir, "proc/uptime", "100.00 50.00\n"));
@@ -655,7 +656,8 @@ static void test_query_paths(void)
     pl_env *env = pl_env_new(FX "proc-basic");
     pl_query *q = pl_query_new(env);
     pl_sample *smp = NULL;
-    uint32_t st, idx;
+    pl_add_status st;
+    uint32_t idx;
     pl_env_set_user_hz(env, 100);
     pl_env_set_page_size(env, 4096);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)

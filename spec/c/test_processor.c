@@ -323,7 +323,8 @@ static void test_full_query(void)
 {
     pl_env *env = pl_env_new(FX "cpu-full");
     pl_query *q = env ? pl_query_new(env) : NULL;
-    uint32_t st = 99, i0 = 99, i1 = 99;
+    pl_add_status st = PL_ADD_STATUS_COUNT;
+    uint32_t i0 = 99, i1 = 99;
     pl_sample *smp = NULL;
     CHECK(q != NULL);
     if (!q) {
@@ -332,9 +333,9 @@ static void test_full_query(void)
     }
     pl_env_set_user_hz(env, 100);
     CHECK(pl_query_add_path(q, "\\Processor Information(*)\\*", &st, &i0) == 0);
-    CHECK_EQ_U64(st, PL_ERROR_SUCCESS);
+    CHECK_EQ_U64(st, PL_ADD_OK);
     CHECK(pl_query_add_path(q, "\\Processor Information(0,1)\\% User Time", &st, &i1) == 0);
-    CHECK_EQ_U64(st, PL_ERROR_SUCCESS);
+    CHECK_EQ_U64(st, PL_ADD_OK);
     CHECK(pl_query_collect(q, &smp) == 0);
     if (smp && smp->nblocks == 2) {
         const pl_block *b = &smp->blocks[i0], *b1 = &smp->blocks[i1];
@@ -598,12 +599,13 @@ static void test_errors(void)
     {
         pl_env *env = pl_env_new(FX "cpu-bad-short");
         pl_query *q = env ? pl_query_new(env) : NULL;
-        uint32_t st = 99, i = 99;
+        pl_add_status st = PL_ADD_STATUS_COUNT;
+        uint32_t i = 99;
         pl_sample *smp = NULL;
         CHECK(q != NULL);
         if (q) {
             CHECK(pl_query_add_path(q, "\\Processor Information(*)\\% Busy Time", &st, &i) == 0);
-            CHECK_EQ_U64(st, PL_ERROR_SUCCESS);
+            CHECK_EQ_U64(st, PL_ADD_OK);
             CHECK(pl_query_collect(q, &smp) == 0);
             if (smp) {
                 CHECK_EQ_U64(smp->blocks[i].shape, PERF_ERROR_RETURN);
@@ -730,7 +732,8 @@ static void test_hotplug(void)
     static const uint32_t two[] = { 0, 2, NODE_ID(0), TOTAL_ID };
     pl_env *env;
     pl_query *q = NULL;
-    uint32_t st = 99, idx = 99;
+    pl_add_status st = PL_ADD_STATUS_COUNT;
+    uint32_t idx = 99;
     pl_sample *smp[3] = { NULL, NULL, NULL };
     pctx p;
     pl_snapshot s[3] = {{0}};

@@ -73,7 +73,8 @@ static void test_register_and_collect(void)
     /* collected like any built-in set */
     pl_query *q = pl_query_new(env);
     pl_sample *s = NULL;
-    uint32_t st, idx;
+    pl_add_status st;
+    uint32_t idx;
     double v = 0;
     CHECK(q && pl_query_add_path(q, "\\Door One\\*", &st, &idx) == 0 && st == 0);
     CHECK(q && pl_query_collect(q, &s) == 0 && s && s->nblocks == 1);

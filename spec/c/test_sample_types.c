@@ -102,7 +102,8 @@ static void test_time_bases(void)
     pl_env *env = pl_env_new("/nonexistent");
     pl_query *q;
     pl_sample *s0, *s1;
-    uint32_t st, idx;
+    pl_add_status st;
+    uint32_t idx;
     CHECK(pl_env_register(env, &test_set) == 0);
     CHECK(pl_env_register(env, &test_set) == EEXIST);
     q = pl_query_new(env);
@@ -190,7 +191,8 @@ static void test_order_and_failures(void)
     pl_env *env = pl_env_new("/nonexistent");
     pl_query *q;
     pl_sample *s0, *s1, *s2;
-    uint32_t st, idx;
+    pl_add_status st;
+    uint32_t idx;
     double v;
     pl_env_register(env, &test_set);
     q = pl_query_new(env);

@@ -193,7 +193,8 @@ static void test_query(void)
     pl_env *env = pl_env_new(FX "sensors-badonline");
     pl_query *q;
     pl_sample *smp = NULL;
-    uint32_t st, i_numa, i_psi;
+    pl_add_status st;
+    uint32_t i_numa, i_psi;
     CHECK(env != NULL);
     if (!env)
         return;

@@ -62,7 +62,8 @@ static int exec(const char *path, const char *sql)
 static pl_query *query(pl_env *env, const char *path)
 {
     pl_query *q = pl_query_new(env);
-    uint32_t st = 0, ix = 0;
+    pl_add_status st = PL_ADD_OK;
+    uint32_t ix = 0;
     CHECK(pl_query_add_path(q, path, &st, &ix) == 0 && st == 0);
     return q;
 }

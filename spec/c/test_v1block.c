@@ -65,7 +65,8 @@ static pl_env *test_env(void)
 static pl_sample *collect_path(pl_env *env, const char *path)
 {
     pl_query *q = pl_query_new(env);
-    uint32_t st, idx;
+    pl_add_status st;
+    uint32_t idx;
     pl_sample *s = NULL;
     CHECK(pl_query_add_path(q, path, &st, &idx) == 0 && st == 0);
     CHECK(pl_query_collect(q, &s) == 0 && s);
@@ -345,7 +346,8 @@ static void t_instance_keys_travel(void)
     pl_env *env = test_env();
     CHECK(pl_env_register(env, &k_set) == 0);
     pl_query *q = pl_query_new(env);
-    uint32_t st, idx;
+    pl_add_status st;
+    uint32_t idx;
     pl_sample *s0 = NULL, *s1 = NULL;
     double v, rv;
     CHECK(pl_query_add_path(q, "\\Keyed(*)\\*", &st, &idx) == 0 && st == 0);
@@ -577,7 +579,8 @@ static void t_metadata(void)
 static pl_sample *collect_paths(pl_env *env, const char *const *paths)
 {
     pl_query *q = pl_query_new(env);
-    uint32_t st, idx;
+    pl_add_status st;
+    uint32_t idx;
     pl_sample *s = NULL;
     for (; *paths; paths++)
         CHECK(pl_query_add_path(q, *paths, &st, &idx) == 0 && st == 0);
@@ -679,7 +682,8 @@ static void t_metadata_without_collect(void)
     pl_env *env = pl_env_new(FIX);
     CHECK(env && pl_env_register(env, &m_set) == 0);
     pl_query *q = pl_query_new(env);
-    uint32_t st, idx;
+    pl_add_status st;
+    uint32_t idx;
     for (const char *const *p = paths; *p; p++)
         CHECK(pl_query_add_path(q, *p, &st, &idx) == 0 && st == 0);
     size_t n = pl_v1_write_metadata(q, "HOST", NULL, 0);

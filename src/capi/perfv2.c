@@ -16,6 +16,7 @@
 #include "pl_le.h"
 #include "providers.h"
 #include "pl_capi.h"
+#include "pl_codes.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -41,17 +42,6 @@ typedef struct qhandle {
     pl_membuf mem;                        /* the sample memory, kept from one collect to the next */
 } qhandle;
 static qhandle handles[MAX_HANDLES];
-
-static ULONG win_error(int e)
-{
-    switch (e) {
-    case 0: return ERROR_SUCCESS;
-    case ENOMEM: return ERROR_OUTOFMEMORY;
-    case ENOENT: return ERROR_FILE_NOT_FOUND;
-    case EACCES: case EPERM: return ERROR_ACCESS_DENIED;
-    default: return ERROR_INVALID_DATA;
-    }
-}
 
 /* ---------------------------------------------------------------- machines */
 
@@ -119,7 +109,7 @@ static pl_env *machine(LPCWSTR szMachine, ULONG *err)
     if (!e)
         e = pl_appseg_enable();             /* and the applications' countersets as they appear */
     if (e) {
-        *err = win_error(e);
+        *err = pl_errno_win32(e);
         return NULL;
     }
     if (szMachine && !utf16_arg(szMachine, 4096, root, sizeof root)) {
@@ -128,11 +118,11 @@ static pl_env *machine(LPCWSTR szMachine, ULONG *err)
     }
     if (!szMachine || !root[0] || strcmp(root, ".") == 0 || strcmp(root, "localhost") == 0) {
         if (!local_env && !(local_env = pl_env_new(NULL))) {
-            *err = win_error(errno);
+            *err = pl_errno_win32(errno);
             return NULL;
         }
         if ((e = pl_env_sync(local_env)) != 0) {   /* sets published since it was made */
-            *err = win_error(e);
+            *err = pl_errno_win32(e);
             return NULL;
         }
         return pl_env_ref(local_env);
@@ -261,21 +251,22 @@ typedef ULONG (*ident_fn)(pl_query *q, const pl_spec_in *in, uint32_t *index);
 
 static ULONG add_one(pl_query *q, const pl_spec_in *in, uint32_t *index)
 {
-    uint32_t status;
+    pl_add_status status;
     if (pl_query_add(q, in, &status, index) == ENOMEM)
         return ERROR_OUTOFMEMORY;
-    return status;
+    return pl_add_status_win32(status);
 }
 
 static ULONG delete_one(pl_query *q, const pl_spec_in *in, uint32_t *index)
 {
-    uint32_t status, k = 0;
+    pl_add_status status;
+    uint32_t k = 0;
     *index = 0;
     if (pl_query_find(q, in, &status, &k) == ENOMEM)
         return ERROR_OUTOFMEMORY;
-    if (status == ERROR_SUCCESS)
+    if (status == PL_ADD_OK)
         pl_query_delete(q, k);
-    return status;
+    return pl_add_status_win32(status);
 }
 
 /* Checks the whole sequence, then does fn for each block and writes its Status
@@ -439,7 +430,7 @@ API ULONG PerfEnumerateCounterSetInstances(LPCWSTR szMachine, LPCGUID pCounterSe
             pl_snap_init(&snap, cs);
             int e = pl_enum_instances(env, cs, &snap);
             if (e) {
-                err = win_error(e);
+                err = pl_errno_win32(e);
             } else if (snap.ninst == 0) {
                 err = ERROR_WMI_INSTANCE_NOT_FOUND;
             } else {

@@ -42,7 +42,7 @@ static uint32_t wire_status(const pl_block *b, uint32_t shape)
         return PL_WIN_ERROR_WMI_INSTANCE_NOT_FOUND;
     switch (b->err) {
     case ENOENT: return PL_WIN_ERROR_FILE_NOT_FOUND;
-    case EACCES: case EPERM: return 5;   /* ERROR_ACCESS_DENIED */
+    case EACCES: case EPERM: return PL_WIN_ERROR_ACCESS_DENIED;
     case ENOMEM: return PL_WIN_ERROR_NOT_ENOUGH_MEMORY;
     default: return PL_WIN_ERROR_INVALID_DATA;
     }

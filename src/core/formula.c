@@ -81,23 +81,6 @@ const char *pl_status_name(pl_status st)
     return (unsigned)st < PL_STATUS_COUNT ? status_names[st] : "invalid_data";
 }
 
-uint32_t pl_status_pdh(pl_status st)
-{
-    switch (st) {
-    case PL_VALID: return 0x00000000u;               /* PDH_CSTATUS_VALID_DATA */
-    case PL_FIRST_SAMPLE: return 0xC0000BBAu;        /* PDH_CSTATUS_INVALID_DATA, as PDH on a first collect */
-    case PL_NEGATIVE_DELTA: return 0x800007D8u;      /* PDH_CALC_NEGATIVE_VALUE */
-    case PL_ZERO_INTERVAL: return 0x800007D6u;       /* PDH_CALC_NEGATIVE_DENOMINATOR */
-    case PL_NEGATIVE_INTERVAL: return 0x800007D7u;   /* PDH_CALC_NEGATIVE_TIMEBASE */
-    case PL_ZERO_BASE: return 0x800007D6u;           /* PDH_CALC_NEGATIVE_DENOMINATOR */
-    case PL_NO_INSTANCE: return 0x800007D1u;         /* PDH_CSTATUS_NO_INSTANCE */
-    case PL_NO_DATA: return 0x800007D5u;             /* PDH_NO_DATA */
-    case PL_UNSUPPORTED_TYPE: return 0xC0000BBEu;    /* PDH_FUNCTION_NOT_FOUND */
-    case PL_NO_ACCESS: return 0xC0000BDBu;           /* PDH_ACCESS_DENIED */
-    default: return 0xC0000BBAu;                     /* PDH_CSTATUS_INVALID_DATA */
-    }
-}
-
 pl_status pl_format_raw(uint32_t type, const pl_raw *newer, const pl_raw *older,
                         int64_t freq, unsigned flags, int scale, double *out)
 {

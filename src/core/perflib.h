@@ -326,8 +326,9 @@ typedef enum pl_status {
     PL_STATUS_COUNT
 } pl_status;
 
-const char *pl_status_name(pl_status st);     /* "valid", "first_sample", ... */
-uint32_t pl_status_pdh(pl_status st);          /* the PDH_CSTATUS_* / PDH_CALC_* code */
+/* "valid", "first_sample", ...; the PDH_CSTATUS_* / PDH_CALC_* code of each
+ * is the C APIs' business (pl_status_pdh, src/capi/pl_codes.h). */
+const char *pl_status_name(pl_status st);
 
 /* ===================================================================== */
 /* Formula evaluation (PdhFormatFromRawValue analog)                      */
@@ -388,17 +389,37 @@ pl_env *pl_query_env(const pl_query *q);
  * corrupt record's offset and rule), or NULL. */
 const char *pl_query_source_error(const pl_query *q);
 uint64_t pl_query_id(const pl_query *q);
+/* The outcome of one specification given to pl_query_add, _add_path or
+ * _find: the core's own statuses.  The Win32 code PerfAddCounters writes
+ * for each (and the Lua binding's `code`) is mapped at the API edge,
+ * src/capi/pl_codes.h. */
+typedef enum pl_add_status {
+    PL_ADD_OK = 0,           /* added; find: found */
+    PL_ADD_NO_SET,           /* no counterset of that name or GUID */
+    PL_ADD_NO_COUNTER,       /* no counter of that name or id; a pattern that matches none */
+    PL_ADD_BAD_INSTANCE,     /* an instance on a single-instance set, none on a multi-instance
+                                one, or one of PERF_MAX_INSTANCE_NAME bytes or more */
+    PL_ADD_DUPLICATE,        /* add: the query already has this specification */
+    PL_ADD_BAD_PATH,         /* add_path: not \Counterset(instance)\Counter */
+    PL_ADD_NOT_IN_QUERY,     /* find: a valid specification the query does not hold */
+    PL_ADD_STATUS_COUNT
+} pl_add_status;
+
+/* "ok", "no_counterset", "no_counter", "bad_instance", "duplicate",
+ * "bad_path", "not_in_query" (the Lua statuses); "invalid" for a value out
+ * of range. */
+const char *pl_add_status_name(pl_add_status st);
 /* Adds one specification.  Returns 0 or ENOMEM; the spec's own outcome is in
- * *status (PL_ERROR_* codes): unknown counterset, unknown counter, instance
- * rules broken, duplicate.  *index receives the result index on success. */
-int pl_query_add(pl_query *q, const pl_spec_in *in, uint32_t *status, uint32_t *index);
-/* \Counterset(instance)\Counter or \Counterset\Counter, wildcards allowed. */
-int pl_query_add_path(pl_query *q, const char *path, uint32_t *status, uint32_t *index);
+ * *status: PL_ADD_OK, _NO_SET, _NO_COUNTER, _BAD_INSTANCE or _DUPLICATE.
+ * *index receives the result index on success. */
+int pl_query_add(pl_query *q, const pl_spec_in *in, pl_add_status *status, uint32_t *index);
+/* \Counterset(instance)\Counter or \Counterset\Counter, wildcards allowed;
+ * a path that does not parse is PL_ADD_BAD_PATH. */
+int pl_query_add_path(pl_query *q, const char *path, pl_add_status *status, uint32_t *index);
 /* The result index of the spec already in the query that in names, as
- * pl_query_add would check it: *status PL_ERROR_SUCCESS and *index, or the
- * code add would give, or PL_ERROR_INVALID_PARAMETER when it is not there.
- * 0 or ENOMEM. */
-int pl_query_find(pl_query *q, const pl_spec_in *in, uint32_t *status, uint32_t *index);
+ * pl_query_add would check it: *status PL_ADD_OK and *index, or the status
+ * add would give, or PL_ADD_NOT_IN_QUERY when it is not there.  0 or ENOMEM. */
+int pl_query_find(pl_query *q, const pl_spec_in *in, pl_add_status *status, uint32_t *index);
 int pl_query_delete(pl_query *q, uint32_t index);     /* 0 or ENOENT */
 uint32_t pl_query_count(const pl_query *q);
 const pl_spec *pl_query_spec(const pl_query *q, uint32_t index);

@@ -36,8 +36,11 @@
 #define PL_DB_IDENTIFIER 40u            /* PERF_COUNTER_IDENTIFIER without a name */
 #define PL_DB_MAX_INSTANCE_NAME 1024u   /* PERF_MAX_INSTANCE_NAME, in UTF-16 units with the NUL */
 
-/* Win32 codes a data block carries in dwStatus. */
+/* Win32 codes a data block carries in dwStatus: fields of the Windows wire
+ * format this encoder writes (the Lua binding's s:block() too), not statuses
+ * the core passes around; src/capi/pl_codes.h maps those. */
 #define PL_WIN_ERROR_FILE_NOT_FOUND 2u
+#define PL_WIN_ERROR_ACCESS_DENIED 5u
 #define PL_WIN_ERROR_INVALID_DATA 13u
 #define PL_WIN_ERROR_NOT_ENOUGH_MEMORY 8u
 #define PL_WIN_ERROR_WMI_INSTANCE_NOT_FOUND 4201u

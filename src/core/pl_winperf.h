@@ -110,15 +110,4 @@
 #define PERF_MULTIPLE_INSTANCES  4u
 #define PERF_COUNTERSET          6u
 
-/* ---- Win32 error codes used as per-specification statuses ---- */
-#define PL_ERROR_SUCCESS               0u
-#define PL_ERROR_PATH_NOT_FOUND        3u
-#define PL_ERROR_NOT_ENOUGH_MEMORY     8u
-#define PL_ERROR_OUTOFMEMORY           14u
-#define PL_ERROR_INVALID_PARAMETER     87u
-#define PL_ERROR_ALREADY_EXISTS        183u
-#define PL_ERROR_WMI_GUID_NOT_FOUND    4200u
-#define PL_ERROR_WMI_INSTANCE_NOT_FOUND 4201u
-#define PL_ERROR_WMI_ITEMID_NOT_FOUND  4202u
-
 #endif

@@ -204,8 +204,8 @@ static int in_wildcard(const pl_counter_def *c, uint32_t detail)
 }
 
 /* Resolves the counter part of a spec into counter indexes. */
-static uint32_t resolve_counters(const pl_counterset_def *cs, const pl_spec_in *in,
-                                 uint32_t *out, uint32_t *n, int *wild)
+static pl_add_status resolve_counters(const pl_counterset_def *cs, const pl_spec_in *in,
+                                      uint32_t *out, uint32_t *n, int *wild)
 {
     *n = 0;
     *wild = 0;
@@ -231,7 +231,7 @@ static uint32_t resolve_counters(const pl_counterset_def *cs, const pl_spec_in *
         if (i >= 0)
             out[(*n)++] = (uint32_t)i;
     }
-    return *n ? PL_ERROR_SUCCESS : PL_ERROR_WMI_ITEMID_NOT_FOUND;
+    return *n ? PL_ADD_OK : PL_ADD_NO_COUNTER;
 }
 
 static int same_spec(const qspec *a, const pl_counterset_def *cs, const char *inst,
@@ -255,39 +255,54 @@ static char *make_path(const pl_counterset_def *cs, const char *inst, const char
     return p;
 }
 
-/* The set a spec names and whether its instance part fits it: a PL_ERROR_* code. */
-static uint32_t spec_set(const pl_query *q, const pl_spec_in *in, const pl_counterset_def **cs, const char **inst)
+static const char *const add_status_names[PL_ADD_STATUS_COUNT] = {
+    [PL_ADD_OK] = "ok",
+    [PL_ADD_NO_SET] = "no_counterset",
+    [PL_ADD_NO_COUNTER] = "no_counter",
+    [PL_ADD_BAD_INSTANCE] = "bad_instance",
+    [PL_ADD_DUPLICATE] = "duplicate",
+    [PL_ADD_BAD_PATH] = "bad_path",
+    [PL_ADD_NOT_IN_QUERY] = "not_in_query",
+};
+
+const char *pl_add_status_name(pl_add_status st)
+{
+    return (unsigned)st < PL_ADD_STATUS_COUNT ? add_status_names[st] : "invalid";
+}
+
+/* The set a spec names and whether its instance part fits it. */
+static pl_add_status spec_set(const pl_query *q, const pl_spec_in *in, const pl_counterset_def **cs, const char **inst)
 {
     *cs = pl_env_find(q->env, in->counterset);
     if (!*cs && pl_env_sync(q->env) != ENOMEM)   /* one published since the environment synced */
         *cs = pl_env_find(q->env, in->counterset);
     *inst = in->instance ? in->instance : "";
     if (!*cs)
-        return PL_ERROR_WMI_GUID_NOT_FOUND;
+        return PL_ADD_NO_SET;
     /* single-instance sets take no instance name; multi-instance sets need one */
     if (((*cs)->instance_type == PERF_COUNTERSET_SINGLE_INSTANCE) != (**inst == '\0') ||
         strlen(*inst) >= PERF_MAX_INSTANCE_NAME)
-        return PL_ERROR_INVALID_PARAMETER;
-    return PL_ERROR_SUCCESS;
+        return PL_ADD_BAD_INSTANCE;
+    return PL_ADD_OK;
 }
 
-int pl_query_find(pl_query *q, const pl_spec_in *in, uint32_t *status, uint32_t *index)
+int pl_query_find(pl_query *q, const pl_spec_in *in, pl_add_status *status, uint32_t *index)
 {
     const pl_counterset_def *cs;
     const char *inst;
     uint32_t n;
     int wild;
-    if ((*status = spec_set(q, in, &cs, &inst)) != PL_ERROR_SUCCESS)
+    if ((*status = spec_set(q, in, &cs, &inst)) != PL_ADD_OK)
         return 0;
     uint32_t *ctr = malloc((cs->ncounters ? cs->ncounters : 1) * sizeof *ctr);
     if (!ctr)
         return ENOMEM;
     *status = resolve_counters(cs, in, ctr, &n, &wild);
-    if (*status == PL_ERROR_SUCCESS) {
-        *status = PL_ERROR_INVALID_PARAMETER;           /* not in the query */
+    if (*status == PL_ADD_OK) {
+        *status = PL_ADD_NOT_IN_QUERY;
         for (uint32_t i = 0; i < q->nspecs; i++)
             if (same_spec(q->specs[i], cs, inst, in->instance_id, ctr, n)) {
-                *status = PL_ERROR_SUCCESS;
+                *status = PL_ADD_OK;
                 *index = i;
                 break;
             }
@@ -296,14 +311,15 @@ int pl_query_find(pl_query *q, const pl_spec_in *in, uint32_t *status, uint32_t 
     return 0;
 }
 
-int pl_query_add(pl_query *q, const pl_spec_in *in, uint32_t *status, uint32_t *index)
+int pl_query_add(pl_query *q, const pl_spec_in *in, pl_add_status *status, uint32_t *index)
 {
     const pl_counterset_def *cs;
     const char *inst;
-    uint32_t n = 0, st;
+    uint32_t n = 0;
+    pl_add_status st;
     int wild_ctr, wild_inst;
     qspec *s;
-    if ((*status = spec_set(q, in, &cs, &inst)) != PL_ERROR_SUCCESS)
+    if ((*status = spec_set(q, in, &cs, &inst)) != PL_ADD_OK)
         return 0;
     s = calloc(1, sizeof *s);
     if (!s)
@@ -315,14 +331,14 @@ int pl_query_add(pl_query *q, const pl_spec_in *in, uint32_t *status, uint32_t *
         return ENOMEM;
     }
     st = resolve_counters(cs, in, s->pub.counters, &n, &wild_ctr);
-    if (st != PL_ERROR_SUCCESS) {
+    if (st != PL_ADD_OK) {
         *status = st;
         spec_free(s);
         return 0;
     }
     for (uint32_t i = 0; i < q->nspecs; i++)
         if (same_spec(q->specs[i], cs, inst, in->instance_id, s->pub.counters, n)) {
-            *status = PL_ERROR_ALREADY_EXISTS;
+            *status = PL_ADD_DUPLICATE;
             spec_free(s);
             return 0;
         }
@@ -377,13 +393,13 @@ int pl_query_add(pl_query *q, const pl_spec_in *in, uint32_t *status, uint32_t *
     return 0;
 }
 
-int pl_query_add_path(pl_query *q, const char *path, uint32_t *status, uint32_t *index)
+int pl_query_add_path(pl_query *q, const char *path, pl_add_status *status, uint32_t *index)
 {
     char buf[2048];
     pl_spec_in in;
     int e = pl_path_parse(path, buf, sizeof buf, &in);
     if (e) {
-        *status = PL_ERROR_INVALID_PARAMETER;
+        *status = PL_ADD_BAD_PATH;
         return 0;
     }
     return pl_query_add(q, &in, status, index);

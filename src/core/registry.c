@@ -133,7 +133,8 @@ int pl_query_add_sets(pl_query *q, const pl_registry_sel *sel, uint32_t *first, 
         const pl_counterset_def *cs = sel->sets[k];
         char guid[PL_GUID_STRLEN + 1];
         pl_spec_in in = { guid, "*", PL_NO_ID, NULL, PERF_WILDCARD_COUNTER, 0 };
-        uint32_t st, idx;
+        pl_add_status st;
+        uint32_t idx;
         int e;
         pl_guid_format(&cs->guid, guid);
         if (cs->instance_type == PERF_COUNTERSET_SINGLE_INSTANCE)
@@ -141,7 +142,7 @@ int pl_query_add_sets(pl_query *q, const pl_registry_sel *sel, uint32_t *first, 
         e = pl_query_add(q, &in, &st, &idx);
         if (e)
             return e;
-        if (st == PL_ERROR_SUCCESS)
+        if (st == PL_ADD_OK)
             (*count)++;          /* a set already in the query is simply not added again */
     }
     return 0;

@@ -13,6 +13,7 @@
  */
 #include "lpl.h"
 #include "pl_suggest.h"
+#include "pl_codes.h"
 
 #include <errno.h>
 #include <string.h>
@@ -49,32 +50,20 @@ int lpl_new_query(lua_State *L, int mi)
     return 1;
 }
 
-static const char *status_name(uint32_t st)
-{
-    switch (st) {
-    case PL_ERROR_SUCCESS: return "ok";
-    case PL_ERROR_WMI_GUID_NOT_FOUND: return "no_counterset";
-    case PL_ERROR_WMI_ITEMID_NOT_FOUND: return "no_counter";
-    case PL_ERROR_INVALID_PARAMETER: return "bad_instance";
-    case PL_ERROR_ALREADY_EXISTS: return "duplicate";
-    default: return "invalid";
-    }
-}
-
 /* The parts of " (did you mean 'name'?)", empty when there is no close name. */
 #define DID_YOU_MEAN(s) (s) ? " (did you mean '" : "", (s) ? (s) : "", (s) ? "'?)" : ""
 
-static void push_message(lua_State *L, pl_query *q, const pl_spec_in *in, uint32_t st)
+static void push_message(lua_State *L, pl_query *q, const pl_spec_in *in, pl_add_status st)
 {
     const pl_counterset_def *cs = pl_env_find(pl_query_env(q), in->counterset);
     switch (st) {
-    case PL_ERROR_WMI_GUID_NOT_FOUND:
+    case PL_ADD_NO_SET:
     {
         const char *s = pl_suggest_counterset(pl_query_env(q), in->counterset);
         lua_pushfstring(L, "no counterset '%s'%s%s%s", in->counterset, DID_YOU_MEAN(s));
         break;
     }
-    case PL_ERROR_WMI_ITEMID_NOT_FOUND:
+    case PL_ADD_NO_COUNTER:
         if (in->counter) {
             /* a pattern that matches nothing is not a misspelled name */
             const char *s = cs && !strpbrk(in->counter, "*?") ? pl_suggest_counter(cs, in->counter) : NULL;
@@ -82,13 +71,13 @@ static void push_message(lua_State *L, pl_query *q, const pl_spec_in *in, uint32
         } else
             lua_pushfstring(L, "no counter with id %d in '%s'", (int)in->counter_id, cs ? cs->name : "?");
         break;
-    case PL_ERROR_INVALID_PARAMETER:
+    case PL_ADD_BAD_INSTANCE:
         if (cs && cs->instance_type == PERF_COUNTERSET_SINGLE_INSTANCE)
             lua_pushfstring(L, "'%s' has a single instance: give no instance name", cs->name);
         else
             lua_pushfstring(L, "'%s' has multiple instances: name one, or use '*'", cs ? cs->name : "?");
         break;
-    case PL_ERROR_ALREADY_EXISTS:
+    case PL_ADD_DUPLICATE:
         lua_pushliteral(L, "the query already has this specification");
         break;
     default:
@@ -160,7 +149,7 @@ static int attach_machine(lua_State *L, lpl_query *q, const char *path, const pl
     luaL_pushfail(L);
     lua_pushfstring(L, "machine '%s': %s", host, msg);
     lua_pushliteral(L, "no_machine");
-    lua_pushinteger(L, 53);      /* ERROR_BAD_NETPATH, PDH_CSTATUS_NO_MACHINE's cause */
+    lua_pushinteger(L, ERROR_BAD_NETPATH);      /* PDH_CSTATUS_NO_MACHINE's cause */
     return 4;
 }
 
@@ -170,7 +159,8 @@ static int add_one(lua_State *L, lpl_query *q, int i)
 {
     char buf[2048];
     pl_spec_in in;
-    uint32_t st = 0, index = 0;
+    pl_add_status st = PL_ADD_OK;
+    uint32_t index = 0;
     int top = lua_gettop(L), e;
     i = lua_absindex(L, i);
     if (lua_type(L, i) == LUA_TSTRING) {
@@ -178,8 +168,8 @@ static int add_one(lua_State *L, lpl_query *q, int i)
         if (pl_path_parse(path, buf, sizeof buf, &in) != 0) {
             luaL_pushfail(L);
             lua_pushfstring(L, "bad counter path '%s': expected \\Counterset(instance)\\Counter", path);
-            lua_pushliteral(L, "bad_path");
-            lua_pushinteger(L, PL_ERROR_INVALID_PARAMETER);
+            lua_pushstring(L, pl_add_status_name(PL_ADD_BAD_PATH));
+            lua_pushinteger(L, pl_add_status_win32(PL_ADD_BAD_PATH));
             return 4;
         }
     } else if (lua_istable(L, i)) {
@@ -192,7 +182,7 @@ static int add_one(lua_State *L, lpl_query *q, int i)
     e = pl_query_add(q->q, &in, &st, &index);
     if (e)
         return luaL_error(L, "add: %s", strerror(e));
-    if (st == PL_ERROR_SUCCESS) {
+    if (st == PL_ADD_OK) {
         lua_settop(L, top);
         lua_pushinteger(L, (lua_Integer)index + 1);
         lua_pushliteral(L, "ok");
@@ -202,8 +192,8 @@ static int add_one(lua_State *L, lpl_query *q, int i)
     int msg = lua_gettop(L);
     luaL_pushfail(L);
     lua_pushvalue(L, msg);
-    lua_pushstring(L, status_name(st));
-    lua_pushinteger(L, st);
+    lua_pushstring(L, pl_add_status_name(st));
+    lua_pushinteger(L, pl_add_status_win32(st));
     return 4;            /* the top four; the spec's strings below are dropped */
 }
 

@@ -18,6 +18,7 @@
 #include "pl_expose.h"
 #include "pl_datablock.h"
 #include "pl_v1.h"
+#include "pl_codes.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -148,7 +149,8 @@ static int build_query(server *s)
         return ENOMEM;
     for (uint32_t i = 0; i < s->nspecs; i++) {
         pl_registry_sel sel;
-        uint32_t st = 0, first, count, idx;
+        pl_add_status st;
+        uint32_t first, count, idx;
         if (s->specs[i][0] != '\\' && pl_registry_parse(s->env, s->specs[i], &sel) == 0)
             pl_query_add_sets(q, &sel, &first, &count);
         else
@@ -278,11 +280,13 @@ static pl_query *posted_query(server *s, const upload *up, char *msg, size_t siz
     uint32_t line = 0, added = 0;
     pl_query *q = body ? pl_query_new(s->env) : NULL;
     for (char *save = NULL, *l = q ? strtok_r(body, "\r\n", &save) : NULL; l; l = strtok_r(NULL, "\r\n", &save)) {
-        uint32_t st = 0, idx;
+        pl_add_status st = PL_ADD_OK;
+        uint32_t idx;
         line++;
-        if (pl_query_add_path(q, l, &st, &idx) != 0 || (st && st != PL_ERROR_ALREADY_EXISTS)) {
+        if (pl_query_add_path(q, l, &st, &idx) != 0 || (st != PL_ADD_OK && st != PL_ADD_DUPLICATE)) {
+            /* the status as a number is PerfAddCounters' Win32 code, as it always was */
             snprintf(msg, size, "line %u: '%.200s' names no counter here (status %u)\n", (unsigned)line, l,
-                     (unsigned)st);
+                     (unsigned)pl_add_status_win32(st));
             pl_query_free(q);
             q = NULL;
             break;

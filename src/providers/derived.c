@@ -89,7 +89,8 @@ static int check_path(pl_env *env, pl_query *q, const char *path, int *joined, c
     size_t n = strlen(path) + 1;
     char *buf = malloc(n);
     pl_spec_in in;
-    uint32_t st = 0, idx;
+    pl_add_status st = PL_ADD_OK;
+    uint32_t idx;
     int e;
     if (!buf)
         return ENOMEM;
@@ -101,11 +102,11 @@ static int check_path(pl_env *env, pl_query *q, const char *path, int *joined, c
     *joined = !e && in.instance && pl_has_wildcard(in.instance);
     free(buf);
     (void)env;
-    if (!e && (e = pl_query_add_path(q, path, &st, &idx)) == 0 && st != PL_ERROR_SUCCESS &&
-        st != PL_ERROR_ALREADY_EXISTS)
+    if (!e && (e = pl_query_add_path(q, path, &st, &idx)) == 0 && st != PL_ADD_OK &&
+        st != PL_ADD_DUPLICATE)
         e = pl_say(ENOENT, msg, size, "path '%s' names no counter of this machine (%s)", path,
-                st == PL_ERROR_WMI_GUID_NOT_FOUND ? "no such counterset"
-                : st == PL_ERROR_WMI_ITEMID_NOT_FOUND ? "no such counter" : "instance rules broken");
+                st == PL_ADD_NO_SET ? "no such counterset"
+                : st == PL_ADD_NO_COUNTER ? "no such counter" : "instance rules broken");
     return e;
 }
 
@@ -281,9 +282,10 @@ static void dv_close(void *state)
 /* The uid of path in q, added now or there already (another spelling). */
 static int add_spec(pl_query *q, const char *path, uint32_t *uid)
 {
-    uint32_t st = 0, idx = 0;
+    pl_add_status st = PL_ADD_OK;
+    uint32_t idx = 0;
     int e = pl_query_add_path(q, path, &st, &idx);
-    if (!e && st == PL_ERROR_ALREADY_EXISTS) {
+    if (!e && st == PL_ADD_DUPLICATE) {
         size_t n = strlen(path) + 1;
         char *buf = malloc(n);
         pl_spec_in in;
@@ -293,7 +295,7 @@ static int add_spec(pl_query *q, const char *path, uint32_t *uid)
             e = pl_query_find(q, &in, &st, &idx);
         free(buf);
     }
-    if (!e && st != PL_ERROR_SUCCESS)
+    if (!e && st != PL_ADD_OK)
         e = ENOENT;                      /* a set gone from the machine since */
     if (!e)
         *uid = pl_query_spec(q, idx)->uid;
