@@ -172,7 +172,8 @@ static int run(int rounds, const char *dir)
     double upd[4][64], rd[4][64], ratio[64], rratio[64], x[4], y[4], mmv[2][64], m[2] = { 0, 0 };
     pmAtomValue *mv = NULL;
     void *maddr = mmv_open(dir, &mv);
-    uint32_t st = 1, idx;
+    pl_add_status st = PL_ADD_NO_SET;
+    uint32_t idx;
     struct stat sb;
     if (publish(&b))
         return 1;

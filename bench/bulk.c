@@ -227,7 +227,8 @@ int main(int argc, char **argv)
     int rounds = 9, opt;
     long ncpu = 1000;
     const char *only = NULL;
-    uint32_t status = 0, index = 0;
+    pl_add_status status = PL_ADD_OK;
+    uint32_t index = 0;
     pl_env *env;
     pl_query *q;
     pl_sample *s0, *s1;

@@ -39,7 +39,8 @@ int main(int argc, char **argv)
     int paths = 0;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = '\0';
-        uint32_t st, ix;
+        pl_add_status st;
+        uint32_t ix;
         if (line[0] && pl_query_add_path(q, line, &st, &ix) == 0 && st == 0)
             paths++;
     }

@@ -30,7 +30,8 @@
 
 static pl_query *path_query(pl_env *env, const char *path)
 {
-    uint32_t st = 1, idx;
+    pl_add_status st = PL_ADD_NO_SET;
+    uint32_t idx;
     pl_query *q = env ? pl_query_new(env) : NULL;
     if (q && (pl_query_add_path(q, path, &st, &idx) != 0 || st != 0)) {
         pl_query_free(q);

@@ -18,7 +18,8 @@
 
 static uint32_t add(pl_query *q, const char *path)
 {
-    uint32_t st = 0, idx = 0;
+    pl_add_status st = PL_ADD_OK;
+    uint32_t idx = 0;
     CHECK(pl_query_add_path(q, path, &st, &idx) == 0 && st == 0);
     return idx;
 }
