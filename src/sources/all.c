@@ -2,8 +2,10 @@
  * add a new source's definition here. */
 #include "sources.h"
 #include "netmib.h"
+#include "meminfo.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_snmp, &pl_ksrc_netstat, &pl_ksrc_snmp6,
+    &pl_ksrc_meminfo, &pl_ksrc_vmstat,
     NULL,
 };
