@@ -186,13 +186,14 @@ int pl_diskstats_update(pl_diskstats *d, const pl_env *env, int values, const ch
     for (uint32_t i = 0; i < d->ndev; i++)
         d->dev[i].seen = 0;
     for (uint32_t r = 0; r < t->n; r++) {
-        pl_dsdev *x = device(d, &t->row[r], &hint);
+        const pl_dsrow *row = (const pl_dsrow *)t->row + r;
+        pl_dsdev *x = device(d, row, &hint);
         if (!x)
             return ENOMEM;
         x->seen = 1;
         if (values) {
-            if (t->row[r].nf)
-                publish(d, x, t->row[r].raw, t->row[r].nf);
+            if (row->nf)
+                publish(d, x, row->raw, row->nf);
             else
                 x->nf = 0;   /* malformed: values unset, last good ones kept */
         }

@@ -2,19 +2,20 @@
 #include "diskstats.h"
 #include "pl_provider.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* Parses "major minor name v4 ... vN" into r.  1 for a device line (nf 0 if
  * its values are malformed), 0 for a line to skip.  The line ends at '\n'
  * or '\0' (buf[len]). */
-static int parse_line(const char *p, pl_dsrow *r)
+static int parse_line(const char *p, const char *eol, void *row, void *ctx)
 {
+    pl_dsrow *r = row;
     uint64_t a, b;
     const char *s;
     size_t len;
     int n = 0;
+    (void)eol;               /* the line's '\n' or '\0' ends it */
+    (void)ctx;
     if (pl_parse_u64(&p, &a) || pl_parse_u64(&p, &b) || a >= 4096 || b >= (1u << 20))
         return 0;
     while (*p == ' ' || *p == '\t')
@@ -52,35 +53,8 @@ static int parse_line(const char *p, pl_dsrow *r)
 
 int pl_parse_diskstats(const char *buf, size_t len, void *out)
 {
-    pl_dstab *t = out;
-    const char *end = buf + len;
-    t->n = 0;
-    for (const char *p = buf; p < end;) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        if (t->n == t->cap) {
-            uint32_t cap = t->cap ? t->cap * 2 : 16;
-            pl_dsrow *nr = realloc(t->row, cap * sizeof *nr);
-            if (!nr)
-                return ENOMEM;
-            t->row = nr;
-            t->cap = cap;
-        }
-        if (parse_line(p, &t->row[t->n]))
-            t->n++;
-        if (!nl)
-            break;
-        p = nl + 1;
-    }
-    return 0;
-}
-
-static void release(void *out)
-{
-    pl_dstab *t = out;
-    free(t->row);
-    t->row = NULL;
-    t->n = t->cap = 0;
+    return pl_rows_parse(buf, len, out, sizeof(pl_dsrow), parse_line, NULL);
 }
 
 const pl_ksrc_def pl_ksrc_diskstats = { "proc/diskstats", sizeof(pl_dstab), 0, pl_parse_diskstats,
-                                        release };
+                                        pl_rows_release };

@@ -12,6 +12,7 @@
 #define PL_DISKSTATS_H
 
 #include "pl_ksrc.h"
+#include "rows.h"
 
 #define PL_DS_FIELDS 17
 
@@ -22,10 +23,8 @@ typedef struct pl_dsrow {
     uint64_t raw[PL_DS_FIELDS];  /* the values, 0 past nf */
 } pl_dsrow;
 
-typedef struct pl_dstab {
-    pl_dsrow *row;            /* grown and kept across parses */
-    uint32_t n, cap;
-} pl_dstab;
+/* The parsed file: a pl_rows of pl_dsrow. */
+typedef pl_rows pl_dstab;
 
 /* A seq_file iterator: read until 0. */
 extern const pl_ksrc_def pl_ksrc_diskstats;
