@@ -25,22 +25,23 @@
 /* the ms fields, unwrapped at 32 bits */
 static const uint8_t ms_field[] = { DS_RDMS, DS_WRMS, DS_IOMS, DS_WMS, DS_DCMS, DS_FLMS };
 
-void pl_diskstats_init(pl_diskstats *d, int classify, int join_offset)
+int pl_diskstats_init(pl_diskstats *d, pl_env *env, int classify, int join_offset)
 {
     memset(d, 0, sizeof *d);
-    pl_file_init(&d->file);
     d->blockfd = -1;
     d->classify = classify;
     d->join_offset = join_offset;
+    d->src = pl_ksrc_attach(env, &pl_ksrc_diskstats);
+    return d->src ? 0 : ENOMEM;
 }
 
 void pl_diskstats_free(pl_diskstats *d)
 {
-    pl_file_close(&d->file);
     if (d->blockfd >= 0)
         close(d->blockfd);
-    free(d->dev);
-    pl_diskstats_init(d, 0, 0);
+    free(d->dev);            /* the reader is the environment's */
+    memset(d, 0, sizeof *d);
+    d->blockfd = -1;
 }
 
 /* Whole disk with a device link, not loop/ram/zram.  Partitions have no
@@ -112,52 +113,6 @@ static void publish(pl_diskstats *d, pl_dsdev *x, const uint64_t *raw, int nf)
     x->primed = 1;
 }
 
-/* Parses "major minor name v4 ... vN\n".  Returns 1 for a device line (nf 0
- * if its values are malformed), 0 for a line to skip.  The kernel writes 11,
- * 15 (4.18) or 17 (5.5) values, and later kernels may add more: any other
- * count is a cut or damaged line, whether or not it ends in '\n'. */
-static int parse_line(const char *p, uint32_t *maj, uint32_t *min, char *name, size_t namecap,
-                      uint64_t *raw, int *nf)
-{
-    uint64_t a, b;
-    const char *s;
-    size_t len;
-    int n = 0;
-    if (pl_parse_u64(&p, &a) || pl_parse_u64(&p, &b) || a >= 4096 || b >= (1u << 20))
-        return 0;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    for (s = p; *p && *p != ' ' && *p != '\t' && *p != '\n'; p++)
-        ;
-    len = (size_t)(p - s);
-    if (len == 0 || len >= namecap)
-        return 0;
-    memcpy(name, s, len);
-    name[len] = '\0';
-    *maj = (uint32_t)a;
-    *min = (uint32_t)b;
-    memset(raw, 0, DS_NV * sizeof *raw);
-    for (;;) {
-        uint64_t v;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (*p == '\n' || *p == '\0')
-            break;
-        if (pl_parse_u64(&p, &v) || (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\0')) {
-            n = -1;          /* garbage in the line */
-            break;
-        }
-        if (n < DS_NV)
-            raw[n] = v;
-        if (n < 1000)
-            n++;
-    }
-    if (n == 4)
-        return 0;            /* 2.6.0-2.6.24 partition line: 4 values, another layout */
-    *nf = n >= 17 ? 17 : n == 15 || n == 11 ? n : 0;
-    return 1;
-}
-
 pl_dsdev *pl_diskstats_find(pl_diskstats *d, uint32_t major, uint32_t minor)
 {
     for (uint32_t i = 0; i < d->ndev; i++)
@@ -166,8 +121,52 @@ pl_dsdev *pl_diskstats_find(pl_diskstats *d, uint32_t major, uint32_t minor)
     return NULL;
 }
 
+/* The device of row r: the one with its number (the kernel keeps its order,
+ * so the search starts where the last match ended), renamed when another
+ * device took the number, or a new one.  NULL for ENOMEM. */
+static pl_dsdev *device(pl_diskstats *d, const pl_dsrow *r, uint32_t *hint)
+{
+    pl_dsdev *x = NULL;
+    for (uint32_t k = 0; k < d->ndev; k++) {
+        uint32_t i = (*hint + k) % d->ndev;
+        if (d->dev[i].major == r->major && d->dev[i].minor == r->minor && !d->dev[i].seen) {
+            x = &d->dev[i];
+            break;
+        }
+    }
+    if (x && strcmp(x->name, r->name) != 0) {
+        /* same number, another device: the old one is gone */
+        if (x->member)
+            add_to(d->adj, x->tv, 1);
+        x->member = 0;
+        x->primed = 0;
+        strcpy(x->name, r->name);
+        x->physical = d->classify && classify(d, r->name);
+    }
+    if (!x) {
+        if (d->ndev == d->cap) {
+            uint32_t cap = d->cap ? d->cap * 2 : 16;
+            pl_dsdev *nd = realloc(d->dev, cap * sizeof *nd);
+            if (!nd)
+                return NULL;
+            d->dev = nd;
+            d->cap = cap;
+        }
+        x = &d->dev[d->ndev++];
+        memset(x, 0, sizeof *x);
+        x->major = r->major;
+        x->minor = r->minor;
+        strcpy(x->name, r->name);
+        x->physical = d->classify && classify(d, r->name);
+    }
+    *hint = (uint32_t)(x - d->dev) + 1;
+    return x;
+}
+
 int pl_diskstats_update(pl_diskstats *d, const pl_env *env, int values, const char **err_path)
 {
+    static const pl_dstab none;
+    const pl_dstab *t = &none;
     uint32_t hint = 0;
     int e;
     if (d->classify && d->blockfd < 0) {
@@ -177,59 +176,24 @@ int pl_diskstats_update(pl_diskstats *d, const pl_env *env, int values, const ch
             return errno;
         }
     }
-    if ((e = pl_file_read(&d->file, env, "proc/diskstats"))) {
-        *err_path = "proc/diskstats";
+    /* EINVAL: an empty file, a machine without block devices */
+    if ((e = pl_ksrc_get(d->src)) != 0 && e != EINVAL) {
+        *err_path = pl_ksrc_path(d->src);
         return e;
     }
+    if (!e)
+        t = pl_ksrc_data(d->src);
     for (uint32_t i = 0; i < d->ndev; i++)
         d->dev[i].seen = 0;
-    for (const char *p = d->file.buf; p && *p; p = pl_next_line(p)) {
-        uint32_t maj, min, i;
-        uint64_t raw[DS_NV];
-        char name[sizeof d->dev[0].name];
-        int nf;
-        pl_dsdev *x = NULL;
-        if (!parse_line(p, &maj, &min, name, sizeof name, raw, &nf))
-            continue;
-        /* the kernel keeps its order: look where the last match ended first */
-        for (uint32_t k = 0; k < d->ndev; k++) {
-            i = (hint + k) % d->ndev;
-            if (d->dev[i].major == maj && d->dev[i].minor == min && !d->dev[i].seen) {
-                x = &d->dev[i];
-                break;
-            }
-        }
-        if (x && strcmp(x->name, name) != 0) {
-            /* same number, another device: the old one is gone */
-            if (x->member)
-                add_to(d->adj, x->tv, 1);
-            x->member = 0;
-            x->primed = 0;
-            strcpy(x->name, name);
-            x->physical = d->classify && classify(d, name);
-        }
-        if (!x) {
-            if (d->ndev == d->cap) {
-                uint32_t cap = d->cap ? d->cap * 2 : 16;
-                pl_dsdev *nd = realloc(d->dev, cap * sizeof *nd);
-                if (!nd)
-                    return ENOMEM;
-                d->dev = nd;
-                d->cap = cap;
-            }
-            x = &d->dev[d->ndev++];
-            memset(x, 0, sizeof *x);
-            x->major = maj;
-            x->minor = min;
-            strcpy(x->name, name);
-            x->physical = d->classify && classify(d, name);
-        }
-        i = (uint32_t)(x - d->dev);
-        hint = i + 1;
+    for (uint32_t r = 0; r < t->n; r++) {
+        const pl_dsrow *row = (const pl_dsrow *)t->row + r;
+        pl_dsdev *x = device(d, row, &hint);
+        if (!x)
+            return ENOMEM;
         x->seen = 1;
         if (values) {
-            if (nf)
-                publish(d, x, raw, nf);
+            if (row->nf)
+                publish(d, x, row->raw, row->nf);
             else
                 x->nf = 0;   /* malformed: values unset, last good ones kept */
         }
@@ -390,7 +354,10 @@ static int pd_open(pl_env *env, void **state)
     if (!s)
         return ENOMEM;
     s->env = pl_env_ref(env);
-    pl_diskstats_init(&s->ds, 1, 0);
+    if (pl_diskstats_init(&s->ds, env, 1, 0)) {
+        pd_close(s);
+        return ENOMEM;
+    }
     *state = s;
     return 0;
 }
@@ -421,6 +388,7 @@ static int pd_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     pl_snap_clear(snap);
     if ((e = pl_diskstats_update(&s->ds, s->env, 1, &snap->err_path)))
         return e;
+    snap->time = pl_ksrc_time(s->ds.src);   /* the instant LogicalDisk shares */
     for (uint32_t i = 0; i < s->ds.ndev; i++) {
         pl_dsdev *x = &s->ds.dev[i];
         int k;

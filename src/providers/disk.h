@@ -1,5 +1,6 @@
-/* /proc/diskstats for PhysicalDisk and LogicalDisk: one parse per collect,
- * per-device 32-bit unwrapping of the ms fields, re-registration resets and
+/* /proc/diskstats for PhysicalDisk and LogicalDisk: the rows of the
+ * machine's diskstats source (diskstats.h, one read and parse per collect
+ * for both sets), and over them each set's per-device 32-bit unwrapping of the ms fields, re-registration resets and
  * a _Total that neither falls when a device leaves nor jumps when a mounted
  * partition joins.  Also the I/O counters both sets share (same ids).
  * Private to the disk family (disk.c, logicaldisk.c). */
@@ -7,6 +8,7 @@
 #define PL_DISK_H
 
 #include "pl_provider.h"
+#include "diskstats.h"
 
 /* Published values of one device, in the order of the diskstats fields 4..20,
  * with the ms fields (7, 11, 13, 14, 18, 20) unwrapped to 64 bits, still ms. */
@@ -14,6 +16,7 @@ enum {
     DS_RD, DS_RDM, DS_RDS, DS_RDMS, DS_WR, DS_WRM, DS_WRS, DS_WRMS, DS_INFL, DS_IOMS,
     DS_WMS, DS_DC, DS_DCM, DS_DCS, DS_DCMS, DS_FL, DS_FLMS, DS_NV
 };
+_Static_assert(DS_NV == PL_DS_FIELDS, "a row holds every value");
 
 typedef struct pl_dsdev {
     uint32_t major, minor;
@@ -30,7 +33,7 @@ typedef struct pl_dsdev {
 } pl_dsdev;
 
 typedef struct pl_diskstats {
-    pl_file file;
+    pl_ksrc *src;            /* the machine's /proc/diskstats reader */
     int blockfd;             /* sys/block, for classification; -1 if not asked for */
     int classify;
     int join_offset;         /* members joining after the first total add only their growth */
@@ -42,11 +45,13 @@ typedef struct pl_diskstats {
     int total_nf;            /* fields every member had; 0 = some member malformed */
 } pl_diskstats;
 
-void pl_diskstats_init(pl_diskstats *d, int classify, int join_offset);
+/* 0, or ENOMEM (the source's reader). */
+int pl_diskstats_init(pl_diskstats *d, pl_env *env, int classify, int join_offset);
 void pl_diskstats_free(pl_diskstats *d);
-/* Reads /proc/diskstats (and classifies new devices below sys/block when
- * asked).  values = 0: names and ids only, accumulators untouched.
- * 0 or errno; *err_path names the file. */
+/* Takes this collect's rows of /proc/diskstats (read once per collect for
+ * every set; an empty file has no devices) and classifies new devices below
+ * sys/block when asked.  values = 0: names and ids only, accumulators
+ * untouched.  0 or errno; *err_path names the file. */
 int pl_diskstats_update(pl_diskstats *d, const pl_env *env, int values, const char **err_path);
 /* Device with this major:minor in the last read, or NULL. */
 pl_dsdev *pl_diskstats_find(pl_diskstats *d, uint32_t major, uint32_t minor);

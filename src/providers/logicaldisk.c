@@ -156,8 +156,11 @@ static int ld_open(pl_env *env, void **state)
     s->remote_ok = opt && strcmp(opt, "1") == 0;
     pl_file_init(&s->mountinfo);
     pl_file_init(&s->fx);
-    pl_diskstats_init(&s->ds, 0, 1);
     pl_names_init(&s->names);
+    if (pl_diskstats_init(&s->ds, env, 0, 1)) {
+        ld_close(s);
+        return ENOMEM;
+    }
     *state = s;
     return 0;
 }
@@ -486,6 +489,8 @@ static int ld_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     if (need_io && pl_diskstats_update(&s->ds, s->env, 1, &snap->err_path) != 0) {
         need_io = 0;
         snap->err_path = NULL;
+    } else if (need_io) {
+        snap->time = pl_ksrc_time(s->ds.src);   /* the instant PhysicalDisk shares */
     }
     for (uint32_t i = 0; i < s->nm; i++) {
         mnt *m = &s->m[i];

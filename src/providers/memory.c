@@ -1,4 +1,5 @@
-/* Memory counterset (single instance): /proc/meminfo and /proc/vmstat.
+/* Memory counterset (single instance): /proc/meminfo and /proc/vmstat, the
+ * machine's kernel sources (meminfo.h), each read once per collect.
  *
  * Error policy, shared with system.c: each file is one source (pl_sources).
  * A file that cannot be read, or is empty, leaves only the counters built
@@ -9,59 +10,14 @@
  * last line without '\n' is whole (pl_file_read adds the newline). */
 #include "providers.h"
 #include "pl_provider.h"
+#include "pl_ksrc.h"
+#include "meminfo.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- meminfo keys (in the kernel's order, so the lookup cursor hits) ---- */
-enum {
-    MI_TOTAL, MI_FREE, MI_AVAIL, MI_BUFFERS, MI_CACHED, MI_SWAPCACHED,
-    MI_ACTIVE, MI_INACTIVE, MI_ACT_ANON, MI_INACT_ANON, MI_ACT_FILE,
-    MI_INACT_FILE, MI_UNEVICT, MI_MLOCKED, MI_SWAPTOTAL, MI_SWAPFREE,
-    MI_ZSWAP, MI_ZSWAPPED, MI_DIRTY, MI_WRITEBACK, MI_ANON, MI_MAPPED,
-    MI_SHMEM, MI_SLAB, MI_SRECL, MI_SUNRECL, MI_KSTACK, MI_PTABLES,
-    MI_COMMITLIMIT, MI_COMMITTED, MI_PERCPU, MI_ANONHUGE, MI_HP_TOTAL,
-    MI_HP_FREE, MI_HP_SIZE, MI_N
-};
-
-/* Keys with their lengths, so a line is compared only with same-length keys. */
-typedef struct mkey { const char *key; unsigned char len; } mkey;
-#define K(s) { s, sizeof s - 1 }
-
-static const mkey mi_key[MI_N] = {
-    K("MemTotal"), K("MemFree"), K("MemAvailable"), K("Buffers"), K("Cached"), K("SwapCached"),
-    K("Active"), K("Inactive"), K("Active(anon)"), K("Inactive(anon)"), K("Active(file)"),
-    K("Inactive(file)"), K("Unevictable"), K("Mlocked"), K("SwapTotal"), K("SwapFree"),
-    K("Zswap"), K("Zswapped"), K("Dirty"), K("Writeback"), K("AnonPages"), K("Mapped"),
-    K("Shmem"), K("Slab"), K("SReclaimable"), K("SUnreclaim"), K("KernelStack"),
-    K("PageTables"), K("CommitLimit"), K("Committed_AS"), K("Percpu"), K("AnonHugePages"),
-    K("HugePages_Total"), K("HugePages_Free"), K("Hugepagesize"),
-};
-
-/* ---- vmstat keys; "zoned" ones also sum <key>_<zone> lines (kernels
- * before 4.8 split reclaim counters per zone; allocstall still is) ---- */
-enum {
-    VM_PGPGIN, VM_PGPGOUT, VM_PSWPIN, VM_PSWPOUT, VM_PGFAULT, VM_PGMAJFAULT,
-    VM_PGFREE, VM_SCAN_KSWAPD, VM_SCAN_DIRECT, VM_STEAL_KSWAPD, VM_STEAL_DIRECT,
-    VM_ALLOCSTALL, VM_REFAULT, VM_REFAULT_ANON, VM_REFAULT_FILE, VM_OOM_KILL,
-    VM_N
-};
-
-static const struct { mkey k; int zoned; } vm_key[VM_N] = {
-    {K("pgpgin"), 0}, {K("pgpgout"), 0}, {K("pswpin"), 0}, {K("pswpout"), 0},
-    {K("pgfault"), 0}, {K("pgmajfault"), 0}, {K("pgfree"), 0},
-    {K("pgscan_kswapd"), 1}, {K("pgscan_direct"), 1},
-    {K("pgsteal_kswapd"), 1}, {K("pgsteal_direct"), 1},
-    {K("allocstall"), 1}, {K("workingset_refault"), 0},
-    {K("workingset_refault_anon"), 0}, {K("workingset_refault_file"), 0},
-    {K("oom_kill"), 0},
-};
-
-/* Zone suffixes; anything else (pgscan_direct_throttle) is a different counter. */
-static const char *const zones[] = {"dma", "dma32", "normal", "high", "movable", "device"};
-
-enum { V_ABSENT = 0, V_OK, V_BAD };
+enum { V_ABSENT = PL_NS_ABSENT, V_OK = PL_NS_OK, V_BAD = PL_NS_BAD };
 
 /* ---- how each counter is derived ---- */
 enum {
@@ -206,125 +162,46 @@ static const pl_counter_def mem_counters[] = {
 
 static const mem_src mem_srcs[] = {
     {K_AVAIL_B, 0, 0}, {K_AVAIL_K, 0, 0}, {K_AVAIL_M, 0, 0},
-    {K_KB, MI_COMMITTED, 0}, {K_KB, MI_COMMITLIMIT, 0},
-    {K_KB, MI_COMMITTED, 0}, {K_KB, MI_COMMITLIMIT, 0},
-    {K_KB, MI_FREE, 0}, {K_KB, MI_CACHED, 0}, {K_KB2, MI_DIRTY, MI_WRITEBACK},
-    {K_KB, MI_SUNRECL, 0}, {K_KB, MI_SRECL, 0},
-    {K_KB, MI_TOTAL, 0}, {K_KB, MI_BUFFERS, 0}, {K_KB, MI_SHMEM, 0},
-    {K_KB, MI_ACTIVE, 0}, {K_KB, MI_INACTIVE, 0}, {K_KB, MI_ACT_ANON, 0},
-    {K_KB, MI_INACT_ANON, 0}, {K_KB, MI_ACT_FILE, 0}, {K_KB, MI_INACT_FILE, 0},
-    {K_KB, MI_ANON, 0}, {K_KB, MI_MAPPED, 0}, {K_KB, MI_SLAB, 0},
-    {K_KB, MI_SRECL, 0}, {K_KB, MI_SUNRECL, 0}, {K_KB, MI_KSTACK, 0},
-    {K_KB, MI_PTABLES, 0}, {K_KB, MI_MLOCKED, 0}, {K_KB, MI_UNEVICT, 0},
-    {K_KB, MI_PERCPU, 0}, {K_KB, MI_ANONHUGE, 0},
-    {K_HUGE, MI_HP_TOTAL, 0}, {K_HUGE, MI_HP_FREE, 0},
-    {K_KB, MI_SWAPTOTAL, 0}, {K_KB, MI_SWAPFREE, 0}, {K_KB, MI_SWAPCACHED, 0},
-    {K_KB, MI_ZSWAP, 0}, {K_KB, MI_ZSWAPPED, 0},
-    {K_VM, VM_PGFAULT, 0}, {K_VM, VM_PGMAJFAULT, 0}, {K_VM, VM_PSWPIN, 0},
-    {K_VM, VM_PSWPOUT, 0}, {K_VM2, VM_PSWPIN, VM_PSWPOUT},
-    {K_VM_KB, VM_PGPGIN, 0}, {K_VM_KB, VM_PGPGOUT, 0}, {K_VM, VM_PGFREE, 0},
-    {K_VM, VM_SCAN_KSWAPD, 0}, {K_VM, VM_SCAN_DIRECT, 0},
-    {K_VM2, VM_STEAL_KSWAPD, VM_STEAL_DIRECT},
-    {K_VM2, VM_STEAL_KSWAPD, VM_STEAL_DIRECT}, {K_VM2, VM_SCAN_KSWAPD, VM_SCAN_DIRECT},
-    {K_VM, VM_ALLOCSTALL, 0}, {K_REFAULT, 0, 0}, {K_VM, VM_OOM_KILL, 0},
+    {K_KB, PL_MI_COMMITTED, 0}, {K_KB, PL_MI_COMMITLIMIT, 0},
+    {K_KB, PL_MI_COMMITTED, 0}, {K_KB, PL_MI_COMMITLIMIT, 0},
+    {K_KB, PL_MI_FREE, 0}, {K_KB, PL_MI_CACHED, 0}, {K_KB2, PL_MI_DIRTY, PL_MI_WRITEBACK},
+    {K_KB, PL_MI_SUNRECL, 0}, {K_KB, PL_MI_SRECL, 0},
+    {K_KB, PL_MI_TOTAL, 0}, {K_KB, PL_MI_BUFFERS, 0}, {K_KB, PL_MI_SHMEM, 0},
+    {K_KB, PL_MI_ACTIVE, 0}, {K_KB, PL_MI_INACTIVE, 0}, {K_KB, PL_MI_ACT_ANON, 0},
+    {K_KB, PL_MI_INACT_ANON, 0}, {K_KB, PL_MI_ACT_FILE, 0}, {K_KB, PL_MI_INACT_FILE, 0},
+    {K_KB, PL_MI_ANON, 0}, {K_KB, PL_MI_MAPPED, 0}, {K_KB, PL_MI_SLAB, 0},
+    {K_KB, PL_MI_SRECL, 0}, {K_KB, PL_MI_SUNRECL, 0}, {K_KB, PL_MI_KSTACK, 0},
+    {K_KB, PL_MI_PTABLES, 0}, {K_KB, PL_MI_MLOCKED, 0}, {K_KB, PL_MI_UNEVICT, 0},
+    {K_KB, PL_MI_PERCPU, 0}, {K_KB, PL_MI_ANONHUGE, 0},
+    {K_HUGE, PL_MI_HP_TOTAL, 0}, {K_HUGE, PL_MI_HP_FREE, 0},
+    {K_KB, PL_MI_SWAPTOTAL, 0}, {K_KB, PL_MI_SWAPFREE, 0}, {K_KB, PL_MI_SWAPCACHED, 0},
+    {K_KB, PL_MI_ZSWAP, 0}, {K_KB, PL_MI_ZSWAPPED, 0},
+    {K_VM, PL_VM_PGFAULT, 0}, {K_VM, PL_VM_PGMAJFAULT, 0}, {K_VM, PL_VM_PSWPIN, 0},
+    {K_VM, PL_VM_PSWPOUT, 0}, {K_VM2, PL_VM_PSWPIN, PL_VM_PSWPOUT},
+    {K_VM_KB, PL_VM_PGPGIN, 0}, {K_VM_KB, PL_VM_PGPGOUT, 0}, {K_VM, PL_VM_PGFREE, 0},
+    {K_VM, PL_VM_SCAN_KSWAPD, 0}, {K_VM, PL_VM_SCAN_DIRECT, 0},
+    {K_VM2, PL_VM_STEAL_KSWAPD, PL_VM_STEAL_DIRECT},
+    {K_VM2, PL_VM_STEAL_KSWAPD, PL_VM_STEAL_DIRECT}, {K_VM2, PL_VM_SCAN_KSWAPD, PL_VM_SCAN_DIRECT},
+    {K_VM, PL_VM_ALLOCSTALL, 0}, {K_REFAULT, 0, 0}, {K_VM, PL_VM_OOM_KILL, 0},
 };
 
 _Static_assert(sizeof mem_srcs / sizeof mem_srcs[0] == MEM_N, "one source per counter");
 
-enum { F_MEMINFO, F_VMSTAT, F_ZONEINFO, NF };
-
 typedef struct mem_state {
     pl_env *env;
-    pl_file f[NF];
+    pl_ksrc *mi, *vm;        /* the machine's readers */
+    pl_file zoneinfo;        /* only for the MemAvailable estimate */
 } mem_state;
 
-/* Parsed values with their state (V_ABSENT, V_OK, V_BAD). */
+/* The parsed files of this collect; a file not read has every value absent. */
 typedef struct mem_vals {
-    uint64_t kb[MI_N];
-    uint64_t vm[VM_N];
-    unsigned char kst[MI_N], vst[VM_N];
+    const pl_meminfo *mi;
+    const pl_vmstat *vm;
 } mem_vals;
-
-/* One pass over meminfo; the cursor makes the usual case one compare a line. */
-static void parse_meminfo(const char *buf, mem_vals *m)
-{
-    size_t cur = 0;
-    const char *nl;
-    for (const char *p = buf; *p; p = nl + 1) {
-        const char *colon;
-        size_t klen;
-        nl = strchr(p, '\n');
-        if (!nl)
-            break;                  /* the end: pl_file_read ends every line */
-        colon = memchr(p, ':', (size_t)(nl - p));
-        if (!colon)
-            continue;
-        klen = (size_t)(colon - p);
-        for (size_t k = 0, i = cur; k < MI_N; k++, i = i + 1 == MI_N ? 0 : i + 1) {
-            if (mi_key[i].len == klen && memcmp(p, mi_key[i].key, klen) == 0) {
-                if (m->kst[i] == V_ABSENT)
-                    m->kst[i] = pl_parse_kb_line(colon + 1, &m->kb[i]) ? V_OK : V_BAD;
-                cur = i + 1 == MI_N ? 0 : i + 1;
-                break;
-            }
-        }
-    }
-}
-
-static int is_zone(const char *s, size_t n)
-{
-    for (size_t z = 0; z < sizeof zones / sizeof zones[0]; z++)
-        if (strlen(zones[z]) == n && strncmp(s, zones[z], n) == 0)
-            return 1;
-    return 0;
-}
-
-static int vm_match(const char *p, size_t klen, size_t i)
-{
-    size_t n = vm_key[i].k.len;
-    if (klen < n || p[0] != vm_key[i].k.key[0] || (klen > n && !vm_key[i].zoned) ||
-        memcmp(p, vm_key[i].k.key, n) != 0)
-        return 0;
-    if (klen == n)
-        return 1;
-    return vm_key[i].zoned && p[n] == '_' && is_zone(p + n + 1, klen - n - 1);
-}
-
-static void parse_vmstat(const char *buf, mem_vals *m)
-{
-    const char *nl;
-    for (const char *p = buf; *p; p = nl + 1) {
-        const char *sp;
-        nl = strchr(p, '\n');
-        if (!nl)
-            break;
-        /* Most lines are nr_*; only these initials can be ours. */
-        if (*p != 'p' && *p != 'a' && *p != 'w' && *p != 'o')
-            continue;
-        sp = memchr(p, ' ', (size_t)(nl - p));
-        if (!sp)
-            continue;
-        for (size_t i = 0; i < VM_N; i++) {
-            uint64_t v;
-            if (!vm_match(p, (size_t)(sp - p), i))
-                continue;
-            if (!pl_parse_kb_line(sp, &v)) {
-                m->vst[i] = V_BAD;
-            } else if (m->vst[i] == V_ABSENT) {
-                m->vm[i] = v;
-                m->vst[i] = V_OK;
-            } else if (vm_key[i].zoned && m->vst[i] == V_OK) {
-                if (!pl_add_ok(m->vm[i], v, &m->vm[i]))
-                    m->vst[i] = V_BAD;
-            }
-            break;
-        }
-    }
-}
 
 static int kb_bytes(const mem_vals *m, int k, uint64_t *out)
 {
-    return m->kst[k] == V_OK && pl_mul_ok(m->kb[k], 1024, out);
+    return m->mi->st[k] == V_OK && pl_mul_ok(m->mi->v[k], 1024, out);
 }
 
 /* Sum of the "low" watermarks (pages) of every zone in /proc/zoneinfo.
@@ -332,9 +209,9 @@ static int kb_bytes(const mem_vals *m, int k, uint64_t *out)
 static int zone_low_pages(mem_state *s, uint64_t *pages)
 {
     uint64_t sum = 0;
-    if (pl_file_read(&s->f[F_ZONEINFO], s->env, "proc/zoneinfo") || s->f[F_ZONEINFO].len == 0)
+    if (pl_file_read(&s->zoneinfo, s->env, "proc/zoneinfo") || s->zoneinfo.len == 0)
         return -1;
-    for (const char *p = s->f[F_ZONEINFO].buf; p && *p; p = pl_next_line(p)) {
+    for (const char *p = s->zoneinfo.buf; p && *p; p = pl_next_line(p)) {
         uint64_t v;
         while (*p == ' ' || *p == '\t')
             p++;
@@ -353,21 +230,21 @@ static int estimate_available(mem_state *s, const mem_vals *m, uint64_t *out)
 {
     uint64_t free_b, cached_b = 0, af, inf, pc, sr, wl_pages, wl, avail;
     int z;
-    if (!kb_bytes(m, MI_FREE, &free_b) || m->kst[MI_CACHED] == V_BAD)
+    if (!kb_bytes(m, PL_MI_FREE, &free_b) || m->mi->st[PL_MI_CACHED] == V_BAD)
         return 0;
-    if (m->kst[MI_CACHED] == V_OK && !kb_bytes(m, MI_CACHED, &cached_b))
+    if (m->mi->st[PL_MI_CACHED] == V_OK && !kb_bytes(m, PL_MI_CACHED, &cached_b))
         return 0;
-    if (m->kst[MI_ACT_FILE] == V_BAD || m->kst[MI_INACT_FILE] == V_BAD ||
-        m->kst[MI_SRECL] == V_BAD)
+    if (m->mi->st[PL_MI_ACT_FILE] == V_BAD || m->mi->st[PL_MI_INACT_FILE] == V_BAD ||
+        m->mi->st[PL_MI_SRECL] == V_BAD)
         return 0;
     /* Before 2.6.28 or without zoneinfo psutil falls back to free + cached. */
-    if (m->kst[MI_ACT_FILE] == V_ABSENT || m->kst[MI_INACT_FILE] == V_ABSENT ||
-        m->kst[MI_SRECL] == V_ABSENT || (z = zone_low_pages(s, &wl_pages)) < 0)
+    if (m->mi->st[PL_MI_ACT_FILE] == V_ABSENT || m->mi->st[PL_MI_INACT_FILE] == V_ABSENT ||
+        m->mi->st[PL_MI_SRECL] == V_ABSENT || (z = zone_low_pages(s, &wl_pages)) < 0)
         return pl_add_ok(free_b, cached_b, out);
     if (z == 0 || !pl_mul_ok(wl_pages, (uint64_t)pl_env_page_size(s->env), &wl))
         return 0;
-    if (!kb_bytes(m, MI_ACT_FILE, &af) || !kb_bytes(m, MI_INACT_FILE, &inf) ||
-        !kb_bytes(m, MI_SRECL, &sr) || !pl_add_ok(af, inf, &pc))
+    if (!kb_bytes(m, PL_MI_ACT_FILE, &af) || !kb_bytes(m, PL_MI_INACT_FILE, &inf) ||
+        !kb_bytes(m, PL_MI_SRECL, &sr) || !pl_add_ok(af, inf, &pc))
         return 0;
     pc -= pc / 2 < wl ? pc / 2 : wl;
     sr -= sr / 2 < wl ? sr / 2 : wl;
@@ -379,11 +256,11 @@ static int estimate_available(mem_state *s, const mem_vals *m, uint64_t *out)
 
 static int available(mem_state *s, const mem_vals *m, uint64_t *out)
 {
-    if (m->kst[MI_AVAIL] == V_BAD)
+    if (m->mi->st[PL_MI_AVAIL] == V_BAD)
         return 0;
     /* MemAvailable is missing before 3.14 and reads 0 on some kernels. */
-    if (m->kst[MI_AVAIL] == V_OK && m->kb[MI_AVAIL] > 0)
-        return kb_bytes(m, MI_AVAIL, out);
+    if (m->mi->st[PL_MI_AVAIL] == V_OK && m->mi->v[PL_MI_AVAIL] > 0)
+        return kb_bytes(m, PL_MI_AVAIL, out);
     return estimate_available(s, m, out);
 }
 
@@ -400,24 +277,24 @@ static int counter_value(const mem_src *src, const mem_vals *m, int avail_ok,
     case K_KB2:
         return kb_bytes(m, src->a, &x) && kb_bytes(m, src->b, &y) && pl_add_ok(x, y, v);
     case K_HUGE:
-        return m->kst[src->a] == V_OK && kb_bytes(m, MI_HP_SIZE, &y) &&
-               pl_mul_ok(m->kb[src->a], y, v);
+        return m->mi->st[src->a] == V_OK && kb_bytes(m, PL_MI_HP_SIZE, &y) &&
+               pl_mul_ok(m->mi->v[src->a], y, v);
     case K_VM:
-        *v = m->vm[src->a];
-        return m->vst[src->a] == V_OK;
+        *v = m->vm->v[src->a];
+        return m->vm->st[src->a] == V_OK;
     case K_VM2:
-        return m->vst[src->a] == V_OK && m->vst[src->b] == V_OK &&
-               pl_add_ok(m->vm[src->a], m->vm[src->b], v);
+        return m->vm->st[src->a] == V_OK && m->vm->st[src->b] == V_OK &&
+               pl_add_ok(m->vm->v[src->a], m->vm->v[src->b], v);
     case K_VM_KB:
-        return m->vst[src->a] == V_OK && pl_mul_ok(m->vm[src->a], 1024, v);
+        return m->vm->st[src->a] == V_OK && pl_mul_ok(m->vm->v[src->a], 1024, v);
     case K_REFAULT:
         /* 5.9 split the counter into anon and file; earlier kernels have one. */
-        if (m->vst[VM_REFAULT_ANON] == V_ABSENT && m->vst[VM_REFAULT_FILE] == V_ABSENT) {
-            *v = m->vm[VM_REFAULT];
-            return m->vst[VM_REFAULT] == V_OK;
+        if (m->vm->st[PL_VM_REFAULT_ANON] == V_ABSENT && m->vm->st[PL_VM_REFAULT_FILE] == V_ABSENT) {
+            *v = m->vm->v[PL_VM_REFAULT];
+            return m->vm->st[PL_VM_REFAULT] == V_OK;
         }
-        return m->vst[VM_REFAULT_ANON] == V_OK && m->vst[VM_REFAULT_FILE] == V_OK &&
-               pl_add_ok(m->vm[VM_REFAULT_ANON], m->vm[VM_REFAULT_FILE], v);
+        return m->vm->st[PL_VM_REFAULT_ANON] == V_OK && m->vm->st[PL_VM_REFAULT_FILE] == V_OK &&
+               pl_add_ok(m->vm->v[PL_VM_REFAULT_ANON], m->vm->v[PL_VM_REFAULT_FILE], v);
     default:
         return 0;
     }
@@ -433,33 +310,53 @@ static int is_avail(const mem_src *src)
     return src->kind <= K_AVAIL_M;
 }
 
-static int mem_open(pl_env *env, void **state)
-{
-    mem_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return ENOMEM;
-    s->env = pl_env_ref(env);
-    pl_files_init(s->f, NF);
-    *state = s;
-    return 0;
-}
-
 static void mem_close(void *state)
 {
     mem_state *s = state;
     if (!s)
         return;
-    pl_files_close(s->f, NF);
-    pl_env_unref(s->env);
+    pl_file_close(&s->zoneinfo);
+    pl_env_unref(s->env);    /* the readers are the environment's */
     free(s);
+}
+
+static int mem_open(pl_env *env, void **state)
+{
+    mem_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return ENOMEM;
+    s->env = pl_env_ref(env);  /* zoneinfo is read below its root */
+    pl_file_init(&s->zoneinfo);
+    s->mi = pl_ksrc_attach(env, &pl_ksrc_meminfo);
+    s->vm = pl_ksrc_attach(env, &pl_ksrc_vmstat);
+    if (!s->mi || !s->vm) {
+        mem_close(s);
+        return ENOMEM;
+    }
+    *state = s;
+    return 0;
+}
+
+/* Reads source k when need: its parse, or the empty one (every value absent). */
+static const void *mem_get(pl_sources *files, pl_ksrc *k, int need, const void *none,
+                           pl_snapshot *snap, int *timed)
+{
+    if (!need || !pl_source_done(files, pl_ksrc_get(k), pl_ksrc_path(k)))
+        return none;
+    if (!*timed)
+        snap->time = pl_ksrc_time(k);      /* the instant of the read it shares */
+    *timed = 1;
+    return pl_ksrc_data(k);
 }
 
 static int mem_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
+    static const pl_meminfo no_mi;
+    static const pl_vmstat no_vm;
     mem_state *s = state;
     mem_vals m;
     pl_sources files;
-    int need_mi = 0, need_vm = 0, need_avail = 0, avail_ok = 0, e;
+    int need_mi = 0, need_vm = 0, need_avail = 0, avail_ok = 0, timed = 0, e;
     uint64_t avail_b = 0;
 
     if ((e = pl_single_instance(state, snap)) != 0)
@@ -474,16 +371,10 @@ static int mem_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         if (is_avail(&mem_srcs[i]))
             need_avail = 1;
     }
-    memset(m.kst, V_ABSENT, sizeof m.kst);
-    memset(m.vst, V_ABSENT, sizeof m.vst);
-    memset(m.kb, 0, sizeof m.kb);
-    memset(m.vm, 0, sizeof m.vm);
     pl_sources_init(&files);
     /* a file that cannot be read is not parsed: its values stay absent */
-    if (need_mi && pl_source_read(&files, &s->f[F_MEMINFO], s->env, "proc/meminfo"))
-        parse_meminfo(s->f[F_MEMINFO].buf, &m);
-    if (need_vm && pl_source_read(&files, &s->f[F_VMSTAT], s->env, "proc/vmstat"))
-        parse_vmstat(s->f[F_VMSTAT].buf, &m);
+    m.mi = mem_get(&files, s->mi, need_mi, &no_mi, snap, &timed);
+    m.vm = mem_get(&files, s->vm, need_vm, &no_vm, snap, &timed);
     if ((e = pl_sources_end(&files, snap)) != 0)
         return e;
     if (need_avail)

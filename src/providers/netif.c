@@ -2,9 +2,8 @@
  * query's network namespace), named as the kernel names it, with the ifindex
  * as instance id, and "_Total".
  *
- * /proc/net/dev is read once per collect for every interface; each line is
- * split at its last ':' and the name trimmed, so padded names and names with
- * a ':' (old alias style) come out whole.  The ifindex and the device type
+ * /proc/net/dev is the machine's source (netdev.h), read and parsed into
+ * rows once per collect for every set and query that wants it.  The ifindex and the device type
  * (/sys/class/net/<if>/ifindex, type) are read once per interface and kept;
  * 0 when sysfs has no such interface.  The sysfs value files (speed, mtu,
  * operstate, carrier_changes, statistics/rx_nohandler) are kept open and read
@@ -28,6 +27,8 @@
  * outside rtnetlink. */
 #include "providers.h"
 #include "pl_provider.h"
+#include "pl_ksrc.h"
+#include "netdev.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -38,6 +39,7 @@
 /* /proc/net/dev fields, in file order */
 enum { RXB, RXP, RXE, RXD, RXFIFO, RXFRAME, RXCOMP, RXMC,
        TXB, TXP, TXE, TXD, TXFIFO, COLLS, CARRIER, TXCOMP, NF };
+_Static_assert(NF == PL_ND_FIELDS, "the source's fields");
 /* sysfs value files */
 enum { SF_SPEED, SF_MTU, SF_OPER, SF_CHG, SF_NOHANDLER, NSF };
 static const char *const sf_file[NSF] = {
@@ -124,7 +126,7 @@ static const struct { uint8_t kind, a, b; } map[NC] = {
 static const uint8_t rate_field[NF] = { [RXB] = 1, [RXP] = 1, [RXMC] = 1, [TXB] = 1, [TXP] = 1 };
 
 #define TOTAL_ID 0xFFFFFFFEu
-#define NAME_MAX_ 64
+#define NAME_MAX_ PL_ND_NAME
 #define U32MAX 0xFFFFFFFFull
 
 typedef struct nic {
@@ -140,7 +142,7 @@ typedef struct nic {
 
 typedef struct netif_state {
     pl_env *env;
-    pl_file dev;
+    pl_ksrc *dev;            /* the machine's /proc/net/dev reader */
     nic *nics;
     uint32_t n, cap, gen;
     uint64_t total[NF];      /* running sums of increments, loopback left out */
@@ -307,26 +309,6 @@ static void sweep(netif_state *s)
     s->n = j;
 }
 
-/* Parses the fields after the ':' into v/ok; a number counts only when a
- * blank or '\n' follows it (a truncated read cuts no value). */
-static void parse_fields(const char *p, uint64_t v[NF], uint8_t ok[NF])
-{
-    memset(ok, 0, NF);
-    for (int f = 0; f < NF; f++) {
-        const char *t;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (*p == '\n' || *p == '\0')
-            return;
-        t = p;
-        ok[f] = pl_parse_u64(&p, &v[f]) == 0 && (*p == ' ' || *p == '\t' || *p == '\n');
-        while (*p && *p != ' ' && *p != '\t' && *p != '\n')
-            p++;
-        if (*p == '\0' && p != t)
-            ok[f] = 0;
-    }
-}
-
 /* Folds one read of x's fields into its accumulators and the _Total sums. */
 static void update(netif_state *s, nic *x, const uint64_t v[NF], const uint8_t ok[NF])
 {
@@ -390,40 +372,31 @@ static void set_dev(pl_snapshot *snap, int inst, const uint64_t val[NF], const u
     }
 }
 
-/* One pass over /proc/net/dev: instances, and values when values != 0. */
+/* One pass over the rows of /proc/net/dev: instances, and values when
+ * values != 0. */
 static int walk(netif_state *s, const uint8_t *wanted, pl_snapshot *snap, int values)
 {
     uint8_t want_sys[NSF] = { 0 }, tot_ok[NF], any_sys = 0;
     uint64_t tot[NF] = { 0 }, tsys[NSF] = { 0 };
-    uint32_t k = 0, nsys[NSF] = { 0 }, nonloop = 0;
-    const char *p;
+    uint32_t nsys[NSF] = { 0 }, nonloop = 0;
+    const pl_netdev *t;
     int e, ti;
 
-    if ((e = pl_file_read_required(&s->dev, s->env, "proc/net/dev", snap)) != 0)
+    if ((e = pl_ksrc_get(s->dev)) != 0) {
+        snap->err_path = pl_ksrc_path(s->dev);
         return e;
+    }
+    snap->time = pl_ksrc_time(s->dev);
+    t = pl_ksrc_data(s->dev);
     for (uint32_t c = 0; values && c < NC; c++)
         if (map[c].kind == M_SYS && (!wanted || wanted[c]))
             want_sys[map[c].a] = any_sys = 1;
     memset(tot_ok, 1, sizeof tot_ok);
     s->gen++;
-    for (p = s->dev.buf; p && *p; p = pl_next_line(p)) {
-        const char *eol = strchr(p, '\n'), *colon, *a, *b;
-        uint64_t v[NF];
-        uint8_t ok[NF];
-        nic *x;
+    for (uint32_t r = 0; r < t->n; r++) {
+        const pl_ndrow *row = (const pl_ndrow *)t->row + r;
+        nic *x = find_nic(s, row->name, row->len, r);
         int inst;
-        if (!eol)
-            eol = p + strlen(p);
-        colon = memrchr(p, ':', (size_t)(eol - p));
-        if (!colon)
-            continue;        /* the two header lines */
-        for (a = p; a < colon && (*a == ' ' || *a == '\t'); a++)
-            ;
-        for (b = colon; b > a && (b[-1] == ' ' || b[-1] == '\t'); b--)
-            ;
-        if (b == a || (size_t)(b - a) >= NAME_MAX_)
-            continue;
-        x = find_nic(s, a, (size_t)(b - a), k++);
         if (!x)
             return ENOMEM;
         x->gen = s->gen;
@@ -431,8 +404,7 @@ static int walk(netif_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
             return ENOMEM;
         if (!values)
             continue;
-        parse_fields(colon + 1, v, ok);
-        update(s, x, v, ok);
+        update(s, x, row->v, row->ok);
         /* the snapshot's id is the one before a re-registration was seen */
         snap->inst[inst].id = x->ifindex;
         set_dev(snap, inst, x->acc, x->have);
@@ -482,8 +454,12 @@ static int netif_open(pl_env *env, void **state)
     netif_state *s = calloc(1, sizeof *s);
     if (!s)
         return ENOMEM;
-    s->env = pl_env_ref(env);
-    pl_file_init(&s->dev);
+    s->env = pl_env_ref(env);  /* sysfs files are opened below its root */
+    if (!(s->dev = pl_ksrc_attach(env, &pl_ksrc_netdev))) {
+        pl_env_unref(s->env);
+        free(s);
+        return ENOMEM;
+    }
     *state = s;
     return 0;
 }
@@ -496,7 +472,6 @@ static void netif_close(void *state)
     for (uint32_t i = 0; i < s->n; i++)
         close_sysfs(&s->nics[i]);
     free(s->nics);
-    pl_file_close(&s->dev);
     pl_env_unref(s->env);
     free(s);
 }

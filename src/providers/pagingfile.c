@@ -1,5 +1,6 @@
 /* Paging File: one instance per active swap area of /proc/swaps (name = the
- * octal-unescaped file name, id = its line position), plus _Total.
+ * octal-unescaped file name, id = its line position), plus _Total.  The file
+ * is the machine's source (swaps.h), read and parsed once per collect.
  *
  * _Total is always there, as on Windows: with no swap it counts 0 bytes of
  * 0 (so % Usage reports a zero base).  Without /proc/swaps (a kernel without
@@ -8,6 +9,8 @@
  * opened, per file name. */
 #include "pl_provider.h"
 #include "providers.h"
+#include "pl_ksrc.h"
+#include "swaps.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -52,13 +55,10 @@ typedef struct peak {
 } peak;
 
 typedef struct pfstate {
-    pl_env *env;
-    pl_file swaps;
+    pl_ksrc *swaps;          /* the machine's reader */
     peak *peaks;
     uint32_t npeaks, cap;
     uint64_t total_peak;
-    char *name;              /* scratch: one unescaped name */
-    size_t namecap;
 } pfstate;
 
 static void pf_close(void *state)
@@ -66,12 +66,9 @@ static void pf_close(void *state)
     pfstate *s = state;
     if (!s)
         return;
-    pl_file_close(&s->swaps);
     for (uint32_t i = 0; i < s->npeaks; i++)
         free(s->peaks[i].name);
     free(s->peaks);
-    free(s->name);
-    pl_env_unref(s->env);
     free(s);
 }
 
@@ -80,70 +77,11 @@ static int pf_open(pl_env *env, void **state)
     pfstate *s = calloc(1, sizeof *s);
     if (!s)
         return ENOMEM;
-    s->env = pl_env_ref(env);
-    pl_file_init(&s->swaps);
+    if (!(s->swaps = pl_ksrc_attach(env, &pl_ksrc_swaps))) {
+        free(s);
+        return ENOMEM;
+    }
     *state = s;
-    return 0;
-}
-
-/* The file name at *p, unescaped (\040 is a space) into s->name. */
-static int take_name(pfstate *s, const char **p)
-{
-    const char *f = *p, *e;
-    size_t n;
-    while (*f == ' ' || *f == '\t')
-        f++;
-    for (e = f; *e && *e != ' ' && *e != '\t' && *e != '\n'; e++)
-        ;
-    n = (size_t)(e - f);
-    if (n == 0)
-        return EINVAL;
-    if (n + 1 > s->namecap) {
-        char *nb = realloc(s->name, n + 1);
-        if (!nb)
-            return ENOMEM;
-        s->name = nb;
-        s->namecap = n + 1;
-    }
-    char *o = s->name;
-    for (size_t i = 0; i < n; i++) {
-        if (f[i] == '\\' && i + 3 < n && f[i + 1] >= '0' && f[i + 1] <= '3' &&
-            f[i + 2] >= '0' && f[i + 2] <= '7' && f[i + 3] >= '0' && f[i + 3] <= '7' &&
-            (f[i + 1] != '0' || f[i + 2] != '0' || f[i + 3] != '0')) {
-            *o++ = (char)((f[i + 1] - '0') * 64 + (f[i + 2] - '0') * 8 + (f[i + 3] - '0'));
-            i += 3;
-        } else {
-            *o++ = f[i];
-        }
-    }
-    *o = '\0';
-    *p = e;
-    return 0;
-}
-
-/* "Type Size Used Priority" after the name; 0 or EINVAL. */
-static int take_values(const char *p, uint64_t *size, uint64_t *used, int64_t *prio)
-{
-    uint64_t pr;
-    int neg;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    while (*p && *p != ' ' && *p != '\t' && *p != '\n')
-        p++;                 /* partition / file */
-    if (pl_parse_u64(&p, size) || pl_parse_u64(&p, used))
-        return EINVAL;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    neg = *p == '-';
-    p += neg;
-    if (pl_parse_u64(&p, &pr) || pr > 2147483648u || (*p != '\n' && *p != ' '))
-        return EINVAL;
-    *prio = neg ? -(int64_t)pr : (int64_t)pr;
-    /* KiB -> bytes must fit, and used cannot exceed size */
-    if (*size > UINT64_MAX / 1024 || *used > *size)
-        return EINVAL;
-    *size *= 1024;
-    *used *= 1024;
     return 0;
 }
 
@@ -178,53 +116,66 @@ static void set_values(pl_snapshot *snap, uint32_t i, uint64_t size, uint64_t us
     pl_snap_set(snap, i, P_USED, used);
 }
 
+static void set_prio(pl_snapshot *snap, uint32_t i, int64_t prio)
+{
+    double d = (double)prio;
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    pl_snap_set(snap, i, P_PRIO, bits);
+}
+
+/* The rows of this collect's read: 0 with *w (NULL when the kernel has no
+ * swap support, ENOENT), or the read's errno. */
+static int pf_rows(pfstate *s, pl_snapshot *snap, const pl_swaps **w)
+{
+    static const pl_swaps none;
+    int e = pl_ksrc_get(s->swaps);
+    *w = NULL;
+    if (e == ENOENT)
+        return 0;            /* no swap support: _Total without values */
+    if (e && e != EINVAL) {
+        snap->err_path = pl_ksrc_path(s->swaps);
+        return e;
+    }
+    snap->time = pl_ksrc_time(s->swaps);
+    *w = e ? &none : pl_ksrc_data(s->swaps);   /* EINVAL: an empty file, no areas */
+    return 0;
+}
+
 /* values = 0: instances only. */
 static int pf_read(pfstate *s, pl_snapshot *snap, int values)
 {
     uint64_t tsize = 0, tused = 0;
-    uint32_t n = 0;
-    int e, ok = 1, ti;
+    const pl_swaps *w;
+    int e, ok, ti;
     pl_snap_clear(snap);
-    e = pl_file_read(&s->swaps, s->env, "proc/swaps");
-    if (e && e != ENOENT) {
-        snap->err_path = "proc/swaps";
+    if ((e = pf_rows(s, snap, &w)) != 0)
         return e;
-    }
-    if (e)
-        ok = 0;              /* no swap support: _Total without values */
+    ok = w != NULL;
     for (uint32_t i = 0; i < s->npeaks; i++)
         s->peaks[i].seen = 0;
-    for (const char *p = e ? NULL : s->swaps.buf; p && *p; p = pl_next_line(p)) {
-        uint64_t size, used;
-        int64_t prio;
+    for (uint32_t n = 0; w && n < w->rows.n; n++) {
+        const pl_swaprow *r = (const pl_swaprow *)w->rows.row + n;
+        const char *name = w->pool + r->name;
+        peak *pk;
         int k;
-        if (strncmp(p, "Filename", 8) == 0)
-            continue;        /* the header */
-        if ((e = take_name(s, &p)) == ENOMEM)
-            return ENOMEM;
-        if (e)
-            continue;        /* a blank line */
-        if ((k = pl_snap_add(snap, s->name, n++)) < 0)
+        if ((k = pl_snap_add(snap, name, n)) < 0)
             return ENOMEM;
         if (!values)
             continue;
-        if (!strchr(p, '\n') || take_values(p, &size, &used, &prio)) {
+        if (!r->ok) {
             ok = 0;          /* a partial _Total would be wrong: none */
             continue;
         }
-        peak *pk = find_peak(s, s->name);
-        if (!pk)
+        if (!(pk = find_peak(s, name)))
             return ENOMEM;
-        if (used > pk->used)
-            pk->used = used;
+        if (r->used > pk->used)
+            pk->used = r->used;
         pk->seen = 1;
-        set_values(snap, (uint32_t)k, size, used, pk->used);
-        double d = (double)prio;
-        uint64_t bits;
-        memcpy(&bits, &d, sizeof bits);
-        pl_snap_set(snap, (uint32_t)k, P_PRIO, bits);
-        tsize += size;       /* both below 2^64 / 1024 each; a few areas cannot overflow */
-        tused += used;
+        set_values(snap, (uint32_t)k, r->size, r->used, pk->used);
+        set_prio(snap, (uint32_t)k, r->prio);
+        tsize += r->size;    /* both below 2^64 / 1024 each; a few areas cannot overflow */
+        tused += r->used;
     }
     if ((ti = pl_snap_add(snap, "_Total", TOTAL_ID)) < 0)
         return ENOMEM;

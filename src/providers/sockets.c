@@ -1,5 +1,6 @@
 /* Sockets (single instance): socket counts and socket memory of the query's
- * network namespace, from /proc/net/sockstat and /proc/net/sockstat6.
+ * network namespace, from /proc/net/sockstat and /proc/net/sockstat6, the
+ * machine's sources (sockstat.h), each read once per collect.
  *
  * Each file is one source (pl_sources): an unreadable or empty one leaves
  * only its own counters unset, and the set fails only when every file it
@@ -8,7 +9,8 @@
  * counts pages (converted with the page size); FRAG "memory" is bytes. */
 #include "providers.h"
 #include "pl_provider.h"
-#include "netsnmp.h"
+#include "pl_ksrc.h"
+#include "sockstat.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -19,7 +21,6 @@
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
 #define CTR(id, name, help, type, detail, u) { id, name, help, type, PL_NO_ID, detail, 0, 8, u }
-#define K PL_NS_KEY
 
 static const pl_counter_def counters[] = {
     CTR(0, "Sockets Used", "Sockets of all families allocated now (sockstat \"sockets: "
@@ -55,38 +56,11 @@ static const pl_counter_def counters[] = {
 };
 
 #define NC (sizeof counters / sizeof counters[0])
-#define FIRST6 11            /* counters from sockstat6 start here */
-
-/* One sockstat line: its tag, keys, and the counter of each key (the two
- * "mem" keys are pages). */
-typedef struct sk_line {
-    const char *tag;
-    pl_ns_key keys[5];
-    uint8_t nkeys;
-    uint8_t ctr[5];
-    uint8_t pages;           /* bit k: key k counts pages */
-} sk_line;
-
-static const sk_line lines4[] = {
-    { "sockets", { K("used") }, 1, { 0 }, 0 },
-    { "TCP", { K("inuse"), K("orphan"), K("tw"), K("alloc"), K("mem") }, 5, { 1, 2, 3, 4, 5 },
-      1u << 4 },
-    { "UDP", { K("inuse"), K("mem") }, 2, { 6, 7 }, 1u << 1 },
-    { "RAW", { K("inuse") }, 1, { 8 }, 0 },
-    { "FRAG", { K("inuse"), K("memory") }, 2, { 9, 10 }, 0 },
-};
-
-static const sk_line lines6[] = {
-    { "TCP6", { K("inuse") }, 1, { 11 }, 0 },
-    { "UDP6", { K("inuse") }, 1, { 12 }, 0 },
-    { "RAW6", { K("inuse") }, 1, { 13 }, 0 },
-    { "FRAG6", { K("inuse"), K("memory") }, 2, { 14, 15 }, 0 },
-};
+_Static_assert(NC == PL_SS_N, "counter i is the sources' field i");
 
 typedef struct sk_state {
-    pl_env *env;
     uint64_t page;
-    pl_file v4, v6;
+    pl_ksrc *v4, *v6;        /* the machine's readers */
 } sk_state;
 
 static int sk_open(pl_env *env, void **state)
@@ -94,64 +68,33 @@ static int sk_open(pl_env *env, void **state)
     sk_state *s = calloc(1, sizeof *s);
     if (!s)
         return ENOMEM;
-    s->env = pl_env_ref(env);
     s->page = (uint64_t)pl_env_page_size(env);
-    pl_file_init(&s->v4);
-    pl_file_init(&s->v6);
+    s->v4 = pl_ksrc_attach(env, &pl_ksrc_sockstat);
+    s->v6 = pl_ksrc_attach(env, &pl_ksrc_sockstat6);
+    if (!s->v4 || !s->v6) {
+        free(s);
+        return ENOMEM;
+    }
     *state = s;
     return 0;
 }
 
 static void sk_close(void *state)
 {
-    sk_state *s = state;
-    if (!s)
-        return;
-    pl_file_close(&s->v4);
-    pl_file_close(&s->v6);
-    pl_env_unref(s->env);
-    free(s);
+    free(state);             /* the readers are the environment's */
 }
 
-/* One pass over the file: each line's tag picks its entry in lines[]. */
-static void parse(const sk_state *s, const char *text, const sk_line *lines, size_t n,
-                  pl_snapshot *snap)
+/* The fields [first, last) of a parsed file; "mem" pages in bytes. */
+static void put(const sk_state *s, const pl_sockstat *m, uint32_t first, uint32_t last,
+                pl_snapshot *snap)
 {
-    uint64_t v[8][5];
-    uint8_t st[8][5], done[8] = { 0 };
-    const char *nl;
-    memset(st, PL_NS_ABSENT, sizeof st);
-    for (const char *p = text; *p; p = *nl ? nl + 1 : nl) {
-        const char *colon;
-        nl = strchr(p, '\n');
-        if (!nl)
-            nl = p + strlen(p);  /* a cut-off last line: its whole fields still count */
-        colon = memchr(p, ':', (size_t)(nl - p));
-        if (!colon)
+    for (uint32_t f = first; f < last; f++) {
+        uint64_t v = m->v[f];
+        if (m->st[f] != PL_NS_OK)
             continue;
-        for (size_t i = 0; i < n && i < 8; i++) {
-            const char *t = lines[i].tag;
-            size_t tl = strlen(t);
-            if (tl == (size_t)(colon - p) && memcmp(p, t, tl) == 0) {
-                if (!done[i])                        /* the first such line only */
-                    pl_ns_tagged_fields(colon + 1, lines[i].keys, lines[i].nkeys, v[i], st[i]);
-                done[i] = 1;
-                break;
-            }
-        }
-    }
-    for (size_t i = 0; i < n && i < 8; i++) {
-        const sk_line *l = &lines[i];
-        for (unsigned k = 0; k < l->nkeys; k++) {
-            if (st[i][k] != PL_NS_OK)
-                continue;
-            if (l->pages & (1u << k)) {
-                if (s->page && v[i][k] > UINT64_MAX / s->page)
-                    continue;
-                v[i][k] *= s->page;
-            }
-            pl_snap_set(snap, 0, l->ctr[k], v[i][k]);
-        }
+        if ((f == PL_SS_TCP_MEM || f == PL_SS_UDP_MEM) && !pl_mul_ok(v, s->page, &v))
+            continue;
+        pl_snap_set(snap, 0, f, v);
     }
 }
 
@@ -166,13 +109,15 @@ static int sk_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     /* sockstat is always read, so a set with both files missing always fails;
      * each file is one source: a missing one leaves only its counters unset */
     pl_sources_init(&src);
-    if (pl_source_read(&src, &s->v4, s->env, "proc/net/sockstat"))
-        parse(s, s->v4.buf, lines4, sizeof lines4 / sizeof lines4[0], snap);
-    for (size_t i = FIRST6; i < NC; i++)
+    if (pl_source_done(&src, pl_ksrc_get(s->v4), pl_ksrc_path(s->v4))) {
+        snap->time = pl_ksrc_time(s->v4);
+        put(s, pl_ksrc_data(s->v4), 0, PL_SS_TCP6_INUSE, snap);
+    }
+    for (size_t i = PL_SS_TCP6_INUSE; i < NC; i++)
         if (!wanted || wanted[i])
             need6 = 1;
-    if (need6 && pl_source_read(&src, &s->v6, s->env, "proc/net/sockstat6"))
-        parse(s, s->v6.buf, lines6, sizeof lines6 / sizeof lines6[0], snap);
+    if (need6 && pl_source_done(&src, pl_ksrc_get(s->v6), pl_ksrc_path(s->v6)))
+        put(s, pl_ksrc_data(s->v6), PL_SS_TCP6_INUSE, PL_SS_N, snap);
     return pl_sources_end(&src, snap);
 }
 

@@ -2,8 +2,16 @@
  * add a new source's definition here. */
 #include "sources.h"
 #include "netmib.h"
+#include "meminfo.h"
+#include "diskstats.h"
+#include "netdev.h"
+#include "sockstat.h"
+#include "swaps.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_snmp, &pl_ksrc_netstat, &pl_ksrc_snmp6,
+    &pl_ksrc_meminfo, &pl_ksrc_vmstat, &pl_ksrc_diskstats,
+    &pl_ksrc_netdev, &pl_ksrc_sockstat, &pl_ksrc_sockstat6,
+    &pl_ksrc_swaps,
     NULL,
 };
