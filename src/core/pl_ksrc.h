@@ -50,8 +50,8 @@ pl_ksrc *pl_ksrc_attach(pl_env *env, const pl_ksrc_def *def);
 int pl_ksrc_get(pl_ksrc *k);
 /* The parsed struct (after pl_ksrc_get returned 0). */
 const void *pl_ksrc_data(const pl_ksrc *k);
-/* When the source was read: perflib ticks (pl_now's clock), the middle of
- * its read.  A set that takes its values from one source uses it as its
+/* When the source was read: perflib ticks (pl_now's clock), as its read
+ * began.  A set that takes its values from one source uses it as its
  * snapshot's time, so sets fed by one read share one instant. */
 int64_t pl_ksrc_time(const pl_ksrc *k);
 /* The file below the root, for snap->err_path. */

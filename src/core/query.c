@@ -29,6 +29,7 @@ typedef struct qspec {
     pl_spec pub;             /* first: pl_query_spec returns &pub */
     uint32_t *bases;         /* per resolved counter: base index or PL_NO_ID */
     int plain;               /* no counter has a base or the object timer: values alone */
+    size_t ilen;             /* strlen(pub.instance) + 1, copied into every sample */
     qset *set;
     size_t moff;             /* this collection's matches: q->match[moff..] */
     uint32_t nmatch;
@@ -361,6 +362,7 @@ int pl_query_add(pl_query *q, const pl_spec_in *in, pl_add_status *status, uint3
     s->pub.shape = wild_inst ? (wild_ctr ? PERF_COUNTERSET : PERF_MULTIPLE_INSTANCES)
                              : (wild_ctr ? PERF_MULTIPLE_COUNTERS : PERF_SINGLE_COUNTER);
     s->pub.instance = strdup(inst);
+    s->ilen = strlen(inst) + 1;
     s->pub.counter = in->counter ? strdup(in->counter) : NULL;
     s->pub.path = make_path(cs, inst, in->counter ? in->counter
                                      : wild_ctr ? "*" : cs->counters[s->pub.counters[0]].name);
@@ -581,7 +583,7 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
     for (uint32_t k = 0; k < q->nspecs; k++) {
         qspec *s = q->specs[k];
         ncidx += s->pub.ncounters;
-        nnames += strlen(s->pub.instance) + 1;
+        nnames += s->ilen;
         s->nmatch = 0;
         if (s->set->err) {
             if (s->set->snap.err_msg)
@@ -656,8 +658,8 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
         b->vals_off = vi;
         memcpy(smp->cidx + ci, s->pub.counters, nc * sizeof *s->pub.counters);
         b->filter_off = (uint32_t)ni;
-        memcpy(smp->names + ni, s->pub.instance, strlen(s->pub.instance) + 1);
-        ni += strlen(s->pub.instance) + 1;
+        memcpy(smp->names + ni, s->pub.instance, s->ilen);
+        ni += s->ilen;
         ci += nc;
         if (s->set->err) {
             b->shape = PERF_ERROR_RETURN;
