@@ -261,7 +261,7 @@ describe("the iterators on the query's names", function()
     local rows = {}
     for inst, v, st, ctr, k in s1:formatted(s0) do rows[#rows + 1] = { inst, v, st, ctr, k } end
     assert.equals(4 + 4 + 1, #rows)
-    assert.same({ "0,0", 48.0, "valid", "% Busy Time", 1 }, { rows[1][1], rows[1][2], rows[1][3], rows[1][4], rows[1][5] })
+    assert.same({ "0,0", 48.0, "valid", "% Busy Time", 1 }, rows[1])
     assert.equals("% Idle Time", rows[5][4])
     assert.near(52.0, rows[5][2], 1e-9)
     assert.same({ "7,7", nil, "no_instance", "% Busy Time", 3 }, rows[9])
