@@ -2,7 +2,7 @@
  * Bulk formatted values: `Sample:evaluate` and `Sample:columns`.
  *
  * Both refill the tables they returned for the same result of the same
- * query by default: see README "Formatted values in bulk".
+ * query by default: see README "Calculators and bulk evaluation".
  * @module perflib
  */
 /***
@@ -122,7 +122,8 @@ static size_t ctr_sig(const pl_sample *s, const pl_block *b, unsigned char *p)
     q += sizeof b->cs;
     memcpy(q, &b->ncounters, sizeof b->ncounters);
     q += sizeof b->ncounters;
-    memcpy(q, s->cidx + b->counters_off, sizeof(uint32_t) * b->ncounters);
+    if (b->ncounters)                           /* no cidx at all for none */
+        memcpy(q, s->cidx + b->counters_off, sizeof(uint32_t) * b->ncounters);
     return (size_t)(q - p) + sizeof(uint32_t) * b->ncounters;
 }
 
@@ -205,6 +206,7 @@ void lpl_push_status_names(lua_State *L, int si)
 
 void lpl_push_block_names(lua_State *L, int si, const pl_sample *s, const pl_block *b)
 {
+    luaL_checkstack(L, 20, NULL);
     int cache = lpl_push_cache(L, si);
     size_t need = inst_sig_size(s, b), cn = ctr_sig_size(b);
     unsigned char *buf = scratch_take(L, cache, need > cn ? need : cn);
@@ -332,6 +334,7 @@ static void bulk_start(lua_State *L, bulk *k, int kind, const char *fname)
     pl_fmt fmt;
     size_t n, need, sn, cn;
     unsigned char *buf;
+    luaL_checkstack(L, 40, NULL);               /* arguments, cache, entries, a column being filled */
     k->s1 = lpl_check_sample(L, 1)->s;
     s0 = lpl_opt_older(L, 2, k->s1);
     if (lua_isnoneornil(L, 3)) {
