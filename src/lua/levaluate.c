@@ -19,14 +19,26 @@
  *   [C_NAMES]   signature hash -> names entry, weak values
  *   [C_SCRATCH] a byte buffer reused by every call (absent while in use)
  *   [C_STATUS]  lpl_status_key(code) -> status name, interned once
- *   [slot key]  what evaluate or columns returned last for one result and
- *               one set of formatting options (slot_key)
+ *   [slot key]  {tables, tables, instance entry, counter entry}: what
+ *               evaluate or columns returned last for one result and one
+ *               set of formatting options, or (K_NAMES) the entries the
+ *               iterators used last for one result; they keep the entries
+ *               alive (slot_key)
  * A names entry is {names, ids, index, signature}: an instance list (or a
  * counter list, {names, nil, nil, signature}) as Lua strings, made once and
  * never changed afterwards, so results share it and a caller may keep it. */
 enum { C_NAMES = 1, C_SCRATCH = 2, C_STATUS = 3, C_SLOTS = 16 };
 enum { E_NAMES = 1, E_IDS = 2, E_INDEX = 3, E_SIG = 4 };
-enum { K_EVALUATE = 0, K_COLUMNS = 1 };
+enum { K_EVALUATE = 0, K_COLUMNS = 1, K_NAMES = 2, K_KINDS = 3 };
+
+/* The slot of result index (0-based) for one kind of call and formatting:
+ * different options, different tables.  flags: PL_FMT_* >> 12 (4 bits). */
+static lua_Integer slot_key(uint32_t index, int kind, const pl_fmt *fmt)
+{
+    lua_Integer f = fmt ? (lua_Integer)((fmt->flags >> 12) & 15) : 0;
+    lua_Integer sc = fmt && fmt->scale_set ? fmt->scale + 11 : 0;       /* 0, or 1 to 21 */
+    return C_SLOTS + (((lua_Integer)index * K_KINDS + kind) * 16 + f) * 32 + sc;
+}
 
 void lpl_push_cache_new(lua_State *L)
 {
@@ -206,20 +218,35 @@ void lpl_push_status_names(lua_State *L, int si)
 
 void lpl_push_block_names(lua_State *L, int si, const pl_sample *s, const pl_block *b)
 {
-    luaL_checkstack(L, 20, NULL);
+    luaL_checkstack(L, 24, NULL);
     int cache = lpl_push_cache(L, si);
     size_t need = inst_sig_size(s, b), cn = ctr_sig_size(b);
+    lua_Integer key = slot_key(b->index, K_NAMES, NULL);
     unsigned char *buf = scratch_take(L, cache, need > cn ? need : cn);
-    int at = lua_gettop(L);
-    push_entry(L, cache, buf, s, b, 1, 0);
-    lua_rawgeti(L, -1, E_NAMES);
-    lua_replace(L, -2);
-    push_entry(L, cache, buf, s, b, 0, 0);
-    lua_rawgeti(L, -1, E_NAMES);
-    lua_replace(L, -2);
+    int at = lua_gettop(L), inst, ctr;
+    if (lua_rawgeti(L, cache, key) == LUA_TTABLE) {  /* at + 1: the entries used last */
+        lua_rawgeti(L, at + 1, 3);
+        lua_rawgeti(L, at + 1, 4);
+    } else {
+        lua_pushnil(L);
+        lua_pushnil(L);
+    }
+    inst = push_entry(L, cache, buf, s, b, 1, at + 2);
+    ctr = push_entry(L, cache, buf, s, b, 0, at + 3);
     scratch_give(L, cache, at);
-    lua_remove(L, at);
-    lua_remove(L, cache);                       /* instances, counters */
+    if (!lua_rawequal(L, inst, at + 2) || !lua_rawequal(L, ctr, at + 3)) {
+        lua_createtable(L, 4, 0);               /* kept by the query: interned once */
+        lua_pushvalue(L, inst);
+        lua_rawseti(L, -2, 3);
+        lua_pushvalue(L, ctr);
+        lua_rawseti(L, -2, 4);
+        lua_rawseti(L, cache, key);
+    }
+    lua_rawgeti(L, inst, E_NAMES);
+    lua_rawgeti(L, ctr, E_NAMES);
+    lua_replace(L, cache + 1);                  /* counters where the scratch was */
+    lua_replace(L, cache);                      /* instances where the cache was */
+    lua_settop(L, cache + 1);
 }
 
 /* ---- filling ---------------------------------------------------------------------------- */
@@ -359,9 +386,7 @@ static void bulk_start(lua_State *L, bulk *k, int kind, const char *fname)
             k->into = lua_gettop(L);
         }
     }
-    /* one slot per result, call and formatting: different options, different tables */
-    k->slot = C_SLOTS + (((lua_Integer)k->b->index * 2 + kind) * 16 + ((fmt.flags >> 12) & 15)) * 32
-            + (fmt.scale_set ? fmt.scale + 11 : 0);
+    k->slot = slot_key(k->b->index, kind, &fmt);
     k->cache = lpl_push_cache(L, 1);
     lua_rawgeti(L, k->cache, C_STATUS);
     k->names = lua_gettop(L);
