@@ -256,6 +256,36 @@ describe("Sample:columns", function()
 end)
 
 describe("the iterators on the query's names", function()
+  it("format each pair's values in loops nested, broken off, and over samples refilled in place", function()
+    local q, dir, s0, s1 = pair { BUSY, IDLE }
+    local n = 0
+    for _, v in s1:formatted(s0) do             -- broken off after the first value
+      n = n + 1
+      assert.near(48.0, v, 1e-9)
+      if n == 1 then break end
+    end
+    local outer, inner = {}, {}
+    for inst, v, _, _, k in s1:formatted(s0) do
+      outer[#outer + 1] = ("%d%s=%g"):format(k, inst, v)
+      if #outer == 1 then
+        for inst2, v2 in s1:formatted(s0, { index = 2 }) do inner[#inner + 1] = ("%s=%g"):format(inst2, v2) end
+      end
+    end
+    -- busy 48, 64, 56 (2000 ticks, idle+iowait +880), 56; idle 100 minus those
+    assert.same({ "10,0=48", "10,1=64", "10,_Total=56", "1_Total=56",
+                  "20,0=52", "20,1=36", "20,_Total=44", "2_Total=44" }, outer)
+    assert.same({ "0,0=52", "0,1=36", "0,_Total=44", "_Total=44" }, inner)
+    -- refilled in place: the older sample's memory now holds the third state
+    write_stat(dir, THIRD)
+    local s2 = q:collect(s0)
+    local got = {}
+    for inst, v, _, _, k in s2:formatted(s1) do got[#got + 1] = ("%d%s=%g"):format(k, inst, v) end
+    -- busy 50, 75, 62.5 (user +250 of 400), 62.5; idle 100 minus those
+    assert.same({ "10,0=50", "10,1=75", "10,_Total=62.5", "1_Total=62.5",
+                  "20,0=50", "20,1=25", "20,_Total=37.5", "2_Total=37.5" }, got)
+    done(q, dir)
+  end)
+
   it("formatted and raw agree with evaluate and with each other, result by result", function()
     local q, dir, s0, s1 = pair { BUSY, IDLE, "\\Processor Information(7,7)\\% Busy Time" }
     local rows = {}

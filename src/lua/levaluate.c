@@ -19,6 +19,7 @@
  *   [C_NAMES]   signature hash -> names entry, weak values
  *   [C_SCRATCH] a byte buffer reused by every call (absent while in use)
  *   [C_STATUS]  lpl_status_key(code) -> status name, interned once
+ *   [C_ITERBUF] the formatted iterators' buffer (absent while one runs)
  *   [slot key]  {tables, tables, instance entry, counter entry}: what
  *               evaluate or columns returned last for one result and one
  *               set of formatting options, or (K_NAMES) the entries the
@@ -27,7 +28,7 @@
  * A names entry is {names, ids, index, signature}: an instance list (or a
  * counter list, {names, nil, nil, signature}) as Lua strings, made once and
  * never changed afterwards, so results share it and a caller may keep it. */
-enum { C_NAMES = 1, C_SCRATCH = 2, C_STATUS = 3, C_SLOTS = 16 };
+enum { C_NAMES = 1, C_SCRATCH = 2, C_STATUS = 3, C_ITERBUF = 4, C_SLOTS = 16 };
 enum { E_NAMES = 1, E_IDS = 2, E_INDEX = 3, E_SIG = 4 };
 enum { K_EVALUATE = 0, K_COLUMNS = 1, K_NAMES = 2, K_KINDS = 3 };
 
@@ -91,6 +92,28 @@ static void scratch_give(lua_State *L, int cache, int at)
 {
     lua_pushvalue(L, at);
     lua_rawseti(L, cache, C_SCRATCH);
+}
+
+size_t lpl_iter_buffer_take(lua_State *L, int si)
+{
+    int cache = lpl_push_cache(L, si);
+    size_t cap = 0;
+    if (lua_rawgeti(L, cache, C_ITERBUF) == LUA_TUSERDATA) {
+        cap = lua_rawlen(L, -1) / (sizeof(double) + 1);
+        lua_pushnil(L);
+        lua_rawseti(L, cache, C_ITERBUF);
+    }
+    lua_remove(L, cache);
+    return cap;
+}
+
+void lpl_iter_buffer_give(lua_State *L, int si, int buf)
+{
+    buf = lua_absindex(L, buf);
+    int cache = lpl_push_cache(L, si);
+    lua_pushvalue(L, buf);
+    lua_rawseti(L, cache, C_ITERBUF);
+    lua_pop(L, 1);
 }
 
 /* ---- names entries ------------------------------------------------------------------------- */

@@ -104,6 +104,10 @@ void lpl_push_cache_new(lua_State *L);
 int lpl_push_cache(lua_State *L, int si);
 /* Pushes the cache's table of status names, by lpl_status_key. */
 void lpl_push_status_names(lua_State *L, int si);
+/* The formatted iterators' buffer: pushes the cache's (taken out of it) or
+ * nil, and returns how many values it holds; give puts the one at buf back. */
+size_t lpl_iter_buffer_take(lua_State *L, int si);
+void lpl_iter_buffer_give(lua_State *L, int si, int buf);
 /* Pushes block b's instance names and counter names: the cache's shared
  * tables (made once per list, read only). */
 void lpl_push_block_names(lua_State *L, int si, const pl_sample *s, const pl_block *b);

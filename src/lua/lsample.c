@@ -224,11 +224,45 @@ typedef struct iter {
     int only;                /* result index to stay in, or -1 */
     pl_fmt fmt;
     int raw;
+    /* the result the names and (formatted) the values in the buffer are of,
+     * and the samples' contents then: one refilled meanwhile is read again */
+    const pl_block *at;
+    uint64_t seq1, seq0;
+    int64_t time1, time0;
+    size_t cap;              /* values the buffer (upvalue 7) holds */
 } iter;
+
+/* The names of result b, and for formatted its values, all at once
+ * (pl_sample_format_block) into the buffer, grown when it is too small. */
+static void iter_setup(lua_State *L, iter *it, const pl_sample *s1, const pl_sample *s0, const pl_block *b)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lpl_push_block_names(L, -1, s1, b);
+    lua_replace(L, lua_upvalueindex(6));
+    lua_replace(L, lua_upvalueindex(5));
+    lua_pop(L, 1);
+    it->at = b;
+    it->seq1 = s1->seq;
+    it->time1 = s1->perf_time;
+    it->seq0 = s0 ? s0->seq : 0;
+    it->time0 = s0 ? s0->perf_time : 0;
+    if (it->raw || b->shape == PERF_ERROR_RETURN)
+        return;
+    size_t n = (size_t)b->ninst * b->ncounters;
+    if (n > it->cap) {
+        lua_newuserdatauv(L, n * (sizeof(double) + 1), 0);
+        lua_replace(L, lua_upvalueindex(7));
+        it->cap = n;
+    }
+    double *out = lua_touserdata(L, lua_upvalueindex(7));
+    pl_sample_format_block(s1, b, s0, &it->fmt, out, (uint8_t *)(out + it->cap));
+}
 
 /* Iterator: upvalue 1 newer sample, 2 older sample or nil, 3 iter state,
  * 4 status names, 5 and 6 the current result's instance and counter names
- * (the query's interned strings: no string is made per value). */
+ * (the query's interned strings: no string is made per value), 7 the
+ * current result's formatted values and statuses (cap doubles, then cap
+ * bytes), taken from the query's cache and given back at the end. */
 static int iter_next(lua_State *L)
 {
     const pl_sample *s1 = check_sample(L, lua_upvalueindex(1))->s;
@@ -238,8 +272,15 @@ static int iter_next(lua_State *L)
     int sts = lua_upvalueindex(4), insts = lua_upvalueindex(5), ctrs = lua_upvalueindex(6);
     for (;;) {
         const pl_block *b;
-        if (it->b >= s1->nblocks || (it->only >= 0 && it->b != (uint32_t)it->only))
+        if (it->b >= s1->nblocks || (it->only >= 0 && it->b != (uint32_t)it->only)) {
+            if (it->cap) {                      /* done: the buffer goes back for the next loop */
+                lpl_iter_buffer_give(L, lua_upvalueindex(1), lua_upvalueindex(7));
+                lua_pushnil(L);
+                lua_replace(L, lua_upvalueindex(7));
+                it->cap = 0;
+            }
             return 0;
+        }
         b = &s1->blocks[it->b];
         uint32_t rows = b->shape == PERF_ERROR_RETURN ? 1 : b->ninst;
         if (it->i >= rows || b->ncounters == 0) {
@@ -248,13 +289,9 @@ static int iter_next(lua_State *L)
             continue;
         }
         uint32_t i = it->i, c = it->c;
-        if (i == 0 && c == 0) {                 /* a new result: its names */
-            lua_pushvalue(L, lua_upvalueindex(1));
-            lpl_push_block_names(L, -1, s1, b);
-            lua_replace(L, ctrs);
-            lua_replace(L, insts);
-            lua_pop(L, 1);
-        }
+        if (it->at != b || it->seq1 != s1->seq || it->time1 != s1->perf_time ||
+            it->seq0 != (s0 ? s0->seq : 0) || it->time0 != (s0 ? s0->perf_time : 0))
+            iter_setup(L, it, s1, s0, b);
         if (++it->c >= b->ncounters) {
             it->c = 0;
             it->i++;
@@ -280,11 +317,12 @@ static int iter_next(lua_State *L)
             lpl_pushint64(L, (int64_t)s1->vals[k].b);
             return 6;
         } else {
-            double v;
-            pl_status st = pl_sample_format(s1, b, i, c, s0, &it->fmt, &v);
+            const double *out = lua_touserdata(L, lua_upvalueindex(7));
+            size_t k = (size_t)i * b->ncounters + c;
+            uint8_t st = ((const uint8_t *)(out + it->cap))[k];
             lua_rawgeti(L, insts, (lua_Integer)i + 1);
             if (st == PL_VALID)
-                lua_pushnumber(L, v);
+                lua_pushnumber(L, out[k]);
             else
                 lua_pushnil(L);
             lua_rawgeti(L, sts, lpl_status_key(st));
@@ -313,7 +351,11 @@ static int push_iter(lua_State *L, int older, int raw, int only, const pl_fmt *f
     lpl_push_status_names(L, 1);
     lua_pushnil(L);
     lua_pushnil(L);
-    lua_pushcclosure(L, iter_next, 6);
+    if (raw)
+        lua_pushnil(L);
+    else
+        it->cap = lpl_iter_buffer_take(L, 1);
+    lua_pushcclosure(L, iter_next, 7);
     return 1;
 }
 
