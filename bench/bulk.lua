@@ -224,14 +224,33 @@ local function main(root)
     error(("expected %d instances x %d counters, got %d x %d"):format(NCPU + 2, NCOUNTERS, ni, nc))
   end
   if v.valid ~= nv then error(("evaluate: %d of %d values valid"):format(v.valid, nv)) end
-  local diff = compare(v, lua_path(s1, s0), ni, nc)
+  local ref = lua_path(s1, s0)
+  local diff = compare(v, ref, ni, nc)
   if diff then error("evaluate and the pure Lua formulas disagree: " .. diff) end
+  -- the other bulk paths: a fresh table, the default refill, the columns form
+  local function as_result(vals, sts, n, insts, ctrs)
+    local t = { status = sts, valid = n, instances = insts, counters = ctrs }
+    for c = 1, #ctrs do t[c] = vals[c] end
+    return t
+  end
+  for _, other in ipairs {
+    { "evaluate fresh", s1:evaluate(s0, 1, { fresh = true }) },
+    { "evaluate refilled", s1:evaluate(s0, 1) },
+    { "columns", as_result(s1:columns(s0, 1)) },
+    { "columns refilled", as_result(s1:columns(s0, 1)) },
+  } do
+    diff = compare(other[2], ref, ni, nc) or (other[2].valid ~= nv and "valid count")
+    if diff then error(other[1] .. " and the pure Lua formulas disagree: " .. diff) end
+  end
   local r1, r0 = extract(s1), extract(s0)
   local sum = read_all(v)
 
   -- name, function, argument(s): each call delivers nv values
   local paths = {
-    { id = "eval", label = "perflib: s1:evaluate(s0, 1)", fn = function() return s1:evaluate(s0, 1) end },
+    { id = "eval", label = "perflib: s1:evaluate(s0, 1) (refilled)", fn = function() return s1:evaluate(s0, 1) end },
+    { id = "fresh", label = "perflib: s1:evaluate(s0, 1, {fresh = true})",
+      fn = function() return s1:evaluate(s0, 1, { fresh = true }) end },
+    { id = "columns", label = "perflib: s1:columns(s0, 1)", fn = function() return s1:columns(s0, 1) end },
     { id = "into", label = "perflib: s1:evaluate(s0, 1, {into = v})",
       fn = function() return s1:evaluate(s0, 1, { into = v }) end },
     { id = "read", label = "  then read every value once (v[c][i])", fn = function() return read_all(v) end },
@@ -279,6 +298,8 @@ local function main(root)
     { "pure Lua, raw + formulas (end to end)", m.lua, m.eval },
     { "pure Lua formulas alone (raw already in Lua)", m.formula, m.eval },
     { "  the same, evaluate refilling with into", m.formula, m.into },
+    { "  the same, evaluate building fresh tables", m.formula, m.fresh },
+    { "  the same, the columns form", m.formula, m.columns },
   } do
     local x = row[2] / row[3]
     if x < TARGET then misses = misses + 1 end

@@ -8,7 +8,9 @@
  *
  *   floor [-t SECONDS] [-r ROUNDS] [set ...]
  *
- * Sets: proc_all proc_time memory system all (default: every one).  Each set
+ * Sets: proc_all proc_time memory system all (default: every one), and
+ * proc_time_fmt and memory_fmt (only when named): the same collects with
+ * every value formatted (floor_format in floor_common.h).  Each set
  * runs for about SECONDS (default 0.2) per round after a warm-up; the median
  * of ROUNDS (default 3) is printed, one line per set:
  *
@@ -22,7 +24,7 @@
 #include <string.h>
 
 #define FLOOR_NAME "floor"
-#define FLOOR_USAGE "[proc_all|proc_time|memory|system|all ...]"
+#define FLOOR_USAGE "[proc_all|proc_time|memory|system|all|proc_time_fmt|memory_fmt ...]"
 #include "floor_common.h"    /* die, xmalloc, rfile (rf_open, rf_read, rf_close), next_line, num, timing */
 
 /* ---- parsing helpers ----------------------------------------------------------------- */
@@ -72,7 +74,7 @@ static void proc_stat(proc_floor *pf)
             if (*q != ' ' && num(&q, &v))
                 sink += v;   /* cpu number */
             for (int n = 0; n < 10 && num(&q, &v); n++)
-                sink += v;
+                floor_keep(v);
         } else if (strncmp(p, "intr ", 5) == 0 || strncmp(p, "softirq ", 8) == 0) {
             const char *q = p + (p[0] == 'i' ? 5 : 8);
             if (num(&q, &v))
@@ -247,7 +249,7 @@ static void mem_collect(mem_floor *mf)
         const char *q = strchr(p, ':');
         uint64_t v;
         if (q && (q++, num(&q, &v))) {
-            sink += v;
+            floor_keep(v);
             if (p[0] == 'M' && strncmp(p, "MemAvailable:", 13) == 0)
                 avail = v;
         }
@@ -279,7 +281,7 @@ static void mem_collect(mem_floor *mf)
             if (memcmp(p, vm_keys[k].key, n) != 0)
                 continue;
             if (num(&sp, &v))
-                sink += v;
+                floor_keep(v);
             break;
         }
     }
@@ -376,8 +378,9 @@ static void sys_collect(sys_floor *sf)
 
 /* ---- sets and main ------------------------------------------------------------------------- */
 
-enum { PROC_ALL, PROC_TIME, MEMORY, SYSTEM, ALL, NSETS };
-static const char *const set_names[NSETS] = { "proc_all", "proc_time", "memory", "system", "all" };
+enum { PROC_ALL, PROC_TIME, MEMORY, SYSTEM, ALL, PROC_TIME_FMT, MEMORY_FMT, NSETS };
+static const char *const set_names[NSETS] = { "proc_all", "proc_time", "memory", "system", "all",
+                                              "proc_time_fmt", "memory_fmt" };
 
 static proc_floor pf;
 static mem_floor mf;
@@ -390,6 +393,8 @@ static void collect_set(int set)
     case PROC_TIME: proc_collect(&pf, 0); break;
     case MEMORY: mem_collect(&mf); break;
     case SYSTEM: sys_collect(&sf); break;
+    case PROC_TIME_FMT: FLOOR_FORMATTED(proc_collect(&pf, 0)); break;
+    case MEMORY_FMT: FLOOR_FORMATTED(mem_collect(&mf)); break;
     default:
         proc_collect(&pf, 1);
         mem_collect(&mf);
@@ -403,7 +408,7 @@ int main(int argc, char **argv)
     floor_bench b = { .names = set_names, .nsets = NSETS };
 
     if (!floor_args(&b, argc, argv))
-        for (int k = 0; k < NSETS; k++)
+        for (int k = 0; k < PROC_TIME_FMT; k++)
             b.want[k] = 1;
 
     /* one state per set, as one perflib query per set would have */

@@ -55,6 +55,25 @@
 
 static uint64_t sink;        /* everything parsed ends here, so nothing is optimised away */
 
+/* The formatted-value floors (the "..._fmt" sets): every value a collect
+ * parses is also kept (floor_keep), and floor_format turns each into a
+ * double against the previous collect's value over the seconds between the
+ * two, as a rate formula does: the formulas' share of getting formatted
+ * values, as an upper bound (perflib's % Processor Time computes one value
+ * per CPU line, this one per field).  Off (fmt_on 0) for the other sets. */
+#define FLOOR_MAXVALS 65536
+static int fmt_on;
+static uint64_t fmt_cur[FLOOR_MAXVALS], fmt_prev[FLOOR_MAXVALS];
+static size_t fmt_n;
+static double fmt_t;
+
+static inline void floor_keep(uint64_t v)
+{
+    sink += v;
+    if (fmt_on && fmt_n < FLOOR_MAXVALS)
+        fmt_cur[fmt_n++] = v;
+}
+
 /* "floor_disk: pread /proc/swaps: No such file" (path may be ""); exit 1. */
 static FLOOR_UNUSED void die(const char *what, const char *path)
 {
@@ -222,6 +241,22 @@ static FLOOR_UNUSED double now(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+/* Formats what floor_keep kept since the last call (see above). */
+static FLOOR_UNUSED void floor_format(void)
+{
+    double t = now(), dt = t - fmt_t, acc = 0;
+    for (size_t i = 0; i < fmt_n; i++) {
+        acc += (double)(int64_t)(fmt_cur[i] - fmt_prev[i]) / dt;
+        fmt_prev[i] = fmt_cur[i];
+    }
+    sink += (uint64_t)acc;
+    fmt_t = t;
+    fmt_n = 0;
+}
+
+/* One collect of a set with its values formatted. */
+#define FLOOR_FORMATTED(collect) do { fmt_on = 1; collect; floor_format(); fmt_on = 0; } while (0)
 
 /* Mean ns per collect of set over about secs seconds, after a warm-up
  * (caches, page faults, fds opened, buffers grown); *iters gets the count. */

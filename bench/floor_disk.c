@@ -5,7 +5,9 @@
  *
  *   floor_disk [-t SECONDS] [-r ROUNDS] [set ...]
  *
- * Sets: PhysicalDisk, LogicalDisk, "Paging File" (default: all).  Output as
+ * Sets: PhysicalDisk, LogicalDisk, "Paging File" (default: all), and
+ * PhysicalDisk_fmt (only when named): PhysicalDisk with every value
+ * formatted (floor_format in floor_common.h).  Output as
  * bench/floor.c:  floor <set> <ns per collect> <iterations> <min ns> <max ns>
  *
  * PhysicalDisk: /proc/diskstats (which lines are physical disks is decided
@@ -22,7 +24,7 @@
 #include <unistd.h>
 
 #define FLOOR_NAME "floor_disk"
-#define FLOOR_USAGE "[PhysicalDisk|LogicalDisk|'Paging File' ...]"
+#define FLOOR_USAGE "[PhysicalDisk|LogicalDisk|'Paging File'|PhysicalDisk_fmt ...]"
 #include "floor_common.h"    /* die, rfile (rf_open, rf_read, rf_close), next_line, num, timing */
 
 /* ---- /proc/diskstats ------------------------------------------------------------ */
@@ -69,7 +71,7 @@ static void diskstats(rfile *f, int physical_only)
             continue;
         sink += maj << 20 | min;
         while (num(&q, &v))
-            sink += v;
+            floor_keep(v);
     }
 }
 
@@ -154,9 +156,14 @@ static void pf_collect(void)
 
 /* ---- main ------------------------------------------------------------------------ */
 
-enum { PD, LD, PF, NSETS };
-static const char *const set_names[NSETS] = { "PhysicalDisk", "LogicalDisk", "Paging File" };
-static void (*const collect[NSETS])(void) = { pd_collect, ld_collect, pf_collect };
+static void pd_fmt_collect(void)
+{
+    FLOOR_FORMATTED(diskstats(&pd_stats, 1));
+}
+
+enum { PD, LD, PF, PD_FMT, NSETS };
+static const char *const set_names[NSETS] = { "PhysicalDisk", "LogicalDisk", "Paging File", "PhysicalDisk_fmt" };
+static void (*const collect[NSETS])(void) = { pd_collect, ld_collect, pf_collect, pd_fmt_collect };
 
 static void collect_set(int set)
 {
@@ -168,7 +175,7 @@ int main(int argc, char **argv)
     floor_bench b = { .names = set_names, .nsets = NSETS };
 
     if (!floor_args(&b, argc, argv))
-        for (int k = 0; k < NSETS; k++)
+        for (int k = 0; k < PD_FMT; k++)
             b.want[k] = 1;
 
     blockfd = open("/sys/block", O_RDONLY | O_CLOEXEC | O_DIRECTORY);

@@ -8,7 +8,9 @@
  *   floor_net [-t SECONDS] [-r ROUNDS] [set ...]
  *
  * Sets (the counterset): netif (Network Interface), ipv4, ipv6, tcpv4, tcpv6
- * (costly: the /proc/net/tcp6 walk), udpv4, udpv6, icmp, icmpv6, sockets.
+ * (costly: the /proc/net/tcp6 walk), udpv4, udpv6, icmp, icmpv6, sockets; and
+ * netif_fmt (only when named): netif with every value formatted (floor_format
+ * in floor_common.h).
  * Output, one line per set, as bench/floor.c:
  *
  *   floor <set> <ns per collect> <iterations> <min ns> <max ns>
@@ -24,7 +26,7 @@
 #include <unistd.h>
 
 #define FLOOR_NAME "floor_net"
-#define FLOOR_USAGE "[netif|ipv4|ipv6|tcpv4|tcpv6|udpv4|udpv6|icmp|icmpv6|sockets ...]"
+#define FLOOR_USAGE "[netif|ipv4|ipv6|tcpv4|tcpv6|udpv4|udpv6|icmp|icmpv6|sockets|netif_fmt ...]"
 #include "floor_common.h"    /* die, rfile (rf_open, rf_read, rf_close), next_line, num, timing */
 
 static const char *skip_token(const char *p)
@@ -126,13 +128,14 @@ static void klines_read(const klines *kl, const char *text)
 
 /* ---- the sets ------------------------------------------------------------------------ */
 
-enum { NETIF, IPV4, IPV6, TCPV4, TCPV6, UDPV4, UDPV6, ICMP, ICMPV6, SOCKETS, NSETS };
+enum { NETIF, IPV4, IPV6, TCPV4, TCPV6, UDPV4, UDPV6, ICMP, ICMPV6, SOCKETS, NETIF_FMT, NSETS };
 static const char *const set_names[NSETS] = {
-    "netif", "ipv4", "ipv6", "tcpv4", "tcpv6", "udpv4", "udpv6", "icmp", "icmpv6", "sockets",
+    "netif", "ipv4", "ipv6", "tcpv4", "tcpv6", "udpv4", "udpv6", "icmp", "icmpv6", "sockets", "netif_fmt",
 };
 static const char *const set_paths[NSETS] = {
     "\\Network Interface(*)\\*", "\\IPv4\\*", "\\IPv6\\*", "\\TCPv4\\*", "\\TCPv6\\*",
     "\\UDPv4\\*", "\\UDPv6\\*", "\\ICMP\\*", "\\ICMPv6\\*", "\\Sockets\\*",
+    "\\Network Interface(*)\\*",
 };
 
 static const char *const ip4_names[] = { "InReceives", "InHdrErrors", "InAddrErrors",
@@ -222,7 +225,7 @@ static void netif_collect(net_floor *f)
         sink += (uint64_t)(colon - p);   /* the name */
         p = colon + 1;
         for (int n = 0; n < 16 && num(&p, &v); n++)
-            sink += v;
+            floor_keep(v);
     }
     for (int i = 0; i < f->nif; i++)
         for (int k = 0; k < NSF; k++) {
@@ -234,7 +237,7 @@ static void netif_collect(net_floor *f)
                 continue;    /* EINVAL: the speed of a virtual device */
             buf[r] = '\0';
             if (num(&q, &v))
-                sink += v;
+                floor_keep(v);
             else
                 sink += (uint64_t)buf[0];   /* operstate */
         }
@@ -340,6 +343,7 @@ static void collect_set(int set)
     net_floor *f = &nf[set];
     switch (set) {
     case NETIF: netif_collect(f); break;
+    case NETIF_FMT: FLOOR_FORMATTED(netif_collect(f)); break;
     case TCPV6: tcp6_walk(f); break;
     case SOCKETS:
         tagged_all(rf_read(&f->a));
@@ -366,10 +370,10 @@ int main(int argc, char **argv)
 
     for (int k = 0; k < NSETS; k++) {
         if (!any)
-            b.want[k] = 1;
+            b.want[k] = k != NETIF_FMT;
         if (!b.want[k])
             continue;
-        if (k == NETIF)
+        if (k == NETIF || k == NETIF_FMT)
             netif_open(&nf[k]);
         else
             snmp_open(k, &nf[k]);
@@ -385,7 +389,7 @@ int main(int argc, char **argv)
             printf("# set %s = %s\n", set_names[k], set_paths[k]);
     floor_run(&b);
     for (int k = 0; k < NSETS; k++) {
-        if (k == NETIF) {
+        if (k == NETIF || k == NETIF_FMT) {
             if (nf[k].ok || nf[k].a.buf)
                 netif_close(&nf[k]);
         } else {

@@ -209,6 +209,8 @@ local CLASSES = {
     results = { ok = { "table", function(s) return s:results() end }, fail = "describes the sample" },
     evaluate = { ok = { "table", function(s) return s:evaluate() end }, fail = "statuses per value",
                  bad = { "bad argument #2 to 'evaluate'", function(s) return (s:evaluate(nil, 9)) end } },
+    columns = { ok = { "table,table,number,table,table", function(s) return s:columns() end }, fail = "statuses per value",
+                bad = { "bad argument #2 to 'columns'", function(s) return (s:columns(nil, 9)) end } },
     format = { ok = { "number,string", function(s, q) return q:collect():format(s, 1, "_Total", nil, { nocap = true }) end },
                fail = { "nil,string", function(s) return s:format(nil, 1, "_Total") end },
                bad = { "bad argument #2 to 'format'", function(s) return (s:format(nil, 9)) end } },

@@ -85,6 +85,32 @@ lpl_sample *lpl_test_sample(lua_State *L, int i);
 lpl_sample *lpl_check_sample(lua_State *L, int i);
 /* Finishes the userdata pushed by lpl_sample_alloc (now at the top). */
 void lpl_sample_finish(lua_State *L, pl_sample *s, int mi);
+/* The older sample at i (nil allowed: NULL), checked against s1. */
+const pl_sample *lpl_opt_older(lua_State *L, int i, const pl_sample *s1);
+/* Raises (naming argument i) when a foreign s0 holds no result b pairs with. */
+void lpl_check_paired(lua_State *L, int i, const pl_sample *s1, const pl_block *b, const pl_sample *s0);
+
+/* levaluate.c: evaluate and columns, and the names cache they share with
+ * the iterators (a sample's user value 2: its query's, or its own) */
+void lpl_open_evaluate(lua_State *L, int methods);
+/* A status's key in the table of status names (an unknown code reads as invalid_data, as pl_status_name says). */
+static inline lua_Integer lpl_status_key(unsigned st)
+{
+    return (lua_Integer)(st < PL_STATUS_COUNT ? st : PL_INVALID_DATA) + 1;
+}
+/* Pushes a new, empty names cache (a query keeps one for its samples). */
+void lpl_push_cache_new(lua_State *L);
+/* Pushes the cache of the sample at si (made for it if it has none); returns its index. */
+int lpl_push_cache(lua_State *L, int si);
+/* Pushes the cache's table of status names, by lpl_status_key. */
+void lpl_push_status_names(lua_State *L, int si);
+/* The formatted iterators' buffer: pushes the cache's (taken out of it) or
+ * nil, and returns how many values it holds; give puts the one at buf back. */
+size_t lpl_iter_buffer_take(lua_State *L, int si);
+void lpl_iter_buffer_give(lua_State *L, int si, int buf);
+/* Pushes block b's instance names and counter names: the cache's shared
+ * tables (made once per list, read only). */
+void lpl_push_block_names(lua_State *L, int si, const pl_sample *s, const pl_block *b);
 
 /* lsuggest.c: perflib.suggest */
 int lpl_suggest(lua_State *L);

@@ -38,12 +38,14 @@ int lpl_new_query(lua_State *L, int mi)
     lpl_machine *m = lpl_check_machine(L, mi);
     lpl_query *q;
     mi = lua_absindex(L, mi);
-    q = lua_newuserdatauv(L, sizeof *q, 1);
+    q = lua_newuserdatauv(L, sizeof *q, 2);
     q->q = NULL;             /* closed until the handle exists */
     q->busy = q->closing = 0;
     luaL_setmetatable(L, LPL_QUERY);
     lua_pushvalue(L, mi);
     lua_setiuservalue(L, -2, 1);
+    lpl_push_cache_new(L);   /* names and results its samples share (levaluate.c) */
+    lua_setiuservalue(L, -2, 2);
     q->q = pl_query_new(m->env);
     if (!q->q)
         return lpl_fail(L, "query", errno);
@@ -399,6 +401,8 @@ static int q_collect(lua_State *L)
         return 1;
     }
     lpl_sample_finish(L, s, 3);          /* the userdata lpl_sample_alloc pushed */
+    lua_getiuservalue(L, 1, 2);          /* the query's names cache, shared */
+    lua_setiuservalue(L, -2, 2);
     return 1;
 }
 

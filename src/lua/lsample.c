@@ -44,7 +44,7 @@ void *lpl_sample_alloc(void *ud, size_t size)
         a->reused = 1;           /* refill in place: no allocation, no GC work */
         return (char *)(void *)a->reuse + INLINE_OFF;
     }
-    b = lua_newuserdatauv(a->L, INLINE_OFF + size, 1);
+    b = lua_newuserdatauv(a->L, INLINE_OFF + size, 2);    /* machine, names cache */
     u = (lpl_sample *)(void *)b;
     u->s = NULL;
     u->cap = size;
@@ -70,7 +70,7 @@ void lpl_sample_finish(lua_State *L, pl_sample *s, int mi)
  * query come in order; a sample from a data block (foreign) carries another
  * process's ids and sequence, so only its results' pairing is checked
  * (check_paired), and time order is each value's status. */
-static const pl_sample *opt_older(lua_State *L, int i, const pl_sample *s1)
+const pl_sample *lpl_opt_older(lua_State *L, int i, const pl_sample *s1)
 {
     const pl_sample *s0;
     if (lua_isnoneornil(L, i))
@@ -89,7 +89,7 @@ static const pl_sample *opt_older(lua_State *L, int i, const pl_sample *s1)
 /* A foreign older sample at i must hold a result that b pairs with (the same
  * counterset and counters, a clock at the same frequency): comparing
  * unrelated results is refused, never guessed. */
-static void check_paired(lua_State *L, int i, const pl_sample *s1, const pl_block *b, const pl_sample *s0)
+void lpl_check_paired(lua_State *L, int i, const pl_sample *s1, const pl_block *b, const pl_sample *s0)
 {
     if (!s0 || (!s0->foreign && !s1->foreign) || pl_sample_pair(s1, b, s0))
         return;
@@ -194,10 +194,10 @@ static int s_format(lua_State *L)
 {
     const pl_sample *s1 = check_sample(L, 1)->s;
     static const char *const keys[] = { "nocap", "x1000", "noscale", "scale", NULL };
-    const pl_sample *s0 = opt_older(L, 2, s1);
+    const pl_sample *s0 = lpl_opt_older(L, 2, s1);
     const pl_block *b = check_block(L, 3, s1);
     pl_fmt fmt;
-    check_paired(L, 2, s1, b, s0);
+    lpl_check_paired(L, 2, s1, b, s0);
     lpl_check_fmt(L, 6, keys, "format", &fmt);
     double v;
     int i, c;
@@ -224,19 +224,63 @@ typedef struct iter {
     int only;                /* result index to stay in, or -1 */
     pl_fmt fmt;
     int raw;
+    /* the result the names and (formatted) the values in the buffer are of,
+     * and the samples' contents then: one refilled meanwhile is read again */
+    const pl_block *at;
+    uint64_t seq1, seq0;
+    int64_t time1, time0;
+    size_t cap;              /* values the buffer (upvalue 7) holds */
 } iter;
 
-/* Iterator: upvalue 1 newer sample, 2 older sample or nil, 3 iter state. */
+/* The names of result b, and for formatted its values, all at once
+ * (pl_sample_format_block) into the buffer, grown when it is too small. */
+static void iter_setup(lua_State *L, iter *it, const pl_sample *s1, const pl_sample *s0, const pl_block *b)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lpl_push_block_names(L, -1, s1, b);
+    lua_replace(L, lua_upvalueindex(6));
+    lua_replace(L, lua_upvalueindex(5));
+    lua_pop(L, 1);
+    it->at = b;
+    it->seq1 = s1->seq;
+    it->time1 = s1->perf_time;
+    it->seq0 = s0 ? s0->seq : 0;
+    it->time0 = s0 ? s0->perf_time : 0;
+    if (it->raw || b->shape == PERF_ERROR_RETURN)
+        return;
+    size_t n = (size_t)b->ninst * b->ncounters;
+    if (n > it->cap) {
+        lua_newuserdatauv(L, n * (sizeof(double) + 1), 0);
+        lua_replace(L, lua_upvalueindex(7));
+        it->cap = n;
+    }
+    double *out = lua_touserdata(L, lua_upvalueindex(7));
+    pl_sample_format_block(s1, b, s0, &it->fmt, out, (uint8_t *)(out + it->cap));
+}
+
+/* Iterator: upvalue 1 newer sample, 2 older sample or nil, 3 iter state,
+ * 4 status names, 5 and 6 the current result's instance and counter names
+ * (the query's interned strings: no string is made per value), 7 the
+ * current result's formatted values and statuses (cap doubles, then cap
+ * bytes), taken from the query's cache and given back at the end. */
 static int iter_next(lua_State *L)
 {
     const pl_sample *s1 = check_sample(L, lua_upvalueindex(1))->s;
     const pl_sample *s0 = lua_isnil(L, lua_upvalueindex(2)) ? NULL
                         : check_sample(L, lua_upvalueindex(2))->s;
     iter *it = lua_touserdata(L, lua_upvalueindex(3));
+    int sts = lua_upvalueindex(4), insts = lua_upvalueindex(5), ctrs = lua_upvalueindex(6);
     for (;;) {
         const pl_block *b;
-        if (it->b >= s1->nblocks || (it->only >= 0 && it->b != (uint32_t)it->only))
+        if (it->b >= s1->nblocks || (it->only >= 0 && it->b != (uint32_t)it->only)) {
+            if (it->cap) {                      /* done: the buffer goes back for the next loop */
+                lpl_iter_buffer_give(L, lua_upvalueindex(1), lua_upvalueindex(7));
+                lua_pushnil(L);
+                lua_replace(L, lua_upvalueindex(7));
+                it->cap = 0;
+            }
             return 0;
+        }
         b = &s1->blocks[it->b];
         uint32_t rows = b->shape == PERF_ERROR_RETURN ? 1 : b->ninst;
         if (it->i >= rows || b->ncounters == 0) {
@@ -245,41 +289,45 @@ static int iter_next(lua_State *L)
             continue;
         }
         uint32_t i = it->i, c = it->c;
+        if (it->at != b || it->seq1 != s1->seq || it->time1 != s1->perf_time ||
+            it->seq0 != (s0 ? s0->seq : 0) || it->time0 != (s0 ? s0->perf_time : 0))
+            iter_setup(L, it, s1, s0, b);
         if (++it->c >= b->ncounters) {
             it->c = 0;
             it->i++;
         }
-        const pl_counter_def *d = pl_sample_counter(s1, b, c);
         if (b->shape == PERF_ERROR_RETURN) {
             /* the named instance, with the status in place of a value */
             lua_pushstring(L, s1->names + b->filter_off);
             lua_pushnil(L);
-            lua_pushstring(L, pl_status_name(b->status));
+            lua_rawgeti(L, sts, lpl_status_key(b->status));
         } else if (it->raw) {
             /* the order of formatted's, and the base last */
             size_t k = b->vals_off + (size_t)i * b->ncounters + c;
             uint8_t h = s1->have[k];
-            lua_pushstring(L, pl_sample_inst_name(s1, b, i));
+            lua_rawgeti(L, insts, (lua_Integer)i + 1);
             if (PL_HAVE_VALUE(h))
                 lpl_pushint64(L, (int64_t)s1->vals[k].v);
             else
                 lua_pushnil(L);
-            lua_pushstring(L, PL_HAVE_VALUE(h) ? "valid" : h == PL_HAVE_NO_ACCESS ? "no_access" : "no_data");
-            lua_pushstring(L, d->name);
+            lua_rawgeti(L, sts, lpl_status_key(PL_HAVE_VALUE(h) ? PL_VALID
+                                               : h == PL_HAVE_NO_ACCESS ? PL_NO_ACCESS : PL_NO_DATA));
+            lua_rawgeti(L, ctrs, (lua_Integer)c + 1);
             lua_pushinteger(L, (lua_Integer)b->index + 1);
             lpl_pushint64(L, (int64_t)s1->vals[k].b);
             return 6;
         } else {
-            double v;
-            pl_status st = pl_sample_format(s1, b, i, c, s0, &it->fmt, &v);
-            lua_pushstring(L, pl_sample_inst_name(s1, b, i));
+            const double *out = lua_touserdata(L, lua_upvalueindex(7));
+            size_t k = (size_t)i * b->ncounters + c;
+            uint8_t st = ((const uint8_t *)(out + it->cap))[k];
+            lua_rawgeti(L, insts, (lua_Integer)i + 1);
             if (st == PL_VALID)
-                lua_pushnumber(L, v);
+                lua_pushnumber(L, out[k]);
             else
                 lua_pushnil(L);
-            lua_pushstring(L, pl_status_name(st));
+            lua_rawgeti(L, sts, lpl_status_key(st));
         }
-        lua_pushstring(L, d->name);
+        lua_rawgeti(L, ctrs, (lua_Integer)c + 1);
         lua_pushinteger(L, (lua_Integer)b->index + 1);
         return 5;
     }
@@ -300,7 +348,14 @@ static int push_iter(lua_State *L, int older, int raw, int only, const pl_fmt *f
     if (fmt)
         it->fmt = *fmt;
     it->raw = raw;
-    lua_pushcclosure(L, iter_next, 3);
+    lpl_push_status_names(L, 1);
+    lua_pushnil(L);
+    lua_pushnil(L);
+    if (raw)
+        lua_pushnil(L);
+    else
+        it->cap = lpl_iter_buffer_take(L, 1);
+    lua_pushcclosure(L, iter_next, 7);
     return 1;
 }
 
@@ -319,7 +374,7 @@ static int s_formatted(lua_State *L)
     const pl_sample *s1 = check_sample(L, 1)->s;
     int only = -1;
     pl_fmt fmt;
-    const pl_sample *s0 = opt_older(L, 2, s1);
+    const pl_sample *s0 = lpl_opt_older(L, 2, s1);
     lpl_check_fmt(L, 3, keys, "formatted", &fmt);
     if (lua_istable(L, 3)) {
         if (lua_getfield(L, 3, "index") != LUA_TNIL) {
@@ -331,176 +386,8 @@ static int s_formatted(lua_State *L)
         lua_pop(L, 1);
     }
     for (uint32_t k = only >= 0 ? (uint32_t)only : 0; k < (only >= 0 ? (uint32_t)only + 1 : s1->nblocks); k++)
-        check_paired(L, 2, s1, &s1->blocks[k], s0);
+        lpl_check_paired(L, 2, s1, &s1->blocks[k], s0);
     return push_iter(L, lua_isnoneornil(L, 2) ? 0 : 2, 0, only, &fmt);
-}
-
-/* A fingerprint of what a result holds (specification, counters, instance
- * ids and names, in order): equal fingerprints share their tables' shape. */
-static lua_Integer layout_of(const pl_sample *s, const pl_block *b)
-{
-    uint64_t h = 1469598103934665603u;
-#define MIX(x) (h = (h ^ (uint64_t)(x)) * 1099511628211u)
-    MIX(b->uid);
-    MIX(b->ncounters);
-    for (uint32_t c = 0; c < b->ncounters; c++)
-        MIX(s->cidx[b->counters_off + c]);
-    MIX(b->ninst);
-    for (uint32_t i = 0; i < b->ninst; i++) {
-        MIX(pl_sample_inst_id(s, b, i));
-        for (const char *p = pl_sample_inst_name(s, b, i); *p; p++)
-            MIX((unsigned char)*p);
-        MIX(0);
-    }
-#undef MIX
-    return (lua_Integer)(h >> 11);      /* 53 bits: exact as a double too (Lua 5.1, 5.2, LuaJIT) */
-}
-
-/* Fills the value columns and the statuses of result table t. */
-static void fill_columns(lua_State *L, int t, const pl_block *b, const double *out,
-                         const uint8_t *st, int reuse)
-{
-    lua_createtable(L, 0, 0);                                       /* statuses */
-    int sts = lua_gettop(L);
-    for (uint32_t c = 0; c < b->ncounters; c++) {
-        int bad = 0;
-        if (reuse)
-            lua_rawgeti(L, t, (lua_Integer)c + 1);
-        else
-            lua_createtable(L, (int)b->ninst, 0);
-        int col = lua_gettop(L);
-        for (uint32_t i = 0; i < b->ninst; i++) {
-            size_t k = (size_t)i * b->ncounters + c;
-            if (st[k] == PL_VALID) {
-                lua_pushnumber(L, out[k]);
-                lua_rawseti(L, col, (lua_Integer)i + 1);
-                continue;
-            }
-            if (reuse) {
-                lua_pushnil(L);
-                lua_rawseti(L, col, (lua_Integer)i + 1);
-            }
-            if (!bad) {
-                lua_createtable(L, 0, 4);
-                bad = lua_gettop(L);
-            }
-            lua_pushstring(L, pl_status_name((pl_status)st[k]));
-            lua_rawseti(L, bad, (lua_Integer)i + 1);
-        }
-        if (bad)
-            lua_rawseti(L, sts, (lua_Integer)c + 1);
-        if (!reuse)
-            lua_rawseti(L, t, (lua_Integer)c + 1);
-        else
-            lua_pop(L, 1);
-    }
-    lua_setfield(L, t, "status");
-}
-
-/* Every value column of table t is a table: only then is it refilled (a
- * column the caller replaced, or a table that only copied the layout key,
- * gets a new result instead). */
-static int columns_intact(lua_State *L, int t, uint32_t ncounters)
-{
-    for (uint32_t c = 0; c < ncounters; c++) {
-        int ok = lua_rawgeti(L, t, (lua_Integer)c + 1) == LUA_TTABLE;
-        lua_pop(L, 1);
-        if (!ok)
-            return 0;
-    }
-    return 1;
-}
-
-/***
- * All formatted values of one result in one C call, as plain tables:
- * `v[c][i]` (or `v[counter_name][i]`) is the value of counter c for instance
- * i, nil where the status is not "valid"; `v.status[c][i]` holds those
- * statuses.  Also `v.instances`, `v.ids`, `v.counters`, `v.index[name] = i`
- * and `v.valid` (the number of valid values).  With `into = v` from an
- * earlier call on the same result, v is refilled in place when its
- * instances and counters are unchanged (no new tables), else a new table
- * is returned.
- * @function Sample:evaluate
- * @tparam[opt] Sample older
- * @tparam[opt=1] int index result index
- * @tparam[opt] table opts `nocap`, `x1000`, `noscale`, `scale`, `into`
- * @treturn table
- */
-static int s_evaluate(lua_State *L)
-{
-    static const char *const keys[] = { "nocap", "x1000", "noscale", "scale", "into", NULL };
-    const pl_sample *s1 = check_sample(L, 1)->s;
-    const pl_sample *s0 = opt_older(L, 2, s1);
-    const pl_block *b;
-    pl_fmt fmt;
-    size_t n, valid;
-    double *out;
-    uint8_t *st;
-    lua_Integer layout;
-    if (lua_isnoneornil(L, 3)) {
-        luaL_argcheck(L, s1->nblocks > 0, 3, "the sample has no results");
-        b = &s1->blocks[0];
-    } else {
-        b = check_block(L, 3, s1);
-    }
-    check_paired(L, 2, s1, b, s0);
-    lpl_check_fmt(L, 4, keys, "evaluate", &fmt);
-    lua_settop(L, 4);
-    n = (size_t)b->ninst * b->ncounters;
-    /* scratch owned by the GC: nothing leaks if a table allocation fails */
-    out = lua_newuserdatauv(L, n * (sizeof *out + 1) + 1, 0);      /* 5 */
-    st = (uint8_t *)(out + n);
-    valid = pl_sample_format_block(s1, b, s0, &fmt, out, st);
-    layout = layout_of(s1, b);
-    if (lua_istable(L, 4) && lua_getfield(L, 4, "into") != LUA_TNIL) {  /* 6 */
-        luaL_argcheck(L, lua_istable(L, 6), 4, "'into' must be a table from evaluate");
-        if (lua_getfield(L, 6, "_layout") == LUA_TNUMBER && lua_tointeger(L, -1) == layout &&
-            columns_intact(L, 6, b->ncounters)) {
-            lua_pop(L, 1);
-            fill_columns(L, 6, b, out, st, 1);
-            lua_pushinteger(L, (lua_Integer)valid);
-            lua_setfield(L, 6, "valid");
-            return 1;
-        }
-        lua_pop(L, 2);
-    } else {
-        lua_settop(L, 5);
-    }
-    lua_createtable(L, (int)b->ncounters, 10);                      /* 6: result */
-    lua_createtable(L, (int)b->ninst, 0);                           /* instances */
-    lua_createtable(L, (int)b->ninst, 0);                           /* ids */
-    lua_createtable(L, 0, (int)b->ninst);                           /* index */
-    for (uint32_t i = 0; i < b->ninst; i++) {
-        lua_pushstring(L, pl_sample_inst_name(s1, b, i));
-        lua_pushvalue(L, -1);
-        lua_rawseti(L, -5, (lua_Integer)i + 1);
-        lua_pushinteger(L, (lua_Integer)i + 1);
-        lua_rawset(L, -3);
-        lua_pushinteger(L, pl_sample_inst_id(s1, b, i));
-        lua_rawseti(L, -3, (lua_Integer)i + 1);
-    }
-    lua_setfield(L, 6, "index");
-    lua_setfield(L, 6, "ids");
-    lua_setfield(L, 6, "instances");
-    fill_columns(L, 6, b, out, st, 0);
-    lua_createtable(L, (int)b->ncounters, 0);                       /* counters */
-    for (uint32_t c = 0; c < b->ncounters; c++) {
-        const char *name = pl_sample_counter(s1, b, c)->name;
-        lua_pushstring(L, name);
-        lua_rawseti(L, -2, (lua_Integer)c + 1);
-        lua_rawgeti(L, 6, (lua_Integer)c + 1);
-        lua_setfield(L, 6, name);
-    }
-    lua_setfield(L, 6, "counters");
-    lua_pushinteger(L, (lua_Integer)valid);
-    lua_setfield(L, 6, "valid");
-    lua_pushinteger(L, layout);
-    lua_setfield(L, 6, "_layout");
-    if (b->shape == PERF_ERROR_RETURN) {
-        lua_pushstring(L, pl_status_name(b->status));
-        lua_setfield(L, 6, "error");
-    }
-    return 1;
 }
 
 /***
@@ -668,12 +555,13 @@ void lpl_open_sample(lua_State *L)
     };
     static const luaL_Reg methods[] = {
         { "value", s_value }, { "format", s_format }, { "formatted", s_formatted },
-        { "raw", s_raw }, { "results", s_results }, { "evaluate", s_evaluate },
+        { "raw", s_raw }, { "results", s_results },
         { "block", lpl_sample_block }, { "release", s_release }, { NULL, NULL }
     };
     lpl_newclass(L, LPL_SAMPLE, meta, NULL);
     luaL_getmetatable(L, LPL_SAMPLE);
     luaL_newlib(L, methods);
+    lpl_open_evaluate(L, lua_gettop(L));
     lua_setfield(L, -2, "methods");
     lua_pop(L, 1);
 }
