@@ -23,6 +23,10 @@ describe("Machine:collect", function()
     assert.is_true(s4:results()[1].time > s3:results()[1].time)
     -- and the rates of the pairs are formatted as usual (zero interval aside: no change in a fixture)
     assert.equals(0, (s3:format(s1, 1)))
+    -- its samples share the query's names cache: evaluate refills the query's table
+    local v1 = s3:evaluate(s1)
+    local s5 = m:collect(a)
+    assert.equals(v1, s5:evaluate(s3))
   end)
 
   it("returns one sample per query, in order, and keeps each query's sequence", function()

@@ -188,20 +188,9 @@ static int collect_body(lua_State *L)
         q->busy = 1;
         e = pl_query_collect_with(q->q, lpl_sample_alloc, &a, &s);
         q->busy = 0;
-        if (q->closing) {            /* closed by a callback of its own collect */
-            pl_query_free(q->q);
-            q->q = NULL;
-            return lpl_fail(L, "collect", ECANCELED);
-        }
-        if (e && pl_query_source_error(q->q)) {
-            luaL_pushfail(L);
-            lua_pushfstring(L, "collect: %s", pl_query_source_error(q->q));
-            lua_pushinteger(L, e);
-            return 3;
-        }
-        if (e)
-            return lpl_fail(L, "collect", e);
-        lpl_sample_finish(L, s, lua_upvalueindex(1));
+        if ((e = lpl_collect_failed(L, q, e)) != 0)
+            return e;
+        lpl_query_sample(L, i, s, lua_upvalueindex(1));
     }
     return n;
 }

@@ -83,6 +83,13 @@ void *lpl_sample_alloc(void *a, size_t size);
 lpl_sample *lpl_test_sample(lua_State *L, int i);
 /* The sample at i, raising for a released one. */
 lpl_sample *lpl_check_sample(lua_State *L, int i);
+/* After pl_query_collect_with on q returned e: 0 when it worked, else the
+ * number of values pushed (fail, message, errno; a query closed by its own
+ * collect's callback is freed). */
+int lpl_collect_failed(lua_State *L, lpl_query *q, int e);
+/* Finishes the sample lpl_sample_alloc pushed for the query at qi: its
+ * machine (at mi) and the query's names cache. */
+void lpl_query_sample(lua_State *L, int qi, pl_sample *s, int mi);
 /* Finishes the userdata pushed by lpl_sample_alloc (now at the top). */
 void lpl_sample_finish(lua_State *L, pl_sample *s, int mi);
 /* The older sample at i (nil allowed: NULL), checked against s1. */

@@ -382,7 +382,20 @@ static int q_collect(lua_State *L)
     q->busy = 1;
     e = pl_query_collect_with(q->q, lpl_sample_alloc, &a, &s);
     q->busy = 0;
-    if (q->closing) {
+    if ((e = lpl_collect_failed(L, q, e)) != 0)
+        return e;
+    if (a.reused) {
+        a.reuse->s = s;                  /* the same object, new contents */
+        lua_settop(L, 2);
+        return 1;
+    }
+    lpl_query_sample(L, 1, s, 3);
+    return 1;
+}
+
+int lpl_collect_failed(lua_State *L, lpl_query *q, int e)
+{
+    if (q->closing) {                    /* closed by a callback of its own collect */
         pl_query_free(q->q);
         q->q = NULL;
         return lpl_fail(L, "collect", ECANCELED);
@@ -393,17 +406,15 @@ static int q_collect(lua_State *L)
         lua_pushinteger(L, e);
         return 3;
     }
-    if (e)
-        return lpl_fail(L, "collect", e);
-    if (a.reused) {
-        a.reuse->s = s;                  /* the same object, new contents */
-        lua_settop(L, 2);
-        return 1;
-    }
-    lpl_sample_finish(L, s, 3);          /* the userdata lpl_sample_alloc pushed */
-    lua_getiuservalue(L, 1, 2);          /* the query's names cache, shared */
+    return e ? lpl_fail(L, "collect", e) : 0;
+}
+
+void lpl_query_sample(lua_State *L, int qi, pl_sample *s, int mi)
+{
+    qi = lua_absindex(L, qi);
+    lpl_sample_finish(L, s, mi);         /* the userdata lpl_sample_alloc pushed */
+    lua_getiuservalue(L, qi, 2);         /* the query's names cache, shared */
     lua_setiuservalue(L, -2, 2);
-    return 1;
 }
 
 /***
