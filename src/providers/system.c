@@ -1,5 +1,8 @@
 /* System counterset (single instance): /proc/stat, /proc/loadavg,
- * /proc/uptime, the /proc directory and a few /proc/sys values.
+ * /proc/uptime, the /proc directory and a few /proc/sys values.  The first
+ * three are kernel sources (procstat.h, proc_misc.h) read once per collect
+ * for every set that wants them: /proc/stat with Processor Information,
+ * whose instant System then shares.
  *
  * Error policy, as in memory.c: each file (and the /proc directory) is one
  * source (pl_sources).  A source that cannot be read, or is empty, leaves
@@ -9,6 +12,8 @@
  * System Calls/sec is left out: Linux has no syscall count without tracing. */
 #include "providers.h"
 #include "pl_provider.h"
+#include "procstat.h"
+#include "proc_misc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -81,10 +86,11 @@ static const unsigned char sys_src[SC_N] = {
     S_ENTROPY, S_PIDMAX, S_THREADSMAX,
 };
 
-enum { F_STAT, F_LOADAVG, F_UPTIME, F_FILENR, F_ENTROPY, F_PIDMAX, F_THREADSMAX, NF };
+enum { F_FILENR, F_ENTROPY, F_PIDMAX, F_THREADSMAX, NF };
 
 typedef struct sys_state {
     pl_env *env;
+    pl_ksrc *stat, *loadavg, *uptime;    /* the machine's readers */
     pl_file f[NF];
     DIR *proc;
 } sys_state;
@@ -126,33 +132,18 @@ static int tok_num(const char *t, size_t n, unsigned digits, uint64_t *v)
     return p == t + n;
 }
 
-/* The "key value\n" lines of /proc/stat we use, in one pass; the first
- * occurrence of a key counts. */
-static void do_stat(const char *buf, pl_snapshot *snap)
+/* One parsed value into a counter when the file had it whole. */
+static void put(pl_snapshot *snap, unsigned ctr, const uint64_t *v, const uint8_t *st, int k)
 {
-    static const struct { const char *key; unsigned ctr; } keys[] = {
-        {"ctxt", SC_CTXT}, {"processes", SC_FORKS}, {"procs_blocked", SC_BLOCKED},
-    };
-    unsigned done = 0;
-    for (const char *p = buf; p && *p; p = pl_next_line(p)) {
-        if (*p != 'c' && *p != 'p')
-            continue;                /* skips cpu*, intr, softirq quickly */
-        for (unsigned k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-            size_t kl = strlen(keys[k].key);
-            const char *q = p + kl;
-            uint64_t v;
-            if ((done & (1u << k)) || strncmp(p, keys[k].key, kl) != 0 || *q != ' ')
-                continue;
-            done |= 1u << k;
-            if (pl_parse_u64(&q, &v))
-                break;
-            while (*q == ' ' || *q == '\t')
-                q++;
-            if (*q == '\n')
-                pl_snap_set(snap, 0, keys[k].ctr, v);
-            break;
-        }
-    }
+    if (st[k] == PL_NS_OK)
+        pl_snap_set(snap, 0, ctr, v[k]);
+}
+
+static void do_stat(const pl_procstat *ps, pl_snapshot *snap)
+{
+    put(snap, SC_CTXT, ps->v, ps->st, PL_STAT_CTXT);
+    put(snap, SC_FORKS, ps->v, ps->st, PL_STAT_PROCESSES);
+    put(snap, SC_BLOCKED, ps->v, ps->st, PL_STAT_BLOCKED);
 }
 
 /* A /proc/sys file holding one number, one source; 1 with *v, 0 if
@@ -199,35 +190,22 @@ static int count_processes(sys_state *s, uint64_t *n)
     return 0;
 }
 
-static void do_loadavg(const char *buf, pl_snapshot *snap)
+static void do_loadavg(const pl_loadavg *l, pl_snapshot *snap)
 {
-    const char *tok[MAXTOK];
-    size_t len[MAXTOK];
-    int n = first_line_tokens(buf, tok, len);
-    uint64_t v, run, thr;
-    for (int i = 0; i < 3 && i < n; i++)
-        if (tok_num(tok[i], len[i], 2, &v))
-            pl_snap_set(snap, 0, (uint32_t)(SC_LOAD1 + i), v);   /* load x 100 */
-    if (n >= 4) {
-        const char *slash = memchr(tok[3], '/', len[3]);
-        if (!slash)
-            return;
-        if (tok_num(tok[3], (size_t)(slash - tok[3]), 0, &run))
-            pl_snap_set(snap, 0, SC_QUEUE, run > 0 ? run - 1 : 0);
-        if (tok_num(slash + 1, len[3] - (size_t)(slash + 1 - tok[3]), 0, &thr))
-            pl_snap_set(snap, 0, SC_THREADS, thr);
+    for (int i = 0; i < 3; i++)
+        put(snap, (unsigned)(SC_LOAD1 + i), l->v, l->st, PL_LOAD_1 + i);   /* load x 100 */
+    if (l->st[PL_LOAD_RUNNING] == PL_NS_OK) {
+        uint64_t run = l->v[PL_LOAD_RUNNING];
+        pl_snap_set(snap, 0, SC_QUEUE, run > 0 ? run - 1 : 0);
     }
+    put(snap, SC_THREADS, l->v, l->st, PL_LOAD_THREADS);
 }
 
-static void do_uptime(const char *buf, pl_snapshot *snap)
+static void do_uptime(const pl_uptime *u, pl_snapshot *snap)
 {
-    const char *tok[MAXTOK];
-    size_t len[MAXTOK];
-    uint64_t t;
     /* The clock is the object time; the counter's own value is boot = 0. */
-    if (first_line_tokens(buf, tok, len) >= 1 && tok_num(tok[0], len[0], 7, &t) &&
-        t <= (uint64_t)INT64_MAX) {
-        snap->obj_time = (int64_t)t;
+    if (u->st[PL_UPTIME_UP] == PL_NS_OK) {
+        snap->obj_time = (int64_t)u->v[PL_UPTIME_UP];
         snap->obj_freq = 10000000;
         pl_snap_set(snap, 0, SC_UPTIME, 0);
     }
@@ -253,17 +231,6 @@ static void do_filenr(const char *buf, pl_snapshot *snap)
     }
 }
 
-static int sys_open(pl_env *env, void **state)
-{
-    sys_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return ENOMEM;
-    s->env = pl_env_ref(env);
-    pl_files_init(s->f, NF);
-    *state = s;
-    return 0;
-}
-
 static void sys_close(void *state)
 {
     sys_state *s = state;
@@ -274,6 +241,30 @@ static void sys_close(void *state)
         closedir(s->proc);
     pl_env_unref(s->env);
     free(s);
+}
+
+static int sys_open(pl_env *env, void **state)
+{
+    sys_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return ENOMEM;
+    s->env = pl_env_ref(env);
+    pl_files_init(s->f, NF);
+    *state = s;
+    s->stat = pl_ksrc_attach(env, &pl_ksrc_stat);
+    s->loadavg = pl_ksrc_attach(env, &pl_ksrc_loadavg);
+    s->uptime = pl_ksrc_attach(env, &pl_ksrc_uptime);
+    if (!s->stat || !s->loadavg || !s->uptime) {
+        sys_close(s);
+        return ENOMEM;
+    }
+    return 0;
+}
+
+/* A kernel source read for this collect (at most once per collect). */
+static int ksrc(pl_sources *src, pl_ksrc *k)
+{
+    return pl_source_done(src, pl_ksrc_get(k), pl_ksrc_path(k));
 }
 
 static int sys_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
@@ -290,12 +281,14 @@ static int sys_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         if (!wanted || wanted[i])
             need |= sys_src[i];
     pl_sources_init(&src);
-    if ((need & S_STAT) && pl_source_read(&src, &s->f[F_STAT], s->env, "proc/stat"))
-        do_stat(s->f[F_STAT].buf, snap);
-    if ((need & S_LOADAVG) && pl_source_read(&src, &s->f[F_LOADAVG], s->env, "proc/loadavg"))
-        do_loadavg(s->f[F_LOADAVG].buf, snap);
-    if ((need & S_UPTIME) && pl_source_read(&src, &s->f[F_UPTIME], s->env, "proc/uptime"))
-        do_uptime(s->f[F_UPTIME].buf, snap);
+    if ((need & S_STAT) && ksrc(&src, s->stat)) {
+        do_stat(pl_ksrc_data(s->stat), snap);
+        snap->time = pl_ksrc_time(s->stat);     /* the instant Processor Information shares */
+    }
+    if ((need & S_LOADAVG) && ksrc(&src, s->loadavg))
+        do_loadavg(pl_ksrc_data(s->loadavg), snap);
+    if ((need & S_UPTIME) && ksrc(&src, s->uptime))
+        do_uptime(pl_ksrc_data(s->uptime), snap);
     if ((need & S_PROCDIR) && pl_source_done(&src, count_processes(s, &v), "proc"))
         pl_snap_set(snap, 0, SC_PROCS, v);
     if ((need & S_FILENR) && pl_source_read(&src, &s->f[F_FILENR], s->env, "proc/sys/fs/file-nr"))

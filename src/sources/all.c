@@ -2,8 +2,12 @@
  * add a new source's definition here. */
 #include "sources.h"
 #include "netmib.h"
+#include "procstat.h"
+#include "cputab.h"
+#include "proc_misc.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_snmp, &pl_ksrc_netstat, &pl_ksrc_snmp6,
+    &pl_ksrc_stat, &pl_ksrc_interrupts, &pl_ksrc_softirqs, &pl_ksrc_uptime, &pl_ksrc_loadavg,
     NULL,
 };
