@@ -10,6 +10,12 @@
  * backwards (held, not a spike), guest time already inside user time, CPUs
  * going offline (instances keyed by CPU number; idle falling by 3 s or more
  * is a reset), 32-bit /proc/interrupts and /proc/softirqs cells (unwrapped).
+ *
+ * /proc/stat, /proc/interrupts and /proc/softirqs are kernel sources
+ * (procstat.h, cputab.h): read at most once per collect for every set of
+ * the machine (System, Interrupts, SoftIRQ, the other Processor object),
+ * the two tables only when an interrupt or softirq counter is wanted.  The
+ * idle-time logic, the per-CPU unwrapping and cpufreq stay here.
  */
 #include "pl_provider.h"
 #include "providers.h"

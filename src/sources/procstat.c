@@ -37,33 +37,38 @@ static int grow_rows(pl_procstat *ps)
     return 0;
 }
 
-/* A cpu line: q just after "cpu", nl its '\n'. */
+/* A cpu line: q just after "cpu", nl its '\n'.  Parsed into the next row's
+ * slot (or the total), which counts only when the line is whole. */
 static int cpu_line(pl_procstat *ps, const char *q, const char *nl)
 {
-    pl_stat_cpu row = { 0, 0, { 0 } };
+    pl_stat_cpu *row;
     uint64_t id = 0;
+    uint32_t nf = 0;
     int total = *q == ' ';
     if (!total && (pl_src_num(&q, nl, &id) || id >= PL_STAT_MAXCPU)) {
         ps->bad_cpu = 1;
         return 0;
     }
-    while (row.nf < PL_STAT_NF && pl_src_num(&q, nl, &row.f[row.nf]) == 0)
-        row.nf++;
-    if (row.nf < 4) {
+    if (total && ps->total.nf)
+        return 0;            /* the first aggregate line counts */
+    if (!total && ps->ncpu == ps->cap && grow_rows(ps))
+        return ENOMEM;
+    row = total ? &ps->total : &ps->cpu[ps->ncpu];
+    while (nf < PL_STAT_NF && pl_src_num(&q, nl, &row->f[nf]) == 0)
+        nf++;
+    if (nf < 4) {
         ps->bad_cpu = 1;     /* user nice system idle at least */
         return 0;
     }
-    row.id = (uint32_t)id;
-    if (total) {
-        if (ps->total.nf == 0)
-            ps->total = row;
-        return 0;
+    for (uint32_t i = nf; i < PL_STAT_NF; i++)
+        row->f[i] = 0;
+    row->nf = nf;
+    row->id = (uint32_t)id;
+    if (!total) {
+        ps->ncpu++;
+        if (row->id + 1 > ps->maxcpu)
+            ps->maxcpu = row->id + 1;
     }
-    if (ps->ncpu == ps->cap && grow_rows(ps))
-        return ENOMEM;
-    ps->cpu[ps->ncpu++] = row;
-    if (row.id + 1 > ps->maxcpu)
-        ps->maxcpu = row.id + 1;
     return 0;
 }
 

@@ -12,11 +12,15 @@ static inline int pl_src_blank(char c) { return c == ' ' || c == '\t'; }
  * EINVAL (no digit) or ERANGE (over 2^64-1). */
 static inline int pl_src_num(const char **p, const char *e, uint64_t *v)
 {
-    const char *s = *p;
+    const char *s = *p, *start;
     uint64_t x = 0;
     while (s < e && pl_src_blank(*s))
         s++;
-    if (s == e || *s < '0' || *s > '9')
+    start = s;
+    /* 19 digits always fit in 64 bits: the overflow check starts at the 20th */
+    while (s < e && *s >= '0' && *s <= '9' && s - start < 19)
+        x = x * 10 + (uint64_t)(*s++ - '0');
+    if (s == start)
         return EINVAL;
     for (; s < e && *s >= '0' && *s <= '9'; s++) {
         unsigned d = (unsigned)(*s - '0');
