@@ -14,9 +14,11 @@
 #include "pl_provider.h"
 #include "procstat.h"
 #include "proc_misc.h"
+#include "srcparse.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -86,65 +88,61 @@ static const unsigned char sys_src[SC_N] = {
     S_ENTROPY, S_PIDMAX, S_THREADSMAX,
 };
 
+/* The kernel sources (pl_ksrc.h) and the counters they feed, one row each:
+ * the source's field, as it is or through a derive.  Each source's struct
+ * holds its fields as v[] and st[] (PL_NS_*), so one walk serves them all. */
+enum { K_STAT, K_LOADAVG, K_UPTIME, NK };
+
+static const struct {
+    const pl_ksrc_def *def;
+    unsigned need;           /* its S_* bit */
+    size_t v, st;            /* offsets of v[] and st[] in its struct */
+} ksrcs[NK] = {
+    { &pl_ksrc_stat, S_STAT, offsetof(pl_procstat, v), offsetof(pl_procstat, st) },
+    { &pl_ksrc_loadavg, S_LOADAVG, offsetof(pl_loadavg, v), offsetof(pl_loadavg, st) },
+    { &pl_ksrc_uptime, S_UPTIME, offsetof(pl_uptime, v), offsetof(pl_uptime, st) },
+};
+
+/* Processor Queue Length: the running count less the reader itself. */
+static void queue_length(pl_snapshot *snap, unsigned ctr, uint64_t run)
+{
+    pl_snap_set(snap, 0, ctr, run > 0 ? run - 1 : 0);
+}
+
+/* System Up Time: the clock is the object time (the seconds since boot in
+ * 100 ns, at most INT64_MAX); the counter's own value is boot = 0. */
+static void boot_clock(pl_snapshot *snap, unsigned ctr, uint64_t up)
+{
+    snap->obj_time = (int64_t)up;
+    snap->obj_freq = 10000000;
+    pl_snap_set(snap, 0, ctr, 0);
+}
+
+static const struct {
+    uint8_t ctr, src, field;
+    void (*derive)(pl_snapshot *snap, unsigned ctr, uint64_t v);   /* NULL: v itself */
+} fed[] = {
+    { SC_CTXT, K_STAT, PL_STAT_CTXT, NULL },
+    { SC_FORKS, K_STAT, PL_STAT_PROCESSES, NULL },
+    { SC_BLOCKED, K_STAT, PL_STAT_BLOCKED, NULL },
+    { SC_QUEUE, K_LOADAVG, PL_LOAD_RUNNING, queue_length },
+    { SC_THREADS, K_LOADAVG, PL_LOAD_THREADS, NULL },
+    { SC_LOAD1, K_LOADAVG, PL_LOAD_1, NULL },      /* load x 100 */
+    { SC_LOAD5, K_LOADAVG, PL_LOAD_5, NULL },
+    { SC_LOAD15, K_LOADAVG, PL_LOAD_15, NULL },
+    { SC_UPTIME, K_UPTIME, PL_UPTIME_UP, boot_clock },
+};
+
 enum { F_FILENR, F_ENTROPY, F_PIDMAX, F_THREADSMAX, NF };
 
 typedef struct sys_state {
     pl_env *env;
-    pl_ksrc *stat, *loadavg, *uptime;    /* the machine's readers */
+    pl_ksrc *k[NK];          /* the machine's readers */
     pl_file f[NF];
     DIR *proc;
 } sys_state;
 
 #define MAXTOK 8
-
-/* Blank-separated tokens of the first line (pl_file_read ends it with '\n'). */
-static int first_line_tokens(const char *buf, const char **tok, size_t *len)
-{
-    const char *nl = strchr(buf, '\n');
-    const char *p = buf;
-    int n = 0;
-    if (!nl)
-        return 0;
-    while (p < nl && n < MAXTOK) {
-        while (p < nl && (*p == ' ' || *p == '\t'))
-            p++;
-        if (p == nl)
-            break;
-        tok[n] = p;
-        while (p < nl && *p != ' ' && *p != '\t')
-            p++;
-        len[n] = (size_t)(p - tok[n]);
-        n++;
-    }
-    return n;
-}
-
-/* A whole token as an unsigned integer (digits == 0) or a fixed-point
- * decimal scaled by 10^digits.  Tokens end at a non-digit, so the parsers
- * never run past them. */
-static int tok_num(const char *t, size_t n, unsigned digits, uint64_t *v)
-{
-    const char *p = t;
-    if (n == 0 || *t < '0' || *t > '9')
-        return 0;
-    if (digits ? pl_parse_fixed(&p, digits, v) : pl_parse_u64(&p, v))
-        return 0;
-    return p == t + n;
-}
-
-/* One parsed value into a counter when the file had it whole. */
-static void put(pl_snapshot *snap, unsigned ctr, const uint64_t *v, const uint8_t *st, int k)
-{
-    if (st[k] == PL_NS_OK)
-        pl_snap_set(snap, 0, ctr, v[k]);
-}
-
-static void do_stat(const pl_procstat *ps, pl_snapshot *snap)
-{
-    put(snap, SC_CTXT, ps->v, ps->st, PL_STAT_CTXT);
-    put(snap, SC_FORKS, ps->v, ps->st, PL_STAT_PROCESSES);
-    put(snap, SC_BLOCKED, ps->v, ps->st, PL_STAT_BLOCKED);
-}
 
 /* A /proc/sys file holding one number, one source; 1 with *v, 0 if
  * unreadable or malformed. */
@@ -155,7 +153,7 @@ static int read_single(pl_sources *src, pl_file *f, const pl_env *env, const cha
     size_t len[MAXTOK];
     if (!pl_source_read(src, f, env, rel))
         return 0;
-    return first_line_tokens(f->buf, tok, len) == 1 && tok_num(tok[0], len[0], 0, v);
+    return pl_src_tokens(f->buf, f->len, tok, len, MAXTOK) == 1 && pl_src_fixed(tok[0], len[0], 0, v);
 }
 
 /* Numeric entries of the /proc directory: 0 or errno. */
@@ -190,37 +188,16 @@ static int count_processes(sys_state *s, uint64_t *n)
     return 0;
 }
 
-static void do_loadavg(const pl_loadavg *l, pl_snapshot *snap)
-{
-    for (int i = 0; i < 3; i++)
-        put(snap, (unsigned)(SC_LOAD1 + i), l->v, l->st, PL_LOAD_1 + i);   /* load x 100 */
-    if (l->st[PL_LOAD_RUNNING] == PL_NS_OK) {
-        uint64_t run = l->v[PL_LOAD_RUNNING];
-        pl_snap_set(snap, 0, SC_QUEUE, run > 0 ? run - 1 : 0);
-    }
-    put(snap, SC_THREADS, l->v, l->st, PL_LOAD_THREADS);
-}
-
-static void do_uptime(const pl_uptime *u, pl_snapshot *snap)
-{
-    /* The clock is the object time; the counter's own value is boot = 0. */
-    if (u->st[PL_UPTIME_UP] == PL_NS_OK) {
-        snap->obj_time = (int64_t)u->v[PL_UPTIME_UP];
-        snap->obj_freq = 10000000;
-        pl_snap_set(snap, 0, SC_UPTIME, 0);
-    }
-}
-
-static void do_filenr(const char *buf, pl_snapshot *snap)
+static void do_filenr(const pl_file *f, pl_snapshot *snap)
 {
     const char *tok[MAXTOK];
     size_t len[MAXTOK];
     uint64_t alloc, max;
-    int n = first_line_tokens(buf, tok, len), ha, hm;
+    int n = pl_src_tokens(f->buf, f->len, tok, len, MAXTOK), ha, hm;
     if (n != 3)
         return;
-    ha = tok_num(tok[0], len[0], 0, &alloc);
-    hm = tok_num(tok[2], len[2], 0, &max);
+    ha = pl_src_fixed(tok[0], len[0], 0, &alloc);
+    hm = pl_src_fixed(tok[2], len[2], 0, &max);
     if (ha)
         pl_snap_set(snap, 0, SC_FH_ALLOC, alloc);
     if (hm)
@@ -251,20 +228,38 @@ static int sys_open(pl_env *env, void **state)
     s->env = pl_env_ref(env);
     pl_files_init(s->f, NF);
     *state = s;
-    s->stat = pl_ksrc_attach(env, &pl_ksrc_stat);
-    s->loadavg = pl_ksrc_attach(env, &pl_ksrc_loadavg);
-    s->uptime = pl_ksrc_attach(env, &pl_ksrc_uptime);
-    if (!s->stat || !s->loadavg || !s->uptime) {
-        sys_close(s);
-        return ENOMEM;
-    }
+    for (int k = 0; k < NK; k++)
+        if (!(s->k[k] = pl_ksrc_attach(env, ksrcs[k].def))) {
+            sys_close(s);
+            return ENOMEM;
+        }
     return 0;
 }
 
-/* A kernel source read for this collect (at most once per collect). */
-static int ksrc(pl_sources *src, pl_ksrc *k)
+/* The needed kernel sources, each read at most once per collect (with the
+ * other sets of the machine), into the counters they feed.  System shares
+ * /proc/stat's instant with Processor Information. */
+static void from_ksrcs(sys_state *s, unsigned need, pl_sources *src, pl_snapshot *snap)
 {
-    return pl_source_done(src, pl_ksrc_get(k), pl_ksrc_path(k));
+    for (int k = 0; k < NK; k++) {
+        const char *d;
+        if (!(need & ksrcs[k].need) ||
+            !pl_source_done(src, pl_ksrc_get(s->k[k]), pl_ksrc_path(s->k[k])))
+            continue;
+        d = pl_ksrc_data(s->k[k]);
+        if (k == K_STAT)
+            snap->time = pl_ksrc_time(s->k[k]);
+        for (size_t i = 0; i < sizeof fed / sizeof fed[0]; i++) {
+            const uint64_t *v = (const uint64_t *)(const void *)(d + ksrcs[k].v);
+            const uint8_t *st = (const uint8_t *)(d + ksrcs[k].st);
+            if (fed[i].src != k || st[fed[i].field] != PL_NS_OK)
+                continue;    /* another file's, absent or malformed */
+            if (fed[i].derive)
+                fed[i].derive(snap, fed[i].ctr, v[fed[i].field]);
+            else
+                pl_snap_set(snap, 0, fed[i].ctr, v[fed[i].field]);
+        }
+    }
 }
 
 static int sys_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
@@ -281,18 +276,11 @@ static int sys_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         if (!wanted || wanted[i])
             need |= sys_src[i];
     pl_sources_init(&src);
-    if ((need & S_STAT) && ksrc(&src, s->stat)) {
-        do_stat(pl_ksrc_data(s->stat), snap);
-        snap->time = pl_ksrc_time(s->stat);     /* the instant Processor Information shares */
-    }
-    if ((need & S_LOADAVG) && ksrc(&src, s->loadavg))
-        do_loadavg(pl_ksrc_data(s->loadavg), snap);
-    if ((need & S_UPTIME) && ksrc(&src, s->uptime))
-        do_uptime(pl_ksrc_data(s->uptime), snap);
+    from_ksrcs(s, need, &src, snap);
     if ((need & S_PROCDIR) && pl_source_done(&src, count_processes(s, &v), "proc"))
         pl_snap_set(snap, 0, SC_PROCS, v);
     if ((need & S_FILENR) && pl_source_read(&src, &s->f[F_FILENR], s->env, "proc/sys/fs/file-nr"))
-        do_filenr(s->f[F_FILENR].buf, snap);
+        do_filenr(&s->f[F_FILENR], snap);
     if ((need & S_ENTROPY) && read_single(&src, &s->f[F_ENTROPY], s->env,
                                           "proc/sys/kernel/random/entropy_avail", &v))
         pl_snap_set(snap, 0, SC_ENTROPY, v);

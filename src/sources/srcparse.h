@@ -1,9 +1,11 @@
-/* Small bounded scanners shared by the source parsers (src/sources): they
- * never read at or past e, so a parser is safe on any bytes. */
+/* Small bounded scanners shared by the source parsers (src/sources) and
+ * the providers that read one-line files: they never read at or past the
+ * end they are given, so a parser is safe on any bytes. */
 #ifndef PL_SRCPARSE_H
 #define PL_SRCPARSE_H
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 
 static inline int pl_src_blank(char c) { return c == ' ' || c == '\t'; }
@@ -32,5 +34,13 @@ static inline int pl_src_num(const char **p, const char *e, uint64_t *v)
     *p = s;
     return 0;
 }
+
+/* The blank-separated tokens of the first line of buf[0 .. len), at most
+ * max; 0 when the line has no '\n' (cut off). */
+int pl_src_tokens(const char *buf, size_t len, const char **tok, size_t *tl, int max);
+/* A whole token t[0 .. n) as a decimal with up to `digits` fractional
+ * digits ("0.38" with 2 -> 38; digits 0: an integer), scaled by 10^digits
+ * and rounded half up on the first dropped digit.  1 with *v, else 0. */
+int pl_src_fixed(const char *t, size_t n, unsigned digits, uint64_t *v);
 
 #endif
