@@ -1,7 +1,8 @@
 /* The CPU family's kernel sources (procstat.h, cputab.h, proc_misc.h):
  * /proc/stat read once per collect for Processor Information, Processor
  * and System; /proc/interrupts and /proc/softirqs once for Processor
- * Information's per-CPU sums and the Interrupts and SoftIRQ sets; one
+ * Information's per-CPU sums and the Interrupts and SoftIRQ sets;
+ * /proc/cpuinfo once for both Processor objects' frequencies; one
  * instant for the sets a read feeds; the pure parsers on bytes (absent,
  * zero and malformed told apart, every prefix of a file parsed safely);
  * files that change layout between collects or shrink.  Against the
@@ -18,6 +19,7 @@
 #include "procstat.h"
 #include "cputab.h"
 #include "proc_misc.h"
+#include "cpuinfo.h"
 #include "ctest.h"
 #include "ctest_snap.h"
 #include "ct_tmp.h"
@@ -149,6 +151,31 @@ static void test_only_needed_and_shared(void)
     pl_env_unref(env);
 }
 
+/* Without cpufreq, Processor Frequency comes from /proc/cpuinfo: read once
+ * for both Processor objects (2394.456 -> 2394, 2394.500 -> 2395), and not
+ * at all for a query without frequency counters. */
+static void test_cpuinfo_shared(void)
+{
+    pl_env *env = pl_env_new("spec/fixtures/cpu-cpuinfo");
+    pl_query *q = pl_query_new(env), *q2 = pl_query_new(env);
+    pl_sample *s = NULL;
+    pl_ksrc *ci = pl_ksrc_attach(env, &pl_ksrc_cpuinfo);
+    uint32_t a = add(q, "\\Processor Information(0,0)\\Processor Frequency");
+    uint32_t b = add(q, "\\Processor(1)\\Processor Frequency");
+    add(q2, "\\Processor Information(*)\\% Busy Time");
+    CHECK(pl_query_collect(q, &s) == 0);
+    CHECK_EQ_U64(pl_ksrc_reads(ci), 1);
+    want_v(s, a, 2394);
+    want_v(s, b, 2395);
+    free(s);
+    CHECK(pl_query_collect(q2, &s) == 0);
+    CHECK_EQ_U64(pl_ksrc_reads(ci), 1);
+    free(s);
+    pl_query_free(q);
+    pl_query_free(q2);
+    pl_env_unref(env);
+}
+
 /* ---- the parsers on bytes ------------------------------------------------------ */
 
 static int parse_text(int (*parse)(const char *, size_t, void *), const char *text, void *out)
@@ -260,6 +287,22 @@ static void test_parse_misc(void)
     CHECK(l.st[PL_LOAD_RUNNING] == PL_NS_BAD && l.st[PL_LOAD_THREADS] == PL_NS_OK && l.v[PL_LOAD_THREADS] == 7);
 }
 
+static void test_parse_cpuinfo(void)
+{
+    static pl_cpuinfo ci;
+    CHECK(parse_text(pl_parse_cpuinfo, "processor\t: 0\ncpu MHz\t\t: 2394.456\ncpu MHz : 7\n\n"
+                     "processor\t: 3\ncpu MHz\t\t: 2394.5\n\nprocessor : 1\nmodel : x\n"
+                     "processor : 2\ncpu MHz : 12abc\nprocessor : 70000\ncpu MHz : 5\n", &ci) == 0);
+    CHECK_EQ_U64(ci.n, 4);                   /* 0 .. 3; 70000 is no CPU number */
+    CHECK(ci.mhz_st[0] == PL_NS_OK && ci.mhz[0] == 2394);   /* the first line counts */
+    CHECK(ci.mhz_st[1] == PL_NS_ABSENT);     /* no cpu MHz line */
+    CHECK(ci.mhz_st[2] == PL_NS_BAD);        /* garbage */
+    CHECK(ci.mhz_st[3] == PL_NS_OK && ci.mhz[3] == 2395);   /* half up */
+    CHECK(parse_text(pl_parse_cpuinfo, "cpu MHz : 5\nprocessor : 1\n", &ci) == 0);
+    CHECK(ci.n == 2 && ci.mhz_st[0] == PL_NS_ABSENT && ci.mhz_st[1] == PL_NS_ABSENT);
+    pl_release_cpuinfo(&ci);
+}
+
 /* Every source's parser on every prefix of the fixture files and on bytes
  * that are no text at all: no crash, no read past len (ASan), no error but
  * EINVAL or 0. */
@@ -267,7 +310,7 @@ static void test_parse_prefixes(void)
 {
     static const char *const files[] = {
         FX "/proc/stat", FX "/proc/interrupts", FX "/proc/softirqs", "spec/fixtures/basic/proc/uptime",
-        "spec/fixtures/basic/proc/loadavg",
+        "spec/fixtures/basic/proc/loadavg", "spec/fixtures/cpu-cpuinfo/proc/cpuinfo",
     };
     static char text[8192], buf[8192];
     static const char junk[] = "cpu\0 1 2\ncpu0\t\t\t9\n:\n\n CPU\n CPU0 CPU1\nintr \xff\xfe 7\n";
@@ -369,7 +412,9 @@ int main(void)
     RUN(test_only_needed_and_shared);
     RUN(test_parse_stat);
     RUN(test_parse_cputab);
+    RUN(test_cpuinfo_shared);
     RUN(test_parse_misc);
+    RUN(test_parse_cpuinfo);
     RUN(test_parse_prefixes);
     RUN(test_layout_change);
     return CT_END();

@@ -238,14 +238,13 @@ static int proc_open(pl_env *env, void **state)
     s->env = pl_env_ref(env);
     s->hz = pl_env_user_hz(env);
     s->hns_per_tick = 10000000 % s->hz == 0 ? (uint64_t)(10000000 / s->hz) : 0;
-    pl_cpufreq_init(&s->fq, s->env);
     pl_cputable_init(&s->sums[0]);
     pl_cputable_init(&s->sums[1]);
     *state = s;
     s->stat = pl_ksrc_attach(env, &pl_ksrc_stat);
     s->tab[0] = pl_ksrc_attach(env, &pl_ksrc_interrupts);
     s->tab[1] = pl_ksrc_attach(env, &pl_ksrc_softirqs);
-    if (!s->stat || !s->tab[0] || !s->tab[1]) {
+    if (pl_cpufreq_init(&s->fq, s->env) || !s->stat || !s->tab[0] || !s->tab[1]) {
         proc_close(s);
         return ENOMEM;
     }

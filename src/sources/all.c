@@ -5,9 +5,11 @@
 #include "procstat.h"
 #include "cputab.h"
 #include "proc_misc.h"
+#include "cpuinfo.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_snmp, &pl_ksrc_netstat, &pl_ksrc_snmp6,
     &pl_ksrc_stat, &pl_ksrc_interrupts, &pl_ksrc_softirqs, &pl_ksrc_uptime, &pl_ksrc_loadavg,
+    &pl_ksrc_cpuinfo,
     NULL,
 };
