@@ -532,6 +532,100 @@ static int set_irq_sums(pstate *s, pl_snapshot *snap, int k, int ti, uint32_t nn
     return 0;
 }
 
+/* Per-node arrays sized by the highest node of an online CPU (node numbers
+ * can exceed the CPU count: cpu0 alone on node 3). */
+static int size_nodes(pstate *s, uint32_t *nnodes)
+{
+    uint32_t n = 0;
+    for (uint32_t c = 0; c < s->ncpu; c++)
+        if (s->online[c] && (uint32_t)cpu_node(s, c) + 1 > n)
+            n = (uint32_t)cpu_node(s, c) + 1;
+    if (n > s->nnodes) {
+        cpustate *nn = realloc(s->nodes, n * sizeof *nn);
+        if (!nn)
+            return ENOMEM;
+        memset(nn + s->nnodes, 0, (n - s->nnodes) * sizeof *nn);
+        s->nodes = nn;
+        int *in = realloc(s->inst_of_node, n * sizeof *in);
+        if (!in)
+            return ENOMEM;
+        s->inst_of_node = in;
+        s->nnodes = n;
+    }
+    *nnodes = n;
+    return 0;
+}
+
+/* Times: per CPU, per node (the sum of its CPUs), _Total (the aggregate line). */
+static void set_all_times(pstate *s, pl_snapshot *snap, int ti, uint32_t nnodes)
+{
+    uint32_t nonline = 0;
+    for (uint32_t n = 0; n < nnodes; n++) {
+        uint64_t sum[NF] = { 0 };
+        int nf = NF, any = 0;
+        for (uint32_t c = 0; c < s->ncpu; c++) {
+            if (!s->online[c] || s->node[c] != (int)n)
+                continue;
+            const pl_stat_cpu *row = &s->ps->cpu[s->row[c]];
+            publish(&s->cpu[c], row->f, (int)row->nf, s->hz);
+            set_times(s, snap, s->inst_of_cpu[c], &s->cpu[c], s->hz, 0);
+            any++;
+        }
+        if (!any)
+            continue;
+        /* A CPU seen before and now offline counts at its last values, as
+         * the kernel's aggregate line keeps it: the node sum neither drops
+         * when a CPU leaves nor jumps by its whole history when it returns
+         * (its idle restarting from 0 is then a reset). */
+        for (uint32_t c = 0; c < s->ncpu; c++) {
+            if (!s->cpu[c].seen || s->node[c] != (int)n)
+                continue;
+            for (int f = 0; f < NF; f++)
+                sum[f] += s->cpu[c].f[f];
+            if (s->cpu[c].nf < nf)
+                nf = s->cpu[c].nf;
+        }
+        publish(&s->nodes[n], sum, nf, s->hz);
+        if (s->inst_of_node[n] >= 0)
+            set_times(s, snap, s->inst_of_node[n], &s->nodes[n], s->hz, (uint32_t)any);
+        nonline += (uint32_t)any;
+    }
+    publish(&s->total, s->ps->total.f, (int)s->ps->total.nf, s->hz);
+    set_times(s, snap, ti, &s->total, s->hz, nonline);
+}
+
+/* Idle states, frequency and utility of one online CPU at instance i. */
+static void cpu_idle_freq(pstate *s, pl_snapshot *snap, uint32_t c, int i, int idle, int freq, int util)
+{
+    if (idle) {
+        uint64_t t[3], u[3];
+        int ok[3];
+        pl_cpufreq_idle(&s->fq, c, t, u, ok);
+        for (int k = 0; k < 3; k++) {
+            if (!ok[k])
+                continue;
+            set(snap, i, C_C1 + k, t[k]);
+            set(snap, i, C_C1T + k, u[k]);
+        }
+    }
+    if (freq) {
+        pl_cpufreq_mhz m;
+        uint64_t busy, all;
+        pl_cpufreq_read(&s->fq, c, &m);
+        if (m.hcur)
+            set(snap, i, C_FREQ, m.cur);
+        if (m.hcur && m.hmax) {
+            set(snap, i, C_PMAX, m.cur);
+            set(snap, i, C_MAXF, m.max);
+        }
+        busy_total(&s->cpu[c], &busy, &all);
+        if (util && pl_cpufreq_utility(&s->fq.cpu[c], busy, all, &m)) {
+            set(snap, i, C_UTIL, s->fq.cpu[c].util);
+            set(snap, i, C_UTILB, s->fq.cpu[c].util_base);
+        }
+    }
+}
+
 static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
 {
     pstate *s = state;
@@ -551,67 +645,16 @@ static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
         snap->err_path = "proc/stat";
         return EINVAL;       /* no cpuN line at all */
     }
-    /* Node numbers can exceed the CPU count (cpu0 alone on node 3):
-     * per-node arrays are sized by the highest node, not by ncpu. */
+    if ((e = size_nodes(s, &nnodes)))
+        return e;
     for (uint32_t c = 0; c < s->ncpu; c++)
-        if (s->online[c] && (uint32_t)cpu_node(s, c) + 1 > nnodes)
-            nnodes = (uint32_t)cpu_node(s, c) + 1;
-    if (nnodes > s->nnodes) {
-        cpustate *nn = realloc(s->nodes, nnodes * sizeof *nn);
-        if (!nn)
-            return ENOMEM;
-        memset(nn + s->nnodes, 0, (nnodes - s->nnodes) * sizeof *nn);
-        s->nodes = nn;
-        int *in = realloc(s->inst_of_node, nnodes * sizeof *in);
-        if (!in)
-            return ENOMEM;
-        s->inst_of_node = in;
-        s->nnodes = nnodes;
-    }
-    int *inst_of_cpu = s->inst_of_cpu, *inst_of_node = s->inst_of_node;
-    for (uint32_t c = 0; c < s->ncpu; c++)
-        inst_of_cpu[c] = -1;
+        s->inst_of_cpu[c] = -1;
     for (uint32_t n = 0; n < nnodes; n++)
-        inst_of_node[n] = -1;
-    if ((e = add_instances(s, snap, inst_of_cpu, inst_of_node)))
+        s->inst_of_node[n] = -1;
+    if ((e = add_instances(s, snap, s->inst_of_cpu, s->inst_of_node)))
         return e;
     ti = (int)snap->ninst - 1;
-
-    /* times: per CPU, per node (sum of its CPUs), _Total (the aggregate line) */
-    uint32_t nonline = 0;
-    for (uint32_t n = 0; n < nnodes; n++) {
-        uint64_t sum[NF] = { 0 };
-        int nf = NF, any = 0;
-        for (uint32_t c = 0; c < s->ncpu; c++) {
-            if (!s->online[c] || s->node[c] != (int)n)
-                continue;
-            const pl_stat_cpu *row = &s->ps->cpu[s->row[c]];
-            publish(&s->cpu[c], row->f, (int)row->nf, s->hz);
-            set_times(s, snap, inst_of_cpu[c], &s->cpu[c], s->hz, 0);
-            any++;
-        }
-        if (!any)
-            continue;
-        /* A CPU seen before and now offline counts at its last values, as
-         * the kernel's aggregate line keeps it: the node sum neither drops
-         * when a CPU leaves nor jumps by its whole history when it returns
-         * (its idle restarting from 0 is then a reset). */
-        for (uint32_t c = 0; c < s->ncpu; c++) {
-            if (!s->cpu[c].seen || s->node[c] != (int)n)
-                continue;
-            for (int f = 0; f < NF; f++)
-                sum[f] += s->cpu[c].f[f];
-            if (s->cpu[c].nf < nf)
-                nf = s->cpu[c].nf;
-        }
-        publish(&s->nodes[n], sum, nf, s->hz);
-        if (inst_of_node[n] >= 0)
-            set_times(s, snap, inst_of_node[n], &s->nodes[n], s->hz, (uint32_t)any);
-        nonline += (uint32_t)any;
-    }
-    publish(&s->total, s->ps->total.f, (int)s->ps->total.nf, s->hz);
-    set_times(s, snap, ti, &s->total, s->hz, nonline);
-
+    set_all_times(s, snap, ti, nnodes);
     for (int k = 0; k < 2; k++)
         if (w[k ? C_DPCQ : C_INTR] && (e = set_irq_sums(s, snap, k, ti, nnodes)) != 0)
             return e;
@@ -622,41 +665,12 @@ static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
         int idle = w[C_C1] || w[C_C2] || w[C_C3] || w[C_C1T] || w[C_C2T] || w[C_C3T];
         int freq = w[C_FREQ] || w[C_PMAX] || w[C_MAXF] || util;
         pl_cpufreq_begin(&s->fq);
-        for (uint32_t c = 0; c < s->ncpu; c++) {
-            if (!s->online[c])
-                continue;
-            int i = inst_of_cpu[c];
-            if (idle) {
-                uint64_t t[3], u[3];
-                int ok[3];
-                pl_cpufreq_idle(&s->fq, c, t, u, ok);
-                for (int k = 0; k < 3; k++) {
-                    if (!ok[k])
-                        continue;
-                    set(snap, i, C_C1 + k, t[k]);
-                    set(snap, i, C_C1T + k, u[k]);
-                }
-            }
-            if (freq) {
-                pl_cpufreq_mhz m;
-                uint64_t busy, all;
-                pl_cpufreq_read(&s->fq, c, &m);
-                if (m.hcur)
-                    set(snap, i, C_FREQ, m.cur);
-                if (m.hcur && m.hmax) {
-                    set(snap, i, C_PMAX, m.cur);
-                    set(snap, i, C_MAXF, m.max);
-                }
-                busy_total(&s->cpu[c], &busy, &all);
-                if (util && pl_cpufreq_utility(&s->fq.cpu[c], busy, all, &m)) {
-                    set(snap, i, C_UTIL, s->fq.cpu[c].util);
-                    set(snap, i, C_UTILB, s->fq.cpu[c].util_base);
-                }
-            }
-        }
+        for (uint32_t c = 0; c < s->ncpu; c++)
+            if (s->online[c])
+                cpu_idle_freq(s, snap, c, s->inst_of_cpu[c], idle, freq, util);
         for (uint32_t n = 0; n < nnodes; n++)
-            if (inst_of_node[n] >= 0)
-                group_idle_freq(s, snap, inst_of_node[n], (int)n);
+            if (s->inst_of_node[n] >= 0)
+                group_idle_freq(s, snap, s->inst_of_node[n], (int)n);
         group_idle_freq(s, snap, ti, -1);
     }
     return 0;
