@@ -178,9 +178,18 @@ describe("Query", function()
     assert.same(mine, added(base, open_fds()))
     live:close()
     local left = added(base, open_fds())
+    -- the machine keeps its kernel sources (pl_ksrc.h) open for all its queries
+    local machine = {}
+    for _, path in ipairs { "/proc/stat", "/proc/interrupts", "/proc/softirqs", "/proc/cpuinfo",
+                            "/proc/loadavg", "/proc/uptime" } do
+      local before = open_fds()
+      local f = assert(io.open(path))
+      for _, id in pairs(added(before, open_fds())) do machine[id] = true end
+      f:close()
+    end
     collectgarbage "restart"
     for fd, id in pairs(mine) do
-      assert.is_true(left[fd] ~= id, "closing the query closes its files")
+      assert.is_true(left[fd] ~= id or machine[id] == true, "closing the query closes its files")
     end
   end)
 
