@@ -986,6 +986,34 @@ out:
     rm_tree(dir);
 }
 
+/* The per-CPU tables come from the shared kernel sources (cputab.h): a row
+ * with a cell above 2^32-1 (the kernel prints 32-bit cells) is left out of
+ * the per-CPU sums rather than cut to 32 bits, and a table whose header is
+ * not a CPU list gives no per-CPU values; _Total still comes from /proc/stat. */
+static void test_intr_bad_tables(void)
+{
+    char dir[] = "/tmp/pl-proc-XXXXXX";
+    pl_snapshot s;
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK(put(dir, "proc/stat", "cpu  2 0 2 20 0 0 0 0 0 0\ncpu0 1 0 1 10 0 0 0 0 0 0\n"
+              "cpu1 1 0 1 10 0 0 0 0 0 0\nintr 99\nsoftirq 42\n"));
+    CHECK(put(dir, "proc/interrupts", "           CPU0       CPU1\n"
+              "  0:         10          1   IO-APIC   2-edge      timer\n"
+              "BIG: 4294967296          2   a cell over 32 bits\n"
+              "LOC:          5          7   Local timer interrupts\n"));
+    CHECK(put(dir, "proc/softirqs", "      CPU0 TIMER\n   TIMER: 1 2\n"));
+    CHECK(collect_tree(dir, 100, NULL, &s) == 0);
+    EXPECT(&s, "0,0", "Interrupts/sec", 10 + 5);      /* BIG left out */
+    EXPECT(&s, "0,1", "Interrupts/sec", 1 + 7);
+    EXPECT(&s, "0,_Total", "Interrupts/sec", 15 + 8);
+    EXPECT(&s, "_Total", "Interrupts/sec", 99);
+    UNSET(&s, "0,0", "DPCs Queued/sec");               /* no CPU list */
+    UNSET(&s, "0,_Total", "DPCs Queued/sec");
+    EXPECT(&s, "_Total", "DPCs Queued/sec", 42);
+    pl_snap_free(&s);
+    rm_tree(dir);
+}
+
 /* A large but legal CPU number: arrays grow to it. */
 static void test_sparse_cpu(void)
 {
@@ -1076,6 +1104,7 @@ int main(void)
     RUN(test_processor_time_inv);
     RUN(test_guest_clamp);
     RUN(test_intr_wrap);
+    RUN(test_intr_bad_tables);
     RUN(test_sparse_cpu);
     RUN(test_live);
     return CT_END();

@@ -602,6 +602,7 @@ void pl_snap_clear(pl_snapshot *s)
     s->names_len = 0;
     s->obj_time = s->obj_freq = 0;
     s->time = 0;
+    s->time_foreign = 0;
     s->err_path = NULL;
     s->err_msg = NULL;
 }

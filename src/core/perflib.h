@@ -271,6 +271,7 @@ struct pl_snapshot {
     uint64_t stamp;          /* changes with every instance added and every init: see pl_snap_restore */
     int64_t time;            /* when the source read the values, in perflib ticks of its own
                                 clock (a remote machine's); 0: the collect's own instant */
+    int time_foreign;        /* 1: time is another machine's clock, not this process's */
 };
 
 void pl_snap_init(pl_snapshot *s, const pl_counterset_def *cs);

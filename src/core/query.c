@@ -622,6 +622,14 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
     smp->query_id = q->id;
     smp->seq = ++q->seq;
     smp->perf_time = t0 + (t1 - t0) / 2;      /* the middle of the reads */
+    /* One set: its own instant (a shared kernel source's read) is the
+     * middle of the reads, so that a V1 block's one clock (PerfTime) is the
+     * time its values were read, as Windows programs assume; not a remote
+     * machine's instant, which counts another clock. */
+    if (q->nsets == 1 && !q->sets[0]->err && !so && !q->sets[0]->snap.time_foreign) {
+        t100 += q->sets[0]->time - smp->perf_time;
+        smp->perf_time = q->sets[0]->time;
+    }
     smp->perf_freq = freq;
     smp->time100ns = t100;
     smp->nblocks = q->nspecs;

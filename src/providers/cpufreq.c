@@ -3,17 +3,19 @@
  * or a frequency file that is missing once is not looked for again: they do
  * not come and go while a CPU is online. */
 #include "cpufreq.h"
+#include "cpuinfo.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void pl_cpufreq_init(pl_cpufreq *f, pl_env *env)
+int pl_cpufreq_init(pl_cpufreq *f, pl_env *env)
 {
     memset(f, 0, sizeof *f);
     f->env = env;
-    pl_file_init(&f->cpuinfo);
+    f->cpuinfo = pl_ksrc_attach(env, &pl_ksrc_cpuinfo);
+    return f->cpuinfo ? 0 : ENOMEM;
 }
 
 int pl_cpufreq_grow(pl_cpufreq *f, uint32_t n)
@@ -41,7 +43,6 @@ int pl_cpufreq_grow(pl_cpufreq *f, uint32_t n)
 
 void pl_cpufreq_free(pl_cpufreq *f)
 {
-    pl_file_close(&f->cpuinfo);
     for (uint32_t i = 0; i < f->ncpu; i++) {
         for (int k = 0; k < 3; k++) {
             pl_file_close(&f->cpu[i].idle[k].time);
@@ -58,7 +59,7 @@ void pl_cpufreq_free(pl_cpufreq *f)
 
 void pl_cpufreq_begin(pl_cpufreq *f)
 {
-    f->cpuinfo.len = 0;
+    f->info_done = 0;
 }
 
 static int read_u64_file(pl_file *file, const pl_env *env, const char *rel, uint64_t *v)
@@ -96,28 +97,20 @@ void pl_cpufreq_idle(pl_cpufreq *f, uint32_t cpu, uint64_t time[3], uint64_t usa
     }
 }
 
-/* MHz from /proc/cpuinfo "cpu MHz", for machines without cpufreq: the file
- * is read and parsed once per collect, for all CPUs. */
+/* MHz from /proc/cpuinfo "cpu MHz", for machines without cpufreq: the
+ * source is taken once per collect, for all CPUs. */
 static int cpuinfo_mhz(pl_cpufreq *f, uint32_t cpu, uint64_t *mhz)
 {
-    if (f->cpuinfo.len == 0) {
-        const char *p;
-        int cur = -1;
+    const pl_cpuinfo *ci;
+    if (!f->info_done) {
+        f->info_done = 1;
         for (uint32_t c = 0; c < f->ncpu; c++)
             f->cpu[c].mhz = UINT64_MAX;
-        if (pl_file_read(&f->cpuinfo, f->env, "proc/cpuinfo"))
-            return ENOENT;
-        for (p = f->cpuinfo.buf; p && *p; p = pl_next_line(p)) {
-            if (strncmp(p, "processor", 9) == 0) {
-                const char *q = strchr(p, ':');
-                uint64_t n;
-                cur = (q && (q++, pl_parse_u64(&q, &n) == 0) && n < f->ncpu) ? (int)n : -1;
-            } else if (cur >= 0 && strncmp(p, "cpu MHz", 7) == 0) {
-                const char *q = strchr(p, ':');
-                uint64_t v;
-                if (q && (q++, pl_parse_fixed(&q, 0, &v) == 0) && v != UINT64_MAX)
-                    f->cpu[cur].mhz = v;
-            }
+        if (pl_ksrc_get(f->cpuinfo) == 0) {
+            ci = pl_ksrc_data(f->cpuinfo);
+            for (uint32_t c = 0; c < f->ncpu && c < ci->n; c++)
+                if (ci->mhz_st[c] == PL_NS_OK && ci->mhz[c] != UINT64_MAX)
+                    f->cpu[c].mhz = ci->mhz[c];
         }
     }
     if (cpu >= f->ncpu || f->cpu[cpu].mhz == UINT64_MAX)

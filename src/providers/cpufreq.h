@@ -5,6 +5,7 @@
 #define PL_CPUFREQ_H
 
 #include "pl_provider.h"
+#include "pl_ksrc.h"
 
 typedef struct pl_idlefile {
     pl_file time, usage;
@@ -25,7 +26,8 @@ typedef struct pl_cpufiles {
 
 typedef struct pl_cpufreq {
     pl_env *env;             /* not owned */
-    pl_file cpuinfo;
+    pl_ksrc *cpuinfo;        /* the machine's reader of /proc/cpuinfo */
+    int info_done;           /* cpuinfo taken in this collect */
     pl_cpufiles *cpu;
     uint32_t ncpu;
 } pl_cpufreq;
@@ -36,10 +38,12 @@ typedef struct pl_cpufreq_mhz {
     int hcur, hmax, hnominal;
 } pl_cpufreq_mhz;
 
-void pl_cpufreq_init(pl_cpufreq *f, pl_env *env);
+/* 0 or ENOMEM (pl_cpufreq_free it either way). */
+int pl_cpufreq_init(pl_cpufreq *f, pl_env *env);
 int pl_cpufreq_grow(pl_cpufreq *f, uint32_t n);      /* 0 or ENOMEM */
 void pl_cpufreq_free(pl_cpufreq *f);
-/* At the start of a collect: /proc/cpuinfo is read again, at most once. */
+/* At the start of a collect: /proc/cpuinfo (a kernel source, cpuinfo.h)
+ * is taken again when a CPU needs it, at most once. */
 void pl_cpufreq_begin(pl_cpufreq *f);
 /* cpuidle state1..3 of cpu: time (100 ns) and usage where ok[k]. */
 void pl_cpufreq_idle(pl_cpufreq *f, uint32_t cpu, uint64_t time[3], uint64_t usage[3], int ok[3]);

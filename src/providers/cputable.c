@@ -1,21 +1,18 @@
-/* Per-CPU tables (/proc/interrupts, /proc/softirqs) with 32-bit cells
- * unwrapped into 64-bit per-CPU sums.  Shared by the providers that read them. */
+/* Per-CPU sums of /proc/interrupts and /proc/softirqs: the 32-bit cells of
+ * the parsed tables (cputab.h) unwrapped into 64-bit sums per CPU. */
 #include "cputable.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-void pl_cputable_init(pl_cputable *t, const char *rel)
+void pl_cputable_init(pl_cputable *t)
 {
     memset(t, 0, sizeof *t);
-    pl_file_init(&t->file);
-    t->rel = rel;
 }
 
 void pl_cputable_free(pl_cputable *t)
 {
-    pl_file_close(&t->file);
     for (uint32_t r = 0; r < t->nrows; r++) {
         free(t->last[r]);
         free(t->known[r]);
@@ -50,8 +47,6 @@ static int cputable_cols(pl_cputable *t, uint32_t n)
 
 static int cputable_row(pl_cputable *t, const char *label, size_t len, uint32_t hint)
 {
-    if (len >= sizeof t->label[0])
-        len = sizeof t->label[0] - 1;
     if (hint < t->nrows && t->label[hint][len] == '\0' && memcmp(t->label[hint], label, len) == 0)
         return (int)hint;
     for (uint32_t r = 0; r < t->nrows; r++)
@@ -59,7 +54,7 @@ static int cputable_row(pl_cputable *t, const char *label, size_t len, uint32_t 
             return (int)r;
     if (t->nrows == t->rowcap) {
         uint32_t cap = t->rowcap ? t->rowcap * 2 : 64;
-        char (*nl)[24] = realloc(t->label, cap * sizeof *nl);
+        char (*nl)[PL_CPUTAB_LABEL] = realloc(t->label, cap * sizeof *nl);
         if (!nl) return -1;
         t->label = nl;
         uint32_t **ls = realloc(t->last, cap * sizeof *ls);
@@ -84,66 +79,23 @@ static int cputable_row(pl_cputable *t, const char *label, size_t len, uint32_t 
     return (int)r;
 }
 
-/* ERR and MIS (x86) and Err (arm) hold one machine-wide count printed under
- * the first column; it is not CPU0's.  Such rows, and any row without a
- * cell for every column, are left out of the per-CPU sums. */
-static int machine_wide(const char *label, size_t len)
-{
-    return len == 3 && (memcmp(label, "ERR", 3) == 0 || memcmp(label, "MIS", 3) == 0 ||
-                        memcmp(label, "Err", 3) == 0);
-}
-
 /* Adds each cell's 32-bit difference to its CPU's 64-bit sum. */
-int pl_cputable_update(pl_cputable *t, const pl_env *env)
+int pl_cputable_update(pl_cputable *t, const pl_cputab *tab)
 {
-    uint32_t cols[1024], ncols = 0, row = 0;
-    uint64_t cells[1024];
-    const char *p, *nl;
-    int e = pl_file_read(&t->file, env, t->rel);
+    int e = cputable_cols(t, tab->maxcpu);
     if (e)
         return e;
-    p = t->file.buf;
-    /* header: CPU0 CPU1 ... (offline CPUs have no column) */
-    while (*p && *p != '\n') {
-        unsigned long cpu;
-        char *end;
-        while (*p == ' ')
-            p++;
-        if (strncmp(p, "CPU", 3) != 0)
-            break;
-        cpu = strtoul(p + 3, &end, 10);
-        if (end == p + 3 || cpu >= 65536 || ncols == sizeof cols / sizeof cols[0])
-            return EINVAL;
-        cols[ncols++] = (uint32_t)cpu;
-        if ((e = cputable_cols(t, (uint32_t)cpu + 1)))
-            return e;
-        p = end;
-    }
-    if (ncols == 0)
-        return EINVAL;
-    nl = strchr(p, '\n');
-    for (p = nl ? nl + 1 : NULL; p && *p; p = nl + 1, row++) {
-        const char *lab, *q;
-        size_t len;
-        uint32_t n = 0;
+    for (uint32_t i = 0; i < tab->nrows; i++) {
+        const pl_cputab_row *row = &tab->rows[i];
+        const uint32_t *cell = tab->cells + row->first;
         int r;
-        nl = strchr(p, '\n');
-        if (!nl)
-            break;           /* a cut-off last line is not counted */
-        if (!(lab = pl_cputable_label(p, nl, &len)) || machine_wide(lab, len))
-            continue;
-        /* one pass over the cells; a short row is not per-CPU */
-        for (q = lab + len + 1; n < ncols && pl_parse_u64(&q, &cells[n]) == 0; n++)
-            ;
-        if (n != ncols)
-            continue;
-        r = cputable_row(t, lab, len, row);
-        if (r < 0)
+        if (!pl_cputab_full(tab, row))
+            continue;        /* machine-wide, short or bad: not per-CPU */
+        if ((r = cputable_row(t, row->label, row->len, i)) < 0)
             return ENOMEM;
-        for (uint32_t c = 0; c < ncols; c++) {
-            uint32_t cpu = cols[c];
-            t->acc[cpu] += pl_cputable_step(&t->last[r][cpu], &t->known[r][cpu],
-                                            (uint32_t)cells[c]);
+        for (uint32_t c = 0; c < tab->ncols; c++) {
+            uint32_t cpu = tab->cols[c];
+            t->acc[cpu] += pl_cputable_step(&t->last[r][cpu], &t->known[r][cpu], cell[c]);
         }
     }
     return 0;

@@ -18,19 +18,22 @@
  * cells than CPU columns, or a cell over 2^32-1, is malformed: the instance
  * is listed with no value.
  *
+ * The file is a kernel source (cputab.h) read once per collect for these
+ * sets and Processor Information's per-CPU sums.
+ *
  * Instance ids: an IRQ number is its own id; a vector's id is its position
  * in the kernel's softirq enum (HI = 0 ... RCU = 9); other labels get
  * 0x80000000 | (FNV-1a of the label & 0x3FFFFFFF); _Total is 0xFFFFFFFE. */
 #include "cputable.h"
 #include "providers.h"
+#include "pl_ksrc.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define TOTAL_ID 0xFFFFFFFEu
-#define LABEL_MAX 32
-#define MAX_COLS 8192        /* CPU columns in one header */
+#define LABEL_MAX PL_CPUTAB_LABEL
 
 typedef struct irow {
     char label[LABEL_MAX];
@@ -43,14 +46,10 @@ typedef struct irow {
 } irow;
 
 typedef struct istate {
-    pl_env *env;
-    const char *rel;
+    pl_ksrc *src;            /* the machine's reader of the table */
     int soft;                /* /proc/softirqs: vector ids */
-    pl_file file;
     irow *rows;
     uint32_t nrows, cap;
-    uint32_t *cols;          /* CPU number of each header column */
-    uint64_t *cells;         /* scratch: one parsed line */
 } istate;
 
 static const char *const vectors[] = {
@@ -77,53 +76,38 @@ static uint32_t label_id(const char *l, size_t n, int soft)
     return 0x80000000u | (h & 0x3FFFFFFFu);
 }
 
-static int machine_wide(const char *l, size_t n)
-{
-    return n == 3 && (memcmp(l, "ERR", 3) == 0 || memcmp(l, "MIS", 3) == 0 ||
-                      memcmp(l, "Err", 3) == 0);
-}
-
 static void irq_close(void *state)
 {
     istate *s = state;
     if (!s)
         return;
-    pl_file_close(&s->file);
     for (uint32_t r = 0; r < s->nrows; r++) {
         free(s->rows[r].last);
         free(s->rows[r].known);
     }
     free(s->rows);
-    free(s->cols);
-    free(s->cells);
-    pl_env_unref(s->env);
     free(s);
 }
 
-static int irq_open_rel(pl_env *env, void **state, const char *rel, int soft)
+static int irq_open_src(pl_env *env, void **state, const pl_ksrc_def *def, int soft)
 {
     istate *s = calloc(1, sizeof *s);
     if (!s)
         return ENOMEM;
-    s->env = pl_env_ref(env);
-    s->rel = rel;
     s->soft = soft;
-    pl_file_init(&s->file);
-    s->cols = malloc(MAX_COLS * sizeof *s->cols);
-    s->cells = malloc(MAX_COLS * sizeof *s->cells);
-    if (!s->cols || !s->cells) {
-        irq_close(s);
+    if (!(s->src = pl_ksrc_attach(env, def))) {
+        free(s);
         return ENOMEM;
     }
     *state = s;
     return 0;
 }
 
-static int soft_open(pl_env *env, void **state) { return irq_open_rel(env, state, "proc/softirqs", 1); }
-static int intr_open(pl_env *env, void **state) { return irq_open_rel(env, state, "proc/interrupts", 0); }
+static int soft_open(pl_env *env, void **state) { return irq_open_src(env, state, &pl_ksrc_softirqs, 1); }
+static int intr_open(pl_env *env, void **state) { return irq_open_src(env, state, &pl_ksrc_interrupts, 0); }
 
 /* The row with this label (hint: its position last time), added if new. */
-static irow *find_row(istate *s, const char *l, size_t n, uint32_t hint)
+static irow *find_row(istate *s, const char *l, size_t n, uint32_t hint, int wide)
 {
     irow *r;
     if (hint < s->nrows && s->rows[hint].label[n] == '\0' && memcmp(s->rows[hint].label, l, n) == 0)
@@ -144,7 +128,7 @@ static irow *find_row(istate *s, const char *l, size_t n, uint32_t hint)
     memcpy(r->label, l, n);
     r->label[n] = '\0';
     r->id = label_id(l, n, s->soft);
-    r->wide = !s->soft && machine_wide(l, n);
+    r->wide = wide;
     return r;
 }
 
@@ -165,71 +149,49 @@ static int row_cpus(irow *r, uint32_t n)
     return 0;
 }
 
-/* Reads the table and lists its rows in file order with _Total last; with
- * values, unwraps every cell into its row's sum first. */
+/* Unwraps a row's cells into its sum: each cell on its own, a machine-wide
+ * row's one count as a single cell. */
+static int add_cells(irow *r, const pl_cputab *t, const pl_cputab_row *pr)
+{
+    const uint32_t *cell = t->cells + pr->first;
+    uint32_t n = r->wide ? 1 : t->ncols;
+    int e = row_cpus(r, r->wide ? 1 : t->maxcpu);
+    if (e)
+        return e;
+    for (uint32_t c = 0; c < n; c++) {
+        uint32_t cpu = r->wide ? 0 : t->cols[c];
+        r->acc += pl_cputable_step(&r->last[cpu], &r->known[cpu], cell[c]);
+    }
+    return 0;
+}
+
+/* Lists the table's rows in file order with _Total last; with values,
+ * unwraps every cell into its row's sum first. */
 static int irq_read(istate *s, pl_snapshot *snap, int values)
 {
-    uint32_t ncols = 0, line = 0, maxcpu = 0;
+    const pl_cputab *t;
     uint64_t total = 0;
-    const char *p, *nl;
     int e, ti;
 
     pl_snap_clear(snap);
-    e = pl_file_read(&s->file, s->env, s->rel);
-    if (e) {
-        snap->err_path = s->rel;
+    if ((e = pl_ksrc_get(s->src)) != 0) {
+        snap->err_path = pl_ksrc_path(s->src);
         return e;
     }
-    p = s->file.buf;
-    /* header: CPU0 CPU1 ... (offline CPUs have no column) */
-    while (*p && *p != '\n') {
-        uint64_t cpu;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (strncmp(p, "CPU", 3) != 0)
-            break;
-        p += 3;
-        if (pl_parse_u64(&p, &cpu) || cpu >= 65536 || ncols == MAX_COLS)
-            goto bad;
-        s->cols[ncols++] = (uint32_t)cpu;
-        if (cpu + 1 > maxcpu)
-            maxcpu = (uint32_t)cpu + 1;
-    }
-    if (ncols == 0 || *p != '\n')
-        goto bad;
-    for (p++; *p; p = nl + 1, line++) {
-        const char *lab, *q;
-        size_t len;
-        uint32_t n = 0;
-        irow *r;
-        int inst, ok;
-        nl = strchr(p, '\n');
-        if (!nl)
-            break;           /* the end: pl_file_read ends every line */
-        if (!(lab = pl_cputable_label(p, nl, &len)))
-            continue;
-        if (len == 0 || len >= LABEL_MAX || memchr(lab, ' ', len))
-            continue;        /* no usable label */
-        r = find_row(s, lab, len, line);
+    t = pl_ksrc_data(s->src);
+    snap->time = pl_ksrc_time(s->src);      /* the instant Processor Information shares */
+    for (uint32_t i = 0; i < t->nrows; i++) {
+        const pl_cputab_row *pr = &t->rows[i];
+        irow *r = find_row(s, pr->label, pr->len, i, pr->wide);
+        int inst;
         if (!r)
             return ENOMEM;
-        inst = pl_snap_add(snap, r->label, r->id);
-        if (inst < 0)
+        if ((inst = pl_snap_add(snap, r->label, r->id)) < 0)
             return ENOMEM;
-        if (!values)
-            continue;
-        ok = 1;
-        for (q = lab + len + 1; n < ncols && pl_parse_u64(&q, &s->cells[n]) == 0; n++)
-            if (s->cells[n] > UINT32_MAX)
-                ok = 0;
-        if (!ok || (r->wide ? n < 1 : n != ncols))
+        if (!values || pr->bad || (r->wide ? pr->ncells < 1 : pr->ncells != t->ncols))
             continue;        /* malformed: listed, no value */
-        if ((e = row_cpus(r, r->wide ? 1 : maxcpu)))
+        if ((e = add_cells(r, t, pr)))
             return e;
-        for (uint32_t c = 0; c < (r->wide ? 1u : ncols); c++) {
-            uint32_t cpu = r->wide ? 0 : s->cols[c];
-            r->acc += pl_cputable_step(&r->last[cpu], &r->known[cpu], (uint32_t)s->cells[c]);
-        }
         pl_snap_set(snap, (uint32_t)inst, 0, r->acc);
     }
     ti = pl_snap_add(snap, "_Total", TOTAL_ID);
@@ -243,9 +205,6 @@ static int irq_read(istate *s, pl_snapshot *snap, int values)
         pl_snap_set(snap, (uint32_t)ti, 0, total);
     }
     return 0;
-bad:
-    snap->err_path = s->rel;
-    return EINVAL;
 }
 
 static int irq_instances(void *state, pl_snapshot *snap)

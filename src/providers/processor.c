@@ -10,11 +10,18 @@
  * backwards (held, not a spike), guest time already inside user time, CPUs
  * going offline (instances keyed by CPU number; idle falling by 3 s or more
  * is a reset), 32-bit /proc/interrupts and /proc/softirqs cells (unwrapped).
+ *
+ * /proc/stat, /proc/interrupts and /proc/softirqs are kernel sources
+ * (procstat.h, cputab.h): read at most once per collect for every set of
+ * the machine (System, Interrupts, SoftIRQ, the other Processor object),
+ * the two tables only when an interrupt or softirq counter is wanted.  The
+ * idle-time logic, the per-CPU unwrapping and cpufreq stay here.
  */
 #include "pl_provider.h"
 #include "providers.h"
 #include "cputable.h"
 #include "cpufreq.h"
+#include "procstat.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -125,7 +132,8 @@ static void set(pl_snapshot *snap, int inst, int id, uint64_t v)
 }
 
 /* /proc/stat cpu fields */
-enum { F_US, F_NI, F_SY, F_ID, F_WA, F_HI, F_SI, F_ST, F_GU, F_GN, NF };
+enum { F_US = PL_STAT_US, F_NI, F_SY, F_ID, F_WA, F_HI, F_SI, F_ST, F_GU, F_GN, NF };
+_Static_assert((int)NF == (int)PL_STAT_NF && (int)F_GN == (int)PL_STAT_GN, "the cpu line's fields");
 
 #define TOTAL_ID 0xFFFFFFFEu           /* instance id of "_Total" */
 #define NODE_TOTAL_ID(n) (0xFFFF0000u | (uint32_t)(n))
@@ -149,22 +157,20 @@ typedef struct pstate {
     char (*cname)[24];       /* instance name of each CPU, once its node is known */
     char (*nname)[24];       /* "node,_Total" of each node */
     uint32_t nnames;
-    pl_file stat;
+    /* the machine's readers: /proc/stat, /proc/interrupts, /proc/softirqs */
+    pl_ksrc *stat, *tab[2];
+    const pl_procstat *ps;   /* the parse of this collect */
     uint32_t ncpu;           /* array sizes: max cpu number + 1 */
     cpustate *cpu;
     int *node;               /* node of each cpu, -1 unknown */
     cpustate total;
     uint32_t nnodes;         /* size of nodes and inst_of_node */
     cpustate *nodes;
-    pl_cputable intr, soft;
+    pl_cputable sums[2];     /* per-CPU sums of interrupts and softirqs */
     pl_cpufreq fq;           /* cpuidle, cpufreq, % Processor Utility */
     int *inst_of_cpu, *inst_of_node;   /* snapshot index of each CPU / node */
-    /* scratch of one /proc/stat parse */
-    uint64_t (*raw)[NF];
-    int *rawnf;
+    uint32_t *row;           /* each online CPU's row in ps */
     uint8_t *online;
-    uint64_t tot_raw[NF], intr_total, soft_total;
-    int tot_nf, have_intr, have_soft;
     int v1;                  /* Processor: "cpu" names, no node totals */
 } pstate;
 
@@ -180,12 +186,9 @@ static int grow_cpus(pstate *s, uint32_t n)
     int *nd = realloc(s->node, n * sizeof *nd);
     if (!nd) return ENOMEM;
     s->node = nd;
-    uint64_t (*r)[NF] = realloc(s->raw, n * sizeof *r);
-    if (!r) return ENOMEM;
-    s->raw = r;
-    int *rn = realloc(s->rawnf, n * sizeof *rn);
-    if (!rn) return ENOMEM;
-    s->rawnf = rn;
+    uint32_t *rw = realloc(s->row, n * sizeof *rw);
+    if (!rw) return ENOMEM;
+    s->row = rw;
     uint8_t *on = realloc(s->online, n);
     if (!on) return ENOMEM;
     s->online = on;
@@ -211,15 +214,13 @@ static void proc_close(void *state)
     pstate *s = state;
     if (!s)
         return;
-    pl_file_close(&s->stat);
     pl_cpufreq_free(&s->fq);
-    pl_cputable_free(&s->intr);
-    pl_cputable_free(&s->soft);
+    pl_cputable_free(&s->sums[0]);
+    pl_cputable_free(&s->sums[1]);
     free(s->cpu);
     free(s->node);
     free(s->nodes);
-    free(s->raw);
-    free(s->rawnf);
+    free(s->row);
     free(s->online);
     free(s->cname);
     free(s->nname);
@@ -237,11 +238,16 @@ static int proc_open(pl_env *env, void **state)
     s->env = pl_env_ref(env);
     s->hz = pl_env_user_hz(env);
     s->hns_per_tick = 10000000 % s->hz == 0 ? (uint64_t)(10000000 / s->hz) : 0;
-    pl_file_init(&s->stat);
-    pl_cpufreq_init(&s->fq, s->env);
-    pl_cputable_init(&s->intr, "proc/interrupts");
-    pl_cputable_init(&s->soft, "proc/softirqs");
+    pl_cputable_init(&s->sums[0]);
+    pl_cputable_init(&s->sums[1]);
     *state = s;
+    s->stat = pl_ksrc_attach(env, &pl_ksrc_stat);
+    s->tab[0] = pl_ksrc_attach(env, &pl_ksrc_interrupts);
+    s->tab[1] = pl_ksrc_attach(env, &pl_ksrc_softirqs);
+    if (pl_cpufreq_init(&s->fq, s->env) || !s->stat || !s->tab[0] || !s->tab[1]) {
+        proc_close(s);
+        return ENOMEM;
+    }
     return 0;
 }
 
@@ -255,48 +261,27 @@ static int proc_open_v1(pl_env *env, void **state)
 
 /* ---- /proc/stat ------------------------------------------------------------------ */
 
-static int parse_stat(pstate *s)
+/* This collect's /proc/stat (read once for every set of the collect): which
+ * CPUs are online and where their rows are.  A malformed cpu line or no
+ * aggregate line fails the set. */
+static int take_stat(pstate *s)
 {
-    const char *p;
-    int e = pl_file_read(&s->stat, s->env, "proc/stat");
+    const pl_procstat *ps;
+    int e = pl_ksrc_get(s->stat);
     if (e)
+        return e;
+    ps = s->ps = pl_ksrc_data(s->stat);
+    if (ps->bad_cpu || ps->total.nf == 0)
+        return EINVAL;
+    if ((e = grow_cpus(s, ps->maxcpu)))
         return e;
     if (s->ncpu)             /* online is NULL before the first cpuN line */
         memset(s->online, 0, s->ncpu);
-    s->tot_nf = 0;
-    s->have_intr = s->have_soft = 0;
-    for (p = s->stat.buf; p && *p; p = pl_next_line(p)) {
-        if (p[0] == 'c' && p[1] == 'p' && p[2] == 'u') {
-            const char *q = p + 3;
-            uint64_t v[NF] = { 0 }, cpu = 0;
-            int n = 0, total = (*q == ' ');
-            if (!total && pl_parse_u64(&q, &cpu))
-                return EINVAL;
-            if (!total && cpu >= 65536)
-                return EINVAL;
-            while (n < NF && pl_parse_u64(&q, &v[n]) == 0)
-                n++;
-            if (n < 4)
-                return EINVAL;       /* user nice system idle at least */
-            if (total) {
-                memcpy(s->tot_raw, v, sizeof v);
-                s->tot_nf = n;
-            } else {
-                if ((e = grow_cpus(s, (uint32_t)cpu + 1)))
-                    return e;
-                memcpy(s->raw[cpu], v, sizeof v);
-                s->rawnf[cpu] = n;
-                s->online[cpu] = 1;
-            }
-        } else if (p[0] == 'i' && strncmp(p, "intr ", 5) == 0) {
-            const char *q = p + 5;
-            s->have_intr = pl_parse_u64(&q, &s->intr_total) == 0;
-        } else if (p[0] == 's' && strncmp(p, "softirq ", 8) == 0) {
-            const char *q = p + 8;
-            s->have_soft = pl_parse_u64(&q, &s->soft_total) == 0;
-        }
+    for (uint32_t r = 0; r < ps->ncpu; r++) {
+        s->online[ps->cpu[r].id] = 1;
+        s->row[ps->cpu[r].id] = r;
     }
-    return s->tot_nf ? 0 : EINVAL;
+    return 0;
 }
 
 /* Holds each field monotonic: a small fall (iowait under NOHZ) keeps the old
@@ -467,7 +452,7 @@ static int proc_instances(void *state, pl_snapshot *snap)
     pstate *s = state;
     int e;
     pl_snap_clear(snap);     /* a reused snapshot starts empty */
-    e = parse_stat(s);
+    e = take_stat(s);
     if (e) {
         snap->err_path = "proc/stat";
         return e;
@@ -512,51 +497,68 @@ static void group_idle_freq(const pstate *s, pl_snapshot *snap, int inst, int n)
     }
 }
 
-static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
+/* Interrupts/sec (k 0) or DPCs Queued/sec (k 1): per CPU and node the
+ * CPU's column of /proc/interrupts or /proc/softirqs summed, _Total the
+ * intr or softirq line of /proc/stat.  A table that cannot be read (a
+ * container, an old kernel) leaves the per-CPU values absent. */
+static int set_irq_sums(pstate *s, pl_snapshot *snap, int k, int ti, uint32_t nnodes)
 {
-    pstate *s = state;
-    uint8_t w[64] = { 0 };   /* wanted, by counter id */
-    int e, ti;
-    uint32_t nnodes = 0;
-
-    pl_snap_clear(snap);     /* a reused snapshot starts empty */
-    for (size_t i = 0; i < NC; i++)
-        w[counters[i].id] = (uint8_t)(!wanted_ || wanted_[i]);
-    if ((e = parse_stat(s))) {
-        snap->err_path = "proc/stat";
+    static const int ids[2] = { C_INTR, C_DPCQ };
+    static const int totals[2] = { PL_STAT_INTR, PL_STAT_SOFTIRQ };
+    pl_cputable *t = &s->sums[k];
+    int e;
+    if (s->ps->st[totals[k]] == PL_NS_OK)
+        set(snap, ti, ids[k], s->ps->v[totals[k]]);
+    if ((e = pl_ksrc_get(s->tab[k])) != 0)
+        return e == ENOMEM ? e : 0;
+    if ((e = pl_cputable_update(t, pl_ksrc_data(s->tab[k]))) != 0)
         return e;
+    for (uint32_t n = 0; n < nnodes; n++) {
+        uint64_t sum = 0;
+        int any = 0;
+        for (uint32_t c = 0; c < s->ncpu && c < t->ncpu; c++) {
+            if (s->node[c] != (int)n)
+                continue;
+            /* offline CPUs keep their sums in the node's, as for times */
+            sum += t->acc[c];
+            if (!s->online[c])
+                continue;
+            set(snap, s->inst_of_cpu[c], ids[k], t->acc[c]);
+            any = 1;
+        }
+        if (any && s->inst_of_node[n] >= 0)
+            set(snap, s->inst_of_node[n], ids[k], sum);
     }
-    if (s->ncpu == 0) {
-        snap->err_path = "proc/stat";
-        return EINVAL;       /* no cpuN line at all */
-    }
-    /* Node numbers can exceed the CPU count (cpu0 alone on node 3):
-     * per-node arrays are sized by the highest node, not by ncpu. */
+    return 0;
+}
+
+/* Per-node arrays sized by the highest node of an online CPU (node numbers
+ * can exceed the CPU count: cpu0 alone on node 3). */
+static int size_nodes(pstate *s, uint32_t *nnodes)
+{
+    uint32_t n = 0;
     for (uint32_t c = 0; c < s->ncpu; c++)
-        if (s->online[c] && (uint32_t)cpu_node(s, c) + 1 > nnodes)
-            nnodes = (uint32_t)cpu_node(s, c) + 1;
-    if (nnodes > s->nnodes) {
-        cpustate *nn = realloc(s->nodes, nnodes * sizeof *nn);
+        if (s->online[c] && (uint32_t)cpu_node(s, c) + 1 > n)
+            n = (uint32_t)cpu_node(s, c) + 1;
+    if (n > s->nnodes) {
+        cpustate *nn = realloc(s->nodes, n * sizeof *nn);
         if (!nn)
             return ENOMEM;
-        memset(nn + s->nnodes, 0, (nnodes - s->nnodes) * sizeof *nn);
+        memset(nn + s->nnodes, 0, (n - s->nnodes) * sizeof *nn);
         s->nodes = nn;
-        int *in = realloc(s->inst_of_node, nnodes * sizeof *in);
+        int *in = realloc(s->inst_of_node, n * sizeof *in);
         if (!in)
             return ENOMEM;
         s->inst_of_node = in;
-        s->nnodes = nnodes;
+        s->nnodes = n;
     }
-    int *inst_of_cpu = s->inst_of_cpu, *inst_of_node = s->inst_of_node;
-    for (uint32_t c = 0; c < s->ncpu; c++)
-        inst_of_cpu[c] = -1;
-    for (uint32_t n = 0; n < nnodes; n++)
-        inst_of_node[n] = -1;
-    if ((e = add_instances(s, snap, inst_of_cpu, inst_of_node)))
-        return e;
-    ti = (int)snap->ninst - 1;
+    *nnodes = n;
+    return 0;
+}
 
-    /* times: per CPU, per node (sum of its CPUs), _Total (the aggregate line) */
+/* Times: per CPU, per node (the sum of its CPUs), _Total (the aggregate line). */
+static void set_all_times(pstate *s, pl_snapshot *snap, int ti, uint32_t nnodes)
+{
     uint32_t nonline = 0;
     for (uint32_t n = 0; n < nnodes; n++) {
         uint64_t sum[NF] = { 0 };
@@ -564,8 +566,9 @@ static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
         for (uint32_t c = 0; c < s->ncpu; c++) {
             if (!s->online[c] || s->node[c] != (int)n)
                 continue;
-            publish(&s->cpu[c], s->raw[c], s->rawnf[c], s->hz);
-            set_times(s, snap, inst_of_cpu[c], &s->cpu[c], s->hz, 0);
+            const pl_stat_cpu *row = &s->ps->cpu[s->row[c]];
+            publish(&s->cpu[c], row->f, (int)row->nf, s->hz);
+            set_times(s, snap, s->inst_of_cpu[c], &s->cpu[c], s->hz, 0);
             any++;
         }
         if (!any)
@@ -583,43 +586,78 @@ static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
                 nf = s->cpu[c].nf;
         }
         publish(&s->nodes[n], sum, nf, s->hz);
-        if (inst_of_node[n] >= 0)
-            set_times(s, snap, inst_of_node[n], &s->nodes[n], s->hz, (uint32_t)any);
+        if (s->inst_of_node[n] >= 0)
+            set_times(s, snap, s->inst_of_node[n], &s->nodes[n], s->hz, (uint32_t)any);
         nonline += (uint32_t)any;
     }
-    publish(&s->total, s->tot_raw, s->tot_nf, s->hz);
+    publish(&s->total, s->ps->total.f, (int)s->ps->total.nf, s->hz);
     set_times(s, snap, ti, &s->total, s->hz, nonline);
+}
 
-    /* interrupts and softirqs: per-CPU columns, totals from /proc/stat */
-    if (w[C_INTR] || w[C_DPCQ]) {
-        pl_cputable *tabs[2] = { &s->intr, &s->soft };
-        int ids[2] = { C_INTR, C_DPCQ };
-        for (int k = 0; k < 2; k++) {
-            if (!w[ids[k]])
+/* Idle states, frequency and utility of one online CPU at instance i. */
+static void cpu_idle_freq(pstate *s, pl_snapshot *snap, uint32_t c, int i, int idle, int freq, int util)
+{
+    if (idle) {
+        uint64_t t[3], u[3];
+        int ok[3];
+        pl_cpufreq_idle(&s->fq, c, t, u, ok);
+        for (int k = 0; k < 3; k++) {
+            if (!ok[k])
                 continue;
-            int haveall = (k == 0 ? s->have_intr : s->have_soft);
-            if (haveall)
-                set(snap, ti, ids[k], k == 0 ? s->intr_total : s->soft_total);
-            if (pl_cputable_update(tabs[k], s->env))
-                continue;    /* no such file (container, old kernel): per-CPU values absent */
-            for (uint32_t n = 0; n < nnodes; n++) {
-                uint64_t sum = 0;
-                int any = 0;
-                for (uint32_t c = 0; c < s->ncpu && c < tabs[k]->ncpu; c++) {
-                    if (s->node[c] != (int)n)
-                        continue;
-                    /* offline CPUs keep their sums in the node's, as for times */
-                    sum += tabs[k]->acc[c];
-                    if (!s->online[c])
-                        continue;
-                    set(snap, inst_of_cpu[c], ids[k], tabs[k]->acc[c]);
-                    any = 1;
-                }
-                if (any && inst_of_node[n] >= 0)
-                    set(snap, inst_of_node[n], ids[k], sum);
-            }
+            set(snap, i, C_C1 + k, t[k]);
+            set(snap, i, C_C1T + k, u[k]);
         }
     }
+    if (freq) {
+        pl_cpufreq_mhz m;
+        uint64_t busy, all;
+        pl_cpufreq_read(&s->fq, c, &m);
+        if (m.hcur)
+            set(snap, i, C_FREQ, m.cur);
+        if (m.hcur && m.hmax) {
+            set(snap, i, C_PMAX, m.cur);
+            set(snap, i, C_MAXF, m.max);
+        }
+        busy_total(&s->cpu[c], &busy, &all);
+        if (util && pl_cpufreq_utility(&s->fq.cpu[c], busy, all, &m)) {
+            set(snap, i, C_UTIL, s->fq.cpu[c].util);
+            set(snap, i, C_UTILB, s->fq.cpu[c].util_base);
+        }
+    }
+}
+
+static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
+{
+    pstate *s = state;
+    uint8_t w[64] = { 0 };   /* wanted, by counter id */
+    int e, ti;
+    uint32_t nnodes = 0;
+
+    pl_snap_clear(snap);     /* a reused snapshot starts empty */
+    for (size_t i = 0; i < NC; i++)
+        w[counters[i].id] = (uint8_t)(!wanted_ || wanted_[i]);
+    if ((e = take_stat(s))) {
+        snap->err_path = "proc/stat";
+        return e;
+    }
+    snap->time = pl_ksrc_time(s->stat);     /* the instant of the read System shares */
+    if (s->ncpu == 0) {
+        snap->err_path = "proc/stat";
+        return EINVAL;       /* no cpuN line at all */
+    }
+    if ((e = size_nodes(s, &nnodes)))
+        return e;
+    for (uint32_t c = 0; c < s->ncpu; c++)
+        s->inst_of_cpu[c] = -1;
+    for (uint32_t n = 0; n < nnodes; n++)
+        s->inst_of_node[n] = -1;
+    if ((e = add_instances(s, snap, s->inst_of_cpu, s->inst_of_node)))
+        return e;
+    ti = (int)snap->ninst - 1;
+    set_all_times(s, snap, ti, nnodes);
+    for (int k = 0; k < 2; k++)
+        if (w[k ? C_DPCQ : C_INTR] && (e = set_irq_sums(s, snap, k, ti, nnodes)) != 0)
+            return e;
 
     /* idle states, frequency and utility, read only when asked for */
     int util = w[C_UTIL] || w[C_UTILB];
@@ -627,41 +665,12 @@ static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
         int idle = w[C_C1] || w[C_C2] || w[C_C3] || w[C_C1T] || w[C_C2T] || w[C_C3T];
         int freq = w[C_FREQ] || w[C_PMAX] || w[C_MAXF] || util;
         pl_cpufreq_begin(&s->fq);
-        for (uint32_t c = 0; c < s->ncpu; c++) {
-            if (!s->online[c])
-                continue;
-            int i = inst_of_cpu[c];
-            if (idle) {
-                uint64_t t[3], u[3];
-                int ok[3];
-                pl_cpufreq_idle(&s->fq, c, t, u, ok);
-                for (int k = 0; k < 3; k++) {
-                    if (!ok[k])
-                        continue;
-                    set(snap, i, C_C1 + k, t[k]);
-                    set(snap, i, C_C1T + k, u[k]);
-                }
-            }
-            if (freq) {
-                pl_cpufreq_mhz m;
-                uint64_t busy, all;
-                pl_cpufreq_read(&s->fq, c, &m);
-                if (m.hcur)
-                    set(snap, i, C_FREQ, m.cur);
-                if (m.hcur && m.hmax) {
-                    set(snap, i, C_PMAX, m.cur);
-                    set(snap, i, C_MAXF, m.max);
-                }
-                busy_total(&s->cpu[c], &busy, &all);
-                if (util && pl_cpufreq_utility(&s->fq.cpu[c], busy, all, &m)) {
-                    set(snap, i, C_UTIL, s->fq.cpu[c].util);
-                    set(snap, i, C_UTILB, s->fq.cpu[c].util_base);
-                }
-            }
-        }
+        for (uint32_t c = 0; c < s->ncpu; c++)
+            if (s->online[c])
+                cpu_idle_freq(s, snap, c, s->inst_of_cpu[c], idle, freq, util);
         for (uint32_t n = 0; n < nnodes; n++)
-            if (inst_of_node[n] >= 0)
-                group_idle_freq(s, snap, inst_of_node[n], (int)n);
+            if (s->inst_of_node[n] >= 0)
+                group_idle_freq(s, snap, s->inst_of_node[n], (int)n);
         group_idle_freq(s, snap, ti, -1);
     }
     return 0;

@@ -472,6 +472,7 @@ static int take_block(pl_snapshot *snap, const pl_sample *s, const pl_block *b, 
         snap->obj_freq = b->obj_freq;
     }
     snap->time = b->time;
+    snap->time_foreign = 1;  /* the remote's clock */
     return 0;
 }
 

@@ -1,5 +1,8 @@
 /* System counterset (single instance): /proc/stat, /proc/loadavg,
- * /proc/uptime, the /proc directory and a few /proc/sys values.
+ * /proc/uptime, the /proc directory and a few /proc/sys values.  The first
+ * three are kernel sources (procstat.h, proc_misc.h) read once per collect
+ * for every set that wants them: /proc/stat with Processor Information,
+ * whose instant System then shares.
  *
  * Error policy, as in memory.c: each file (and the /proc directory) is one
  * source (pl_sources).  A source that cannot be read, or is empty, leaves
@@ -9,9 +12,13 @@
  * System Calls/sec is left out: Linux has no syscall count without tracing. */
 #include "providers.h"
 #include "pl_provider.h"
+#include "procstat.h"
+#include "proc_misc.h"
+#include "srcparse.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -81,79 +88,61 @@ static const unsigned char sys_src[SC_N] = {
     S_ENTROPY, S_PIDMAX, S_THREADSMAX,
 };
 
-enum { F_STAT, F_LOADAVG, F_UPTIME, F_FILENR, F_ENTROPY, F_PIDMAX, F_THREADSMAX, NF };
+/* The kernel sources (pl_ksrc.h) and the counters they feed, one row each:
+ * the source's field, as it is or through a derive.  Each source's struct
+ * holds its fields as v[] and st[] (PL_NS_*), so one walk serves them all. */
+enum { K_STAT, K_LOADAVG, K_UPTIME, NK };
+
+static const struct {
+    const pl_ksrc_def *def;
+    unsigned need;           /* its S_* bit */
+    size_t v, st;            /* offsets of v[] and st[] in its struct */
+} ksrcs[NK] = {
+    { &pl_ksrc_stat, S_STAT, offsetof(pl_procstat, v), offsetof(pl_procstat, st) },
+    { &pl_ksrc_loadavg, S_LOADAVG, offsetof(pl_loadavg, v), offsetof(pl_loadavg, st) },
+    { &pl_ksrc_uptime, S_UPTIME, offsetof(pl_uptime, v), offsetof(pl_uptime, st) },
+};
+
+/* Processor Queue Length: the running count less the reader itself. */
+static void queue_length(pl_snapshot *snap, unsigned ctr, uint64_t run)
+{
+    pl_snap_set(snap, 0, ctr, run > 0 ? run - 1 : 0);
+}
+
+/* System Up Time: the clock is the object time (the seconds since boot in
+ * 100 ns, at most INT64_MAX); the counter's own value is boot = 0. */
+static void boot_clock(pl_snapshot *snap, unsigned ctr, uint64_t up)
+{
+    snap->obj_time = (int64_t)up;
+    snap->obj_freq = 10000000;
+    pl_snap_set(snap, 0, ctr, 0);
+}
+
+static const struct {
+    uint8_t ctr, src, field;
+    void (*derive)(pl_snapshot *snap, unsigned ctr, uint64_t v);   /* NULL: v itself */
+} fed[] = {
+    { SC_CTXT, K_STAT, PL_STAT_CTXT, NULL },
+    { SC_FORKS, K_STAT, PL_STAT_PROCESSES, NULL },
+    { SC_BLOCKED, K_STAT, PL_STAT_BLOCKED, NULL },
+    { SC_QUEUE, K_LOADAVG, PL_LOAD_RUNNING, queue_length },
+    { SC_THREADS, K_LOADAVG, PL_LOAD_THREADS, NULL },
+    { SC_LOAD1, K_LOADAVG, PL_LOAD_1, NULL },      /* load x 100 */
+    { SC_LOAD5, K_LOADAVG, PL_LOAD_5, NULL },
+    { SC_LOAD15, K_LOADAVG, PL_LOAD_15, NULL },
+    { SC_UPTIME, K_UPTIME, PL_UPTIME_UP, boot_clock },
+};
+
+enum { F_FILENR, F_ENTROPY, F_PIDMAX, F_THREADSMAX, NF };
 
 typedef struct sys_state {
     pl_env *env;
+    pl_ksrc *k[NK];          /* the machine's readers */
     pl_file f[NF];
     DIR *proc;
 } sys_state;
 
 #define MAXTOK 8
-
-/* Blank-separated tokens of the first line (pl_file_read ends it with '\n'). */
-static int first_line_tokens(const char *buf, const char **tok, size_t *len)
-{
-    const char *nl = strchr(buf, '\n');
-    const char *p = buf;
-    int n = 0;
-    if (!nl)
-        return 0;
-    while (p < nl && n < MAXTOK) {
-        while (p < nl && (*p == ' ' || *p == '\t'))
-            p++;
-        if (p == nl)
-            break;
-        tok[n] = p;
-        while (p < nl && *p != ' ' && *p != '\t')
-            p++;
-        len[n] = (size_t)(p - tok[n]);
-        n++;
-    }
-    return n;
-}
-
-/* A whole token as an unsigned integer (digits == 0) or a fixed-point
- * decimal scaled by 10^digits.  Tokens end at a non-digit, so the parsers
- * never run past them. */
-static int tok_num(const char *t, size_t n, unsigned digits, uint64_t *v)
-{
-    const char *p = t;
-    if (n == 0 || *t < '0' || *t > '9')
-        return 0;
-    if (digits ? pl_parse_fixed(&p, digits, v) : pl_parse_u64(&p, v))
-        return 0;
-    return p == t + n;
-}
-
-/* The "key value\n" lines of /proc/stat we use, in one pass; the first
- * occurrence of a key counts. */
-static void do_stat(const char *buf, pl_snapshot *snap)
-{
-    static const struct { const char *key; unsigned ctr; } keys[] = {
-        {"ctxt", SC_CTXT}, {"processes", SC_FORKS}, {"procs_blocked", SC_BLOCKED},
-    };
-    unsigned done = 0;
-    for (const char *p = buf; p && *p; p = pl_next_line(p)) {
-        if (*p != 'c' && *p != 'p')
-            continue;                /* skips cpu*, intr, softirq quickly */
-        for (unsigned k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-            size_t kl = strlen(keys[k].key);
-            const char *q = p + kl;
-            uint64_t v;
-            if ((done & (1u << k)) || strncmp(p, keys[k].key, kl) != 0 || *q != ' ')
-                continue;
-            done |= 1u << k;
-            if (pl_parse_u64(&q, &v))
-                break;
-            while (*q == ' ' || *q == '\t')
-                q++;
-            if (*q == '\n')
-                pl_snap_set(snap, 0, keys[k].ctr, v);
-            break;
-        }
-    }
-}
 
 /* A /proc/sys file holding one number, one source; 1 with *v, 0 if
  * unreadable or malformed. */
@@ -164,7 +153,7 @@ static int read_single(pl_sources *src, pl_file *f, const pl_env *env, const cha
     size_t len[MAXTOK];
     if (!pl_source_read(src, f, env, rel))
         return 0;
-    return first_line_tokens(f->buf, tok, len) == 1 && tok_num(tok[0], len[0], 0, v);
+    return pl_src_tokens(f->buf, f->len, tok, len, MAXTOK) == 1 && pl_src_fixed(tok[0], len[0], 0, v);
 }
 
 /* Numeric entries of the /proc directory: 0 or errno. */
@@ -199,50 +188,16 @@ static int count_processes(sys_state *s, uint64_t *n)
     return 0;
 }
 
-static void do_loadavg(const char *buf, pl_snapshot *snap)
-{
-    const char *tok[MAXTOK];
-    size_t len[MAXTOK];
-    int n = first_line_tokens(buf, tok, len);
-    uint64_t v, run, thr;
-    for (int i = 0; i < 3 && i < n; i++)
-        if (tok_num(tok[i], len[i], 2, &v))
-            pl_snap_set(snap, 0, (uint32_t)(SC_LOAD1 + i), v);   /* load x 100 */
-    if (n >= 4) {
-        const char *slash = memchr(tok[3], '/', len[3]);
-        if (!slash)
-            return;
-        if (tok_num(tok[3], (size_t)(slash - tok[3]), 0, &run))
-            pl_snap_set(snap, 0, SC_QUEUE, run > 0 ? run - 1 : 0);
-        if (tok_num(slash + 1, len[3] - (size_t)(slash + 1 - tok[3]), 0, &thr))
-            pl_snap_set(snap, 0, SC_THREADS, thr);
-    }
-}
-
-static void do_uptime(const char *buf, pl_snapshot *snap)
-{
-    const char *tok[MAXTOK];
-    size_t len[MAXTOK];
-    uint64_t t;
-    /* The clock is the object time; the counter's own value is boot = 0. */
-    if (first_line_tokens(buf, tok, len) >= 1 && tok_num(tok[0], len[0], 7, &t) &&
-        t <= (uint64_t)INT64_MAX) {
-        snap->obj_time = (int64_t)t;
-        snap->obj_freq = 10000000;
-        pl_snap_set(snap, 0, SC_UPTIME, 0);
-    }
-}
-
-static void do_filenr(const char *buf, pl_snapshot *snap)
+static void do_filenr(const pl_file *f, pl_snapshot *snap)
 {
     const char *tok[MAXTOK];
     size_t len[MAXTOK];
     uint64_t alloc, max;
-    int n = first_line_tokens(buf, tok, len), ha, hm;
+    int n = pl_src_tokens(f->buf, f->len, tok, len, MAXTOK), ha, hm;
     if (n != 3)
         return;
-    ha = tok_num(tok[0], len[0], 0, &alloc);
-    hm = tok_num(tok[2], len[2], 0, &max);
+    ha = pl_src_fixed(tok[0], len[0], 0, &alloc);
+    hm = pl_src_fixed(tok[2], len[2], 0, &max);
     if (ha)
         pl_snap_set(snap, 0, SC_FH_ALLOC, alloc);
     if (hm)
@@ -251,17 +206,6 @@ static void do_filenr(const char *buf, pl_snapshot *snap)
         pl_snap_set(snap, 0, SC_FH_PCT, alloc);
         pl_snap_set(snap, 0, SC_FH_PCT_BASE, max);
     }
-}
-
-static int sys_open(pl_env *env, void **state)
-{
-    sys_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return ENOMEM;
-    s->env = pl_env_ref(env);
-    pl_files_init(s->f, NF);
-    *state = s;
-    return 0;
 }
 
 static void sys_close(void *state)
@@ -274,6 +218,48 @@ static void sys_close(void *state)
         closedir(s->proc);
     pl_env_unref(s->env);
     free(s);
+}
+
+static int sys_open(pl_env *env, void **state)
+{
+    sys_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return ENOMEM;
+    s->env = pl_env_ref(env);
+    pl_files_init(s->f, NF);
+    *state = s;
+    for (int k = 0; k < NK; k++)
+        if (!(s->k[k] = pl_ksrc_attach(env, ksrcs[k].def))) {
+            sys_close(s);
+            return ENOMEM;
+        }
+    return 0;
+}
+
+/* The needed kernel sources, each read at most once per collect (with the
+ * other sets of the machine), into the counters they feed.  System shares
+ * /proc/stat's instant with Processor Information. */
+static void from_ksrcs(sys_state *s, unsigned need, pl_sources *src, pl_snapshot *snap)
+{
+    for (int k = 0; k < NK; k++) {
+        const char *d;
+        if (!(need & ksrcs[k].need) ||
+            !pl_source_done(src, pl_ksrc_get(s->k[k]), pl_ksrc_path(s->k[k])))
+            continue;
+        d = pl_ksrc_data(s->k[k]);
+        if (k == K_STAT)
+            snap->time = pl_ksrc_time(s->k[k]);
+        for (size_t i = 0; i < sizeof fed / sizeof fed[0]; i++) {
+            const uint64_t *v = (const uint64_t *)(const void *)(d + ksrcs[k].v);
+            const uint8_t *st = (const uint8_t *)(d + ksrcs[k].st);
+            if (fed[i].src != k || st[fed[i].field] != PL_NS_OK)
+                continue;    /* another file's, absent or malformed */
+            if (fed[i].derive)
+                fed[i].derive(snap, fed[i].ctr, v[fed[i].field]);
+            else
+                pl_snap_set(snap, 0, fed[i].ctr, v[fed[i].field]);
+        }
+    }
 }
 
 static int sys_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
@@ -290,16 +276,11 @@ static int sys_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         if (!wanted || wanted[i])
             need |= sys_src[i];
     pl_sources_init(&src);
-    if ((need & S_STAT) && pl_source_read(&src, &s->f[F_STAT], s->env, "proc/stat"))
-        do_stat(s->f[F_STAT].buf, snap);
-    if ((need & S_LOADAVG) && pl_source_read(&src, &s->f[F_LOADAVG], s->env, "proc/loadavg"))
-        do_loadavg(s->f[F_LOADAVG].buf, snap);
-    if ((need & S_UPTIME) && pl_source_read(&src, &s->f[F_UPTIME], s->env, "proc/uptime"))
-        do_uptime(s->f[F_UPTIME].buf, snap);
+    from_ksrcs(s, need, &src, snap);
     if ((need & S_PROCDIR) && pl_source_done(&src, count_processes(s, &v), "proc"))
         pl_snap_set(snap, 0, SC_PROCS, v);
     if ((need & S_FILENR) && pl_source_read(&src, &s->f[F_FILENR], s->env, "proc/sys/fs/file-nr"))
-        do_filenr(s->f[F_FILENR].buf, snap);
+        do_filenr(&s->f[F_FILENR], snap);
     if ((need & S_ENTROPY) && read_single(&src, &s->f[F_ENTROPY], s->env,
                                           "proc/sys/kernel/random/entropy_avail", &v))
         pl_snap_set(snap, 0, SC_ENTROPY, v);

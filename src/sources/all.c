@@ -7,11 +7,17 @@
 #include "netdev.h"
 #include "sockstat.h"
 #include "swaps.h"
+#include "procstat.h"
+#include "cputab.h"
+#include "proc_misc.h"
+#include "cpuinfo.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_snmp, &pl_ksrc_netstat, &pl_ksrc_snmp6,
     &pl_ksrc_meminfo, &pl_ksrc_vmstat, &pl_ksrc_diskstats,
     &pl_ksrc_netdev, &pl_ksrc_sockstat, &pl_ksrc_sockstat6,
     &pl_ksrc_swaps,
+    &pl_ksrc_stat, &pl_ksrc_interrupts, &pl_ksrc_softirqs, &pl_ksrc_uptime, &pl_ksrc_loadavg,
+    &pl_ksrc_cpuinfo,
     NULL,
 };
