@@ -129,6 +129,8 @@ static int read_info(pl_slog_reader *r)
     if ((rc = pl_slog_int(r->db, "SELECT count(*) FROM Records WHERE Type = 2", &v)) != SQLITE_OK)
         return rc;
     r->ndata = (uint64_t)v;
+    if (r->ndata > r->nrecords)
+        return SQLITE_CORRUPT;   /* an index that disagrees with its table (count(*) reads the index) */
     if ((rc = pl_slog_int(r->db, "SELECT Time FROM Records WHERE Type = 2 ORDER BY Seq LIMIT 1", &r->first))
         != SQLITE_OK || (rc = pl_slog_int(r->db, "SELECT max(Seq) FROM Records", &r->end_seq)) != SQLITE_OK)
         return rc;
