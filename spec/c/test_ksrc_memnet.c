@@ -311,6 +311,24 @@ static void test_vmstat_bytes(void)
     CHECK(m.st[PL_VM_PGFAULT] == PL_NS_BAD);          /* above 2^64 - 1 */
 }
 
+/* A line that was none of ours is skipped while it keeps its key; when a
+ * key of ours takes its place, it is found. */
+static void test_vmstat_not_ours(void)
+{
+    static pl_vmstat m;
+    CHECK(parse(&pl_ksrc_vmstat, "nr_x 1\npgfoo 2\npgfault 3\n", &m) == 0);
+    CHECK(m.st[PL_VM_PGFAULT] == PL_NS_OK && m.v[PL_VM_PGFAULT] == 3);
+    CHECK(parse(&pl_ksrc_vmstat, "nr_x 1\npgfoo 2\npgfault 5\n", &m) == 0);
+    CHECK(m.st[PL_VM_PGFAULT] == PL_NS_OK && m.v[PL_VM_PGFAULT] == 5);
+    /* pgfault moves onto pgfoo's line, pgmajfault onto nr_x's */
+    CHECK(parse(&pl_ksrc_vmstat, "pgmajfault 4\npgfault 7\npgfoo 2\n", &m) == 0);
+    CHECK(m.st[PL_VM_PGFAULT] == PL_NS_OK && m.v[PL_VM_PGFAULT] == 7);
+    CHECK(m.st[PL_VM_PGMAJFAULT] == PL_NS_OK && m.v[PL_VM_PGMAJFAULT] == 4);
+    /* and back: a line of ours that became another key is no longer taken */
+    CHECK(parse(&pl_ksrc_vmstat, "nr_x 1\npgfoo 9\npgbar 8\n", &m) == 0);
+    CHECK(m.st[PL_VM_PGFAULT] == PL_NS_ABSENT && m.st[PL_VM_PGMAJFAULT] == PL_NS_ABSENT);
+}
+
 static void test_diskstats_bytes(void)
 {
     static pl_dstab t;
@@ -400,6 +418,7 @@ int main(void)
     RUN(test_rows_shrink);
     RUN(test_meminfo_bytes);
     RUN(test_vmstat_bytes);
+    RUN(test_vmstat_not_ours);
     RUN(test_diskstats_bytes);
     RUN(test_netdev_bytes);
     RUN(test_sockstat_bytes);

@@ -105,10 +105,28 @@ static int vm_is(const char *p, size_t klen, unsigned i)
     return p[n] == '_' && is_zone(p + n + 1, klen - n - 1);
 }
 
+#define VM_NOT_OURS 0xFF    /* at[]: the line held none of our keys */
+
+/* Most lines are nr_*; only these initials can be ours. */
+static int vm_initial(char c)
+{
+    return c == 'p' || c == 'a' || c == 'w' || c == 'o';
+}
+
+/* FNV-1a of a key: a line whose key hashes as last time, when it was none
+ * of ours, is skipped without a search.  Two keys sharing a 64-bit hash
+ * could at worst leave one of ours absent, never take another line's value. */
+static uint64_t key_hash(const char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (uint8_t)p[i]) * 0x100000001b3u;
+    return h;
+}
+
 static int vm_search(const char *p, size_t klen)
 {
-    /* most lines are nr_*; only these initials can be ours */
-    if (*p != 'p' && *p != 'a' && *p != 'w' && *p != 'o')
+    if (!vm_initial(*p))
         return -1;
     for (unsigned i = 0; i < PL_VM_N; i++)
         if (vm_is(p, klen, i))
@@ -147,11 +165,24 @@ int pl_parse_vmstat(const char *buf, size_t len, void *out)
                 m->at[line] = 0;
             continue;
         }
+        if (!vm_initial(*p)) {   /* nr_*, numa_* ...: cannot be ours */
+            if (line < PL_VM_LINES) {
+                m->at[line] = VM_NOT_OURS;
+                m->other[line] = 0;
+            }
+            continue;
+        }
+        if (line < PL_VM_LINES && m->at[line] == VM_NOT_OURS &&
+            m->other[line] == key_hash(p, (size_t)(sp - p)))
+            continue;        /* the same key as last time, not one of ours: no search */
         k = line < PL_VM_LINES ? (int)m->at[line] - 1 : -1;
-        if (k < 0 || !vm_is(p, (size_t)(sp - p), (unsigned)k))
+        if (k < 0 || k >= PL_VM_N || !vm_is(p, (size_t)(sp - p), (unsigned)k))
             k = vm_search(p, (size_t)(sp - p));
-        if (line < PL_VM_LINES)
-            m->at[line] = (uint8_t)(k + 1);
+        if (line < PL_VM_LINES) {
+            m->at[line] = k >= 0 ? (uint8_t)(k + 1) : VM_NOT_OURS;
+            if (k < 0)
+                m->other[line] = key_hash(p, (size_t)(sp - p));
+        }
         if (k >= 0)
             vm_take(m, (unsigned)k, sp);
     }

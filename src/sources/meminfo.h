@@ -48,7 +48,8 @@ typedef struct pl_meminfo {
 typedef struct pl_vmstat {
     uint64_t v[PL_VM_N];
     uint8_t st[PL_VM_N];
-    uint8_t at[PL_VM_LINES];  /* key + 1 of each line last time, 0 for none */
+    uint8_t at[PL_VM_LINES];  /* key + 1 of each line last time, 0 for none, 0xFF: not ours */
+    uint64_t other[PL_VM_LINES];   /* for a line not ours: its key's hash (meminfo.c) */
 } pl_vmstat;
 
 /* meminfo is one single_open buffer per read; vmstat a seq_file iterator */
