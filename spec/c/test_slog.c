@@ -526,7 +526,7 @@ static void t_index_disagrees(void)
 {
     pl_slog_reader r;
     char msg[256] = "";
-    CHECK(pl_slog_read_open("spec/fixtures/slog-index-disagrees.db", &r, msg, sizeof msg) == EINVAL);
+    CHECK(pl_slog_read_open("spec/c/slog/index-disagrees.db", &r, msg, sizeof msg) == EINVAL);
     CHECK(strstr(msg, "not a perflib SQLite log") != NULL);
 }
 
