@@ -162,6 +162,25 @@ describe("perflib.define", function()
     assert.equals("closed query", perflib.type(q))
   end)
 
+  it("fails Machine:collect when a callback closes one of its queries, and the machine collects on", function()
+    local m = perflib.machine { root = "spec/fixtures/basic" }
+    local b
+    assert(perflib.define { name = "Def98 GroupClose", machine = m, counters = { { name = "V" } },
+                            collect = function() b:close(); return { a = { 1 } } end })
+    local a = m:query()
+    assert(a:add [[\Memory\Available Bytes]])
+    b = m:query()
+    assert(b:add [[\Def98 GroupClose(*)\V]])
+    local ok, msg, e = m:collect(a, b)                    -- all or nothing
+    assert.is_nil(ok)
+    assert.matches("collect", msg)
+    assert.equals(125, e)                                 -- ECANCELED
+    assert.equals("closed query", perflib.type(b))
+    local s1, s2 = m:collect(a)                           -- the generation ended with the failure
+    assert.equals("sample", perflib.type(s1))
+    assert.is_nil(s2)
+  end)
+
   it("belongs to one machine, refuses a taken name, and raises for misuse naming the argument", function()
     local m = perflib.machine { root = "spec/fixtures/basic" }
     assert(perflib.define { name = "Def98 Local", machine = m, counters = { { name = "V" } },

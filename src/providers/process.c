@@ -184,13 +184,6 @@ static void forget(pstate *s, pent *e)
     e->known = 0;
 }
 
-static void ent_init(void *ud, void *ve, uint32_t id)
-{
-    (void)ud;
-    (void)ve;
-    (void)id;
-}
-
 static void ent_retire(void *ud, void *ve)
 {
     forget(ud, ve);
@@ -275,9 +268,7 @@ static int after_fail(pstate *s, pent *e, pl_ptproc *sp, int k, int err, pl_snap
     return err;
 }
 
-enum { K_VMPEAK, K_VMHWM, K_RSSANON, K_VMSWAP, K_VCSW, K_NVCSW };
 
-enum { K_RCHAR, K_WCHAR, K_SYSCR, K_SYSCW, K_RBYTES, K_WBYTES };
 
 #define HAS(h, k) (((h) >> (k)) & 1u)
 #define PUT(c, x) (v[c] = (x), *have |= BIT(c))
@@ -365,11 +356,10 @@ static void io_values(const uint64_t *kv, uint32_t kh, uint64_t *v, uint64_t *ha
 
 static void smaps_values(const uint64_t *kv, uint32_t kh, uint64_t *v, uint64_t *have)
 {
-    if (HAS(kh, 0) && HAS(kh, 1))    /* Private_Hugetlb is newer: 0 without it */
-        PUT(X_WSPRIV, kv[0] + kv[1] + (HAS(kh, 2) ? kv[2] : 0));
+    if (HAS(kh, K_PRIV_CLEAN) && HAS(kh, K_PRIV_DIRTY))   /* Private_Hugetlb is newer: 0 without it */
+        PUT(X_WSPRIV, kv[K_PRIV_CLEAN] + kv[K_PRIV_DIRTY] + (HAS(kh, K_PRIV_HUGETLB) ? kv[K_PRIV_HUGETLB] : 0));
 }
 
-/* The counters that come from source sources (S_*). */
 /* The files beyond stat, each only when asked for; the counters of a file
  * this user may not read go to *denied.  0, -1 when the process exited
  * meanwhile, or the errno that fails the collection. */
@@ -494,7 +484,7 @@ static int p_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     if ((e = pl_ptshare_list(s->sh, snap)) != 0)
         return e;
     /* the same listing as the machine's table: entry i of both is one pid */
-    if ((e = pl_etab_sync(&s->tab, s->b->ids, s->b->nids, ent_init, ent_retire, s)) != 0 ||
+    if ((e = pl_etab_sync(&s->tab, s->b->ids, s->b->nids, NULL, ent_retire, s)) != 0 ||
         (e = pl_names_begin(&s->names, s->tab.n + 1)) != 0)
         return e;
     if (!pl_names_next(&s->names, "_Total", 6, total))   /* a process _Total is _Total#1 */

@@ -456,7 +456,8 @@ int pl_etab_sync(pl_etab *t, const uint32_t *ids, uint32_t n,
         }
         memset(e, 0, t->esize);
         *(uint32_t *)e = ids[k];
-        init(ud, e, ids[k]);
+        if (init)
+            init(ud, e, ids[k]);
         t->nid[out] = ids[k];
         t->nv[out++] = e;
     }
@@ -509,16 +510,16 @@ int pl_pt_elapsed_clock(pl_ptbase *b, pl_snapshot *snap, uint32_t col)
     return 0;
 }
 
-void pl_pt_base_init(pl_ptbase *b, pl_env *env)
+void pl_pt_base_setup(pl_ptbase *b, pl_env *env)
 {
-    b->env = pl_env_ref(env);
+    b->env = env;
     b->procfd = -1;
     b->hz = (uint64_t)pl_env_user_hz(env);
     b->per_tick = 10000000 % b->hz == 0 ? 10000000 / b->hz : 0;
     pl_file_init(&b->uptime);
 }
 
-void pl_pt_base_free(pl_ptbase *b)
+void pl_pt_base_release(pl_ptbase *b)
 {
     if (b->procfd >= 0)
         close(b->procfd);
@@ -526,6 +527,16 @@ void pl_pt_base_free(pl_ptbase *b)
     pl_rbuf_free(&b->rb);
     pl_rbuf_free(&b->db);
     free(b->ids);
+}
+
+void pl_pt_base_init(pl_ptbase *b, pl_env *env)
+{
+    pl_pt_base_setup(b, pl_env_ref(env));
+}
+
+void pl_pt_base_free(pl_ptbase *b)
+{
+    pl_pt_base_release(b);
     pl_env_unref(b->env);
 }
 

@@ -115,6 +115,7 @@ typedef struct pl_etab {
 void pl_etab_init(pl_etab *t, size_t esize);
 /* retire(ud, e) runs for every entry (closing its descriptors), then frees all. */
 void pl_etab_free(pl_etab *t, void (*retire)(void *ud, void *e), void *ud);
+/* A new entry arrives zeroed with its id, then goes to init (may be NULL). */
 int pl_etab_sync(pl_etab *t, const uint32_t *ids, uint32_t n,
                  void (*init)(void *ud, void *e, uint32_t id),
                  void (*retire)(void *ud, void *e), void *ud);
@@ -131,6 +132,11 @@ typedef struct pl_ptbase {
 
 void pl_pt_base_init(pl_ptbase *b, pl_env *env);
 void pl_pt_base_free(pl_ptbase *b);
+/* The same without a reference to env, for a base env itself owns (the
+ * machine's process table, ptshare.c): a reference there would keep env
+ * alive for ever. */
+void pl_pt_base_setup(pl_ptbase *b, pl_env *env);
+void pl_pt_base_release(pl_ptbase *b);
 /* Opens <root>/proc once, refreshes the descriptor budget, then lists its
  * pids into b->ids.  0, or errno with snap->err_path "proc". */
 int pl_pt_list_pids(pl_ptbase *b, pl_snapshot *snap);

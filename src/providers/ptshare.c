@@ -28,6 +28,9 @@ static const pl_ptkey io_keys[] = {
 static const pl_ptkey smaps_keys[] = {
     PL_PTKEY("Private_Clean", 1), PL_PTKEY("Private_Dirty", 1), PL_PTKEY("Private_Hugetlb", 1),
 };
+_Static_assert(sizeof status_keys / sizeof *status_keys == K_NVCSW + 1 &&
+               sizeof io_keys / sizeof *io_keys == K_WBYTES + 1 &&
+               sizeof smaps_keys / sizeof *smaps_keys == K_PRIV_HUGETLB + 1, "ptshare.h's key order");
 
 static void close_all(pl_ptproc *p, int keep_stat)
 {
@@ -36,12 +39,12 @@ static void close_all(pl_ptproc *p, int keep_stat)
             pl_pt_close(&p->fd[k]);
 }
 
+/* Entries arrive zeroed, with their pid (pl_etab_sync). */
 static void proc_init(void *ud, void *ve, uint32_t id)
 {
     pl_ptproc *p = ve;
     (void)ud;
-    memset(p, 0, sizeof *p);
-    p->pid = id;
+    (void)id;
     for (int k = 0; k < NFD; k++)
         p->fd[k] = -1;
 }
@@ -58,12 +61,7 @@ static void share_release(void *data)
     if (!t->ready)
         return;
     pl_etab_free(&t->tab, proc_retire, t);
-    if (t->b.procfd >= 0)
-        close(t->b.procfd);
-    pl_file_close(&t->b.uptime);
-    pl_rbuf_free(&t->b.rb);
-    pl_rbuf_free(&t->b.db);
-    free(t->b.ids);
+    pl_pt_base_release(&t->b);
 }
 
 static const pl_ksrc_def share_def = { NULL, sizeof(pl_ptshare), 0, NULL, share_release };
@@ -76,11 +74,7 @@ pl_ptshare *pl_ptshare_attach(pl_env *env)
         return NULL;
     t = pl_ksrc_state(k);
     if (!t->ready) {
-        t->b.env = env;
-        t->b.procfd = -1;
-        t->b.hz = (uint64_t)pl_env_user_hz(env);
-        t->b.per_tick = 10000000 % t->b.hz == 0 ? 10000000 / t->b.hz : 0;
-        pl_file_init(&t->b.uptime);
+        pl_pt_base_setup(&t->b, env);
         pl_etab_init(&t->tab, sizeof(pl_ptproc));
         t->k = k;
         t->ready = 1;
@@ -178,7 +172,7 @@ int pl_ptshare_file(pl_ptshare *t, pl_ptproc *p, int k)
     e = read_into(t, p, k);
     if (e == 0 && k != F_FD) {
         const pl_ptkey *keys = k == F_STATUS ? status_keys : k == F_IO ? io_keys : smaps_keys;
-        int n = k == F_SMAPS ? 3 : 6;
+        int n = k == F_SMAPS ? K_PRIV_HUGETLB + 1 : PL_PTSH_KEYS;
         pl_pt_scan_keys(t->b.rb.buf, t->b.rb.len, keys, n, p->kv[k], &p->kh[k]);
     }
     return p->err[k] = e;

@@ -14,6 +14,10 @@
 
 enum { F_STAT, F_STATUS, F_IO, F_FD, F_SMAPS, NFD };
 #define PL_PTSH_KEYS 6       /* keys of status and io; smaps_rollup has 3 */
+/* Where each key's value is in kv[k], in the order of ptshare.c's key tables. */
+enum { K_VMPEAK, K_VMHWM, K_RSSANON, K_VMSWAP, K_VCSW, K_NVCSW };           /* status */
+enum { K_RCHAR, K_WCHAR, K_SYSCR, K_SYSCW, K_RBYTES, K_WBYTES };            /* io */
+enum { K_PRIV_CLEAN, K_PRIV_DIRTY, K_PRIV_HUGETLB };                         /* smaps_rollup */
 
 /* One pid of the listing. */
 typedef struct pl_ptproc {
