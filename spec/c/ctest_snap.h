@@ -190,7 +190,7 @@ static inline int pc_open_set(pctx *p, const char *root, const char *set, long h
     p->cs = pl_env_find(p->env, set);
     if (!p->cs)
         return ENOENT;
-    return p->cs->ops->open(p->env, &p->st);
+    return pl_provider_open(p->cs, p->env, &p->st);
 }
 
 static inline void pc_close(pctx *p)

@@ -42,7 +42,7 @@ static int collect_set(const char *tree, const char *set, const uint8_t *wanted,
         return ENOENT;
     }
     pl_snap_init(snap, cs);
-    e = cs->ops->open(env, &st);
+    e = pl_provider_open(cs, env, &st);
     if (e == 0) {
         e = cs->ops->collect(st, wanted, snap);
         cs->ops->close(st);
@@ -209,7 +209,7 @@ static void test_instances(void)
         pl_snapshot snap;
         void *st = NULL;
         pl_snap_init(&snap, cs);
-        CHECK(cs->ops->open(env, &st) == 0);
+        CHECK(pl_provider_open(cs, env, &st) == 0);
         CHECK(cs->ops->instances(st, &snap) == 0);
         CHECK_EQ_U64(snap.ninst, 1);
         CHECK_STR(pl_snap_name(&snap, 0), "");
@@ -604,7 +604,7 @@ static void test_reread(void)
         return;
     }
     pl_snap_init(&s, cs);
-    CHECK(cs->ops->open(env, &st) == 0);
+    CHECK(pl_provider_open(cs, env, &st) == 0);
     CHECK(cs->ops->collect(st, NULL, &s) == 0);
     EXPECT(&s, "Total Bytes", 1000 * KB);
     EXPECT(&s, "Page Faults/sec", 5);

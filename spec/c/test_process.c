@@ -44,7 +44,7 @@ static int cx_open(ctx *c, const char *root, const char *set, long hz, long page
     c->cs = pl_env_find(c->env, set);
     if (!c->cs)
         return ENOENT;
-    return c->cs->ops->open(c->env, &c->st);
+    return pl_provider_open(c->cs, c->env, &c->st);
 }
 
 static void cx_close(ctx *c)

@@ -35,7 +35,7 @@ static int run_open(run *r, const char *root, const char *set)
     if (!r->cs)
         return ENOENT;
     pl_snap_init(&r->snap, r->cs);
-    return r->cs->ops->open(r->env, &r->st);
+    return pl_provider_open(r->cs, r->env, &r->st);
 }
 
 static void run_close(run *r)

@@ -38,6 +38,11 @@ typedef struct pl_ksrc_def {
  * not fit the kernel's page, so only a read of 0 ends them. */
 #define PL_KSRC_WHOLE 1u
 
+/* A parsed value's status, beside it in the source's struct (st[k]): the
+ * file did not have it, it was read, or it was malformed (negative, cut
+ * off, past 2^64-1). */
+enum { PL_NS_ABSENT = 0, PL_NS_OK, PL_NS_BAD };
+
 typedef struct pl_ksrc pl_ksrc;
 
 /* The reader of def in env, made on first use and kept by env until it

@@ -11,10 +11,10 @@
 #ifndef PL_NETSNMP_H
 #define PL_NETSNMP_H
 
+#include "pl_ksrc.h"             /* PL_NS_ABSENT, PL_NS_OK, PL_NS_BAD */
+
 #include <stddef.h>
 #include <stdint.h>
-
-enum { PL_NS_ABSENT = 0, PL_NS_OK, PL_NS_BAD };
 
 typedef struct pl_ns_key {
     const char *name;
