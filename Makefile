@@ -74,7 +74,7 @@ SAN_PROV := $(patsubst src/%.c,build/san/%.o,$(PROV_SRC))
 SAN_CAPI := $(SAN_CORE) $(SAN_PROV) $(patsubst src/%.c,build/san/%.o,$(CAPI_SRC))
 SAN_OBJ  := $(SAN_CORE) $(SAN_PROV) $(patsubst src/%.c,build/san/%.o,$(BIND_SRC))
 
-.PHONY: all deps deps-test deps-install print-pkgs run test lint bench clean rock rock-build rock-install doc crosscheck \
+.PHONY: all deps deps-test deps-install print-pkgs run test lint bench clean rock rock-build rock-install doc countersets-doc crosscheck \
         install uninstall man compat
 
 all: build/libperflib-core.a build/libperflib-providers.a build/libperflib.a build/libperflib.so build/perflib.pc \
@@ -555,6 +555,13 @@ doc: build/perflib/core.so
 	ldoc --fatalwarnings .
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) doc/check-doc.lua
+
+# The counter reference (an LDoc topic, config.ld) from the definitions;
+# spec/11-countersets_doc_spec.lua fails while it is stale.
+countersets-doc: build/perflib/core.so
+	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
+	  $(LUA) doc/gen-countersets.lua > doc/countersets.md.tmp
+	mv doc/countersets.md.tmp doc/countersets.md
 
 # The rockspec (build.type make) builds through rock-build and rock-install:
 # the module, its Lua facade and perflua; `make rock` builds it offline with
