@@ -1,18 +1,9 @@
 /* /proc/net/softnet_stat as a kernel source: see softnet.h. */
 #include "softnet.h"
 
-#include <string.h>
+#include "srcparse.h"
 
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
+#include <string.h>
 
 static int parse_line(const char *p, const char *eol, void *row, void *ctx)
 {
@@ -29,7 +20,7 @@ static int parse_line(const char *p, const char *eol, void *row, void *ctx)
     while (p < eol) {
         uint32_t v = 0;
         int digits = 0, d;
-        while (p < eol && (d = hex_digit(*p)) >= 0) {
+        while (p < eol && (d = pl_src_hex(*p)) >= 0) {
             if (++digits > 8)
                 return 1;    /* wider than the kernel's 32 bits */
             v = v << 4 | (uint32_t)d;

@@ -10,6 +10,16 @@
 
 static inline int pl_src_blank(char c) { return c == ' ' || c == '\t'; }
 
+/* A hex digit's value, or -1 (the %08x tables: softnet_stat, nf_conntrack). */
+static inline int pl_src_hex(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
 /* An unsigned decimal after blanks, within [*p, e): 0 with *p past it,
  * EINVAL (no digit) or ERANGE (over 2^64-1). */
 static inline int pl_src_num(const char **p, const char *e, uint64_t *v)
