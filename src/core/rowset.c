@@ -48,13 +48,12 @@ void pl_feed_put(pl_feed_in *in, unsigned s, const void *data)
     in->data[s] = data;
 }
 
-int pl_feed_field(pl_feed_in *in, unsigned s, unsigned f, uint64_t *v)
+/* Field f of the source at base (NULL: not read). */
+static inline int field_at(const pl_feed_src *src, const unsigned char *base, unsigned f,
+                           uint64_t *v)
 {
-    const pl_feed_src *src;
-    const unsigned char *base = pl_feed_get(in, s);
     if (!base)
         return 0;
-    src = &in->srcs[s];
     if (src->st != PL_FEED_NO_ST) {
         if (base[src->st + f] != PL_NS_OK)
             return 0;
@@ -66,6 +65,12 @@ int pl_feed_field(pl_feed_in *in, unsigned s, unsigned f, uint64_t *v)
     }
     memcpy(v, base + src->v + (size_t)f * sizeof *v, sizeof *v);
     return 1;
+}
+
+int pl_feed_field(pl_feed_in *in, unsigned s, unsigned f, uint64_t *v)
+{
+    const unsigned char *base = pl_feed_get(in, s);
+    return base ? field_at(&in->srcs[s], base, f, v) : 0;
 }
 
 uint32_t pl_feed_need(const pl_feed *rows, uint32_t n, const uint8_t *wanted)
@@ -90,6 +95,9 @@ static int feed_value(pl_feed_in *in, const pl_feed *r, uint64_t *v)
     uint64_t a, b;
     switch (r->op) {
     case PL_FEED_FIELD:
+        /* the common row: its source is usually read already */
+        if (r->src < in->nsrc && (in->tried & PL_BIT(r->src)))
+            return field_at(&in->srcs[r->src], in->data[r->src], r->a, v);
         return pl_feed_field(in, r->src, r->a, v);
     case PL_FEED_SUM:
         return pl_feed_field(in, r->src, r->a, &a) && pl_feed_field(in, r->src, r->b, &b) &&

@@ -13,6 +13,7 @@
 #include "cpuinfo.h"
 #include "softnet.h"
 #include "conntrack.h"
+#include "buddyinfo.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_snmp, &pl_ksrc_netstat, &pl_ksrc_snmp6,
@@ -22,5 +23,6 @@ const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_stat, &pl_ksrc_interrupts, &pl_ksrc_softirqs, &pl_ksrc_uptime, &pl_ksrc_loadavg,
     &pl_ksrc_cpuinfo,
     &pl_ksrc_softnet, &pl_ksrc_ct_count, &pl_ksrc_ct_max, &pl_ksrc_ct_stat,
+    &pl_ksrc_buddyinfo,
     NULL,
 };
