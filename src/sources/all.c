@@ -14,6 +14,7 @@
 #include "softnet.h"
 #include "conntrack.h"
 #include "buddyinfo.h"
+#include "ksm.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_snmp, &pl_ksrc_netstat, &pl_ksrc_snmp6,
@@ -24,5 +25,7 @@ const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_cpuinfo,
     &pl_ksrc_softnet, &pl_ksrc_ct_count, &pl_ksrc_ct_max, &pl_ksrc_ct_stat,
     &pl_ksrc_buddyinfo,
+    &pl_ksrc_ksm_shared, &pl_ksrc_ksm_sharing, &pl_ksrc_ksm_unshared, &pl_ksrc_ksm_volatile,
+    &pl_ksrc_ksm_zero, &pl_ksrc_ksm_full_scans, &pl_ksrc_ksm_scanned, &pl_ksrc_ksm_run,
     NULL,
 };

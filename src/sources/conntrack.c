@@ -4,20 +4,6 @@
 
 #include <string.h>
 
-int pl_parse_ct_value(const char *buf, size_t len, void *out)
-{
-    pl_ct_value *c = out;
-    const char *p = buf, *e = buf + len;
-    c->st[0] = PL_NS_ABSENT;
-    if (len == 0)
-        return 0;
-    if (pl_src_num(&p, e, &c->v[0]) == 0 && (p == e || *p == '\n'))
-        c->st[0] = PL_NS_OK;
-    else
-        c->st[0] = PL_NS_BAD;
-    return 0;
-}
-
 static const struct { const char *name; unsigned char len; } ct_names[PL_CT_N] = {
     { "found", 5 }, { "new", 3 }, { "invalid", 7 }, { "ignore", 6 }, { "delete", 6 },
     { "insert", 6 }, { "insert_failed", 13 }, { "drop", 4 }, { "early_drop", 10 },
@@ -107,14 +93,8 @@ void pl_ct_stat_release(void *out)
     pl_rows_release(&((pl_ct_stat *)out)->rows);
 }
 
-const pl_ksrc_def pl_ksrc_ct_count = {
-    "proc/sys/net/netfilter/nf_conntrack_count", sizeof(pl_ct_value), PL_KSRC_WHOLE,
-    pl_parse_ct_value, NULL,
-};
-const pl_ksrc_def pl_ksrc_ct_max = {
-    "proc/sys/net/netfilter/nf_conntrack_max", sizeof(pl_ct_value), PL_KSRC_WHOLE,
-    pl_parse_ct_value, NULL,
-};
+const pl_ksrc_def pl_ksrc_ct_count = PL_ONEVALUE_SRC("proc/sys/net/netfilter/nf_conntrack_count");
+const pl_ksrc_def pl_ksrc_ct_max = PL_ONEVALUE_SRC("proc/sys/net/netfilter/nf_conntrack_max");
 /* a seq_file iterator over the CPUs: read until 0 */
 const pl_ksrc_def pl_ksrc_ct_stat = {
     "proc/net/stat/nf_conntrack", sizeof(pl_ct_stat), 0, pl_parse_ct_stat, pl_ct_stat_release,

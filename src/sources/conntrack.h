@@ -18,18 +18,13 @@
 
 #include "pl_ksrc.h"
 #include "rows.h"
+#include "onevalue.h"           /* the two sysctls */
 
 enum {
     PL_CT_FOUND, PL_CT_NEW, PL_CT_INVALID, PL_CT_IGNORE, PL_CT_DELETE, PL_CT_INSERT,
     PL_CT_INSERT_FAILED, PL_CT_DROP, PL_CT_EARLY_DROP, PL_CT_ICMP_ERROR, PL_CT_SEARCH_RESTART,
     PL_CT_CLASHRES, PL_CT_N
 };
-
-/* One decimal on one line: st PL_NS_OK with v, else absent or bad. */
-typedef struct pl_ct_value {
-    uint64_t v[1];
-    uint8_t st[1];
-} pl_ct_value;
 
 typedef struct pl_ctrow {
     int ok;
@@ -44,7 +39,6 @@ typedef struct pl_ct_stat {
 extern const pl_ksrc_def pl_ksrc_ct_count, pl_ksrc_ct_max, pl_ksrc_ct_stat;
 
 /* The pure parsers (buf[len] is '\0'; safe on any bytes): 0 or ENOMEM. */
-int pl_parse_ct_value(const char *buf, size_t len, void *out);
 int pl_parse_ct_stat(const char *buf, size_t len, void *out);
 void pl_ct_stat_release(void *out);
 
