@@ -15,6 +15,7 @@
 #include "conntrack.h"
 #include "buddyinfo.h"
 #include "ksm.h"
+#include "slabinfo.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_snmp, &pl_ksrc_netstat, &pl_ksrc_snmp6,
@@ -27,5 +28,6 @@ const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_buddyinfo,
     &pl_ksrc_ksm_shared, &pl_ksrc_ksm_sharing, &pl_ksrc_ksm_unshared, &pl_ksrc_ksm_volatile,
     &pl_ksrc_ksm_zero, &pl_ksrc_ksm_full_scans, &pl_ksrc_ksm_scanned, &pl_ksrc_ksm_run,
+    &pl_ksrc_slabinfo,
     NULL,
 };
