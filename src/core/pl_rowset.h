@@ -115,6 +115,11 @@ void pl_feed_read(pl_feed_in *in, uint32_t need);
  * whose sources were read anyway (bases come along), and known. */
 void pl_feed_walk(pl_feed_in *in, uint32_t inst, const pl_feed *rows, uint32_t n,
                   const uint8_t *wanted);
+/* The parsed struct of the source whose rows are a set's instances: 0
+ * with *data, NULL for an empty or foreign file (no instances, no values);
+ * or the read's errno, with snap->err_path.  The read's instant becomes
+ * snap->time. */
+int pl_feed_rows_source(pl_ksrc *k, pl_snapshot *snap, const void **data);
 /* pl_sources_end of the collect: 0, or the set's failure. */
 int pl_feed_end(pl_feed_in *in);
 

@@ -130,6 +130,21 @@ void pl_feed_walk(pl_feed_in *in, uint32_t inst, const pl_feed *rows, uint32_t n
     }
 }
 
+int pl_feed_rows_source(pl_ksrc *k, pl_snapshot *snap, const void **data)
+{
+    int e = pl_ksrc_get(k);
+    *data = NULL;
+    if (e == EINVAL)
+        return 0;            /* empty or not this file: no rows */
+    if (e) {
+        snap->err_path = pl_ksrc_path(k);
+        return e;
+    }
+    snap->time = pl_ksrc_time(k);
+    *data = pl_ksrc_data(k);
+    return 0;
+}
+
 int pl_feed_end(pl_feed_in *in)
 {
     return pl_sources_end(&in->files, in->snap);

@@ -170,20 +170,17 @@ static void total_row(const pl_buddyinfo *t, pl_birow *tot)
 static int bi_read(bi_state *s, const uint8_t *wanted, pl_snapshot *snap, int values)
 {
     const pl_buddyinfo *t;
+    const void *data;
     pl_feed_in in;
     pl_birow tot;
     uint32_t last_node = UINT32_MAX, zk = 0;
     int e, ti;
     pl_snap_clear(snap);
-    if ((e = pl_ksrc_get(s->k)) != 0 && e != EINVAL) {
-        snap->err_path = pl_ksrc_path(s->k);
+    if ((e = pl_feed_rows_source(s->k, snap, &data)) != 0)
         return e;
-    }
-    t = pl_ksrc_data(s->k);
-    if (!e)
-        snap->time = pl_ksrc_time(s->k);
+    t = data;
     pl_feed_begin(&in, srcs, NSRC, NULL, snap, s);
-    for (uint32_t n = 0; !e && n < t->n; n++) {
+    for (uint32_t n = 0; t && n < t->n; n++) {
         const pl_birow *r = (const pl_birow *)t->row + n;
         const char *name = zone_name(s, n, r);
         int k;
@@ -198,7 +195,7 @@ static int bi_read(bi_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
     }
     if ((ti = pl_snap_add(snap, "_Total", TOTAL_ID)) < 0)
         return ENOMEM;
-    if (!values || e)
+    if (!values || !t)
         return 0;            /* an empty file: _Total without values */
     total_row(t, &tot);
     pl_feed_put(&in, S_ZONE, &tot);

@@ -142,20 +142,17 @@ static void sl_close(void *state)
 static int sl_read(sl_state *s, const uint8_t *wanted, pl_snapshot *snap, int values)
 {
     const pl_slabinfo *t;
+    const void *data;
     pl_feed_in in;
     sl_vals v, tot;
     int e, ti, ok = 1;
     pl_snap_clear(snap);
-    if ((e = pl_ksrc_get(s->k)) != 0 && e != EINVAL) {
-        snap->err_path = pl_ksrc_path(s->k);
+    if ((e = pl_feed_rows_source(s->k, snap, &data)) != 0)
         return e;
-    }
-    t = pl_ksrc_data(s->k);
-    if (!e)
-        snap->time = pl_ksrc_time(s->k);
+    t = data;
     memset(&tot, 0, sizeof tot);
     pl_feed_begin(&in, srcs, NSRC, NULL, snap, s);
-    for (uint32_t n = 0; !e && n < t->rows.n; n++) {
+    for (uint32_t n = 0; t && n < t->rows.n; n++) {
         const pl_slabrow *r = (const pl_slabrow *)t->rows.row + n;
         char name[64];
         int k;
@@ -172,7 +169,7 @@ static int sl_read(sl_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
     }
     if ((ti = pl_snap_add(snap, "_Total", TOTAL_ID)) < 0)
         return ENOMEM;
-    if (!values || e || !ok || !t->version_ok)
+    if (!values || !t || !ok || !t->version_ok)
         return 0;            /* no values for _Total */
     for (int f = 0; f < PL_SL_N; f++)
         tot.st[f] = f == PL_SL_ACTIVE_OBJS || f == PL_SL_NUM_OBJS || f == PL_SL_ACTIVE_SLABS ||

@@ -207,25 +207,22 @@ static void take_line(sn_cpu *c, const pl_snrow *r, sn_vals *out)
 static int sn_read(sn_state *s, const uint8_t *wanted, pl_snapshot *snap, int values)
 {
     const pl_softnet *t;
+    const void *data;
     pl_feed_in in;
     sn_vals v, total;
     int e, ti, need_map = 0;
     pl_snap_clear(snap);
-    if ((e = pl_ksrc_get(s->k)) != 0 && e != EINVAL) {
-        snap->err_path = pl_ksrc_path(s->k);
+    if ((e = pl_feed_rows_source(s->k, snap, &data)) != 0)
         return e;
-    }
-    t = pl_ksrc_data(s->k);
-    if (!e)
-        snap->time = pl_ksrc_time(s->k);
-    for (uint32_t n = 0; !e && n < t->n; n++)
+    t = data;
+    for (uint32_t n = 0; t && n < t->n; n++)
         if (((const pl_snrow *)t->row)[n].nf <= PL_SN_CPU)
             need_map = 1;
     if (need_map && read_online(s) == ENOMEM)
         return ENOMEM;
     s->reads++;
     pl_feed_begin(&in, srcs, NSRC, NULL, snap, s);
-    for (uint32_t n = 0; !e && n < t->n; n++) {
+    for (uint32_t n = 0; t && n < t->n; n++) {
         const pl_snrow *r = (const pl_snrow *)t->row + n;
         int64_t cpu = line_cpu(s, r, n);
         char name[16];
@@ -249,7 +246,7 @@ static int sn_read(sn_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
     }
     if ((ti = pl_snap_add(snap, "_Total", TOTAL_ID)) < 0)
         return ENOMEM;
-    if (!values || e)
+    if (!values || !t)
         return 0;            /* an empty file: _Total without values */
     /* _Total: every CPU ever seen (offline ones keep their counts); the
      * backlog of the CPUs on this read's lines */
