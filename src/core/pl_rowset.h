@@ -123,6 +123,19 @@ int pl_feed_rows_source(pl_ksrc *k, pl_snapshot *snap, const void **data);
 /* pl_sources_end of the collect: 0, or the set's failure. */
 int pl_feed_end(pl_feed_in *in);
 
+/* The ops of a set whose read(state, wanted, snap, values) lists its
+ * instances (values 0) or fills them too (values 1): NAME_ops. */
+#define PL_READ_OPS(name, open, close, read) \
+    static int name##_instances(void *state, pl_snapshot *snap) \
+    { \
+        return read(state, NULL, snap, 0); \
+    } \
+    static int name##_collect(void *state, const uint8_t *wanted, pl_snapshot *snap) \
+    { \
+        return read(state, wanted, snap, 1); \
+    } \
+    static const pl_provider_ops name##_ops = { open, close, name##_instances, name##_collect, NULL }
+
 /* ---- a whole single-instance set from rows ---------------------------------------- */
 /* For sets whose every counter is a feed of kernel sources: its def's
  * provider_data points here (a non-const static) and its ops are

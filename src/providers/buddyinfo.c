@@ -203,17 +203,7 @@ static int bi_read(bi_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
     return 0;
 }
 
-static int bi_instances(void *state, pl_snapshot *snap)
-{
-    return bi_read(state, NULL, snap, 0);
-}
-
-static int bi_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
-{
-    return bi_read(state, wanted, snap, 1);
-}
-
-static const pl_provider_ops ops = { bi_open, bi_close, bi_instances, bi_collect, NULL };
+PL_READ_OPS(bi, bi_open, bi_close, bi_read);
 
 const pl_counterset_def pl_buddyinfo_def = {
     /* UUIDv5(perflib namespace, "Memory Fragmentation") */
@@ -221,5 +211,5 @@ const pl_counterset_def pl_buddyinfo_def = {
     "Memory Fragmentation",
     "Free memory of each NUMA node's zones by block size, from /proc/buddyinfo: the page "
     "allocator's free blocks of each order, the free bytes and the largest free block.",
-    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 32000, NULL,
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &bi_ops, 32000, NULL,
 };

@@ -180,17 +180,7 @@ static int sl_read(sl_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
     return 0;
 }
 
-static int sl_instances(void *state, pl_snapshot *snap)
-{
-    return sl_read(state, NULL, snap, 0);
-}
-
-static int sl_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
-{
-    return sl_read(state, wanted, snap, 1);
-}
-
-static const pl_provider_ops ops = { sl_open, sl_close, sl_instances, sl_collect, NULL };
+PL_READ_OPS(sl, sl_open, sl_close, sl_read);
 
 const pl_counterset_def pl_slabinfo_def = {
     /* UUIDv5(perflib namespace, "Slab Caches") */
@@ -198,5 +188,5 @@ const pl_counterset_def pl_slabinfo_def = {
     "Slab Caches",
     "The kernel's slab object caches and their memory, from /proc/slabinfo (root only; "
     "costly: reading it walks every cache under the slab mutex).",
-    PERF_COUNTERSET_MULTI_INSTANCES, 1, NC, counters, &ops, 34000, NULL,
+    PERF_COUNTERSET_MULTI_INSTANCES, 1, NC, counters, &sl_ops, 34000, NULL,
 };

@@ -270,17 +270,7 @@ static int sn_read(sn_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
     return 0;
 }
 
-static int sn_instances(void *state, pl_snapshot *snap)
-{
-    return sn_read(state, NULL, snap, 0);
-}
-
-static int sn_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
-{
-    return sn_read(state, wanted, snap, 1);
-}
-
-static const pl_provider_ops ops = { sn_open, sn_close, sn_instances, sn_collect, NULL };
+PL_READ_OPS(sn, sn_open, sn_close, sn_read);
 
 const pl_counterset_def pl_softnet_def = {
     /* UUIDv5(perflib namespace, "Softnet") */
@@ -289,5 +279,5 @@ const pl_counterset_def pl_softnet_def = {
     "The network receive path of each CPU and of all of them, from /proc/net/softnet_stat: "
     "packets processed, backlog drops, budget squeezes, RPS wake-ups, flow-limit drops and "
     "the backlog's length.",
-    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 30000, NULL,
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &sn_ops, 30000, NULL,
 };

@@ -16,6 +16,7 @@
 #include "buddyinfo.h"
 #include "ksm.h"
 #include "slabinfo.h"
+#include "schedstat.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_snmp, &pl_ksrc_netstat, &pl_ksrc_snmp6,
@@ -28,6 +29,6 @@ const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_buddyinfo,
     &pl_ksrc_ksm_shared, &pl_ksrc_ksm_sharing, &pl_ksrc_ksm_unshared, &pl_ksrc_ksm_volatile,
     &pl_ksrc_ksm_zero, &pl_ksrc_ksm_full_scans, &pl_ksrc_ksm_scanned, &pl_ksrc_ksm_run,
-    &pl_ksrc_slabinfo,
+    &pl_ksrc_slabinfo, &pl_ksrc_schedstat,
     NULL,
 };
