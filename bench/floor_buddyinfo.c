@@ -1,13 +1,13 @@
-/* The C floor of Memory Fragmentation: /proc/buddyinfo kept open, pread
+/* The C floor of Buddy Allocator: /proc/buddyinfo kept open, pread
  * from 0 until 0 (a seq_file), each zone line's decimal blocks parsed, its
  * free bytes and largest block worked out and a _Total summed: what the
- * provider does for `\Memory Fragmentation(*)\*`, with nothing else.
- * Prints "floor Memory Fragmentation <ns> ..." for bench/collect.lua. */
+ * provider does for `\Buddy Allocator(*)\*`, with nothing else.
+ * Prints "floor Buddy Allocator <ns> ..." for bench/collect.lua. */
 #include <stdint.h>
 #include <stdio.h>
 
 #define FLOOR_NAME "floor_buddyinfo"
-#define FLOOR_USAGE "[\"Memory Fragmentation\"]"
+#define FLOOR_USAGE "[\"Buddy Allocator\"]"
 #include "floor_common.h"
 
 #define NORD 16
@@ -45,7 +45,7 @@ static void collect_set(int set)
         sink += tot[k];
 }
 
-static const char *const set_names[] = { "Memory Fragmentation" };
+static const char *const set_names[] = { "Buddy Allocator" };
 
 int main(int argc, char **argv)
 {

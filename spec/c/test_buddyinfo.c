@@ -1,4 +1,4 @@
-/* Memory Fragmentation: the /proc/buddyinfo source's pure parser on bytes,
+/* Buddy Allocator: the /proc/buddyinfo source's pure parser on bytes,
  * and the set over temporary trees: zones as instances, free blocks per
  * order, free bytes and the largest free block (4 KiB pages, worked out
  * beside each check), _Total, malformed and missing files. */
@@ -60,7 +60,7 @@ static void test_zones(void)
               "Node 0, zone      DMA      1      0      2\n"
               "Node 0, zone   Normal      3      4      0\n"
               "Node 1, zone   Normal      0      0      0\n") == 1);
-    CHECK(pc_collect_tree(root, "Memory Fragmentation", 0, 4096, NULL, &s) == 0);
+    CHECK(pc_collect_tree(root, "Buddy Allocator", 0, 4096, NULL, &s) == 0);
     {
         /* ids: node x 256 + the zone's place in its node */
         static const uint32_t ids[] = { 0, 1, 256, 0xFFFFFFFEu };
@@ -91,7 +91,7 @@ static void test_malformed_and_missing(void)
     CHECK(put(root, "proc/buddyinfo",
               "Node 0, zone   Normal      3      4\n"
               "Node 0, zone  Movable      x\n") == 1);
-    CHECK(pc_collect_tree(root, "Memory Fragmentation", 0, 4096, NULL, &s) == 0);
+    CHECK(pc_collect_tree(root, "Buddy Allocator", 0, 4096, NULL, &s) == 0);
     NAMES(&s, "0,Normal", "0,Movable", "_Total");
     EXPECT(&s, "0,Normal", "Free Bytes", 45056);     /* (3 + 8) pages x 4096 */
     UNSET(&s, "0,Movable", "Free Bytes");
@@ -102,11 +102,11 @@ static void test_malformed_and_missing(void)
 
     /* a control character in a zone name does not reach the instance name */
     CHECK(put(root, "proc/buddyinfo", "Node 0, zone   No\x1brmal  1\n") == 1);
-    CHECK(pc_collect_tree(root, "Memory Fragmentation", 0, 4096, NULL, &s) == 0);
+    CHECK(pc_collect_tree(root, "Buddy Allocator", 0, 4096, NULL, &s) == 0);
     NAMES(&s, "0,No_rmal", "_Total");
     pl_snap_free(&s);
 
-    CHECK(pc_collect_tree(tree("none"), "Memory Fragmentation", 0, 4096, NULL, &s) == ENOENT);
+    CHECK(pc_collect_tree(tree("none"), "Buddy Allocator", 0, 4096, NULL, &s) == ENOENT);
     CHECK_STR(s.err_path, "proc/buddyinfo");
     pl_snap_free(&s);
 }
@@ -116,7 +116,7 @@ static void test_live(void)
 {
     pl_snapshot s;
     uint64_t total = 0, v, sum = 0;
-    CHECK(pc_collect_tree("/", "Memory Fragmentation", 0, 0, NULL, &s) == 0);
+    CHECK(pc_collect_tree("/", "Buddy Allocator", 0, 0, NULL, &s) == 0);
     CHECK(s.ninst >= 2);
     CHECK(get(&s, "_Total", "Free Bytes", &total) == 1 && total > 0);
     for (uint32_t i = 0; i + 1 < s.ninst; i++)

@@ -49,7 +49,7 @@ static void test_builtin_indexes(void)
     CHECK_STR(pl_registered(29)->name, "Processor");
     CHECK_STR(pl_registered(30)->name, "Softnet");
     CHECK_STR(pl_registered(31)->name, "Conntrack");
-    CHECK_STR(pl_registered(32)->name, "Memory Fragmentation");
+    CHECK_STR(pl_registered(32)->name, "Buddy Allocator");
     CHECK_STR(pl_registered(33)->name, "KSM");
     CHECK_STR(pl_registered(34)->name, "Slab Caches");
     CHECK_STR(pl_registered(35)->name, "Scheduler");

@@ -1,7 +1,7 @@
 /* Countersets written as rows.  A counter is one row of an X-macro list:
  * its definition (id, name, help, type, base, detail, scale, units) and its
  * feed, where its value comes from: a field of a kernel source (pl_ksrc.h),
- * a sum or a KiB-to-bytes of fields, a small derive function, or PL_BY_HAND
+ * a sum or a KiB-to-bytes of fields, a small derive function, or PL_BY_HAND()
  * for the counters an irregular set's own collect fills (Process, Thread,
  * cgroup, Hardware Events, Processor's idle logic ...).
  *
@@ -55,7 +55,9 @@ typedef struct pl_feed {
 } pl_feed;
 
 #define PL_BIT(s) (1u << (s))
-#define PL_BY_HAND { PL_FEED_HAND, 0, 0, 0, 0, NULL }
+/* Function-like, as every feed: cppcheck's preprocessor expands an
+ * object-like macro inside a row's arguments too early. */
+#define PL_BY_HAND() { PL_FEED_HAND, 0, 0, 0, 0, NULL }
 #define PL_FIELD(s, f) { PL_FEED_FIELD, (s), (f), 0, PL_BIT(s), NULL }
 #define PL_SUM(s, f, g) { PL_FEED_SUM, (s), (f), (g), PL_BIT(s), NULL }
 #define PL_KIB(s, f) { PL_FEED_KIB, (s), (f), 0, PL_BIT(s), NULL }

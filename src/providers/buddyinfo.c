@@ -1,5 +1,6 @@
-/* Memory Fragmentation (one instance per NUMA node and zone, "0,Normal",
- * and _Total): the page allocator's free blocks of each order from
+/* Buddy Allocator (one instance per NUMA node and zone, "0,Normal",
+ * and _Total): memory fragmentation, the page allocator's free blocks of
+ * each order from
  * /proc/buddyinfo (buddyinfo.h), the kernel source read once per collect.
  * A block of order k is 2^k pages; large allocations (huge pages, DMA
  * buffers, order-3 network buffers) fail or stall in compaction when the
@@ -206,10 +207,11 @@ static int bi_read(bi_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
 PL_READ_OPS(bi, bi_open, bi_close, bi_read);
 
 const pl_counterset_def pl_buddyinfo_def = {
-    /* UUIDv5(perflib namespace, "Memory Fragmentation") */
-    { 0x4449282c, 0x1a46, 0x5fc7, { 0xb4, 0xd5, 0x54, 0xf9, 0xeb, 0x84, 0x84, 0x6b } },
-    "Memory Fragmentation",
-    "Free memory of each NUMA node's zones by block size, from /proc/buddyinfo: the page "
-    "allocator's free blocks of each order, the free bytes and the largest free block.",
+    /* UUIDv5(perflib namespace, "Buddy Allocator") */
+    { 0x278b2f8d, 0xd844, 0x5e28, { 0xb9, 0xc8, 0xfd, 0x23, 0xda, 0xea, 0x55, 0xff } },
+    "Buddy Allocator",
+    "Memory fragmentation: free memory of each NUMA node's zones by block size, from "
+    "/proc/buddyinfo: the page allocator's free blocks of each order, the free bytes and the "
+    "largest free block.",
     PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &bi_ops, 32000, NULL,
 };

@@ -49,25 +49,25 @@ enum { C_VALUE, C_VALUE_SEC, C_SUM, C_SUM_SEC, C_COUNT, C_COUNT_SEC, C_AVG, C_AV
 /* The rows (pl_rowset.h) of the four layouts; the collect fills them all. */
 #define TF_VALUE(R) \
     R(C_VALUE, "Value", "The sample's value as written (a float).", DBL, PL_NO_ID, NOV, 0, \
-      PL_U(NONE, 1, GAUGE), PL_BY_HAND)
+      PL_U(NONE, 1, GAUGE), PL_BY_HAND())
 #define TF_VALUE_SEC(R) \
     R(C_VALUE_SEC, "Value/sec", "How fast the counter (or cumulative bucket) grew, per second, " \
       "from its value x 1000 kept as an integer (0.001 kept).", BULK, PL_NO_ID, NOV, -3, \
-      PL_U(NONE, 1e-3, COUNTER), PL_BY_HAND)
+      PL_U(NONE, 1e-3, COUNTER), PL_BY_HAND())
 #define TF_REST(R) \
     R(C_SUM, "Sum", "The _sum series: the total of the observed values.", DBL, PL_NO_ID, NOV, 0, \
-      PL_U(NONE, 1, COUNTER), PL_BY_HAND) \
+      PL_U(NONE, 1, COUNTER), PL_BY_HAND()) \
     R(C_SUM_SEC, "Sum/sec", "How fast _sum grew, per second (0.001 kept).", BULK, PL_NO_ID, NOV, -3, \
-      PL_U(NONE, 1e-3, COUNTER), PL_BY_HAND) \
+      PL_U(NONE, 1e-3, COUNTER), PL_BY_HAND()) \
     R(C_COUNT, "Count", "The _count series: the number of observations.", DBL, PL_NO_ID, NOV, 0, \
-      PL_U(COUNT, 1, COUNTER), PL_BY_HAND) \
+      PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_COUNT_SEC, "Count/sec", "Observations per second, from _count (0.001 kept).", BULK, \
-      PL_NO_ID, NOV, -3, PL_U(COUNT, 1e-3, COUNTER), PL_BY_HAND) \
+      PL_NO_ID, NOV, -3, PL_U(COUNT, 1e-3, COUNTER), PL_BY_HAND()) \
     R(C_AVG, "Average", "The mean of the values observed during the interval: the growth of _sum " \
       "over the growth of _count.", PERF_AVERAGE_BULK, C_AVG_BASE, NOV, 0, \
-      PL_U(NONE, 1e-3, COUNTER), PL_BY_HAND) \
+      PL_U(NONE, 1e-3, COUNTER), PL_BY_HAND()) \
     R(C_AVG_BASE, "Average Base", "_count x 1000, the base of Average.", PERF_AVERAGE_BASE, \
-      PL_NO_ID, NOV, 0, PL_U(COUNT, 1e-3, COUNTER), PL_BY_HAND)
+      PL_NO_ID, NOV, 0, PL_U(COUNT, 1e-3, COUNTER), PL_BY_HAND())
 
 static const pl_counter_def gauge_counters[] = { TF_VALUE(PL_ROW_COUNTER) };
 static const pl_counter_def counter_counters[] = { TF_VALUE(PL_ROW_COUNTER) TF_VALUE_SEC(PL_ROW_COUNTER) };
