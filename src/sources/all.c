@@ -19,5 +19,6 @@ const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_swaps,
     &pl_ksrc_stat, &pl_ksrc_interrupts, &pl_ksrc_softirqs, &pl_ksrc_uptime, &pl_ksrc_loadavg,
     &pl_ksrc_cpuinfo,
+    &pl_ksrc_zoneinfo,
     NULL,
 };
