@@ -11,6 +11,7 @@
 #include "cputab.h"
 #include "proc_misc.h"
 #include "cpuinfo.h"
+#include "sysnum.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_snmp, &pl_ksrc_netstat, &pl_ksrc_snmp6,
@@ -19,6 +20,6 @@ const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_swaps,
     &pl_ksrc_stat, &pl_ksrc_interrupts, &pl_ksrc_softirqs, &pl_ksrc_uptime, &pl_ksrc_loadavg,
     &pl_ksrc_cpuinfo,
-    &pl_ksrc_zoneinfo,
+    &pl_ksrc_zoneinfo, &pl_ksrc_filenr, &pl_ksrc_entropy, &pl_ksrc_pidmax, &pl_ksrc_threadsmax,
     NULL,
 };
