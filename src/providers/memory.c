@@ -22,8 +22,10 @@
 #define BULK PERF_COUNTER_BULK_COUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define VM_STEAL PL_SUM(S_VM, PL_VM_STEAL_KSWAPD, PL_VM_STEAL_DIRECT)
-#define VM_SCAN PL_SUM(S_VM, PL_VM_SCAN_KSWAPD, PL_VM_SCAN_DIRECT)
+/* function-like: cppcheck's preprocessor splits an object-like macro's
+ * commas inside a row */
+#define VM_STEAL() PL_SUM(S_VM, PL_VM_STEAL_KSWAPD, PL_VM_STEAL_DIRECT)
+#define VM_SCAN() PL_SUM(S_VM, PL_VM_SCAN_KSWAPD, PL_VM_SCAN_DIRECT)
 
 #define MEM_ROWS(R) \
     R(0, "Available Bytes", "Physical memory available to processes without swapping, in bytes: " \
@@ -162,13 +164,13 @@
       BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_VM, PL_VM_SCAN_DIRECT)) \
     R(49, "Pages Stolen/sec", "Pages reclaimed per second (/proc/vmstat pgsteal_kswapd + " \
       "pgsteal_direct).", \
-      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), VM_STEAL) \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), VM_STEAL()) \
     R(50, "% Reclaim Efficiency", "Pages reclaimed as a percentage of pages scanned over the " \
       "interval, sar's %vmeff (/proc/vmstat pgsteal over pgscan, kswapd + direct).", \
-      PERF_SAMPLE_FRACTION, 51, ADV, 0, PL_U(COUNT, 1, COUNTER), VM_STEAL) \
+      PERF_SAMPLE_FRACTION, 51, ADV, 0, PL_U(COUNT, 1, COUNTER), VM_STEAL()) \
     R(51, "% Reclaim Efficiency Base", "Pages scanned by kswapd and direct reclaim (/proc/vmstat " \
       "pgscan_kswapd + pgscan_direct), the base of % Reclaim Efficiency.", \
-      PERF_SAMPLE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), VM_SCAN) \
+      PERF_SAMPLE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), VM_SCAN()) \
     R(52, "Allocation Stalls/sec", "Allocations that had to wait for direct reclaim, per second " \
       "(/proc/vmstat allocstall, summed over zones).", \
       BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_VM, PL_VM_ALLOCSTALL)) \

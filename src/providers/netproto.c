@@ -35,6 +35,9 @@
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
 #define NSTATIC(a) (sizeof a / sizeof a[0])
+/* A row filled by the collect itself; function-like, since cppcheck's
+ * preprocessor splits an object-like macro's commas inside a row. */
+#define HAND() PL_BY_HAND
 
 /* A set's sources: its main MIB file, and the extension file (netstat) of
  * IPv4 and TCPv4. */
@@ -356,15 +359,15 @@ static const pl_provider_ops np_ops = { NULL, np_close, pl_single_instance, np_c
 #define TCP6_ROWS(R) \
     R(0, "Connections Established", "IPv6 TCP connections in the ESTABLISHED or CLOSE_WAIT state " \
       "now, as TCPv4 counts them: the st 01 and 08 lines of /proc/net/tcp6.", \
-      RAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE), PL_BY_HAND) \
+      RAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE), HAND()) \
     R(1, "Connections Listening", "IPv6 TCP sockets listening now: the st 0A lines of " \
       "/proc/net/tcp6.", \
-      RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), PL_BY_HAND) \
+      RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), HAND()) \
     R(2, "Connections Time Wait", "IPv6 TCP connections in TIME_WAIT now: the st 06 lines of " \
       "/proc/net/tcp6.", \
-      RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), PL_BY_HAND) \
+      RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), HAND()) \
     R(3, "Connections Total", "IPv6 TCP sockets in any state now: every line of /proc/net/tcp6.", \
-      RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), PL_BY_HAND)
+      RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), HAND())
 
 
 enum { C6_ESTAB, C6_LISTEN, C6_TIMEWAIT, C6_TOTAL, C6_N };

@@ -37,6 +37,9 @@ enum {
 #define BULK PERF_COUNTER_BULK_COUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
+/* A row filled by the collect itself; function-like, since cppcheck's
+ * preprocessor splits an object-like macro's commas inside a row. */
+#define HAND() PL_BY_HAND
 
 typedef struct mstat {
     uint64_t bytes[8];
@@ -92,7 +95,7 @@ static int wr_exe(pl_feed_in *in, uint64_t *v) { return ms_hns(in, S_WR, 7, v); 
       BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_WR, 0)) \
     R(C_OPS, "Operations/sec", "RPC requests of every kind per second (mountstats per-op ops " \
       "summed over all operations).", \
-      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND) \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), HAND()) \
     R(C_RRTT, "Avg. sec/Read (RTT)", "Mean round-trip time of a READ request, from sending to " \
       "the reply (mountstats READ rtt in ms over READ ops).", \
       PERF_AVERAGE_TIMER, C_RRTT_B, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_DERIVE(PL_BIT(S_RD), rd_rtt)) \
@@ -116,13 +119,13 @@ static int wr_exe(pl_feed_in *in, uint64_t *v) { return ms_hns(in, S_WR, 7, v); 
       PERF_AVERAGE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_WR, 0)) \
     R(C_RETRANS, "Retransmissions/sec", "Requests sent again per second, after a timeout or a " \
       "reconnect (mountstats per-op trans - ops, summed over all operations).", \
-      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), HAND()) \
     R(C_TIMEOUTS, "Timeouts", "Major timeouts of requests on this mount since it was mounted " \
       "(mountstats per-op timeouts, summed).", \
-      PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND) \
+      PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), HAND()) \
     R(C_ERRORS, "Errors", "Requests that completed with an error status since the mount " \
       "(mountstats per-op errors, summed; statvers 1.1, kernel 5.6 and later).", \
-      PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND)
+      PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), HAND())
 
 
 static const pl_counter_def counters[] = { NFS_ROWS(PL_ROW_COUNTER) };

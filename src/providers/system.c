@@ -1,8 +1,8 @@
 /* System counterset (single instance): /proc/stat, /proc/loadavg,
- * /proc/uptime, the /proc directory and a few /proc/sys values.  The first
- * three are kernel sources (procstat.h, proc_misc.h) read once per collect
- * for every set that wants them: /proc/stat with Processor Information,
- * whose instant System then shares.
+ * /proc/uptime, the /proc directory and a few /proc/sys values.  The files
+ * are kernel sources (procstat.h, proc_misc.h, sysnum.h) read once per
+ * collect for every set that wants them: /proc/stat with Processor
+ * Information, whose instant System then shares.
  *
  * Error policy, as in memory.c: each file (and the /proc directory) is one
  * source (pl_sources).  A source that cannot be read, or is empty, leaves
@@ -11,9 +11,9 @@
  * malformed field leaves only its counters unset.
  * System Calls/sec is left out: Linux has no syscall count without tracing.
  *
- * Every counter is a row (pl_rowset.h): the files are kernel sources (the
- * /proc/sys ones too, sysnum.h) walked by the generic code; the count of
- * /proc's numeric entries is the one row this collect fills by hand. */
+ * Every counter is a row (pl_rowset.h) walked by the generic code; the
+ * count of /proc's numeric entries is the one row this collect fills by
+ * hand. */
 #include "providers.h"
 #include "pl_provider.h"
 #include "pl_rowset.h"
@@ -37,6 +37,9 @@ enum {
 #define BULK PERF_COUNTER_BULK_COUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
+/* A row filled by the collect itself; function-like, since cppcheck's
+ * preprocessor splits an object-like macro's commas inside a row. */
+#define HAND() PL_BY_HAND
 
 #define SYS_ROWS(R) \
     R(0, "Context Switches/sec", "Context switches of all CPUs per second (/proc/stat ctxt).", \
@@ -51,7 +54,7 @@ enum {
       RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), PL_FIELD(S_STAT, PL_STAT_BLOCKED)) \
     R(4, "Processes", "Processes, kernel threads included, counted as the numeric entries of " \
       "/proc; fewer under hidepid.", \
-      RAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE), PL_BY_HAND) \
+      RAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE), HAND()) \
     R(5, "Threads", "Threads in the system (/proc/loadavg nr_threads, the number after the " \
       "slash).", \
       RAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE), PL_FIELD(S_LOAD, PL_LOAD_THREADS)) \
