@@ -33,6 +33,7 @@
  * throttling, quota or pressure counters here (unset). */
 #include "pl_provider.h"
 #include "providers.h"
+#include "pl_rowset.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -62,81 +63,114 @@ enum {
 
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define T100(id, name, help, d, u) { id, name, help, PERF_100NSEC_TIMER, PL_NO_ID, d, 0, 8, u }
-#define BULK(id, name, help, d, u) { id, name, help, PERF_COUNTER_BULK_COUNT, PL_NO_ID, d, 0, 8, u }
-#define LRAW(id, name, help, d, u) { id, name, help, PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, d, 0, 8, u }
+#define T100 PERF_100NSEC_TIMER
+#define BULK PERF_COUNTER_BULK_COUNT
+#define LRAW PERF_COUNTER_LARGE_RAWCOUNT
 
-/* ids equal indexes: the table is in id order and never renumbered */
-static const pl_counter_def counters[NC] = {
-    T100(C_CPU, "% CPU Usage", "CPU time of the group's tasks as a share of one CPU, over 100 "
-         "with several CPUs busy (cpu.stat usage_usec; v1 cpuacct.usage in ns).", NOV, PL_U(SECONDS, 1e-7, COUNTER)),
-    T100(C_USER, "% User Time", "User-mode CPU time of the group's tasks as a share of one CPU "
-         "(cpu.stat user_usec; v1 cpuacct.stat user in USER_HZ ticks).", NOV, PL_U(SECONDS, 1e-7, COUNTER)),
-    T100(C_SYS, "% System Time", "Kernel-mode CPU time of the group's tasks as a share of one "
-         "CPU (cpu.stat system_usec; v1 cpuacct.stat system).", NOV, PL_U(SECONDS, 1e-7, COUNTER)),
-    BULK(C_THR, "Throttled Periods/sec", "Enforcement periods per second in which the group "
-         "hit its CPU quota (cpu.stat nr_throttled; cpu controller enabled).", ADV, PL_U(COUNT, 1, COUNTER)),
-    BULK(C_PER, "Periods/sec", "CPU bandwidth enforcement periods per second that had runnable "
-         "tasks (cpu.stat nr_periods; cpu controller enabled).", ADV, PL_U(COUNT, 1, COUNTER)),
-    { C_THRP, "% Throttled Periods", "Share of enforcement periods in which the group was "
-      "throttled (cpu.stat nr_throttled over nr_periods).", PERF_SAMPLE_FRACTION, C_THRP_B,
-      ADV, 0, 8, PL_U(COUNT, 1, COUNTER) },
-    { C_THRP_B, "% Throttled Periods Base", "cpu.stat nr_periods, the base of % Throttled "
-      "Periods.", PERF_SAMPLE_BASE, PL_NO_ID, ADV, 0, 8, PL_U(COUNT, 1, COUNTER) },
-    T100(C_THRT, "% Throttled Time", "Time the group's tasks were held back by the quota, as a "
-         "share of wall-clock time (cpu.stat throttled_usec).", ADV, PL_U(SECONDS, 1e-7, COUNTER)),
-    { C_QUOTA, "% CPU Quota", "CPU quota as a percentage of one CPU (cpu.max quota over "
-      "period); no value when the quota is \"max\".", PERF_LARGE_RAW_FRACTION, C_QUOTA_B,
-      ADV, 0, 8, PL_U(SECONDS, 1e-6, DISCRETE) },
-    { C_QUOTA_B, "% CPU Quota Base", "cpu.max period in microseconds, the base of % CPU Quota.",
-      PERF_LARGE_RAW_BASE, PL_NO_ID, ADV, 0, 8, PL_U(SECONDS, 1e-6, DISCRETE) },
-    LRAW(C_MEM, "Memory Current Bytes", "Memory charged to the group and its descendants, in "
-         "bytes (memory.current; v1 memory.usage_in_bytes).", NOV, PL_U(BYTES, 1, GAUGE)),
-    LRAW(C_LIMIT, "Memory Limit Bytes", "Hard memory limit in bytes (memory.max; v1 "
-         "memory.limit_in_bytes); no value when there is no limit.", NOV, PL_U(BYTES, 1, DISCRETE)),
-    { C_MEMP, "% Memory Limit Used", "Memory Current Bytes as a percentage of the limit; no "
-      "value without a limit.", PERF_LARGE_RAW_FRACTION, C_MEMP_B, NOV, 0, 8, PL_U(BYTES, 1, GAUGE) },
-    { C_MEMP_B, "% Memory Limit Used Base", "The memory limit in bytes, the base of % Memory "
-      "Limit Used.", PERF_LARGE_RAW_BASE, PL_NO_ID, NOV, 0, 8, PL_U(BYTES, 1, DISCRETE) },
-    LRAW(C_SWAP, "Swap Current Bytes", "Swap used by the group, in bytes "
-         "(memory.swap.current).", ADV, PL_U(BYTES, 1, GAUGE)),
-    LRAW(C_ANON, "Anonymous Bytes", "Anonymous memory of the group, in bytes (memory.stat "
-         "anon; v1 total_rss).", ADV, PL_U(BYTES, 1, GAUGE)),
-    LRAW(C_FILE, "File Bytes", "Page cache charged to the group, in bytes (memory.stat file; "
-         "v1 total_cache).", ADV, PL_U(BYTES, 1, GAUGE)),
-    BULK(C_PGF, "Page Faults/sec", "Page faults of the group's tasks per second (memory.stat "
-         "pgfault; v1 total_pgfault).", ADV, PL_U(COUNT, 1, COUNTER)),
-    BULK(C_PGMAJ, "Major Page Faults/sec", "Page faults that needed I/O, per second "
-         "(memory.stat pgmajfault; v1 total_pgmajfault).", ADV, PL_U(COUNT, 1, COUNTER)),
-    LRAW(C_OOM, "OOM Kills", "Tasks of the group killed by the OOM killer since it was created "
-         "(memory.events oom_kill; v1 memory.oom_control oom_kill).", ADV, PL_U(COUNT, 1, COUNTER)),
-    BULK(C_RBYTES, "IO Read Bytes/sec", "Bytes read from block devices per second, all "
-         "devices (io.stat rbytes; v1 blkio.throttle.io_service_bytes_recursive Read).", NOV, PL_U(BYTES, 1, COUNTER)),
-    BULK(C_WBYTES, "IO Write Bytes/sec", "Bytes written to block devices per second, all "
-         "devices (io.stat wbytes; v1 ... Write).", NOV, PL_U(BYTES, 1, COUNTER)),
-    BULK(C_RIOS, "IO Read Operations/sec", "Read requests per second, all devices (io.stat "
-         "rios; v1 blkio.throttle.io_serviced_recursive Read).", ADV, PL_U(COUNT, 1, COUNTER)),
-    BULK(C_WIOS, "IO Write Operations/sec", "Write requests per second, all devices (io.stat "
-         "wios; v1 ... Write).", ADV, PL_U(COUNT, 1, COUNTER)),
-    BULK(C_DBYTES, "IO Discard Bytes/sec", "Bytes discarded per second, all devices (io.stat "
-         "dbytes; v1 ... Discard).", ADV, PL_U(BYTES, 1, COUNTER)),
-    LRAW(C_TASKS, "Tasks", "Tasks (threads) in the group and its descendants (pids.current).",
-         NOV, PL_U(COUNT, 1, GAUGE)),
-    LRAW(C_TASKS_MAX, "Tasks Limit", "Most tasks the group may hold (pids.max); no value "
-         "for \"max\".", ADV, PL_U(COUNT, 1, DISCRETE)),
-    T100(C_PSI_CPU_S, "% Some CPU Stall Time", "Share of time some of the group's tasks waited "
-         "for a CPU (cpu.pressure some total).", ADV, PL_U(SECONDS, 1e-7, COUNTER)),
-    T100(C_PSI_CPU_F, "% Full CPU Stall Time", "Share of time all non-idle tasks of the group "
-         "waited for a CPU (cpu.pressure full total).", ADV, PL_U(SECONDS, 1e-7, COUNTER)),
-    T100(C_PSI_MEM_S, "% Some Memory Stall Time", "Share of time some tasks of the group waited "
-         "for memory (memory.pressure some total).", ADV, PL_U(SECONDS, 1e-7, COUNTER)),
-    T100(C_PSI_MEM_F, "% Full Memory Stall Time", "Share of time all non-idle tasks of the "
-         "group waited for memory (memory.pressure full total).", ADV, PL_U(SECONDS, 1e-7, COUNTER)),
-    T100(C_PSI_IO_S, "% Some IO Stall Time", "Share of time some tasks of the group waited for "
-         "I/O (io.pressure some total).", ADV, PL_U(SECONDS, 1e-7, COUNTER)),
-    T100(C_PSI_IO_F, "% Full IO Stall Time", "Share of time all non-idle tasks of the group "
-         "waited for I/O (io.pressure full total).", ADV, PL_U(SECONDS, 1e-7, COUNTER)),
-};
+/* ids equal indexes: the rows are in id order and never renumbered.  The
+ * collect below fills every counter by hand (v1 and v2 files differ). */
+#define CG_ROWS(R) \
+    R(C_CPU, "% CPU Usage", "CPU time of the group's tasks as a share of one CPU, over 100 with " \
+      "several CPUs busy (cpu.stat usage_usec; v1 cpuacct.usage in ns).", \
+      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
+    R(C_USER, "% User Time", "User-mode CPU time of the group's tasks as a share of one CPU " \
+      "(cpu.stat user_usec; v1 cpuacct.stat user in USER_HZ ticks).", \
+      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
+    R(C_SYS, "% System Time", "Kernel-mode CPU time of the group's tasks as a share of one CPU " \
+      "(cpu.stat system_usec; v1 cpuacct.stat system).", \
+      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
+    R(C_THR, "Throttled Periods/sec", "Enforcement periods per second in which the group hit its " \
+      "CPU quota (cpu.stat nr_throttled; cpu controller enabled).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
+    R(C_PER, "Periods/sec", "CPU bandwidth enforcement periods per second that had runnable " \
+      "tasks (cpu.stat nr_periods; cpu controller enabled).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
+    R(C_THRP, "% Throttled Periods", "Share of enforcement periods in which the group was " \
+      "throttled (cpu.stat nr_throttled over nr_periods).", \
+      PERF_SAMPLE_FRACTION, C_THRP_B, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
+    R(C_THRP_B, "% Throttled Periods Base", "cpu.stat nr_periods, the base of % Throttled " \
+      "Periods.", \
+      PERF_SAMPLE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
+    R(C_THRT, "% Throttled Time", "Time the group's tasks were held back by the quota, as a " \
+      "share of wall-clock time (cpu.stat throttled_usec).", \
+      T100, PL_NO_ID, ADV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
+    R(C_QUOTA, "% CPU Quota", "CPU quota as a percentage of one CPU (cpu.max quota over period); " \
+      "no value when the quota is \"max\".", \
+      PERF_LARGE_RAW_FRACTION, C_QUOTA_B, ADV, 0, PL_U(SECONDS, 1e-6, DISCRETE), PL_BY_HAND()) \
+    R(C_QUOTA_B, "% CPU Quota Base", "cpu.max period in microseconds, the base of % CPU Quota.", \
+      PERF_LARGE_RAW_BASE, PL_NO_ID, ADV, 0, PL_U(SECONDS, 1e-6, DISCRETE), PL_BY_HAND()) \
+    R(C_MEM, "Memory Current Bytes", "Memory charged to the group and its descendants, in bytes " \
+      "(memory.current; v1 memory.usage_in_bytes).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), PL_BY_HAND()) \
+    R(C_LIMIT, "Memory Limit Bytes", "Hard memory limit in bytes (memory.max; v1 " \
+      "memory.limit_in_bytes); no value when there is no limit.", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, DISCRETE), PL_BY_HAND()) \
+    R(C_MEMP, "% Memory Limit Used", "Memory Current Bytes as a percentage of the limit; no " \
+      "value without a limit.", \
+      PERF_LARGE_RAW_FRACTION, C_MEMP_B, NOV, 0, PL_U(BYTES, 1, GAUGE), PL_BY_HAND()) \
+    R(C_MEMP_B, "% Memory Limit Used Base", "The memory limit in bytes, the base of % Memory " \
+      "Limit Used.", \
+      PERF_LARGE_RAW_BASE, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, DISCRETE), PL_BY_HAND()) \
+    R(C_SWAP, "Swap Current Bytes", "Swap used by the group, in bytes (memory.swap.current).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_BY_HAND()) \
+    R(C_ANON, "Anonymous Bytes", "Anonymous memory of the group, in bytes (memory.stat anon; v1 " \
+      "total_rss).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_BY_HAND()) \
+    R(C_FILE, "File Bytes", "Page cache charged to the group, in bytes (memory.stat file; v1 " \
+      "total_cache).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_BY_HAND()) \
+    R(C_PGF, "Page Faults/sec", "Page faults of the group's tasks per second (memory.stat " \
+      "pgfault; v1 total_pgfault).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
+    R(C_PGMAJ, "Major Page Faults/sec", "Page faults that needed I/O, per second (memory.stat " \
+      "pgmajfault; v1 total_pgmajfault).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
+    R(C_OOM, "OOM Kills", "Tasks of the group killed by the OOM killer since it was created " \
+      "(memory.events oom_kill; v1 memory.oom_control oom_kill).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
+    R(C_RBYTES, "IO Read Bytes/sec", "Bytes read from block devices per second, all devices " \
+      "(io.stat rbytes; v1 blkio.throttle.io_service_bytes_recursive Read).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), PL_BY_HAND()) \
+    R(C_WBYTES, "IO Write Bytes/sec", "Bytes written to block devices per second, all devices " \
+      "(io.stat wbytes; v1 ... Write).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), PL_BY_HAND()) \
+    R(C_RIOS, "IO Read Operations/sec", "Read requests per second, all devices (io.stat rios; v1 " \
+      "blkio.throttle.io_serviced_recursive Read).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
+    R(C_WIOS, "IO Write Operations/sec", "Write requests per second, all devices (io.stat wios; " \
+      "v1 ... Write).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
+    R(C_DBYTES, "IO Discard Bytes/sec", "Bytes discarded per second, all devices (io.stat " \
+      "dbytes; v1 ... Discard).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, COUNTER), PL_BY_HAND()) \
+    R(C_TASKS, "Tasks", "Tasks (threads) in the group and its descendants (pids.current).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE), PL_BY_HAND()) \
+    R(C_TASKS_MAX, "Tasks Limit", "Most tasks the group may hold (pids.max); no value for " \
+      "\"max\".", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, DISCRETE), PL_BY_HAND()) \
+    R(C_PSI_CPU_S, "% Some CPU Stall Time", "Share of time some of the group's tasks waited for " \
+      "a CPU (cpu.pressure some total).", \
+      T100, PL_NO_ID, ADV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
+    R(C_PSI_CPU_F, "% Full CPU Stall Time", "Share of time all non-idle tasks of the group " \
+      "waited for a CPU (cpu.pressure full total).", \
+      T100, PL_NO_ID, ADV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
+    R(C_PSI_MEM_S, "% Some Memory Stall Time", "Share of time some tasks of the group waited for " \
+      "memory (memory.pressure some total).", \
+      T100, PL_NO_ID, ADV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
+    R(C_PSI_MEM_F, "% Full Memory Stall Time", "Share of time all non-idle tasks of the group " \
+      "waited for memory (memory.pressure full total).", \
+      T100, PL_NO_ID, ADV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
+    R(C_PSI_IO_S, "% Some IO Stall Time", "Share of time some tasks of the group waited for I/O " \
+      "(io.pressure some total).", \
+      T100, PL_NO_ID, ADV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
+    R(C_PSI_IO_F, "% Full IO Stall Time", "Share of time all non-idle tasks of the group waited " \
+      "for I/O (io.pressure full total).", \
+      T100, PL_NO_ID, ADV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND())
+
+
+static const pl_counter_def counters[] = { CG_ROWS(PL_ROW_COUNTER) };
+_Static_assert(sizeof counters / sizeof counters[0] == NC, "one row per counter");
+
 
 /* ---- hierarchies and source files -------------------------------------------------- */
 

@@ -3,8 +3,11 @@
  * /proc/net/snmp (Ip, Tcp, Udp, Icmp line pairs), /proc/net/netstat (IpExt,
  * TcpExt) and /proc/net/snmp6 (Ip6*, Udp6*, Icmp6* lines).
  *
- * Every set but TCPv6 is one table-driven provider: each counter is one MIB
- * field, or the sum of two.  Linux keeps one TCP MIB for IPv4 and IPv6, so
+ * Every counter is a row (pl_rowset.h).  Every set but TCPv6 is made of
+ * feeds walked by the generic code: each counter is one MIB field, or the
+ * sum of two; one row list serves a v4 set and its v6 twin, with the
+ * field macros (F: a field of the main file, X: of the extension file, S:
+ * a sum) saying where each set's fields are.  Linux keeps one TCP MIB for IPv4 and IPv6, so
  * TCPv4 counts all TCP; TCPv6 can only count IPv6 connections, by walking
  * /proc/net/tcp6 (O(sockets): costly).
  *
@@ -19,6 +22,7 @@
 #include "providers.h"
 #include "pl_provider.h"
 #include "pl_ksrc.h"
+#include "pl_rowset.h"
 #include "netmib.h"
 
 #include <errno.h>
@@ -30,256 +34,292 @@
 #define RAW PERF_COUNTER_RAWCOUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define CTR(id, name, help, type, detail, u) { id, name, help, type, PL_NO_ID, detail, 0, 8, u }
-#define NONE 0xFF
 #define NSTATIC(a) (sizeof a / sizeof a[0])
 
-/* ---- sources ------------------------------------------------------------------ */
+/* A set's sources: its main MIB file, and the extension file (netstat) of
+ * IPv4 and TCPv4. */
+enum { S_MAIN, S_EXT };
 
-/* One section of a kernel source: the set's flat fields [0, n) of this entry
- * are the source's fields first .. first + n - 1 (netmib.h). */
-typedef struct np_src {
-    const pl_ksrc_def *file;
-    uint8_t first, n;
-} np_src;
-
+/* A table-driven set: its sources and its rows' feeds (non-const: a
+ * counterset's provider_data). */
 typedef struct np_set {
-    const np_src *srcs;
-    uint8_t nsrc;
-    const uint8_t (*map)[2];  /* per counter: field a, and field b added to it or NONE */
-    uint32_t ncounters;
+    const pl_feed_src *srcs;
+    unsigned nsrc;
+    const pl_feed *rows;
 } np_set;
 
-#define MAXF 32              /* fields of one set */
-#define MAXSRC 2             /* sources of one set */
+static const pl_feed_src snmp_only[] = { PL_FEED_SRC_ST(&pl_ksrc_snmp, pl_mib) };
+static const pl_feed_src snmp_netstat[] = {
+    PL_FEED_SRC_ST(&pl_ksrc_snmp, pl_mib), PL_FEED_SRC_ST(&pl_ksrc_netstat, pl_mib),
+};
+static const pl_feed_src snmp6_only[] = { PL_FEED_SRC_ST(&pl_ksrc_snmp6, pl_mib) };
 
 /* ---- IPv4 / IPv6 ------------------------------------------------------------- */
 
-static const pl_counter_def ip_counters[] = {
-    CTR(0, "Datagrams/sec", "IP datagrams received and sent per second (Ip InReceives + "
-        "OutRequests of /proc/net/snmp; Ip6InReceives + Ip6OutRequests of /proc/net/snmp6).",
-        BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(1, "Datagrams Received/sec", "IP datagrams received from interfaces per second, those "
-        "in error included (InReceives; Ip6InReceives).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(2, "Datagrams Received Header Errors", "Received datagrams discarded for header errors "
-        "such as a bad checksum or TTL exceeded, since boot (InHdrErrors; Ip6InHdrErrors).",
-        LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(3, "Datagrams Received Address Errors", "Received datagrams discarded because the "
-        "destination address was invalid for this host, since boot (InAddrErrors; "
-        "Ip6InAddrErrors).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(4, "Datagrams Forwarded/sec", "Datagrams forwarded to another host per second "
-        "(ForwDatagrams; Ip6OutForwDatagrams).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(5, "Datagrams Received Unknown Protocol", "Datagrams addressed here with an unknown "
-        "protocol, since boot (InUnknownProtos; Ip6InUnknownProtos).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(6, "Datagrams Received Discarded", "Received datagrams without errors discarded, for "
-        "lack of buffer space for instance, since boot (InDiscards; Ip6InDiscards).", LRAW, NOV,
-          PL_U(COUNT, 1, COUNTER)),
-    CTR(7, "Datagrams Received Delivered/sec", "Datagrams delivered to the transport protocols "
-        "per second (InDelivers; Ip6InDelivers).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(8, "Datagrams Sent/sec", "Datagrams handed to IP for sending by local protocols per "
-        "second, forwarded ones excluded (OutRequests; Ip6OutRequests).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(9, "Datagrams Outbound Discarded", "Outgoing datagrams without errors discarded, since "
-        "boot (OutDiscards; Ip6OutDiscards).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(10, "Datagrams Outbound No Route", "Outgoing datagrams discarded because no route was "
-        "found, since boot (OutNoRoutes; Ip6OutNoRoutes).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(11, "Fragments Received/sec", "Received fragments that needed reassembly per second "
-        "(ReasmReqds; Ip6ReasmReqds).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(12, "Fragments Re-assembled/sec", "Datagrams reassembled from fragments per second "
-        "(ReasmOKs; Ip6ReasmOKs).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(13, "Fragment Re-assembly Failures", "Reassembly failures such as timeouts, since boot "
-        "(ReasmFails; Ip6ReasmFails).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(14, "Fragmented Datagrams/sec", "Outgoing datagrams fragmented per second (FragOKs; "
-        "Ip6FragOKs).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(15, "Fragmentation Failures", "Outgoing datagrams discarded because they could not be "
-        "fragmented, since boot (FragFails; Ip6FragFails).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(16, "Fragments Created/sec", "Fragments generated per second (FragCreates; "
-        "Ip6FragCreates).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(17, "Bytes Received/sec", "IP bytes received per second (IpExt InOctets of "
-        "/proc/net/netstat; Ip6InOctets of /proc/net/snmp6).", BULK, ADV, PL_U(BYTES, 1, COUNTER)),
-    CTR(18, "Bytes Sent/sec", "IP bytes sent per second (IpExt OutOctets of /proc/net/netstat; "
-        "Ip6OutOctets of /proc/net/snmp6).", BULK, ADV, PL_U(BYTES, 1, COUNTER)),
-};
+#define IP_ROWS(R, F, X, S) \
+    R(0, "Datagrams/sec", "IP datagrams received and sent per second (Ip InReceives + " \
+      "OutRequests of /proc/net/snmp; Ip6InReceives + Ip6OutRequests of /proc/net/snmp6).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), S(PL_IP_INREC, PL_IP_OUTREQ)) \
+    R(1, "Datagrams Received/sec", "IP datagrams received from interfaces per second, those in " \
+      "error included (InReceives; Ip6InReceives).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_IP_INREC)) \
+    R(2, "Datagrams Received Header Errors", "Received datagrams discarded for header errors " \
+      "such as a bad checksum or TTL exceeded, since boot (InHdrErrors; Ip6InHdrErrors).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_IP_HDR)) \
+    R(3, "Datagrams Received Address Errors", "Received datagrams discarded because the " \
+      "destination address was invalid for this host, since boot (InAddrErrors; " \
+      "Ip6InAddrErrors).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_IP_ADDR)) \
+    R(4, "Datagrams Forwarded/sec", "Datagrams forwarded to another host per second " \
+      "(ForwDatagrams; Ip6OutForwDatagrams).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_IP_FWD)) \
+    R(5, "Datagrams Received Unknown Protocol", "Datagrams addressed here with an unknown " \
+      "protocol, since boot (InUnknownProtos; Ip6InUnknownProtos).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_IP_UNK)) \
+    R(6, "Datagrams Received Discarded", "Received datagrams without errors discarded, for lack " \
+      "of buffer space for instance, since boot (InDiscards; Ip6InDiscards).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_IP_INDISC)) \
+    R(7, "Datagrams Received Delivered/sec", "Datagrams delivered to the transport protocols per " \
+      "second (InDelivers; Ip6InDelivers).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_IP_DELIV)) \
+    R(8, "Datagrams Sent/sec", "Datagrams handed to IP for sending by local protocols per " \
+      "second, forwarded ones excluded (OutRequests; Ip6OutRequests).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_IP_OUTREQ)) \
+    R(9, "Datagrams Outbound Discarded", "Outgoing datagrams without errors discarded, since " \
+      "boot (OutDiscards; Ip6OutDiscards).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_IP_OUTDISC)) \
+    R(10, "Datagrams Outbound No Route", "Outgoing datagrams discarded because no route was " \
+      "found, since boot (OutNoRoutes; Ip6OutNoRoutes).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_IP_NOROUTE)) \
+    R(11, "Fragments Received/sec", "Received fragments that needed reassembly per second " \
+      "(ReasmReqds; Ip6ReasmReqds).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_IP_REASMREQ)) \
+    R(12, "Fragments Re-assembled/sec", "Datagrams reassembled from fragments per second " \
+      "(ReasmOKs; Ip6ReasmOKs).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_IP_REASMOK)) \
+    R(13, "Fragment Re-assembly Failures", "Reassembly failures such as timeouts, since boot " \
+      "(ReasmFails; Ip6ReasmFails).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_IP_REASMFAIL)) \
+    R(14, "Fragmented Datagrams/sec", "Outgoing datagrams fragmented per second (FragOKs; " \
+      "Ip6FragOKs).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_IP_FRAGOK)) \
+    R(15, "Fragmentation Failures", "Outgoing datagrams discarded because they could not be " \
+      "fragmented, since boot (FragFails; Ip6FragFails).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_IP_FRAGFAIL)) \
+    R(16, "Fragments Created/sec", "Fragments generated per second (FragCreates; Ip6FragCreates).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_IP_FRAGCR)) \
+    R(17, "Bytes Received/sec", "IP bytes received per second (IpExt InOctets of " \
+      "/proc/net/netstat; Ip6InOctets of /proc/net/snmp6).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, COUNTER), X(PL_IP_INOCT)) \
+    R(18, "Bytes Sent/sec", "IP bytes sent per second (IpExt OutOctets of /proc/net/netstat; " \
+      "Ip6OutOctets of /proc/net/snmp6).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, COUNTER), X(PL_IP_OUTOCT))
 
-static const uint8_t ip_map[][2] = {
-    {PL_IP_INREC, PL_IP_OUTREQ}, {PL_IP_INREC, NONE}, {PL_IP_HDR, NONE}, {PL_IP_ADDR, NONE}, {PL_IP_FWD, NONE},
-    {PL_IP_UNK, NONE}, {PL_IP_INDISC, NONE}, {PL_IP_DELIV, NONE}, {PL_IP_OUTREQ, NONE}, {PL_IP_OUTDISC, NONE},
-    {PL_IP_NOROUTE, NONE}, {PL_IP_REASMREQ, NONE}, {PL_IP_REASMOK, NONE}, {PL_IP_REASMFAIL, NONE},
-    {PL_IP_FRAGOK, NONE}, {PL_IP_FRAGFAIL, NONE}, {PL_IP_FRAGCR, NONE}, {PL_IP_INOCT, NONE}, {PL_IP_OUTOCT, NONE},
-};
-_Static_assert(NSTATIC(ip_map) == NSTATIC(ip_counters), "one source per counter");
+static const pl_counter_def ip_counters[] = { IP_ROWS(PL_ROW_COUNTER, _, _, _) };
 
-static const np_src ip4_srcs[] = {
-    { &pl_ksrc_snmp, PL_SNMP_IP, PL_IP_INOCT },
-    { &pl_ksrc_netstat, PL_NETSTAT_IPEXT, PL_IP_N - PL_IP_INOCT },
-};
-static const np_src ip6_srcs[] = { { &pl_ksrc_snmp6, PL_SNMP6_IP6, PL_IP_N } };
+#define IP4_F(x) PL_FIELD(S_MAIN, PL_SNMP_IP + (x))
+#define IP4_X(x) PL_FIELD(S_EXT, PL_NETSTAT_IPEXT + (x) - PL_IP_INOCT)
+#define IP4_S(a, b) PL_SUM(S_MAIN, PL_SNMP_IP + (a), PL_SNMP_IP + (b))
+#define IP6_F(x) PL_FIELD(S_MAIN, PL_SNMP6_IP6 + (x))
+#define IP6_S(a, b) PL_SUM(S_MAIN, PL_SNMP6_IP6 + (a), PL_SNMP6_IP6 + (b))
+static const pl_feed ip4_rows[] = { IP_ROWS(PL_ROW_FEED, IP4_F, IP4_X, IP4_S) };
+static const pl_feed ip6_rows[] = { IP_ROWS(PL_ROW_FEED, IP6_F, IP6_F, IP6_S) };
+static np_set ip4_set = { snmp_netstat, 2, ip4_rows };
+static np_set ip6_set = { snmp6_only, 1, ip6_rows };
 
 /* ---- TCPv4 -------------------------------------------------------------------- */
 
-static const pl_counter_def tcp_counters[] = {
-    CTR(0, "Segments/sec", "TCP segments received and sent per second, IPv4 and IPv6 together "
-        "(Tcp InSegs + OutSegs of /proc/net/snmp).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(1, "Connections Established", "TCP connections in the ESTABLISHED or CLOSE_WAIT state "
-        "now, IPv4 and IPv6 (Tcp CurrEstab).", RAW, NOV, PL_U(COUNT, 1, GAUGE)),
-    CTR(2, "Connections Active", "Connections opened by this host (SYN-SENT from CLOSED), "
-        "since boot (Tcp ActiveOpens).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(3, "Connections Passive", "Connections accepted from remote hosts (SYN-RCVD from "
-        "LISTEN), since boot (Tcp PassiveOpens).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(4, "Connection Failures", "Connection attempts that failed, since boot (Tcp "
-        "AttemptFails).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(5, "Connections Reset", "Established connections reset, since boot (Tcp "
-        "EstabResets).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(6, "Segments Received/sec", "TCP segments received per second, those in error "
-        "included (Tcp InSegs).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(7, "Segments Sent/sec", "TCP segments sent per second, retransmissions excluded "
-        "(Tcp OutSegs).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(8, "Segments Retransmitted/sec", "TCP segments retransmitted per second (Tcp "
-        "RetransSegs).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(9, "Receive Errors", "TCP segments received in error, since boot (Tcp InErrs).",
-        LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(10, "Resets Sent/sec", "TCP segments sent with the RST flag per second (Tcp "
-        "OutRsts).", BULK, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(11, "Checksum Errors", "TCP segments received with a bad checksum, since boot (Tcp "
-        "InCsumErrors).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(12, "Listen Overflows", "Connections dropped because a listen queue was full, since "
-        "boot (TcpExt ListenOverflows of /proc/net/netstat).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(13, "Listen Drops", "SYNs to listening sockets dropped for any reason, since boot "
-        "(TcpExt ListenDrops of /proc/net/netstat).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(14, "Timeouts/sec", "TCP retransmission timeouts per second (TcpExt TCPTimeouts of "
-        "/proc/net/netstat).", BULK, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(15, "SYN Retransmits/sec", "SYN and SYN-ACK retransmissions per second (TcpExt "
-        "TCPSynRetrans of /proc/net/netstat).", BULK, ADV, PL_U(COUNT, 1, COUNTER)),
-};
+#define TCP_ROWS(R, F, X, S) \
+    R(0, "Segments/sec", "TCP segments received and sent per second, IPv4 and IPv6 together (Tcp " \
+      "InSegs + OutSegs of /proc/net/snmp).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), S(PL_TCP_INSEGS, PL_TCP_OUTSEGS)) \
+    R(1, "Connections Established", "TCP connections in the ESTABLISHED or CLOSE_WAIT state now, " \
+      "IPv4 and IPv6 (Tcp CurrEstab).", \
+      RAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE), F(PL_TCP_ESTAB)) \
+    R(2, "Connections Active", "Connections opened by this host (SYN-SENT from CLOSED), since " \
+      "boot (Tcp ActiveOpens).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_TCP_ACTIVE)) \
+    R(3, "Connections Passive", "Connections accepted from remote hosts (SYN-RCVD from LISTEN), " \
+      "since boot (Tcp PassiveOpens).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_TCP_PASSIVE)) \
+    R(4, "Connection Failures", "Connection attempts that failed, since boot (Tcp AttemptFails).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_TCP_FAILS)) \
+    R(5, "Connections Reset", "Established connections reset, since boot (Tcp EstabResets).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_TCP_RESETS)) \
+    R(6, "Segments Received/sec", "TCP segments received per second, those in error included " \
+      "(Tcp InSegs).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_TCP_INSEGS)) \
+    R(7, "Segments Sent/sec", "TCP segments sent per second, retransmissions excluded (Tcp " \
+      "OutSegs).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_TCP_OUTSEGS)) \
+    R(8, "Segments Retransmitted/sec", "TCP segments retransmitted per second (Tcp RetransSegs).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_TCP_RETRANS)) \
+    R(9, "Receive Errors", "TCP segments received in error, since boot (Tcp InErrs).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), F(PL_TCP_INERRS)) \
+    R(10, "Resets Sent/sec", "TCP segments sent with the RST flag per second (Tcp OutRsts).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), F(PL_TCP_OUTRSTS)) \
+    R(11, "Checksum Errors", "TCP segments received with a bad checksum, since boot (Tcp " \
+      "InCsumErrors).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), F(PL_TCP_CSUM)) \
+    R(12, "Listen Overflows", "Connections dropped because a listen queue was full, since boot " \
+      "(TcpExt ListenOverflows of /proc/net/netstat).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_LOVER)) \
+    R(13, "Listen Drops", "SYNs to listening sockets dropped for any reason, since boot (TcpExt " \
+      "ListenDrops of /proc/net/netstat).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_LDROP)) \
+    R(14, "Timeouts/sec", "TCP retransmission timeouts per second (TcpExt TCPTimeouts of " \
+      "/proc/net/netstat).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_TIMEOUTS)) \
+    R(15, "SYN Retransmits/sec", "SYN and SYN-ACK retransmissions per second (TcpExt " \
+      "TCPSynRetrans of /proc/net/netstat).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_SYNRETR))
 
-static const uint8_t tcp_map[][2] = {
-    {PL_TCP_INSEGS, PL_TCP_OUTSEGS}, {PL_TCP_ESTAB, NONE}, {PL_TCP_ACTIVE, NONE}, {PL_TCP_PASSIVE, NONE}, {PL_TCP_FAILS, NONE},
-    {PL_TCP_RESETS, NONE}, {PL_TCP_INSEGS, NONE}, {PL_TCP_OUTSEGS, NONE}, {PL_TCP_RETRANS, NONE}, {PL_TCP_INERRS, NONE},
-    {PL_TCP_OUTRSTS, NONE}, {PL_TCP_CSUM, NONE}, {PL_TCP_LOVER, NONE}, {PL_TCP_LDROP, NONE}, {PL_TCP_TIMEOUTS, NONE},
-    {PL_TCP_SYNRETR, NONE},
-};
-_Static_assert(NSTATIC(tcp_map) == NSTATIC(tcp_counters), "one source per counter");
+static const pl_counter_def tcp_counters[] = { TCP_ROWS(PL_ROW_COUNTER, _, _, _) };
 
-static const np_src tcp_srcs[] = {
-    { &pl_ksrc_snmp, PL_SNMP_TCP, PL_TCP_LOVER },
-    { &pl_ksrc_netstat, PL_NETSTAT_TCPEXT, PL_TCP_N - PL_TCP_LOVER },
-};
+#define TCP_F(x) PL_FIELD(S_MAIN, PL_SNMP_TCP + (x))
+#define TCP_X(x) PL_FIELD(S_EXT, PL_NETSTAT_TCPEXT + (x) - PL_TCP_LOVER)
+#define TCP_S(a, b) PL_SUM(S_MAIN, PL_SNMP_TCP + (a), PL_SNMP_TCP + (b))
+static const pl_feed tcp4_rows[] = { TCP_ROWS(PL_ROW_FEED, TCP_F, TCP_X, TCP_S) };
+static np_set tcp4_set = { snmp_netstat, 2, tcp4_rows };
 
 /* ---- UDPv4 / UDPv6 ------------------------------------------------------------ */
 
-static const pl_counter_def udp_counters[] = {
-    CTR(0, "Datagrams/sec", "UDP datagrams received and sent per second (Udp InDatagrams + "
-        "OutDatagrams of /proc/net/snmp; Udp6InDatagrams + Udp6OutDatagrams of "
-        "/proc/net/snmp6).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(1, "Datagrams Received/sec", "UDP datagrams delivered to sockets per second "
-        "(InDatagrams; Udp6InDatagrams).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(2, "Datagrams No Port/sec", "Received datagrams for a port nobody listens on, per "
-        "second (NoPorts; Udp6NoPorts).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(3, "Datagrams Received Errors", "Received datagrams that could not be delivered for "
-        "other reasons than no port, since boot (InErrors; Udp6InErrors).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(4, "Datagrams Sent/sec", "UDP datagrams sent per second (OutDatagrams; "
-        "Udp6OutDatagrams).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(5, "Receive Buffer Errors", "Datagrams dropped because a socket receive buffer was "
-        "full, since boot (RcvbufErrors; Udp6RcvbufErrors).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(6, "Send Buffer Errors", "Datagrams dropped because a socket send buffer was full, "
-        "since boot (SndbufErrors; Udp6SndbufErrors).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(7, "Checksum Errors", "Datagrams received with a bad checksum, since boot "
-        "(InCsumErrors; Udp6InCsumErrors).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(8, "Ignored Multicast", "Broadcast or multicast datagrams no socket wanted, since "
-        "boot (IgnoredMulti; Udp6IgnoredMulti).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(9, "Memory Errors", "Datagrams dropped because the UDP memory limit was reached, "
-        "since boot (MemErrors; Udp6MemErrors).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
-};
+#define UDP_ROWS(R, F, X, S) \
+    R(0, "Datagrams/sec", "UDP datagrams received and sent per second (Udp InDatagrams + " \
+      "OutDatagrams of /proc/net/snmp; Udp6InDatagrams + Udp6OutDatagrams of /proc/net/snmp6).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), S(PL_UDP_IN, PL_UDP_OUT)) \
+    R(1, "Datagrams Received/sec", "UDP datagrams delivered to sockets per second (InDatagrams; " \
+      "Udp6InDatagrams).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_UDP_IN)) \
+    R(2, "Datagrams No Port/sec", "Received datagrams for a port nobody listens on, per second " \
+      "(NoPorts; Udp6NoPorts).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_UDP_NOPORT)) \
+    R(3, "Datagrams Received Errors", "Received datagrams that could not be delivered for other " \
+      "reasons than no port, since boot (InErrors; Udp6InErrors).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_UDP_INERR)) \
+    R(4, "Datagrams Sent/sec", "UDP datagrams sent per second (OutDatagrams; Udp6OutDatagrams).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_UDP_OUT)) \
+    R(5, "Receive Buffer Errors", "Datagrams dropped because a socket receive buffer was full, " \
+      "since boot (RcvbufErrors; Udp6RcvbufErrors).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), F(PL_UDP_RCVBUF)) \
+    R(6, "Send Buffer Errors", "Datagrams dropped because a socket send buffer was full, since " \
+      "boot (SndbufErrors; Udp6SndbufErrors).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), F(PL_UDP_SNDBUF)) \
+    R(7, "Checksum Errors", "Datagrams received with a bad checksum, since boot (InCsumErrors; " \
+      "Udp6InCsumErrors).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), F(PL_UDP_CSUM)) \
+    R(8, "Ignored Multicast", "Broadcast or multicast datagrams no socket wanted, since boot " \
+      "(IgnoredMulti; Udp6IgnoredMulti).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), F(PL_UDP_IGNMULTI)) \
+    R(9, "Memory Errors", "Datagrams dropped because the UDP memory limit was reached, since " \
+      "boot (MemErrors; Udp6MemErrors).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), F(PL_UDP_MEMERR))
 
-static const uint8_t udp_map[][2] = {
-    {PL_UDP_IN, PL_UDP_OUT}, {PL_UDP_IN, NONE}, {PL_UDP_NOPORT, NONE}, {PL_UDP_INERR, NONE}, {PL_UDP_OUT, NONE},
-    {PL_UDP_RCVBUF, NONE}, {PL_UDP_SNDBUF, NONE}, {PL_UDP_CSUM, NONE}, {PL_UDP_IGNMULTI, NONE}, {PL_UDP_MEMERR, NONE},
-};
-_Static_assert(NSTATIC(udp_map) == NSTATIC(udp_counters), "one source per counter");
+static const pl_counter_def udp_counters[] = { UDP_ROWS(PL_ROW_COUNTER, _, _, _) };
 
-static const np_src udp4_srcs[] = { { &pl_ksrc_snmp, PL_SNMP_UDP, PL_UDP_N } };
-static const np_src udp6_srcs[] = { { &pl_ksrc_snmp6, PL_SNMP6_UDP6, PL_UDP_N } };
+#define UDP4_F(x) PL_FIELD(S_MAIN, PL_SNMP_UDP + (x))
+#define UDP4_S(a, b) PL_SUM(S_MAIN, PL_SNMP_UDP + (a), PL_SNMP_UDP + (b))
+#define UDP6_F(x) PL_FIELD(S_MAIN, PL_SNMP6_UDP6 + (x))
+#define UDP6_S(a, b) PL_SUM(S_MAIN, PL_SNMP6_UDP6 + (a), PL_SNMP6_UDP6 + (b))
+static const pl_feed udp4_rows[] = { UDP_ROWS(PL_ROW_FEED, UDP4_F, UDP4_F, UDP4_S) };
+static const pl_feed udp6_rows[] = { UDP_ROWS(PL_ROW_FEED, UDP6_F, UDP6_F, UDP6_S) };
+static np_set udp4_set = { snmp_only, 1, udp4_rows };
+static np_set udp6_set = { snmp6_only, 1, udp6_rows };
 
 /* ---- ICMP / ICMPv6 ------------------------------------------------------------ */
 
-#define ICMP_COMMON(dest_unreach, v4, v6) \
-    CTR(0, "Messages/sec", "ICMP messages received and sent per second (" v4 "InMsgs + " \
-        v4 "OutMsgs" v6 ").", BULK, NOV, PL_U(COUNT, 1, COUNTER)), \
-    CTR(1, "Messages Received/sec", "ICMP messages received per second, those in error " \
-        "included (" v4 "InMsgs).", BULK, NOV, PL_U(COUNT, 1, COUNTER)), \
-    CTR(2, "Messages Received Errors", "ICMP messages received with errors such as a bad " \
-        "checksum, since boot (" v4 "InErrors).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)), \
-    CTR(3, "Messages Sent/sec", "ICMP messages sent per second (" v4 "OutMsgs).", BULK, NOV, PL_U(COUNT, 1, COUNTER)), \
-    CTR(4, "Messages Outbound Errors", "ICMP messages not sent because of errors within ICMP, " \
-        "since boot (" v4 "OutErrors).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)), \
-    CTR(5, dest_unreach, "Destination Unreachable messages received, since boot (" v4 \
-        "InDestUnreachs).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)), \
-    CTR(6, "Received Time Exceeded", "Time Exceeded messages received, since boot (" v4 \
-        "InTimeExcds).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)), \
-    CTR(7, "Received Echo/sec", "Echo requests received per second (" v4 "InEchos).", \
-        BULK, NOV, PL_U(COUNT, 1, COUNTER))
+/* The rows both sets have; v4 and v6 name the MIB keys in the help. */
+#define ICMP_COMMON_ROWS(R, F, S, dest_unreach, v4, v6) \
+    R(0, "Messages/sec", "ICMP messages received and sent per second (" v4 "InMsgs + " \
+      v4 "OutMsgs" v6 ").", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), S(PL_ICMP_INMSG, PL_ICMP_OUTMSG)) \
+    R(1, "Messages Received/sec", "ICMP messages received per second, those in error " \
+      "included (" v4 "InMsgs).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_ICMP_INMSG)) \
+    R(2, "Messages Received Errors", "ICMP messages received with errors such as a bad " \
+      "checksum, since boot (" v4 "InErrors).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_ICMP_INERR)) \
+    R(3, "Messages Sent/sec", "ICMP messages sent per second (" v4 "OutMsgs).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_ICMP_OUTMSG)) \
+    R(4, "Messages Outbound Errors", "ICMP messages not sent because of errors within ICMP, " \
+      "since boot (" v4 "OutErrors).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_ICMP_OUTERR)) \
+    R(5, dest_unreach, "Destination Unreachable messages received, since boot (" v4 \
+      "InDestUnreachs).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_ICMP_INDU)) \
+    R(6, "Received Time Exceeded", "Time Exceeded messages received, since boot (" v4 \
+      "InTimeExcds).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_ICMP_INTE)) \
+    R(7, "Received Echo/sec", "Echo requests received per second (" v4 "InEchos).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_ICMP_INECHO))
 
-static const pl_counter_def icmp_counters[] = {
-    ICMP_COMMON("Received Dest. Unreachable", "Icmp ", " of /proc/net/snmp"),
-    CTR(8, "Received Echo Reply/sec", "Echo replies received per second (Icmp InEchoReps).",
-        BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(9, "Sent Destination Unreachable", "Destination Unreachable messages sent, since "
-        "boot (Icmp OutDestUnreachs).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(10, "Sent Echo/sec", "Echo requests sent per second (Icmp OutEchos).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(11, "Sent Echo Reply/sec", "Echo replies sent per second (Icmp OutEchoReps).",
-        BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-};
+#define ICMP_ROWS(R, F, S) \
+    ICMP_COMMON_ROWS(R, F, S, "Received Dest. Unreachable", "Icmp ", " of /proc/net/snmp") \
+    R(8, "Received Echo Reply/sec", "Echo replies received per second (Icmp InEchoReps).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_ICMP_INREP)) \
+    R(9, "Sent Destination Unreachable", "Destination Unreachable messages sent, since " \
+      "boot (Icmp OutDestUnreachs).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_ICMP_OUTDU)) \
+    R(10, "Sent Echo/sec", "Echo requests sent per second (Icmp OutEchos).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_ICMP_OUTECHO)) \
+    R(11, "Sent Echo Reply/sec", "Echo replies sent per second (Icmp OutEchoReps).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_ICMP_OUTREP))
 
 /* Windows spells the IPv6 set's counter "Received Destination Unreachable". */
-static const pl_counter_def icmp6_counters[] = {
-    ICMP_COMMON("Received Destination Unreachable", "Icmp6", " of /proc/net/snmp6"),
-    CTR(8, "Received Echo Reply/sec", "Echo replies received per second "
-        "(Icmp6InEchoReplies).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(9, "Sent Destination Unreachable", "Destination Unreachable messages sent, since "
-        "boot (Icmp6OutDestUnreachs).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(10, "Sent Echo/sec", "Echo requests sent per second (Icmp6OutEchos).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(11, "Sent Echo Reply/sec", "Echo replies sent per second (Icmp6OutEchoReplies).",
-        BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(12, "Received Packet Too Big", "Packet Too Big messages received, the path MTU "
-        "signal of IPv6, since boot (Icmp6InPktTooBigs).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(13, "Sent Packet Too Big", "Packet Too Big messages sent, since boot "
-        "(Icmp6OutPktTooBigs).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-};
+#define ICMP6_ROWS(R, F, S) \
+    ICMP_COMMON_ROWS(R, F, S, "Received Destination Unreachable", "Icmp6", " of /proc/net/snmp6") \
+    R(8, "Received Echo Reply/sec", "Echo replies received per second " \
+      "(Icmp6InEchoReplies).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_ICMP_INREP)) \
+    R(9, "Sent Destination Unreachable", "Destination Unreachable messages sent, since " \
+      "boot (Icmp6OutDestUnreachs).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_ICMP_OUTDU)) \
+    R(10, "Sent Echo/sec", "Echo requests sent per second (Icmp6OutEchos).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_ICMP_OUTECHO)) \
+    R(11, "Sent Echo Reply/sec", "Echo replies sent per second (Icmp6OutEchoReplies).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_ICMP_OUTREP)) \
+    R(12, "Received Packet Too Big", "Packet Too Big messages received, the path MTU " \
+      "signal of IPv6, since boot (Icmp6InPktTooBigs).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_ICMP_INPTB)) \
+    R(13, "Sent Packet Too Big", "Packet Too Big messages sent, since boot " \
+      "(Icmp6OutPktTooBigs).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_ICMP_OUTPTB))
 
-static const uint8_t icmp_map[][2] = {
-    {PL_ICMP_INMSG, PL_ICMP_OUTMSG}, {PL_ICMP_INMSG, NONE}, {PL_ICMP_INERR, NONE}, {PL_ICMP_OUTMSG, NONE}, {PL_ICMP_OUTERR, NONE},
-    {PL_ICMP_INDU, NONE}, {PL_ICMP_INTE, NONE}, {PL_ICMP_INECHO, NONE}, {PL_ICMP_INREP, NONE}, {PL_ICMP_OUTDU, NONE},
-    {PL_ICMP_OUTECHO, NONE}, {PL_ICMP_OUTREP, NONE}, {PL_ICMP_INPTB, NONE}, {PL_ICMP_OUTPTB, NONE},
-};
-_Static_assert(NSTATIC(icmp_map) == NSTATIC(icmp6_counters), "one source per counter");
+static const pl_counter_def icmp_counters[] = { ICMP_ROWS(PL_ROW_COUNTER, _, _) };
+static const pl_counter_def icmp6_counters[] = { ICMP6_ROWS(PL_ROW_COUNTER, _, _) };
 
-static const np_src icmp4_srcs[] = { { &pl_ksrc_snmp, PL_SNMP_ICMP, PL_ICMP_INPTB } };
-static const np_src icmp6_srcs[] = { { &pl_ksrc_snmp6, PL_SNMP6_ICMP6, PL_ICMP_N } };
-
-/* ---- the sets ------------------------------------------------------------------ */
-
-static const np_set ip4_set = { ip4_srcs, 2, ip_map, NSTATIC(ip_counters) };
-static const np_set ip6_set = { ip6_srcs, 1, ip_map, NSTATIC(ip_counters) };
-static const np_set tcp4_set = { tcp_srcs, 2, tcp_map, NSTATIC(tcp_counters) };
-static const np_set udp4_set = { udp4_srcs, 1, udp_map, NSTATIC(udp_counters) };
-static const np_set udp6_set = { udp6_srcs, 1, udp_map, NSTATIC(udp_counters) };
-static const np_set icmp4_set = { icmp4_srcs, 1, icmp_map, NSTATIC(icmp_counters) };
-static const np_set icmp6_set = { icmp6_srcs, 1, icmp_map, NSTATIC(icmp6_counters) };
+#define ICMP4_F(x) PL_FIELD(S_MAIN, PL_SNMP_ICMP + (x))
+#define ICMP4_S(a, b) PL_SUM(S_MAIN, PL_SNMP_ICMP + (a), PL_SNMP_ICMP + (b))
+#define ICMP6_F(x) PL_FIELD(S_MAIN, PL_SNMP6_ICMP6 + (x))
+#define ICMP6_S(a, b) PL_SUM(S_MAIN, PL_SNMP6_ICMP6 + (a), PL_SNMP6_ICMP6 + (b))
+static const pl_feed icmp4_rows[] = { ICMP_ROWS(PL_ROW_FEED, ICMP4_F, ICMP4_S) };
+static const pl_feed icmp6_rows[] = { ICMP6_ROWS(PL_ROW_FEED, ICMP6_F, ICMP6_S) };
+static np_set icmp4_set = { snmp_only, 1, icmp4_rows };
+static np_set icmp6_set = { snmp6_only, 1, icmp6_rows };
 
 /* ---- the table-driven provider --------------------------------------------------- */
 
 typedef struct np_state {
     const np_set *set;
-    pl_ksrc *src[MAXSRC];    /* the machine's readers of the set's sources */
+    uint32_t n;
+    pl_ksrc *k[2];           /* the machine's readers of the set's sources */
 } np_state;
 
-static int np_open(pl_env *env, const np_set *set, void **state)
+static void np_close(void *state)
 {
+    free(state);             /* the readers are the environment's */
+}
+
+static int np_open(pl_env *env, const pl_counterset_def *cs, void **state)
+{
+    const np_set *set = cs->provider_data;
     np_state *s = calloc(1, sizeof *s);
     if (!s)
         return ENOMEM;
     s->set = set;
-    for (int k = 0; k < set->nsrc; k++)
-        if (!(s->src[k] = pl_ksrc_attach(env, set->srcs[k].file))) {
+    s->n = cs->ncounters;
+    for (unsigned k = 0; k < set->nsrc; k++)
+        if (!(s->k[k] = pl_ksrc_attach(env, set->srcs[k].def))) {
             free(s);
             return ENOMEM;
         }
@@ -287,105 +327,49 @@ static int np_open(pl_env *env, const np_set *set, void **state)
     return 0;
 }
 
-static void np_close(void *state)
-{
-    free(state);             /* the readers are the environment's */
-}
-
-/* Source of flat field f. */
-static int src_of(const np_set *set, unsigned f)
-{
-    unsigned off = 0;
-    for (int k = 0; k < set->nsrc; k++) {
-        off += set->srcs[k].n;
-        if (f < off)
-            return k;
-    }
-    return -1;
-}
-
 static int np_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
     np_state *s = state;
-    const np_set *set = s->set;
-    uint64_t v[MAXF];
-    uint8_t st[MAXF], need[MAXSRC] = { 0 };
-    unsigned off = 0;
-    pl_sources files;
+    pl_feed_in in;
+    uint32_t need;
     int e;
 
     if ((e = pl_single_instance(state, snap)) != 0)
         return e;
-    for (uint32_t i = 0; i < set->ncounters; i++) {
-        if (wanted && !wanted[i])
-            continue;
-        for (int j = 0; j < 2; j++) {
-            int k = set->map[i][j] == NONE ? -1 : src_of(set, set->map[i][j]);
-            if (k >= 0)
-                need[k] = 1;
-        }
-    }
+    need = pl_feed_need(s->set->rows, s->n, wanted);
     /* the main source is read whenever anything is wanted, so a set whose
      * files are all missing fails the same way whatever the query asks */
-    if (wanted == NULL || memchr(need, 1, sizeof need))
-        need[0] = 1;
-    memset(st, PL_NS_ABSENT, sizeof st);
-    pl_sources_init(&files);
-    for (int k = 0; k < set->nsrc; k++) {
-        const np_src *src = &set->srcs[k];
-        if (need[k] && pl_source_done(&files, pl_ksrc_get(s->src[k]), pl_ksrc_path(s->src[k]))) {
-            const pl_mib *m = pl_ksrc_data(s->src[k]);
-            memcpy(v + off, m->v + src->first, src->n * sizeof *v);
-            memcpy(st + off, m->st + src->first, src->n);
-            if (k == 0)
-                snap->time = pl_ksrc_time(s->src[0]);    /* the instant of the read it shares */
-        }
-        off += src->n;
-    }
-    for (uint32_t i = 0; i < set->ncounters; i++) {
-        uint8_t a = set->map[i][0], b = set->map[i][1];
-        if (st[a] != PL_NS_OK)
-            continue;
-        if (b == NONE)
-            pl_snap_set(snap, 0, i, v[a]);
-        else if (st[b] == PL_NS_OK && v[a] <= UINT64_MAX - v[b])
-            pl_snap_set(snap, 0, i, v[a] + v[b]);
-    }
-    return pl_sources_end(&files, snap);
+    if (need)
+        need |= PL_BIT(S_MAIN);
+    pl_feed_begin(&in, s->set->srcs, s->set->nsrc, s->k, snap, NULL);
+    pl_feed_read(&in, need);
+    if ((e = pl_feed_end(&in)) != 0)
+        return e;
+    pl_feed_walk(&in, 0, s->set->rows, s->n, wanted);
+    return 0;
 }
 
-#define NP_OPEN(fn, set) \
-    static int fn(pl_env *env, void **state) { return np_open(env, &set, state); }
-NP_OPEN(ip4_open, ip4_set)
-NP_OPEN(ip6_open, ip6_set)
-NP_OPEN(tcp4_open, tcp4_set)
-NP_OPEN(udp4_open, udp4_set)
-NP_OPEN(udp6_open, udp6_set)
-NP_OPEN(icmp4_open, icmp4_set)
-NP_OPEN(icmp6_open, icmp6_set)
-
-static const pl_provider_ops ip4_ops = { ip4_open, np_close, pl_single_instance, np_collect, NULL };
-static const pl_provider_ops ip6_ops = { ip6_open, np_close, pl_single_instance, np_collect, NULL };
-static const pl_provider_ops tcp4_ops = { tcp4_open, np_close, pl_single_instance, np_collect, NULL };
-static const pl_provider_ops udp4_ops = { udp4_open, np_close, pl_single_instance, np_collect, NULL };
-static const pl_provider_ops udp6_ops = { udp6_open, np_close, pl_single_instance, np_collect, NULL };
-static const pl_provider_ops icmp4_ops = { icmp4_open, np_close, pl_single_instance, np_collect, NULL };
-static const pl_provider_ops icmp6_ops = { icmp6_open, np_close, pl_single_instance, np_collect, NULL };
+static const pl_provider_ops np_ops = { NULL, np_close, pl_single_instance, np_collect, np_open };
 
 /* ---- TCPv6: connections from the /proc/net/tcp6 table ------------------------------ */
 
+#define TCP6_ROWS(R) \
+    R(0, "Connections Established", "IPv6 TCP connections in the ESTABLISHED or CLOSE_WAIT state " \
+      "now, as TCPv4 counts them: the st 01 and 08 lines of /proc/net/tcp6.", \
+      RAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE), PL_BY_HAND()) \
+    R(1, "Connections Listening", "IPv6 TCP sockets listening now: the st 0A lines of " \
+      "/proc/net/tcp6.", \
+      RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), PL_BY_HAND()) \
+    R(2, "Connections Time Wait", "IPv6 TCP connections in TIME_WAIT now: the st 06 lines of " \
+      "/proc/net/tcp6.", \
+      RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), PL_BY_HAND()) \
+    R(3, "Connections Total", "IPv6 TCP sockets in any state now: every line of /proc/net/tcp6.", \
+      RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), PL_BY_HAND())
+
+
 enum { C6_ESTAB, C6_LISTEN, C6_TIMEWAIT, C6_TOTAL, C6_N };
 
-static const pl_counter_def tcp6_counters[] = {
-    CTR(0, "Connections Established", "IPv6 TCP connections in the ESTABLISHED or CLOSE_WAIT "
-        "state now, as TCPv4 counts them: the st 01 and 08 lines of /proc/net/tcp6.", RAW, NOV, PL_U(COUNT, 1, GAUGE)),
-    CTR(1, "Connections Listening", "IPv6 TCP sockets listening now: the st 0A lines of "
-        "/proc/net/tcp6.", RAW, ADV, PL_U(COUNT, 1, GAUGE)),
-    CTR(2, "Connections Time Wait", "IPv6 TCP connections in TIME_WAIT now: the st 06 lines "
-        "of /proc/net/tcp6.", RAW, ADV, PL_U(COUNT, 1, GAUGE)),
-    CTR(3, "Connections Total", "IPv6 TCP sockets in any state now: every line of "
-        "/proc/net/tcp6.", RAW, ADV, PL_U(COUNT, 1, GAUGE)),
-};
+static const pl_counter_def tcp6_counters[] = { TCP6_ROWS(PL_ROW_COUNTER) };
 
 typedef struct tcp6_state {
     pl_env *env;
@@ -485,7 +469,7 @@ const pl_counterset_def pl_ipv4_def = {
     "IPv4",
     "IPv4 datagram traffic and errors of this network namespace, from the Ip line pair of "
     "/proc/net/snmp and IpExt of /proc/net/netstat.",
-    SINGLE, 0, NSTATIC(ip_counters), ip_counters, &ip4_ops, 7000, NULL,
+    SINGLE, 0, NSTATIC(ip_counters), ip_counters, &np_ops, 7000, &ip4_set,
 };
 
 const pl_counterset_def pl_ipv6_def = {
@@ -493,7 +477,7 @@ const pl_counterset_def pl_ipv6_def = {
     "IPv6",
     "IPv6 datagram traffic and errors of this network namespace, from the Ip6 lines of "
     "/proc/net/snmp6 (absent when IPv6 is disabled at boot).",
-    SINGLE, 0, NSTATIC(ip_counters), ip_counters, &ip6_ops, 8000, NULL,
+    SINGLE, 0, NSTATIC(ip_counters), ip_counters, &np_ops, 8000, &ip6_set,
 };
 
 const pl_counterset_def pl_tcpv4_def = {
@@ -502,7 +486,7 @@ const pl_counterset_def pl_tcpv4_def = {
     "TCP segments and connections of this network namespace, from the Tcp line pair of "
     "/proc/net/snmp and TcpExt of /proc/net/netstat; Linux keeps one TCP MIB, so these "
     "figures cover IPv4 and IPv6 together.",
-    SINGLE, 0, NSTATIC(tcp_counters), tcp_counters, &tcp4_ops, 9000, NULL,
+    SINGLE, 0, NSTATIC(tcp_counters), tcp_counters, &np_ops, 9000, &tcp4_set,
 };
 
 const pl_counterset_def pl_tcpv6_def = {
@@ -519,7 +503,7 @@ const pl_counterset_def pl_udpv4_def = {
     "UDPv4",
     "IPv4 UDP datagrams and errors of this network namespace, from the Udp line pair of "
     "/proc/net/snmp.",
-    SINGLE, 0, NSTATIC(udp_counters), udp_counters, &udp4_ops, 11000, NULL,
+    SINGLE, 0, NSTATIC(udp_counters), udp_counters, &np_ops, 11000, &udp4_set,
 };
 
 const pl_counterset_def pl_udpv6_def = {
@@ -527,19 +511,19 @@ const pl_counterset_def pl_udpv6_def = {
     "UDPv6",
     "IPv6 UDP datagrams and errors of this network namespace, from the Udp6 lines of "
     "/proc/net/snmp6.",
-    SINGLE, 0, NSTATIC(udp_counters), udp_counters, &udp6_ops, 12000, NULL,
+    SINGLE, 0, NSTATIC(udp_counters), udp_counters, &np_ops, 12000, &udp6_set,
 };
 
 const pl_counterset_def pl_icmp_def = {
     {0xadbaffb2, 0xa77f, 0x5d33, {0x8a, 0xf8, 0x98, 0x17, 0x10, 0x3b, 0x0f, 0x0d}},
     "ICMP",
     "ICMP messages of this network namespace, from the Icmp line pair of /proc/net/snmp.",
-    SINGLE, 0, NSTATIC(icmp_counters), icmp_counters, &icmp4_ops, 13000, NULL,
+    SINGLE, 0, NSTATIC(icmp_counters), icmp_counters, &np_ops, 13000, &icmp4_set,
 };
 
 const pl_counterset_def pl_icmpv6_def = {
     {0xdbdcb1ea, 0x62d0, 0x5029, {0x82, 0x56, 0x72, 0x13, 0x71, 0xa1, 0x71, 0xd4}},
     "ICMPv6",
     "ICMPv6 messages of this network namespace, from the Icmp6 lines of /proc/net/snmp6.",
-    SINGLE, 0, NSTATIC(icmp6_counters), icmp6_counters, &icmp6_ops, 28000, NULL,
+    SINGLE, 0, NSTATIC(icmp6_counters), icmp6_counters, &np_ops, 28000, &icmp6_set,
 };

@@ -19,6 +19,7 @@
 #include "pl_provider.h"
 #include "providers.h"
 #include "pl_names.h"
+#include "pl_rowset.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -36,53 +37,98 @@ enum {
 #define BULK PERF_COUNTER_BULK_COUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define AVGT(id, name, help, base, u) { id, name, help, PERF_AVERAGE_TIMER, base, NOV, 0, 8, u }
-#define AVGB(id, name, help, u) { id, name, help, PERF_AVERAGE_BASE, PL_NO_ID, ADV, 0, 8, u }
 
-/* ids equal indexes: the table is in id order and never renumbered */
-static const pl_counter_def counters[NC] = {
-    { C_RBYTES, "Read Bytes/sec", "Bytes read by applications per second, through the page "
-      "cache and with O_DIRECT (mountstats bytes: normalreadbytes + directreadbytes).",
-      BULK, PL_NO_ID, NOV, 0, 8, PL_U(BYTES, 1, COUNTER) },
-    { C_WBYTES, "Write Bytes/sec", "Bytes written by applications per second, through the page "
-      "cache and with O_DIRECT (mountstats bytes: normalwritebytes + directwritebytes).",
-      BULK, PL_NO_ID, NOV, 0, 8, PL_U(BYTES, 1, COUNTER) },
-    { C_SRBYTES, "Server Read Bytes/sec", "Bytes read from the server per second by READ "
-      "requests (mountstats bytes: serverreadbytes).", BULK, PL_NO_ID, NOV, 0, 8, PL_U(BYTES, 1, COUNTER) },
-    { C_SWBYTES, "Server Write Bytes/sec", "Bytes sent to the server per second by WRITE "
-      "requests (mountstats bytes: serverwritebytes).", BULK, PL_NO_ID, ADV, 0, 8, PL_U(BYTES, 1, COUNTER) },
-    { C_ROPS, "Read Operations/sec", "READ requests sent to the server per second (mountstats "
-      "per-op READ ops).", BULK, PL_NO_ID, NOV, 0, 8, PL_U(COUNT, 1, COUNTER) },
-    { C_WOPS, "Write Operations/sec", "WRITE requests sent to the server per second "
-      "(mountstats per-op WRITE ops).", BULK, PL_NO_ID, NOV, 0, 8, PL_U(COUNT, 1, COUNTER) },
-    { C_OPS, "Operations/sec", "RPC requests of every kind per second (mountstats per-op ops "
-      "summed over all operations).", BULK, PL_NO_ID, ADV, 0, 8, PL_U(COUNT, 1, COUNTER) },
-    AVGT(C_RRTT, "Avg. sec/Read (RTT)", "Mean round-trip time of a READ request, from sending "
-         "to the reply (mountstats READ rtt in ms over READ ops).", C_RRTT_B, PL_U(SECONDS, 1e-7, COUNTER)),
-    AVGB(C_RRTT_B, "Avg. sec/Read (RTT) Base", "READ ops, the base of Avg. sec/Read (RTT).", PL_U(COUNT, 1, COUNTER)),
-    AVGT(C_REXE, "Avg. sec/Read (Execute)", "Mean time from queueing a READ request to its "
-         "completion, queueing included (mountstats READ execute in ms over READ ops).", C_REXE_B,
-           PL_U(SECONDS, 1e-7, COUNTER)),
-    AVGB(C_REXE_B, "Avg. sec/Read (Execute) Base", "READ ops, the base of Avg. sec/Read (Execute).",
-      PL_U(COUNT, 1, COUNTER)),
-    AVGT(C_WRTT, "Avg. sec/Write (RTT)", "Mean round-trip time of a WRITE request (mountstats "
-         "WRITE rtt in ms over WRITE ops).", C_WRTT_B, PL_U(SECONDS, 1e-7, COUNTER)),
-    AVGB(C_WRTT_B, "Avg. sec/Write (RTT) Base", "WRITE ops, the base of Avg. sec/Write (RTT).",
-      PL_U(COUNT, 1, COUNTER)),
-    AVGT(C_WEXE, "Avg. sec/Write (Execute)", "Mean time from queueing a WRITE request to its "
-         "completion (mountstats WRITE execute in ms over WRITE ops).", C_WEXE_B, PL_U(SECONDS, 1e-7, COUNTER)),
-    AVGB(C_WEXE_B, "Avg. sec/Write (Execute) Base", "WRITE ops, the base of Avg. sec/Write "
-         "(Execute).", PL_U(COUNT, 1, COUNTER)),
-    { C_RETRANS, "Retransmissions/sec", "Requests sent again per second, after a timeout or a "
-      "reconnect (mountstats per-op trans - ops, summed over all operations).",
-      BULK, PL_NO_ID, NOV, 0, 8, PL_U(COUNT, 1, COUNTER) },
-    { C_TIMEOUTS, "Timeouts", "Major timeouts of requests on this mount since it was mounted "
-      "(mountstats per-op timeouts, summed).", PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, 8,
-        PL_U(COUNT, 1, COUNTER) },
-    { C_ERRORS, "Errors", "Requests that completed with an error status since the mount "
-      "(mountstats per-op errors, summed; statvers 1.1, kernel 5.6 and later).",
-      PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, 8, PL_U(COUNT, 1, COUNTER) },
+typedef struct mstat {
+    uint64_t bytes[8];
+    int nbytes;              /* 8 when the bytes: line parsed, else 0 */
+    uint64_t rd[9], wr[9];
+    int nrd, nwr;            /* numbers of the READ and WRITE lines: 0, 8 or 9 */
+    uint64_t ops, retrans, timeouts, errors;
+    int nops, nerr;          /* op lines parsed; of those, with an errors field */
+    int bad;                 /* an op line that did not parse */
+} mstat;
+
+/* A mount's parse as the walk reads it: the bytes: line, the READ and the
+ * WRITE lines (fields below their count are there). */
+enum { S_BYTES, S_RD, S_WR, NSRC };
+
+static const pl_feed_src srcs[NSRC] = {
+    PL_FEED_SRC_N(NULL, mstat, bytes, nbytes),
+    PL_FEED_SRC_N(NULL, mstat, rd, nrd),
+    PL_FEED_SRC_N(NULL, mstat, wr, nwr),
 };
+
+/* Field f of an op line, in ms, as 100 ns. */
+static int ms_hns(pl_feed_in *in, unsigned src, unsigned f, uint64_t *v)
+{
+    uint64_t ms;
+    return pl_feed_field(in, src, f, &ms) && pl_mul_ok(ms, 10000, v);
+}
+
+static int rd_rtt(pl_feed_in *in, uint64_t *v) { return ms_hns(in, S_RD, 6, v); }
+static int rd_exe(pl_feed_in *in, uint64_t *v) { return ms_hns(in, S_RD, 7, v); }
+static int wr_rtt(pl_feed_in *in, uint64_t *v) { return ms_hns(in, S_WR, 6, v); }
+static int wr_exe(pl_feed_in *in, uint64_t *v) { return ms_hns(in, S_WR, 7, v); }
+
+/* ids equal indexes: the rows are in id order and never renumbered */
+#define NFS_ROWS(R) \
+    R(C_RBYTES, "Read Bytes/sec", "Bytes read by applications per second, through the page cache " \
+      "and with O_DIRECT (mountstats bytes: normalreadbytes + directreadbytes).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), PL_SUM(S_BYTES, 0, 2)) \
+    R(C_WBYTES, "Write Bytes/sec", "Bytes written by applications per second, through the page " \
+      "cache and with O_DIRECT (mountstats bytes: normalwritebytes + directwritebytes).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), PL_SUM(S_BYTES, 1, 3)) \
+    R(C_SRBYTES, "Server Read Bytes/sec", "Bytes read from the server per second by READ " \
+      "requests (mountstats bytes: serverreadbytes).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), PL_FIELD(S_BYTES, 4)) \
+    R(C_SWBYTES, "Server Write Bytes/sec", "Bytes sent to the server per second by WRITE " \
+      "requests (mountstats bytes: serverwritebytes).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, COUNTER), PL_FIELD(S_BYTES, 5)) \
+    R(C_ROPS, "Read Operations/sec", "READ requests sent to the server per second (mountstats " \
+      "per-op READ ops).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_RD, 0)) \
+    R(C_WOPS, "Write Operations/sec", "WRITE requests sent to the server per second (mountstats " \
+      "per-op WRITE ops).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_WR, 0)) \
+    R(C_OPS, "Operations/sec", "RPC requests of every kind per second (mountstats per-op ops " \
+      "summed over all operations).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
+    R(C_RRTT, "Avg. sec/Read (RTT)", "Mean round-trip time of a READ request, from sending to " \
+      "the reply (mountstats READ rtt in ms over READ ops).", \
+      PERF_AVERAGE_TIMER, C_RRTT_B, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_DERIVE(PL_BIT(S_RD), rd_rtt)) \
+    R(C_RRTT_B, "Avg. sec/Read (RTT) Base", "READ ops, the base of Avg. sec/Read (RTT).", \
+      PERF_AVERAGE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_RD, 0)) \
+    R(C_REXE, "Avg. sec/Read (Execute)", "Mean time from queueing a READ request to its " \
+      "completion, queueing included (mountstats READ execute in ms over READ ops).", \
+      PERF_AVERAGE_TIMER, C_REXE_B, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_DERIVE(PL_BIT(S_RD), rd_exe)) \
+    R(C_REXE_B, "Avg. sec/Read (Execute) Base", "READ ops, the base of Avg. sec/Read (Execute).", \
+      PERF_AVERAGE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_RD, 0)) \
+    R(C_WRTT, "Avg. sec/Write (RTT)", "Mean round-trip time of a WRITE request (mountstats WRITE " \
+      "rtt in ms over WRITE ops).", \
+      PERF_AVERAGE_TIMER, C_WRTT_B, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_DERIVE(PL_BIT(S_WR), wr_rtt)) \
+    R(C_WRTT_B, "Avg. sec/Write (RTT) Base", "WRITE ops, the base of Avg. sec/Write (RTT).", \
+      PERF_AVERAGE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_WR, 0)) \
+    R(C_WEXE, "Avg. sec/Write (Execute)", "Mean time from queueing a WRITE request to its " \
+      "completion (mountstats WRITE execute in ms over WRITE ops).", \
+      PERF_AVERAGE_TIMER, C_WEXE_B, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_DERIVE(PL_BIT(S_WR), wr_exe)) \
+    R(C_WEXE_B, "Avg. sec/Write (Execute) Base", "WRITE ops, the base of Avg. sec/Write " \
+      "(Execute).", \
+      PERF_AVERAGE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_WR, 0)) \
+    R(C_RETRANS, "Retransmissions/sec", "Requests sent again per second, after a timeout or a " \
+      "reconnect (mountstats per-op trans - ops, summed over all operations).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
+    R(C_TIMEOUTS, "Timeouts", "Major timeouts of requests on this mount since it was mounted " \
+      "(mountstats per-op timeouts, summed).", \
+      PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
+    R(C_ERRORS, "Errors", "Requests that completed with an error status since the mount " \
+      "(mountstats per-op errors, summed; statvers 1.1, kernel 5.6 and later).", \
+      PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND())
+
+
+static const pl_counter_def counters[] = { NFS_ROWS(PL_ROW_COUNTER) };
+static const pl_feed feeds[] = { NFS_ROWS(PL_ROW_FEED) };
+_Static_assert(sizeof counters / sizeof counters[0] == NC, "one row per counter");
+
 
 typedef struct nstate {
     pl_env *env;
@@ -177,39 +223,18 @@ static int nums(const char *p, uint64_t *v, int n)
     return k;
 }
 
-typedef struct mstat {
-    uint64_t bytes[8];
-    int have_bytes;
-    uint64_t rd[9], wr[9];
-    int nrd, nwr;
-    uint64_t ops, retrans, timeouts, errors;
-    int nops, nerr;          /* op lines parsed; of those, with an errors field */
-    int bad;                 /* an op line that did not parse */
-} mstat;
 
-static void publish(pl_snapshot *snap, uint32_t i, const mstat *m)
+
+/* The mount's counters: the walk for the lines' fields, the sums over
+ * every op by hand, only when every op line parsed (a partial sum is wrong). */
+static void publish(pl_snapshot *snap, uint32_t i, const mstat *m, const uint8_t *wanted)
 {
-    if (m->have_bytes) {
-        pl_snap_set(snap, i, C_RBYTES, m->bytes[0] + m->bytes[2]);
-        pl_snap_set(snap, i, C_WBYTES, m->bytes[1] + m->bytes[3]);
-        pl_snap_set(snap, i, C_SRBYTES, m->bytes[4]);
-        pl_snap_set(snap, i, C_SWBYTES, m->bytes[5]);
-    }
-    if (m->nrd >= 8) {
-        pl_snap_set(snap, i, C_ROPS, m->rd[0]);
-        pl_snap_set(snap, i, C_RRTT, m->rd[6] * 10000);    /* ms -> 100 ns */
-        pl_snap_set(snap, i, C_RRTT_B, m->rd[0]);
-        pl_snap_set(snap, i, C_REXE, m->rd[7] * 10000);
-        pl_snap_set(snap, i, C_REXE_B, m->rd[0]);
-    }
-    if (m->nwr >= 8) {
-        pl_snap_set(snap, i, C_WOPS, m->wr[0]);
-        pl_snap_set(snap, i, C_WRTT, m->wr[6] * 10000);
-        pl_snap_set(snap, i, C_WRTT_B, m->wr[0]);
-        pl_snap_set(snap, i, C_WEXE, m->wr[7] * 10000);
-        pl_snap_set(snap, i, C_WEXE_B, m->wr[0]);
-    }
-    /* sums over every op only when every op line parsed: a partial sum is wrong */
+    pl_feed_in in;
+    pl_feed_begin(&in, srcs, NSRC, NULL, snap, NULL);
+    pl_feed_put(&in, S_BYTES, m);
+    pl_feed_put(&in, S_RD, m);
+    pl_feed_put(&in, S_WR, m);
+    pl_feed_walk(&in, i, feeds, NC, wanted);
     if (m->nops > 0 && !m->bad) {
         pl_snap_set(snap, i, C_OPS, m->ops);
         pl_snap_set(snap, i, C_RETRANS, m->retrans);
@@ -219,7 +244,7 @@ static void publish(pl_snapshot *snap, uint32_t i, const mstat *m)
     }
 }
 
-static int nfs_read(nstate *s, pl_snapshot *snap, int values)
+static int nfs_read(nstate *s, pl_snapshot *snap, const uint8_t *wanted, int values)
 {
     const char *p, *nl;
     int inst = -1, stats = 0, perop = 0;
@@ -240,7 +265,7 @@ static int nfs_read(nstate *s, pl_snapshot *snap, int values)
             break;
         if (strncmp(p, "device ", 7) == 0) {
             if (inst >= 0 && stats && values)
-                publish(snap, (uint32_t)inst, &m);
+                publish(snap, (uint32_t)inst, &m, wanted);
             inst = -1;
             if (nfs_device(p, nl, s->name, NAME_MAX_, &stats)) {
                 if ((inst = add_mount(s, snap)) < 0)
@@ -256,7 +281,7 @@ static int nfs_read(nstate *s, pl_snapshot *snap, int values)
         while (*q == ' ' || *q == '\t')
             q++;
         if (strncmp(q, "bytes:", 6) == 0) {
-            m.have_bytes = nums(q + 6, m.bytes, 8) == 8;
+            m.nbytes = nums(q + 6, m.bytes, 8) == 8 ? 8 : 0;
         } else if (strncmp(q, "per-op statistics", 17) == 0) {
             perop = 1;
         } else if (perop && (colon = memchr(q, ':', (size_t)(nl - q))) != NULL) {
@@ -284,19 +309,18 @@ static int nfs_read(nstate *s, pl_snapshot *snap, int values)
         }
     }
     if (inst >= 0 && stats && values)
-        publish(snap, (uint32_t)inst, &m);
+        publish(snap, (uint32_t)inst, &m, wanted);
     return 0;
 }
 
 static int nfs_instances(void *state, pl_snapshot *snap)
 {
-    return nfs_read(state, snap, 0);
+    return nfs_read(state, snap, NULL, 0);
 }
 
 static int nfs_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
-    (void)wanted;            /* one file holds every counter */
-    return nfs_read(state, snap, 1);
+    return nfs_read(state, snap, wanted, 1);   /* one file holds every counter */
 }
 
 static const pl_provider_ops ops = { nfs_open, nfs_close, nfs_instances, nfs_collect, NULL };

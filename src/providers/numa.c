@@ -15,9 +15,16 @@
  * /sys) is zero instances.  A malformed online file fails the set; a node
  * whose files are missing or malformed keeps its instance with those values
  * unset.  Only complete lines count, so a cut-off file gives no cut-off
- * number. */
+ * number.
+ *
+ * Every counter is a row (pl_rowset.h): the collect parses each node's
+ * files into one row (and _Total's sums into another), and the generic
+ * walk fills the counters from it. */
 #include "pl_provider.h"
 #include "providers.h"
+#include "pl_rowset.h"
+
+#include <stddef.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -49,45 +56,112 @@ static const key skeys[NS] = {
 #define BULK PERF_COUNTER_BULK_COUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define CTR(id, name, help, type, base, detail, u) { id, name, help, type, base, detail, 0, 8, u }
+#define MB(k) PL_DERIVE(PL_BIT(S_MEM), mb_##k)
 
-static const pl_counter_def counters[NC] = {
-    CTR(C_TOTAL, "Total MBytes", "Memory of the node in MiB (nodeN/meminfo MemTotal / 1024).",
-        LRAW, PL_NO_ID, NOV, PL_U(BYTES, 1048576, DISCRETE)),
-    CTR(C_FREE, "Free & Zero Page List MBytes", "Unused memory of the node in MiB "
-        "(nodeN/meminfo MemFree / 1024).", LRAW, PL_NO_ID, NOV, PL_U(BYTES, 1048576, GAUGE)),
-    CTR(C_AVAIL, "Available MBytes", "Approximate memory of the node available without "
-        "swapping, in MiB: nodeN/meminfo MemFree + Inactive(file) + SReclaimable (the kernel "
-        "has no per-node MemAvailable).", LRAW, PL_NO_ID, NOV, PL_U(BYTES, 1048576, GAUGE)),
-    CTR(C_STANDBY, "Standby List MBytes", "Page cache of the node on the inactive list, first "
-        "to be reclaimed, in MiB (nodeN/meminfo Inactive(file) / 1024).", LRAW, PL_NO_ID, NOV,
-          PL_U(BYTES, 1048576, GAUGE)),
-    CTR(C_FILE, "File MBytes", "Page cache of the node in MiB (nodeN/meminfo FilePages / 1024).",
-        LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1048576, GAUGE)),
-    CTR(C_ANON, "Anon MBytes", "Anonymous memory of the node in MiB (nodeN/meminfo AnonPages "
-        "/ 1024).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1048576, GAUGE)),
-    CTR(C_SLAB, "Slab MBytes", "Kernel slab memory of the node in MiB (nodeN/meminfo Slab / "
-        "1024).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1048576, GAUGE)),
-    CTR(C_DIRTY, "Dirty MBytes", "File pages of the node waiting to be written back, in MiB "
-        "(nodeN/meminfo Dirty / 1024).", LRAW, PL_NO_ID, ADV, PL_U(BYTES, 1048576, GAUGE)),
-    CTR(C_LOCAL, "Local Allocations/sec", "Pages allocated on this node by a process running "
-        "on it, per second (nodeN/numastat local_node).", BULK, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(C_REMOTE, "Remote Allocations/sec", "Pages allocated on this node by a process running "
-        "on another node, per second (nodeN/numastat other_node).", BULK, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(C_HIT, "NUMA Hits/sec", "Pages allocated on this node as intended, per second "
-        "(nodeN/numastat numa_hit).", BULK, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(C_MISS, "NUMA Misses/sec", "Pages allocated on this node though another was preferred, "
-        "per second (nodeN/numastat numa_miss).", BULK, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(C_FOREIGN, "NUMA Foreign/sec", "Pages meant for this node but allocated on another, per "
-        "second (nodeN/numastat numa_foreign).", BULK, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(C_INTERLEAVE, "Interleave Hits/sec", "Interleaved-policy pages allocated on this node "
-        "as intended, per second (nodeN/numastat interleave_hit).", BULK, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(C_PLOCAL, "% Local Allocations", "Share of the interval's allocations on this node made "
-        "by processes running on it (numastat local_node over local_node + other_node).",
-        PERF_SAMPLE_FRACTION, C_PLOCAL_BASE, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(C_PLOCAL_BASE, "% Local Allocations Base", "numastat local_node + other_node, the base "
-        "of % Local Allocations.", PERF_SAMPLE_BASE, PL_NO_ID, ADV, PL_U(COUNT, 1, COUNTER)),
+/* One instance's parsed values, handed to the walk: a node's two files,
+ * or _Total's sums. */
+typedef struct numa_row {
+    uint64_t m[NM];          /* meminfo, kB */
+    uint8_t mst[NM];         /* PL_NS_* */
+    uint64_t s[NS];          /* numastat, pages */
+    uint8_t sst[NS];
+} numa_row;
+
+enum { S_MEM, S_NS, NSRC };   /* S_NS: numastat */
+
+static const pl_feed_src srcs[NSRC] = {
+    { NULL, offsetof(numa_row, m), offsetof(numa_row, mst), PL_FEED_NO_ST },
+    { NULL, offsetof(numa_row, s), offsetof(numa_row, sst), PL_FEED_NO_ST },
 };
+
+/* MBytes: kB / 1024, truncated. */
+#define MB_FN(k) \
+    static int mb_##k(pl_feed_in *in, uint64_t *v) \
+    { \
+        if (!pl_feed_field(in, S_MEM, k, v)) \
+            return 0; \
+        *v >>= 10; \
+        return 1; \
+    }
+MB_FN(M_TOTAL)
+MB_FN(M_FREE)
+MB_FN(M_INACT_FILE)
+MB_FN(M_FILE)
+MB_FN(M_ANON)
+MB_FN(M_SLAB)
+MB_FN(M_DIRTY)
+
+/* MemFree + Inactive(file) + SReclaimable, in MiB. */
+static int avail_mb(pl_feed_in *in, uint64_t *v)
+{
+    uint64_t f, i, r;
+    if (!pl_feed_field(in, S_MEM, M_FREE, &f) || !pl_feed_field(in, S_MEM, M_INACT_FILE, &i) ||
+        !pl_feed_field(in, S_MEM, M_SRECL, &r) || !pl_add_ok(f, i, v) || !pl_add_ok(*v, r, v))
+        return 0;
+    *v >>= 10;
+    return 1;
+}
+
+/* local_node, when its base local_node + other_node is known too. */
+static int local_share(pl_feed_in *in, uint64_t *v)
+{
+    uint64_t o, sum;
+    return pl_feed_field(in, S_NS, S_LOCAL, v) && pl_feed_field(in, S_NS, S_OTHER, &o) &&
+           pl_add_ok(*v, o, &sum);
+}
+
+#define NUMA_ROWS(R) \
+    R(C_TOTAL, "Total MBytes", "Memory of the node in MiB (nodeN/meminfo MemTotal / 1024).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1048576, DISCRETE), MB(M_TOTAL)) \
+    R(C_FREE, "Free & Zero Page List MBytes", "Unused memory of the node in MiB (nodeN/meminfo " \
+      "MemFree / 1024).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1048576, GAUGE), MB(M_FREE)) \
+    R(C_AVAIL, "Available MBytes", "Approximate memory of the node available without swapping, " \
+      "in MiB: nodeN/meminfo MemFree + Inactive(file) + SReclaimable (the kernel has no " \
+      "per-node MemAvailable).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1048576, GAUGE), PL_DERIVE(PL_BIT(S_MEM), avail_mb)) \
+    R(C_STANDBY, "Standby List MBytes", "Page cache of the node on the inactive list, first to " \
+      "be reclaimed, in MiB (nodeN/meminfo Inactive(file) / 1024).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1048576, GAUGE), MB(M_INACT_FILE)) \
+    R(C_FILE, "File MBytes", "Page cache of the node in MiB (nodeN/meminfo FilePages / 1024).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1048576, GAUGE), MB(M_FILE)) \
+    R(C_ANON, "Anon MBytes", "Anonymous memory of the node in MiB (nodeN/meminfo AnonPages / " \
+      "1024).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1048576, GAUGE), MB(M_ANON)) \
+    R(C_SLAB, "Slab MBytes", "Kernel slab memory of the node in MiB (nodeN/meminfo Slab / 1024).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1048576, GAUGE), MB(M_SLAB)) \
+    R(C_DIRTY, "Dirty MBytes", "File pages of the node waiting to be written back, in MiB " \
+      "(nodeN/meminfo Dirty / 1024).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1048576, GAUGE), MB(M_DIRTY)) \
+    R(C_LOCAL, "Local Allocations/sec", "Pages allocated on this node by a process running on " \
+      "it, per second (nodeN/numastat local_node).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_NS, S_LOCAL)) \
+    R(C_REMOTE, "Remote Allocations/sec", "Pages allocated on this node by a process running on " \
+      "another node, per second (nodeN/numastat other_node).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_NS, S_OTHER)) \
+    R(C_HIT, "NUMA Hits/sec", "Pages allocated on this node as intended, per second " \
+      "(nodeN/numastat numa_hit).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_NS, S_HIT)) \
+    R(C_MISS, "NUMA Misses/sec", "Pages allocated on this node though another was preferred, per " \
+      "second (nodeN/numastat numa_miss).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_NS, S_MISS)) \
+    R(C_FOREIGN, "NUMA Foreign/sec", "Pages meant for this node but allocated on another, per " \
+      "second (nodeN/numastat numa_foreign).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_NS, S_FOREIGN)) \
+    R(C_INTERLEAVE, "Interleave Hits/sec", "Interleaved-policy pages allocated on this node as " \
+      "intended, per second (nodeN/numastat interleave_hit).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_NS, S_INTERLEAVE)) \
+    R(C_PLOCAL, "% Local Allocations", "Share of the interval's allocations on this node made by " \
+      "processes running on it (numastat local_node over local_node + other_node).", \
+      PERF_SAMPLE_FRACTION, C_PLOCAL_BASE, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_DERIVE(PL_BIT(S_NS), local_share)) \
+    R(C_PLOCAL_BASE, "% Local Allocations Base", "numastat local_node + other_node, the base of " \
+      "% Local Allocations.", \
+      PERF_SAMPLE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_SUM(S_NS, S_LOCAL, S_OTHER))
+
+
+static const pl_counter_def counters[] = { NUMA_ROWS(PL_ROW_COUNTER) };
+static const pl_feed feeds[] = { NUMA_ROWS(PL_ROW_FEED) };
+_Static_assert(sizeof counters / sizeof counters[0] == NC, "one row per counter");
 
 #define ONLINE "sys/devices/system/node/online"
 #define MAX_NODES 4096
@@ -235,14 +309,13 @@ static int numa_instances(void *state, pl_snapshot *snap)
 }
 
 /* Parses "Node N Key: value kB" (meminfo, prefix 1) or "key value"
- * (numastat) lines into v[]; ok bit i set when key i parsed, bad when it
- * was there but malformed. */
+ * (numastat) lines into v[] and st[] (PL_NS_*): the first line of a key
+ * counts. */
 static void parse_keys(const char *buf, int prefix, const key *keys, int nk, uint64_t *v,
-                       unsigned *ok)
+                       uint8_t *st)
 {
-    unsigned bad = 0;
     const char *nl;
-    *ok = 0;
+    memset(st, PL_NS_ABSENT, (size_t)nk);
     for (const char *p = buf; *p; p = nl + 1) {
         const char *end;
         size_t klen;
@@ -266,92 +339,69 @@ static void parse_keys(const char *buf, int prefix, const key *keys, int nk, uin
         for (int k = 0; k < nk; k++) {
             if (keys[k].len != klen || memcmp(p, keys[k].k, klen) != 0)
                 continue;
-            if (!((*ok | bad) & 1u << k)) {
-                if (pl_parse_kb_line(*end == ':' ? end + 1 : end, &v[k]))
-                    *ok |= 1u << k;
-                else
-                    bad |= 1u << k;
-            }
+            if (st[k] == PL_NS_ABSENT)
+                st[k] = pl_parse_kb_line(*end == ':' ? end + 1 : end, &v[k]) ? PL_NS_OK : PL_NS_BAD;
             break;
         }
     }
 }
 
-/* Sets the counters of instance i from kB values m (ok bits mok) and page
- * counts st (ok bits sok). */
-static void set_node(pl_snapshot *snap, uint32_t i, const uint64_t *m, unsigned mok,
-                     const uint64_t *st, unsigned sok, int want_m, int want_s)
+/* Adds n values into the total t: a total has a value only when every
+ * node had it. */
+static void add_total(uint64_t *t, uint8_t *tst, const uint64_t *v, const uint8_t *st, int n)
 {
-    static const uint8_t mb[][2] = {
-        { C_TOTAL, M_TOTAL }, { C_FREE, M_FREE }, { C_STANDBY, M_INACT_FILE },
-        { C_FILE, M_FILE }, { C_ANON, M_ANON }, { C_SLAB, M_SLAB }, { C_DIRTY, M_DIRTY },
-    };
-    static const uint8_t sc[][2] = {
-        { C_LOCAL, S_LOCAL }, { C_REMOTE, S_OTHER }, { C_HIT, S_HIT }, { C_MISS, S_MISS },
-        { C_FOREIGN, S_FOREIGN }, { C_INTERLEAVE, S_INTERLEAVE },
-    };
-    uint64_t a;
-    if (want_m) {
-        for (size_t k = 0; k < sizeof mb / sizeof mb[0]; k++)
-            if (mok & 1u << mb[k][1])
-                pl_snap_set(snap, i, mb[k][0], m[mb[k][1]] >> 10);
-        if ((mok & 7u << M_FREE) == 7u << M_FREE &&   /* MemFree, Inactive(file), SReclaimable */
-            pl_add_ok(m[M_FREE], m[M_INACT_FILE], &a) && pl_add_ok(a, m[M_SRECL], &a))
-            pl_snap_set(snap, i, C_AVAIL, a >> 10);
-    }
-    if (want_s) {
-        for (size_t k = 0; k < sizeof sc / sizeof sc[0]; k++)
-            if (sok & 1u << sc[k][1])
-                pl_snap_set(snap, i, sc[k][0], st[sc[k][1]]);
-        if ((sok & 3u) == 3u && pl_add_ok(st[S_LOCAL], st[S_OTHER], &a)) {
-            pl_snap_set(snap, i, C_PLOCAL, st[S_LOCAL]);
-            pl_snap_set(snap, i, C_PLOCAL_BASE, a);
-        }
-    }
+    for (int k = 0; k < n; k++)
+        if (st[k] != PL_NS_OK || !pl_add_ok(t[k], v[k], &t[k]))
+            tst[k] = PL_NS_BAD;
+}
+
+/* Reads file `name` of node nid (f) into v, st. */
+static void read_node_file(numa_state *s, pl_file *f, const char *name, uint32_t nid, int prefix,
+                           const key *keys, int nk, uint64_t *v, uint8_t *st)
+{
+    char rel[64] = "";
+    if (f->fd < 0)
+        snprintf(rel, sizeof rel, "sys/devices/system/node/node%u/%s", (unsigned)nid, name);
+    if (pl_file_read(f, s->env, rel) == 0)
+        parse_keys(f->buf, prefix, keys, nk, v, st);
+    else
+        memset(st, PL_NS_ABSENT, (size_t)nk);
 }
 
 static int numa_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
     numa_state *s = state;
-    int e, want_m = 0, want_s = 0;
-    uint64_t tm[NM] = { 0 }, ts[NS] = { 0 };
-    unsigned tmok = (1u << NM) - 1, tsok = (1u << NS) - 1;
-    char rel[64] = "";
+    uint32_t need = pl_feed_need(feeds, NC, wanted);
+    int e, want_m = (need & PL_BIT(S_MEM)) != 0, want_s = (need & PL_BIT(S_NS)) != 0;
+    numa_row row, tot;
+    pl_feed_in in;
     if ((e = fill(s, snap)) != 0 || s->nlist == 0)
         return e;
-    for (int c = 0; c < NC; c++) {
-        if (wanted && !wanted[c])
-            continue;
-        if (c < C_LOCAL)
-            want_m = 1;
-        else
-            want_s = 1;
-    }
-    for (uint32_t i = 0; i < s->nlist; i++) {
-        node *n = &s->n[s->list[i]];
-        uint64_t m[NM], st[NS];
-        unsigned mok = 0, sok = 0;
-        if (want_m) {
-            if (n->meminfo.fd < 0)
-                snprintf(rel, sizeof rel, "sys/devices/system/node/node%u/meminfo", s->list[i]);
-            if (pl_file_read(&n->meminfo, s->env, rel) == 0)
-                parse_keys(n->meminfo.buf, 1, mkeys, NM, m, &mok);
-            for (int k = 0; k < NM; k++)
-                if (!(mok & 1u << k) || !pl_add_ok(tm[k], m[k], &tm[k]))
-                    tmok &= ~(1u << k);
+    memset(&tot, 0, sizeof tot);
+    memset(tot.mst, PL_NS_OK, sizeof tot.mst);
+    memset(tot.sst, PL_NS_OK, sizeof tot.sst);
+    pl_feed_begin(&in, srcs, NSRC, NULL, snap, NULL);
+    for (uint32_t i = 0; i <= s->nlist; i++) {
+        numa_row *r = &row;
+        if (i == s->nlist) {
+            r = &tot;        /* _Total, the last instance */
+        } else {
+            node *n = &s->n[s->list[i]];
+            if (want_m)
+                read_node_file(s, &n->meminfo, "meminfo", s->list[i], 1, mkeys, NM, row.m,
+                               row.mst);
+            if (want_s)
+                read_node_file(s, &n->numastat, "numastat", s->list[i], 0, skeys, NS, row.s,
+                               row.sst);
+            if (want_m)
+                add_total(tot.m, tot.mst, row.m, row.mst, NM);
+            if (want_s)
+                add_total(tot.s, tot.sst, row.s, row.sst, NS);
         }
-        if (want_s) {
-            if (n->numastat.fd < 0)
-                snprintf(rel, sizeof rel, "sys/devices/system/node/node%u/numastat", s->list[i]);
-            if (pl_file_read(&n->numastat, s->env, rel) == 0)
-                parse_keys(n->numastat.buf, 0, skeys, NS, st, &sok);
-            for (int k = 0; k < NS; k++)
-                if (!(sok & 1u << k) || !pl_add_ok(ts[k], st[k], &ts[k]))
-                    tsok &= ~(1u << k);
-        }
-        set_node(snap, i, m, mok, st, sok, want_m, want_s);
+        pl_feed_put(&in, S_MEM, want_m ? r : NULL);
+        pl_feed_put(&in, S_NS, want_s ? r : NULL);
+        pl_feed_walk(&in, i, feeds, NC, wanted);
     }
-    set_node(snap, s->nlist, tm, tmok, ts, tsok, want_m, want_s);
     return 0;
 }
 

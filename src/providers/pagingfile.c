@@ -6,10 +6,15 @@
  * 0 (so % Usage reports a zero base).  Without /proc/swaps (a kernel without
  * CONFIG_SWAP, or no /proc) it is there with every value unset.  The kernel
  * keeps no peak: % Usage Peak is the most used seen by this query since it
- * opened, per file name. */
+ * opened, per file name.
+ *
+ * Every counter is a row (pl_rowset.h): the collect makes each instance's
+ * row (an area's values with its peak, or _Total's sums) and the generic
+ * walk fills the counters from it. */
 #include "pl_provider.h"
 #include "providers.h"
 #include "pl_ksrc.h"
+#include "pl_rowset.h"
 #include "swaps.h"
 
 #include <errno.h>
@@ -20,31 +25,45 @@
 #define PERF_DOUBLE_RAW 0x00012000u   /* 8 bytes holding an IEEE double */
 #endif
 
-enum { P_USAGE, P_USAGE_BASE, P_PEAK, P_PEAK_BASE, P_SIZE, P_USED, P_PRIO, P_N };
+/* The values of one instance as the walk reads them: an area's row, or
+ * _Total's sums (n = PF_PRIO: no priority). */
+enum { PF_SIZE, PF_USED, PF_PEAK, PF_PRIO, PF_NF };
 
-#define CTR(id, name, help, type, base, detail, u) { id, name, help, type, base, detail, 0, 8, u },
+typedef struct pf_row {
+    uint64_t v[PF_NF];       /* bytes; the priority as a double's bits */
+    int n;                   /* fields present */
+} pf_row;
 
-static const pl_counter_def counters[] = {
-    CTR(0, "% Usage", "Share of the swap area in use (/proc/swaps Used over Size).",
-        PERF_LARGE_RAW_FRACTION, 1, PERF_DETAIL_NOVICE, PL_U(BYTES, 1, GAUGE))
-    CTR(1, "% Usage Base", "Size of the swap area in bytes (/proc/swaps Size, KiB x 1024), "
-        "the base of % Usage.", PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(BYTES, 1, DISCRETE))
-    CTR(2, "% Usage Peak", "Highest use of the swap area seen since this query opened, as a "
-        "share of its size; the kernel keeps no peak, so unlike Windows it is not since boot.",
-        PERF_LARGE_RAW_FRACTION, 3, PERF_DETAIL_NOVICE, PL_U(BYTES, 1, GAUGE))
-    CTR(3, "% Usage Peak Base", "Size of the swap area in bytes, the base of % Usage Peak.",
-        PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(BYTES, 1, DISCRETE))
-    CTR(32, "Size Bytes", "Size of the swap area in bytes (/proc/swaps Size, KiB x 1024).",
-        PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(BYTES, 1, DISCRETE))
-    CTR(33, "Used Bytes", "Bytes of the swap area in use (/proc/swaps Used, KiB x 1024).",
-        PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(BYTES, 1, GAUGE))
-    CTR(34, "Priority", "Swap priority, higher used first; negative for areas given none "
-        "(/proc/swaps Priority, raw data is a double).", PERF_DOUBLE_RAW, PL_NO_ID,
-        PERF_DETAIL_ADVANCED, PL_U(NONE, 1, DISCRETE))
-};
+enum { S_ROW, NSRC };
+
+static const pl_feed_src srcs[NSRC] = { PL_FEED_SRC_N(NULL, pf_row, v, n) };
+
+#define LRAW PERF_COUNTER_LARGE_RAWCOUNT
+#define NOV PERF_DETAIL_NOVICE
+#define ADV PERF_DETAIL_ADVANCED
+#define PF_ROWS(R) \
+    R(0, "% Usage", "Share of the swap area in use (/proc/swaps Used over Size).", \
+      PERF_LARGE_RAW_FRACTION, 1, NOV, 0, PL_U(BYTES, 1, GAUGE), PL_FIELD(S_ROW, PF_USED)) \
+    R(1, "% Usage Base", "Size of the swap area in bytes (/proc/swaps Size, KiB x 1024), " \
+      "the base of % Usage.", \
+      PERF_LARGE_RAW_BASE, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, DISCRETE), PL_FIELD(S_ROW, PF_SIZE)) \
+    R(2, "% Usage Peak", "Highest use of the swap area seen since this query opened, as a " \
+      "share of its size; the kernel keeps no peak, so unlike Windows it is not since boot.", \
+      PERF_LARGE_RAW_FRACTION, 3, NOV, 0, PL_U(BYTES, 1, GAUGE), PL_FIELD(S_ROW, PF_PEAK)) \
+    R(3, "% Usage Peak Base", "Size of the swap area in bytes, the base of % Usage Peak.", \
+      PERF_LARGE_RAW_BASE, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, DISCRETE), PL_FIELD(S_ROW, PF_SIZE)) \
+    R(32, "Size Bytes", "Size of the swap area in bytes (/proc/swaps Size, KiB x 1024).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, DISCRETE), PL_FIELD(S_ROW, PF_SIZE)) \
+    R(33, "Used Bytes", "Bytes of the swap area in use (/proc/swaps Used, KiB x 1024).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_FIELD(S_ROW, PF_USED)) \
+    R(34, "Priority", "Swap priority, higher used first; negative for areas given none " \
+      "(/proc/swaps Priority, raw data is a double).", \
+      PERF_DOUBLE_RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, DISCRETE), PL_FIELD(S_ROW, PF_PRIO))
+
+static const pl_counter_def counters[] = { PF_ROWS(PL_ROW_COUNTER) };
+static const pl_feed feeds[] = { PF_ROWS(PL_ROW_FEED) };
 
 #define NC (sizeof counters / sizeof counters[0])
-_Static_assert(NC == P_N, "counter layout");
 
 #define TOTAL_ID 0xFFFFFFFEu
 
@@ -106,22 +125,15 @@ static peak *find_peak(pfstate *s, const char *name)
     return k;
 }
 
-static void set_values(pl_snapshot *snap, uint32_t i, uint64_t size, uint64_t used, uint64_t pk)
+/* An area's values, its peak and its priority (a double's bits) for the walk. */
+static void area_row(pf_row *row, const pl_swaprow *r, uint64_t peak_used)
 {
-    pl_snap_set(snap, i, P_USAGE, used);
-    pl_snap_set(snap, i, P_USAGE_BASE, size);
-    pl_snap_set(snap, i, P_PEAK, pk);
-    pl_snap_set(snap, i, P_PEAK_BASE, size);
-    pl_snap_set(snap, i, P_SIZE, size);
-    pl_snap_set(snap, i, P_USED, used);
-}
-
-static void set_prio(pl_snapshot *snap, uint32_t i, int64_t prio)
-{
-    double d = (double)prio;
-    uint64_t bits;
-    memcpy(&bits, &d, sizeof bits);
-    pl_snap_set(snap, i, P_PRIO, bits);
+    double d = (double)r->prio;
+    row->v[PF_SIZE] = r->size;
+    row->v[PF_USED] = r->used;
+    row->v[PF_PEAK] = peak_used;
+    memcpy(&row->v[PF_PRIO], &d, sizeof d);
+    row->n = PF_NF;
 }
 
 /* The rows of this collect's read: 0 with *w (NULL when the kernel has no
@@ -142,16 +154,32 @@ static int pf_rows(pfstate *s, pl_snapshot *snap, const pl_swaps **w)
     return 0;
 }
 
-/* values = 0: instances only. */
-static int pf_read(pfstate *s, pl_snapshot *snap, int values)
+/* Swapoff'd areas forget their peak. */
+static void forget_unseen(pfstate *s)
 {
-    uint64_t tsize = 0, tused = 0;
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < s->npeaks; i++) {
+        if (s->peaks[i].seen)
+            s->peaks[m++] = s->peaks[i];
+        else
+            free(s->peaks[i].name);
+    }
+    s->npeaks = m;
+}
+
+/* values = 0: instances only.  Each instance's row is handed to the walk
+ * (pl_feed_put); a malformed area gets none, so its counters stay unset. */
+static int pf_read(pfstate *s, pl_snapshot *snap, const uint8_t *wanted, int values)
+{
+    pf_row row, total = { { 0 }, PF_PRIO };
     const pl_swaps *w;
+    pl_feed_in in;
     int e, ok, ti;
     pl_snap_clear(snap);
     if ((e = pf_rows(s, snap, &w)) != 0)
         return e;
     ok = w != NULL;
+    pl_feed_begin(&in, srcs, NSRC, NULL, snap, NULL);
     for (uint32_t i = 0; i < s->npeaks; i++)
         s->peaks[i].seen = 0;
     for (uint32_t n = 0; w && n < w->rows.n; n++) {
@@ -172,41 +200,35 @@ static int pf_read(pfstate *s, pl_snapshot *snap, int values)
         if (r->used > pk->used)
             pk->used = r->used;
         pk->seen = 1;
-        set_values(snap, (uint32_t)k, r->size, r->used, pk->used);
-        set_prio(snap, (uint32_t)k, r->prio);
-        tsize += r->size;    /* both below 2^64 / 1024 each; a few areas cannot overflow */
-        tused += r->used;
+        area_row(&row, r, pk->used);
+        pl_feed_put(&in, S_ROW, &row);
+        pl_feed_walk(&in, (uint32_t)k, feeds, NC, wanted);
+        /* both below 2^64 / 1024 each; a few areas cannot overflow */
+        total.v[PF_SIZE] += r->size;
+        total.v[PF_USED] += r->used;
     }
     if ((ti = pl_snap_add(snap, "_Total", TOTAL_ID)) < 0)
         return ENOMEM;
     if (values && ok) {
-        if (tused > s->total_peak)
-            s->total_peak = tused;
-        set_values(snap, (uint32_t)ti, tsize, tused, s->total_peak);
+        if (total.v[PF_USED] > s->total_peak)
+            s->total_peak = total.v[PF_USED];
+        total.v[PF_PEAK] = s->total_peak;
+        pl_feed_put(&in, S_ROW, &total);
+        pl_feed_walk(&in, (uint32_t)ti, feeds, NC, wanted);
     }
-    /* swapoff'd areas forget their peak */
-    if (values) {
-        uint32_t m = 0;
-        for (uint32_t i = 0; i < s->npeaks; i++) {
-            if (s->peaks[i].seen)
-                s->peaks[m++] = s->peaks[i];
-            else
-                free(s->peaks[i].name);
-        }
-        s->npeaks = m;
-    }
+    if (values)
+        forget_unseen(s);
     return 0;
 }
 
 static int pf_instances(void *state, pl_snapshot *snap)
 {
-    return pf_read(state, snap, 0);
+    return pf_read(state, snap, NULL, 0);
 }
 
 static int pf_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
-    (void)wanted;            /* one small file gives every counter */
-    return pf_read(state, snap, 1);
+    return pf_read(state, snap, wanted, 1);   /* one small file gives every counter */
 }
 
 static const pl_provider_ops ops = { pf_open, pf_close, pf_instances, pf_collect, NULL };

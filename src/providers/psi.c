@@ -12,9 +12,13 @@
  * PSI has zero instances, not an error, so queries that include other sets
  * go on.  Any other read error (EACCES in a container) keeps the instance
  * with its values unset.  "full" is absent for cpu before 5.13 and "some" for
- * irq: those counters stay unset rather than 0. */
+ * irq: those counters stay unset rather than 0.
+ *
+ * Every counter is a row (pl_rowset.h): a resource's file parses into one
+ * row of values and statuses, which the generic walk turns into counters. */
 #include "pl_provider.h"
 #include "providers.h"
+#include "pl_rowset.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -32,28 +36,50 @@ enum { C_SOME, C_FULL, C_S10, C_S60, C_S300, C_F10, C_F60, C_F300, NC };
 
 #define T100 PERF_100NSEC_TIMER
 #define LRAW PERF_COUNTER_LARGE_RAWCOUNT
-#define AVG(id, name, help, u) { id, name, help, LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, -2, 8, u }
+#define NOV PERF_DETAIL_NOVICE
+#define ADV PERF_DETAIL_ADVANCED
 
-static const pl_counter_def counters[NC] = {
-    { C_SOME, "% Some Stall Time", "Share of wall time in which at least one task was stalled "
-      "waiting for the resource (/proc/pressure/<r> some total=, us x 10 in 100 ns).",
-      T100, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, PL_U(SECONDS, 1e-7, COUNTER) },
-    { C_FULL, "% Full Stall Time", "Share of wall time in which all non-idle tasks were stalled "
-      "on the resource at once (/proc/pressure/<r> full total=, us x 10 in 100 ns); cpu has it "
-      "from kernel 5.13 on.", T100, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, PL_U(SECONDS, 1e-7, COUNTER) },
-    AVG(C_S10, "Some Avg10", "Kernel running average of the some-stall percentage over 10 s "
-        "(some avg10=), in hundredths of a percent.", PL_U(PERCENT, 0.01, GAUGE)),
-    AVG(C_S60, "Some Avg60", "Kernel running average of the some-stall percentage over 60 s "
-        "(some avg60=), in hundredths of a percent.", PL_U(PERCENT, 0.01, GAUGE)),
-    AVG(C_S300, "Some Avg300", "Kernel running average of the some-stall percentage over 300 s "
-        "(some avg300=), in hundredths of a percent.", PL_U(PERCENT, 0.01, GAUGE)),
-    AVG(C_F10, "Full Avg10", "Kernel running average of the full-stall percentage over 10 s "
-        "(full avg10=), in hundredths of a percent.", PL_U(PERCENT, 0.01, GAUGE)),
-    AVG(C_F60, "Full Avg60", "Kernel running average of the full-stall percentage over 60 s "
-        "(full avg60=), in hundredths of a percent.", PL_U(PERCENT, 0.01, GAUGE)),
-    AVG(C_F300, "Full Avg300", "Kernel running average of the full-stall percentage over 300 s "
-        "(full avg300=), in hundredths of a percent.", PL_U(PERCENT, 0.01, GAUGE)),
-};
+/* One resource's parsed file, handed to the walk: v[c] is counter c's value. */
+typedef struct psi_row {
+    uint64_t v[NC];
+    uint8_t st[NC];          /* PL_NS_* */
+} psi_row;
+
+enum { S_RES, NSRC };
+
+static const pl_feed_src srcs[NSRC] = { PL_FEED_SRC_ST(NULL, psi_row) };
+
+#define PSI_ROWS(R) \
+    R(C_SOME, "% Some Stall Time", "Share of wall time in which at least one task was stalled " \
+      "waiting for the resource (/proc/pressure/<r> some total=, us x 10 in 100 ns).", \
+      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_FIELD(S_RES, C_SOME)) \
+    R(C_FULL, "% Full Stall Time", "Share of wall time in which all non-idle tasks were stalled " \
+      "on the resource at once (/proc/pressure/<r> full total=, us x 10 in 100 ns); cpu has it " \
+      "from kernel 5.13 on.", \
+      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_FIELD(S_RES, C_FULL)) \
+    R(C_S10, "Some Avg10", "Kernel running average of the some-stall percentage over 10 s (some " \
+      "avg10=), in hundredths of a percent.", \
+      LRAW, PL_NO_ID, ADV, -2, PL_U(PERCENT, 0.01, GAUGE), PL_FIELD(S_RES, C_S10)) \
+    R(C_S60, "Some Avg60", "Kernel running average of the some-stall percentage over 60 s (some " \
+      "avg60=), in hundredths of a percent.", \
+      LRAW, PL_NO_ID, ADV, -2, PL_U(PERCENT, 0.01, GAUGE), PL_FIELD(S_RES, C_S60)) \
+    R(C_S300, "Some Avg300", "Kernel running average of the some-stall percentage over 300 s " \
+      "(some avg300=), in hundredths of a percent.", \
+      LRAW, PL_NO_ID, ADV, -2, PL_U(PERCENT, 0.01, GAUGE), PL_FIELD(S_RES, C_S300)) \
+    R(C_F10, "Full Avg10", "Kernel running average of the full-stall percentage over 10 s (full " \
+      "avg10=), in hundredths of a percent.", \
+      LRAW, PL_NO_ID, ADV, -2, PL_U(PERCENT, 0.01, GAUGE), PL_FIELD(S_RES, C_F10)) \
+    R(C_F60, "Full Avg60", "Kernel running average of the full-stall percentage over 60 s (full " \
+      "avg60=), in hundredths of a percent.", \
+      LRAW, PL_NO_ID, ADV, -2, PL_U(PERCENT, 0.01, GAUGE), PL_FIELD(S_RES, C_F60)) \
+    R(C_F300, "Full Avg300", "Kernel running average of the full-stall percentage over 300 s " \
+      "(full avg300=), in hundredths of a percent.", \
+      LRAW, PL_NO_ID, ADV, -2, PL_U(PERCENT, 0.01, GAUGE), PL_FIELD(S_RES, C_F300))
+
+
+static const pl_counter_def counters[] = { PSI_ROWS(PL_ROW_COUNTER) };
+static const pl_feed feeds[] = { PSI_ROWS(PL_ROW_FEED) };
+_Static_assert(sizeof counters / sizeof counters[0] == NC, "one row per counter");
 
 typedef struct psi_state {
     pl_env *env;
@@ -96,7 +122,7 @@ static int field(const char *p, const char *key, size_t klen, unsigned digits, u
 }
 
 /* One complete "some ..." or "full ..." line; sets what parses. */
-static void parse_line(const char *p, pl_snapshot *snap, uint32_t inst, int full)
+static void parse_line(const char *p, psi_row *row, int full)
 {
     static const struct { const char *key; size_t len; unsigned digits; } keys[4] = {
         { "avg10=", 6, 2 }, { "avg60=", 6, 2 }, { "avg300=", 7, 2 }, { "total=", 6, 0 },
@@ -113,11 +139,12 @@ static void parse_line(const char *p, pl_snapshot *snap, uint32_t inst, int full
             if (strncmp(p, keys[i].key, keys[i].len) == 0)
                 break;
         if (i < 4 && field(p, keys[i].key, keys[i].len, keys[i].digits, &v)) {
-            if (i == 3) {
-                if (v <= UINT64_MAX / 10)
-                    pl_snap_set(snap, inst, full ? C_FULL : C_SOME, v * 10);
-            } else {
-                pl_snap_set(snap, inst, (uint32_t)((full ? C_F10 : C_S10) + i), v);
+            int c = i == 3 ? (full ? C_FULL : C_SOME) : (full ? C_F10 : C_S10) + i;
+            if (i == 3 && !pl_mul_ok(v, 10, &v))
+                c = -1;      /* us x 10 past 2^64: unset */
+            if (c >= 0) {
+                row->v[c] = v;
+                row->st[c] = PL_NS_OK;
             }
             k = i + 1;
         }
@@ -126,8 +153,9 @@ static void parse_line(const char *p, pl_snapshot *snap, uint32_t inst, int full
     }
 }
 
-static void parse(const char *buf, pl_snapshot *snap, uint32_t inst)
+static void parse(const char *buf, psi_row *row)
 {
+    memset(row->st, PL_NS_ABSENT, sizeof row->st);
     for (const char *p = buf; p && *p; p = pl_next_line(p)) {
         int full;
         if (!strchr(p, '\n'))
@@ -138,15 +166,18 @@ static void parse(const char *buf, pl_snapshot *snap, uint32_t inst)
             full = 1;
         else
             continue;
-        parse_line(p, snap, inst, full);
+        parse_line(p, row, full);
     }
 }
 
 /* Reads every resource not known to be absent and adds its instance;
  * values only when `values`. */
-static int psi_fill(psi_state *s, pl_snapshot *snap, int values)
+static int psi_fill(psi_state *s, pl_snapshot *snap, const uint8_t *wanted, int values)
 {
+    pl_feed_in in;
+    psi_row row;
     pl_snap_clear(snap);
+    pl_feed_begin(&in, srcs, NSRC, NULL, snap, NULL);
     for (int r = 0; r < NRES; r++) {
         int e, i;
         if (s->absent[r])
@@ -161,22 +192,24 @@ static int psi_fill(psi_state *s, pl_snapshot *snap, int values)
         i = pl_snap_add(snap, res_name[r], (uint32_t)r);
         if (i < 0)
             return ENOMEM;
-        if (!e && values)
-            parse(s->f[r].buf, snap, (uint32_t)i);
+        if (!e && values) {
+            parse(s->f[r].buf, &row);
+            pl_feed_put(&in, S_RES, &row);
+            pl_feed_walk(&in, (uint32_t)i, feeds, NC, wanted);
+        }
     }
     return 0;
 }
 
 static int psi_instances(void *state, pl_snapshot *snap)
 {
-    return psi_fill(state, snap, 0);
+    return psi_fill(state, snap, NULL, 0);
 }
 
 static int psi_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
     /* one small file holds every counter of a resource: wanted changes nothing */
-    (void)wanted;
-    return psi_fill(state, snap, 1);
+    return psi_fill(state, snap, wanted, 1);
 }
 
 static const pl_provider_ops psi_ops = { psi_open, psi_close, psi_instances, psi_collect, NULL };

@@ -11,6 +11,7 @@
 #include "cputab.h"
 #include "proc_misc.h"
 #include "cpuinfo.h"
+#include "sysnum.h"
 #include "softnet.h"
 #include "conntrack.h"
 #include "buddyinfo.h"
@@ -26,6 +27,7 @@ const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_swaps,
     &pl_ksrc_stat, &pl_ksrc_interrupts, &pl_ksrc_softirqs, &pl_ksrc_uptime, &pl_ksrc_loadavg,
     &pl_ksrc_cpuinfo,
+    &pl_ksrc_zoneinfo, &pl_ksrc_filenr, &pl_ksrc_entropy, &pl_ksrc_pidmax, &pl_ksrc_threadsmax,
     &pl_ksrc_softnet, &pl_ksrc_ct_count, &pl_ksrc_ct_max, &pl_ksrc_ct_stat,
     &pl_ksrc_buddyinfo,
     &pl_ksrc_ksm_shared, &pl_ksrc_ksm_sharing, &pl_ksrc_ksm_unshared, &pl_ksrc_ksm_volatile,

@@ -1,6 +1,7 @@
 /* /proc/meminfo and /proc/vmstat as kernel sources: see meminfo.h. */
 #include "meminfo.h"
 #include "pl_provider.h"
+#include "srcparse.h"
 
 #include <string.h>
 
@@ -192,3 +193,44 @@ int pl_parse_vmstat(const char *buf, size_t len, void *out)
 const pl_ksrc_def pl_ksrc_meminfo = { "proc/meminfo", sizeof(pl_meminfo), PL_KSRC_WHOLE,
                                       pl_parse_meminfo, NULL };
 const pl_ksrc_def pl_ksrc_vmstat = { "proc/vmstat", sizeof(pl_vmstat), 0, pl_parse_vmstat, NULL };
+
+/* One "low <pages>" line's number, q just past "low": 1 with *v. */
+static int zone_low(const char *q, const char *nl, uint64_t *v)
+{
+    if (pl_src_num(&q, nl, v))
+        return 0;
+    while (q < nl && pl_src_blank(*q))
+        q++;
+    if (nl - q >= 2 && q[0] == 'k' && q[1] == 'B')
+        q += 2;
+    while (q < nl && pl_src_blank(*q))
+        q++;
+    return q == nl;
+}
+
+int pl_parse_zoneinfo(const char *buf, size_t len, void *out)
+{
+    pl_zoneinfo *z = out;
+    const char *end = buf + len, *nl;
+    uint64_t sum = 0;
+    z->st[PL_ZI_LOW] = PL_NS_OK;
+    for (const char *p = buf; p < end; p = nl + 1) {
+        uint64_t v;
+        if (!(nl = memchr(p, '\n', (size_t)(end - p))))
+            break;
+        while (p < nl && pl_src_blank(*p))
+            p++;
+        if (nl - p < 4 || memcmp(p, "low", 3) != 0 || !pl_src_blank(p[3]))
+            continue;
+        if (!zone_low(p + 3, nl, &v) || v > UINT64_MAX - sum) {
+            z->st[PL_ZI_LOW] = PL_NS_BAD;
+            return 0;
+        }
+        sum += v;
+    }
+    z->v[PL_ZI_LOW] = sum;
+    return 0;
+}
+
+const pl_ksrc_def pl_ksrc_zoneinfo = { "proc/zoneinfo", sizeof(pl_zoneinfo), 0, pl_parse_zoneinfo,
+                                       NULL };

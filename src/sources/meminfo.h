@@ -52,11 +52,24 @@ typedef struct pl_vmstat {
     uint64_t other[PL_VM_LINES];   /* for a line not ours: its key's hash (meminfo.c) */
 } pl_vmstat;
 
-/* meminfo is one single_open buffer per read; vmstat a seq_file iterator */
-extern const pl_ksrc_def pl_ksrc_meminfo, pl_ksrc_vmstat;
+/* /proc/zoneinfo, for the MemAvailable estimate of kernels before 3.14:
+ * the sum of every zone's "low" watermark, in pages.  PL_NS_OK with 0 when
+ * the file has no "low" line; PL_NS_BAD when one is malformed or the sum
+ * passes 2^64-1. */
+enum { PL_ZI_LOW, PL_ZI_N };
+
+typedef struct pl_zoneinfo {
+    uint64_t v[PL_ZI_N];
+    uint8_t st[PL_ZI_N];
+} pl_zoneinfo;
+
+/* meminfo is one single_open buffer per read; vmstat and zoneinfo seq_file
+ * iterators */
+extern const pl_ksrc_def pl_ksrc_meminfo, pl_ksrc_vmstat, pl_ksrc_zoneinfo;
 
 /* The pure parsers (buf[len] is '\0'; safe on any bytes).  Always 0. */
 int pl_parse_meminfo(const char *buf, size_t len, void *out);
 int pl_parse_vmstat(const char *buf, size_t len, void *out);
+int pl_parse_zoneinfo(const char *buf, size_t len, void *out);
 
 #endif

@@ -1,0 +1,30 @@
+/* Files of /proc/sys that hold numbers on one line, as kernel sources
+ * (pl_ksrc.h), one pure parser for them all:
+ *   /proc/sys/fs/file-nr                "1184\t0\t9223372036854775807\n"
+ *   /proc/sys/kernel/random/entropy_avail, pid_max, threads-max   "256\n"
+ * A file's line must hold exactly the count of numbers its source expects
+ * (3 for file-nr, 1 for the others): otherwise every field is PL_NS_BAD, as
+ * is a token that is not a whole unsigned number; a line cut off (no '\n')
+ * leaves every field PL_NS_ABSENT. */
+#ifndef PL_SYSNUM_H
+#define PL_SYSNUM_H
+
+#include "pl_ksrc.h"
+
+#define PL_SYSNUM_MAX 3
+
+enum { PL_FILENR_ALLOC, PL_FILENR_FREE, PL_FILENR_MAX };
+
+typedef struct pl_sysnum {
+    uint64_t v[PL_SYSNUM_MAX];
+    uint8_t st[PL_SYSNUM_MAX];   /* PL_NS_* */
+} pl_sysnum;
+
+extern const pl_ksrc_def pl_ksrc_filenr, pl_ksrc_entropy, pl_ksrc_pidmax, pl_ksrc_threadsmax;
+
+/* The pure parsers (buf[len] is '\0'; safe on any bytes): a line of one
+ * number, of three.  Always 0. */
+int pl_parse_sysnum1(const char *buf, size_t len, void *out);
+int pl_parse_sysnum3(const char *buf, size_t len, void *out);
+
+#endif
