@@ -5,6 +5,7 @@
  * written under /tmp; expected values are the lines' own numbers worked out
  * by hand (ms x 10^4 = 100 ns, sectors x 512 = bytes). */
 #include "disk_helpers.h"
+#include "diskstats.h"
 
 #include <string.h>
 
@@ -248,8 +249,36 @@ static void test_thermal_come_go(void)
     rm_tree(dir);
 }
 
+/* The diskstats parser's values: 19 digits read in place, 20 digits
+ * checked against 2^64 - 1; one past it makes the line malformed. */
+static void test_diskstats_wide_values(void)
+{
+    static const char text[] =
+        "8 0 sda 9999999999999999999 1 2 3 4 5 6 7 8 9 10\n"
+        "8 16 sdb 18446744073709551615 01 2 3 4 5 6 7 8 9 10\n"
+        "8 32 sdc 18446744073709551616 1 2 3 4 5 6 7 8 9 10\n"
+        "8 48 sdd 1 2 3 4 5 6 7 8 9 10 11x\n";
+    pl_dstab t = {0};
+    const pl_dsrow *r;
+    CHECK(pl_parse_diskstats(text, sizeof text - 1, &t) == 0);
+    CHECK_EQ_U64(t.n, 4);
+    r = (const pl_dsrow *)t.row;
+    if (t.n == 4) {
+        CHECK_EQ_U64(r[0].nf, 11);
+        CHECK_EQ_U64(r[0].raw[0], 9999999999999999999ull);
+        CHECK_EQ_U64(r[0].raw[10], 10);
+        CHECK_EQ_U64(r[1].nf, 11);
+        CHECK_EQ_U64(r[1].raw[0], UINT64_MAX);
+        CHECK_EQ_U64(r[1].raw[1], 1);
+        CHECK_EQ_U64(r[2].nf, 0);      /* 2^64: no value, the line is malformed */
+        CHECK_EQ_U64(r[3].nf, 0);      /* "11x" */
+    }
+    pl_rows_release(&t);
+}
+
 int main(void)
 {
+    RUN(test_diskstats_wide_values);
     RUN(test_disk_short_lines);
     RUN(test_disk_come_go);
     RUN(test_logicaldisk_short_line);

@@ -191,7 +191,8 @@ int pl_diskstats_update(pl_diskstats *d, const pl_env *env, int values, const ch
         if (!x)
             return ENOMEM;
         x->seen = 1;
-        if (values) {
+        /* PhysicalDisk publishes only the disks it lists */
+        if (values && (x->physical || !d->classify)) {
             if (row->nf)
                 publish(d, x, row->raw, row->nf);
             else
@@ -255,9 +256,15 @@ void pl_diskstats_total(pl_diskstats *d)
 
 /* ---- the shared I/O rows' derives ---------------------------------------- */
 
-static int fld(pl_feed_in *in, unsigned f, uint64_t *v)
+/* Field f of the handed row (pl_feed_field's rule for PL_DS_SRC, read in
+ * place: these run 30 times per device and collect). */
+static inline int fld(pl_feed_in *in, unsigned f, uint64_t *v)
 {
-    return pl_feed_field(in, PL_DS_ROW, f, v);
+    const pl_dsvals *d = in->data[PL_DS_ROW];
+    if (!d || f >= (unsigned)d->nf)
+        return 0;
+    *v = d->v[f];
+    return 1;
 }
 
 /* field f times k */
