@@ -244,7 +244,7 @@ void pl_diskstats_total(pl_diskstats *d)
         if (x->primed) {
             memcpy(x->tv, x->pub.v, sizeof x->tv);
             add_to(d->total.v, x->pub.v, 1);
-            /* clamped as each device's own value is (pl_disk_io_set) */
+            /* clamped as each device's own value is (pl_disk_infl) */
             d->total.v[DS_INFL] += x->pub.v[DS_INFL] > (1ull << 31) ? 0 : x->pub.v[DS_INFL];
         }
         any = 1;

@@ -2,7 +2,7 @@
  * machine's diskstats source (diskstats.h, one read and parse per collect
  * for both sets), and over them each set's per-device 32-bit unwrapping of the ms fields, re-registration resets and
  * a _Total that neither falls when a device leaves nor jumps when a mounted
- * partition joins.  Also the I/O counters both sets share (same ids).
+ * partition joins.  Also the I/O rows both sets share (same ids).
  * Private to the disk family (disk.c, logicaldisk.c). */
 #ifndef PL_DISK_H
 #define PL_DISK_H
