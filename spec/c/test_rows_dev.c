@@ -1,7 +1,7 @@
 /* The generic row walk of the per-device sets (PhysicalDisk, LogicalDisk,
- * Network Interface, Thermal Zone Information): a field a source row lacks
- * leaves exactly the counters fed by it unset, and instances that come and
- * go between collects never get another instance's values.  Trees are
+ * Network Interface, Thermal Zone Information, Battery): a field a source
+ * row lacks leaves exactly the counters fed by it unset, and instances that
+ * come and go between collects never get another instance's values.  Trees are
  * written under /tmp; expected values are the lines' own numbers worked out
  * by hand (ms x 10^4 = 100 ns, sectors x 512 = bytes). */
 #include "disk_helpers.h"
@@ -249,6 +249,48 @@ static void test_thermal_come_go(void)
     rm_tree(dir);
 }
 
+/* Battery walks a battery's value files as its row: a wanted row's file is
+ * read, an unwanted row is set only when its file was read anyway (for %
+ * Charge: Remaining Capacity comes along, a value really seen), and a file
+ * holding a negative number or no number leaves its row unset. */
+static void test_battery_rows(void)
+{
+    char dir[] = "/tmp/pl-rowsdev-XXXXXX";
+    pctx p;
+    pl_snapshot s = {0};
+    uint8_t *w;
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK(put(dir, "sys/class/power_supply/BAT0/type", "Battery\n"));
+    CHECK(put(dir, "sys/class/power_supply/BAT0/status", "Discharging\n"));
+    CHECK(put(dir, "sys/class/power_supply/BAT0/energy_now", "30000000\n"));
+    CHECK(put(dir, "sys/class/power_supply/BAT0/energy_full", "40000000\n"));
+    CHECK(put(dir, "sys/class/power_supply/BAT0/voltage_now", "-5\n"));
+    CHECK(put(dir, "sys/class/power_supply/BAT0/cycle_count", "many\n"));
+    CHECK(put(dir, "sys/class/power_supply/BAT0/charge_full_design", "5000000\n"));
+    CHECK(pc_open(&p, dir, "Battery") == 0);
+    static const char *const pct[] = { "% Charge", NULL };
+    w = want_only(p.cs, pct);
+    CHECK(pc_collect(&p, w, &s) == 0);
+    NAMES(&s, "BAT0");
+    EXPECT(&s, "BAT0", "% Charge", 30000000);
+    EXPECT(&s, "BAT0", "% Charge Base", 40000000);
+    EXPECT(&s, "BAT0", "Remaining Capacity (mWh)", 30000000);   /* energy_now, read for % Charge */
+    EXPECT(&s, "BAT0", "Full Charge Capacity (mWh)", 40000000);
+    UNSET(&s, "BAT0", "Status");                 /* not wanted, not read */
+    UNSET(&s, "BAT0", "Design Charge (mAh)");
+    free(w);
+    CHECK(pc_collect(&p, NULL, &s) == 0);
+    EXPECT(&s, "BAT0", "Status", 2);             /* Discharging */
+    EXPECT(&s, "BAT0", "Design Charge (mAh)", 5000000);
+    UNSET(&s, "BAT0", "Voltage (mV)");           /* -5: counters are unsigned */
+    UNSET(&s, "BAT0", "Cycle Count");            /* no number */
+    UNSET(&s, "BAT0", "Remaining Charge (mAh)"); /* no charge_now file */
+    EXPECT(&s, "BAT0", "Remaining Capacity (mWh)", 30000000);
+    pl_snap_free(&s);
+    pc_close(&p);
+    rm_tree(dir);
+}
+
 /* The diskstats parser's values: 19 digits read in place, 20 digits
  * checked against 2^64 - 1; one past it makes the line malformed. */
 static void test_diskstats_wide_values(void)
@@ -284,5 +326,6 @@ int main(void)
     RUN(test_logicaldisk_short_line);
     RUN(test_netif_come_go);
     RUN(test_thermal_come_go);
+    RUN(test_battery_rows);
     return CT_END();
 }
