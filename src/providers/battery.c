@@ -20,6 +20,7 @@
  * power_supply class or no battery (a VM, a desktop) is zero instances. */
 #include "pl_provider.h"
 #include "providers.h"
+#include "pl_rowset.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -37,42 +38,66 @@ enum {
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
 
-static const pl_counter_def counters[NC] = {
-    { C_PCT, "% Charge", "Charge left as a percentage of a full charge: energy_now over "
-      "energy_full, else charge_now over charge_full, else capacity over 100.",
-      PERF_LARGE_RAW_FRACTION, C_PCT_BASE, NOV, 0, 8, PL_U(NONE, 1, GAUGE) },
-    { C_PCT_BASE, "% Charge Base", "The full charge in the unit of % Charge's source "
-      "(energy_full in uWh, charge_full in uAh, or 100): the base of % Charge.",
-      PERF_LARGE_RAW_BASE, PL_NO_ID, NOV, 0, 8, PL_U(NONE, 1, DISCRETE) },
-    { C_RATE, "Discharge Rate (mW)", "Rate of charge or discharge in microwatts with scale -3 "
-      "(|power_now|, else |current_now| x voltage_now / 10^6); Status gives the direction.",
-      LRAW, PL_NO_ID, NOV, -3, 8, PL_U(WATTS, 1e-6, GAUGE) },
-    { C_REMAIN, "Remaining Capacity (mWh)", "Energy left in microwatt-hours with scale -3 "
-      "(energy_now); unset on batteries that report charge_now instead.",
-      LRAW, PL_NO_ID, NOV, -3, 8, PL_U(JOULES, 3.6e-3, GAUGE) },
-    { C_STATUS, "Status", "Charging state from the status file: Unknown 0, Charging 1, "
-      "Discharging 2, Full 3, Not charging 4.", RAW, PL_NO_ID, NOV, 0, 8, PL_U(NONE, 1, GAUGE) },
-    { C_MAINS, "Mains Online", "1 when a power supply of type Mains reports online 1, else 0 "
-      "(unset when the machine has no Mains supply).", RAW, PL_NO_ID, NOV, 0, 8, PL_U(NONE, 1, GAUGE) },
-    { C_EFULL, "Full Charge Capacity (mWh)", "Energy of a full charge today, in microwatt-hours "
-      "with scale -3 (energy_full).", LRAW, PL_NO_ID, ADV, -3, 8, PL_U(JOULES, 3.6e-3, DISCRETE) },
-    { C_EDESIGN, "Design Capacity (mWh)", "Energy of a full charge when new, in microwatt-hours "
-      "with scale -3 (energy_full_design).", LRAW, PL_NO_ID, ADV, -3, 8, PL_U(JOULES, 3.6e-3, DISCRETE) },
-    { C_CNOW, "Remaining Charge (mAh)", "Charge left in microampere-hours with scale -3 "
-      "(charge_now).", LRAW, PL_NO_ID, ADV, -3, 8, PL_U(AMPERE_HOURS, 1e-6, GAUGE) },
-    { C_CFULL, "Full Charge (mAh)", "Charge of a full charge today, in microampere-hours with "
-      "scale -3 (charge_full).", LRAW, PL_NO_ID, ADV, -3, 8, PL_U(AMPERE_HOURS, 1e-6, DISCRETE) },
-    { C_CDESIGN, "Design Charge (mAh)", "Charge of a full charge when new, in microampere-hours "
-      "with scale -3 (charge_full_design).", LRAW, PL_NO_ID, ADV, -3, 8, PL_U(AMPERE_HOURS, 1e-6, DISCRETE) },
-    { C_VOLT, "Voltage (mV)", "Battery voltage in microvolts with scale -3 (voltage_now).",
-      LRAW, PL_NO_ID, ADV, -3, 8, PL_U(VOLTS, 1e-6, GAUGE) },
-    { C_CYCLES, "Cycle Count", "Charge cycles the battery has gone through (cycle_count).",
-      RAW, PL_NO_ID, ADV, 0, 8, PL_U(COUNT, 1, COUNTER) },
-};
-
 /* value files of a battery */
 enum { F_STATUS, F_CAP, F_ENOW, F_EFULL, F_EDESIGN, F_CNOW, F_CFULL, F_CDESIGN, F_PNOW,
        F_INOW, F_VNOW, F_CYCLES, NF };
+
+/* A battery's value files are its row: st[f] PL_NS_OK for a file read this
+ * collect that holds a number not below 0 (Status: its word's code).  The
+ * rows of plain files walk it; % Charge, the rate and Mains Online are the
+ * collect's own. */
+enum { S_ROW, NSRC };
+typedef struct batrow {
+    uint64_t v[NF];
+    uint8_t st[NF];
+} batrow;
+
+/* PL_BY_HAND, function-like: cppcheck's preprocessor would count an
+ * object-like row's braces as more arguments of R. */
+#define HAND() PL_BY_HAND
+#define BAT_ROWS(R) \
+    R(C_PCT, "% Charge", "Charge left as a percentage of a full charge: energy_now over " \
+      "energy_full, else charge_now over charge_full, else capacity over 100.", \
+      PERF_LARGE_RAW_FRACTION, C_PCT_BASE, NOV, 0, PL_U(NONE, 1, GAUGE), HAND()) \
+    R(C_PCT_BASE, "% Charge Base", "The full charge in the unit of % Charge's source " \
+      "(energy_full in uWh, charge_full in uAh, or 100): the base of % Charge.", \
+      PERF_LARGE_RAW_BASE, PL_NO_ID, NOV, 0, PL_U(NONE, 1, DISCRETE), HAND()) \
+    R(C_RATE, "Discharge Rate (mW)", "Rate of charge or discharge in microwatts with scale " \
+      "-3 (|power_now|, else |current_now| x voltage_now / 10^6); Status gives the direction.", \
+      LRAW, PL_NO_ID, NOV, -3, PL_U(WATTS, 1e-6, GAUGE), HAND()) \
+    R(C_REMAIN, "Remaining Capacity (mWh)", "Energy left in microwatt-hours with scale -3 " \
+      "(energy_now); unset on batteries that report charge_now instead.", \
+      LRAW, PL_NO_ID, NOV, -3, PL_U(JOULES, 3.6e-3, GAUGE), PL_FIELD(S_ROW, F_ENOW)) \
+    R(C_STATUS, "Status", "Charging state from the status file: Unknown 0, Charging 1, " \
+      "Discharging 2, Full 3, Not charging 4.", \
+      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, GAUGE), PL_FIELD(S_ROW, F_STATUS)) \
+    R(C_MAINS, "Mains Online", "1 when a power supply of type Mains reports online 1, else 0 " \
+      "(unset when the machine has no Mains supply).", \
+      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, GAUGE), HAND()) \
+    R(C_EFULL, "Full Charge Capacity (mWh)", "Energy of a full charge today, in " \
+      "microwatt-hours with scale -3 (energy_full).", \
+      LRAW, PL_NO_ID, ADV, -3, PL_U(JOULES, 3.6e-3, DISCRETE), PL_FIELD(S_ROW, F_EFULL)) \
+    R(C_EDESIGN, "Design Capacity (mWh)", "Energy of a full charge when new, in " \
+      "microwatt-hours with scale -3 (energy_full_design).", \
+      LRAW, PL_NO_ID, ADV, -3, PL_U(JOULES, 3.6e-3, DISCRETE), PL_FIELD(S_ROW, F_EDESIGN)) \
+    R(C_CNOW, "Remaining Charge (mAh)", "Charge left in microampere-hours with scale -3 " \
+      "(charge_now).", \
+      LRAW, PL_NO_ID, ADV, -3, PL_U(AMPERE_HOURS, 1e-6, GAUGE), PL_FIELD(S_ROW, F_CNOW)) \
+    R(C_CFULL, "Full Charge (mAh)", "Charge of a full charge today, in microampere-hours " \
+      "with scale -3 (charge_full).", \
+      LRAW, PL_NO_ID, ADV, -3, PL_U(AMPERE_HOURS, 1e-6, DISCRETE), PL_FIELD(S_ROW, F_CFULL)) \
+    R(C_CDESIGN, "Design Charge (mAh)", "Charge of a full charge when new, in " \
+      "microampere-hours with scale -3 (charge_full_design).", \
+      LRAW, PL_NO_ID, ADV, -3, PL_U(AMPERE_HOURS, 1e-6, DISCRETE), PL_FIELD(S_ROW, F_CDESIGN)) \
+    R(C_VOLT, "Voltage (mV)", "Battery voltage in microvolts with scale -3 (voltage_now).", \
+      LRAW, PL_NO_ID, ADV, -3, PL_U(VOLTS, 1e-6, GAUGE), PL_FIELD(S_ROW, F_VNOW)) \
+    R(C_CYCLES, "Cycle Count", "Charge cycles the battery has gone through (cycle_count).", \
+      RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, F_CYCLES))
+
+static const pl_counter_def counters[] = { BAT_ROWS(PL_ROW_COUNTER) };
+static const pl_feed feeds[] = { BAT_ROWS(PL_ROW_FEED) };
+static const pl_feed_src srcs[NSRC] = { PL_FEED_SRC_ST(NULL, batrow) };
+_Static_assert(sizeof counters / sizeof counters[0] == NC, "one row per counter");
 
 static const char *const fname[NF] = {
     "status", "capacity", "energy_now", "energy_full", "energy_full_design", "charge_now",
@@ -305,10 +330,12 @@ static int mains_online(bat_state *s)
     return any;
 }
 
-static void battery_values(bat_state *s, supply *p, const uint8_t *w, pl_snapshot *snap,
+static void battery_values(bat_state *s, supply *p, const uint8_t *w, pl_feed_in *in,
                            uint32_t inst, int mains)
 {
+    pl_snapshot *snap = in->snap;
     vals x = { .tried = 0 };
+    batrow row;
     uint64_t a, b, c;
     int64_t t1, t2;
     if (w[C_PCT] || w[C_PCT_BASE]) {
@@ -330,26 +357,25 @@ static void battery_values(bat_state *s, supply *p, const uint8_t *w, pl_snapsho
                 pl_snap_set(snap, inst, C_RATE, a * c / 1000000);
         }
     }
-    if (w[C_STATUS] && get(s, p, &x, F_STATUS, &t1))
-        pl_snap_set(snap, inst, C_STATUS, (uint64_t)t1);
     if (w[C_MAINS] && mains >= 0)
         pl_snap_set(snap, inst, C_MAINS, (uint64_t)mains);
-    {
-        static const struct { uint8_t c, f; } plain[] = {
-            { C_REMAIN, F_ENOW }, { C_EFULL, F_EFULL }, { C_EDESIGN, F_EDESIGN },
-            { C_CNOW, F_CNOW }, { C_CFULL, F_CFULL }, { C_CDESIGN, F_CDESIGN },
-            { C_VOLT, F_VNOW }, { C_CYCLES, F_CYCLES },
-        };
-        for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
-            if (w[plain[i].c] && getu(s, p, &x, plain[i].f, &a))
-                pl_snap_set(snap, inst, plain[i].c, a);
+    /* every wanted file row read, then the walk over what was read */
+    for (uint32_t k = 0; k < NC; k++)
+        if (w[k] && feeds[k].op == PL_FEED_FIELD)
+            (void)get(s, p, &x, feeds[k].a, &t1);
+    for (int f = 0; f < NF; f++) {
+        row.st[f] = (x.ok & 1u << f) && x.v[f] >= 0 ? PL_NS_OK : PL_NS_ABSENT;
+        row.v[f] = (uint64_t)x.v[f];
     }
+    pl_feed_put(in, S_ROW, &row);
+    pl_feed_walk(in, inst, feeds, NC, w);
 }
 
 static int bat_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
     bat_state *s = state;
     uint8_t w[NC];
+    pl_feed_in in;
     uint32_t inst = 0;
     int e, mains = -1;
     pl_snap_clear(snap);
@@ -361,9 +387,10 @@ static int bat_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         return 0;
     if (w[C_MAINS])
         mains = mains_online(s);
+    pl_feed_begin(&in, srcs, NSRC, NULL, snap, NULL);
     for (uint32_t i = 0; i < s->n; i++)
         if (s->s[i].type == T_BATTERY)
-            battery_values(s, &s->s[i], w, snap, inst++, mains);
+            battery_values(s, &s->s[i], w, &in, inst++, mains);
     return 0;
 }
 

@@ -95,21 +95,21 @@ static void publish(pl_diskstats *d, pl_dsdev *x, const uint64_t *raw, int nf)
         x->reset = 0;
     }
     if (!x->primed) {
-        memcpy(x->v, raw, sizeof x->v);
+        memcpy(x->pub.v, raw, sizeof x->pub.v);
     } else {
         uint64_t ms[sizeof ms_field];
         for (size_t i = 0; i < sizeof ms_field; i++)
-            ms[i] = x->v[ms_field[i]];
-        memcpy(x->v, raw, sizeof x->v);
+            ms[i] = x->pub.v[ms_field[i]];
+        memcpy(x->pub.v, raw, sizeof x->pub.v);
         for (size_t i = 0; i < sizeof ms_field; i++) {
             int k = ms_field[i];
             /* a value over 32 bits means a kernel with wide fields: taken as is */
             if (raw[k] <= UINT32_MAX && x->raw[k] <= UINT32_MAX)
-                x->v[k] = ms[i] + (uint32_t)(raw[k] - x->raw[k]);
+                x->pub.v[k] = ms[i] + (uint32_t)(raw[k] - x->raw[k]);
         }
     }
     memcpy(x->raw, raw, sizeof x->raw);
-    x->nf = nf;
+    x->pub.nf = nf;
     x->primed = 1;
 }
 
@@ -191,11 +191,12 @@ int pl_diskstats_update(pl_diskstats *d, const pl_env *env, int values, const ch
         if (!x)
             return ENOMEM;
         x->seen = 1;
-        if (values) {
+        /* PhysicalDisk publishes only the disks it lists */
+        if (values && (x->physical || !d->classify)) {
             if (row->nf)
                 publish(d, x, row->raw, row->nf);
             else
-                x->nf = 0;   /* malformed: values unset, last good ones kept */
+                x->pub.nf = 0;   /* malformed: values unset, last good ones kept */
         }
     }
     if (values) {
@@ -217,15 +218,15 @@ int pl_diskstats_update(pl_diskstats *d, const pl_env *env, int values, const ch
 void pl_diskstats_total(pl_diskstats *d)
 {
     int nf = 17, any = 0;
-    memcpy(d->total, d->adj, sizeof d->total);
-    d->total[DS_INFL] = 0;
+    memcpy(d->total.v, d->adj, sizeof d->total.v);
+    d->total.v[DS_INFL] = 0;
     for (uint32_t i = 0; i < d->ndev; i++) {
         pl_dsdev *x = &d->dev[i];
         if (!x->seen)
             continue;
         if (x->member && !x->want) {
             add_to(d->adj, x->tv, 1);      /* left (unmounted): keep what it counted */
-            add_to(d->total, x->tv, 1);
+            add_to(d->total.v, x->tv, 1);
             x->member = 0;
         }
         if (!x->want)
@@ -233,102 +234,105 @@ void pl_diskstats_total(pl_diskstats *d)
         if (x->primed && !x->member) {
             /* joined after the first total: only its growth from now on */
             if (d->primed && d->join_offset) {
-                add_to(d->adj, x->v, -1);
-                add_to(d->total, x->v, -1);
+                add_to(d->adj, x->pub.v, -1);
+                add_to(d->total.v, x->pub.v, -1);
             }
             x->member = 1;
         }
-        if (x->nf < nf)
-            nf = x->nf;
+        if (x->pub.nf < nf)
+            nf = x->pub.nf;
         if (x->primed) {
-            memcpy(x->tv, x->v, sizeof x->tv);
-            add_to(d->total, x->v, 1);
-            /* clamped as each device's own value is (pl_disk_io_set) */
-            d->total[DS_INFL] += x->v[DS_INFL] > (1ull << 31) ? 0 : x->v[DS_INFL];
+            memcpy(x->tv, x->pub.v, sizeof x->tv);
+            add_to(d->total.v, x->pub.v, 1);
+            /* clamped as each device's own value is (pl_disk_infl) */
+            d->total.v[DS_INFL] += x->pub.v[DS_INFL] > (1ull << 31) ? 0 : x->pub.v[DS_INFL];
         }
         any = 1;
         x->want = 0;
     }
-    d->total_nf = any ? nf : 11;
+    d->total.nf = any ? nf : 11;
     d->primed = 1;
 }
 
-/* ---- the shared I/O counters ------------------------------------------------ */
+/* ---- the shared I/O rows' derives ---------------------------------------- */
 
-static void put(pl_snapshot *snap, uint32_t inst, uint32_t ix, int ok, uint64_t v)
+/* Field f of the handed row (pl_feed_field's rule for PL_DS_SRC, read in
+ * place: these run 30 times per device and collect). */
+static inline int fld(pl_feed_in *in, unsigned f, uint64_t *v)
 {
-    if (ok)
-        pl_snap_set(snap, inst, ix, v);
+    const pl_dsvals *d = in->data[PL_DS_ROW];
+    if (!d || f >= (unsigned)d->nf)
+        return 0;
+    *v = d->v[f];
+    return 1;
 }
 
-void pl_disk_io_set(pl_snapshot *snap, uint32_t inst, uint32_t first, const uint64_t *v, int nf)
+/* field f times k */
+static int times(pl_feed_in *in, unsigned f, uint64_t k, uint64_t *v)
 {
-    uint64_t rdt = 0, wrt = 0, rwt = 0, iot = 0, wt = 0, ops = 0, rdb = 0, wrb = 0, rwb = 0, x = 0;
-    /* an absurd count that overflows in bytes or 100 ns is left unset, not wrapped */
-    int ok_rd = !__builtin_mul_overflow(v[DS_RDMS], MS_HNS, &rdt);
-    int ok_wr = !__builtin_mul_overflow(v[DS_WRMS], MS_HNS, &wrt);
-    int ok_rw = ok_rd && ok_wr && !__builtin_add_overflow(rdt, wrt, &rwt);
-    int ok_io = !__builtin_mul_overflow(v[DS_IOMS], MS_HNS, &iot);
-    int ok_wt = !__builtin_mul_overflow(v[DS_WMS], MS_HNS, &wt);
-    int ok_ops = !__builtin_add_overflow(v[DS_RD], v[DS_WR], &ops);
-    int ok_rdb = !__builtin_mul_overflow(v[DS_RDS], SECTOR, &rdb);
-    int ok_wrb = !__builtin_mul_overflow(v[DS_WRS], SECTOR, &wrb);
-    int ok_rwb = ok_rdb && ok_wrb && !__builtin_add_overflow(rdb, wrb, &rwb);
-    uint32_t f = first;
-    if (nf < 11)
-        return;
-    put(snap, inst, f + 0, ok_rw, rwt);          /* % Disk Time */
-    put(snap, inst, f + 1, ok_wt, wt);           /* Avg. Disk Queue Length */
-    put(snap, inst, f + 2, ok_rd, rdt);
-    put(snap, inst, f + 3, ok_rd, rdt);
-    put(snap, inst, f + 4, ok_wr, wrt);
-    put(snap, inst, f + 5, ok_wr, wrt);
-    put(snap, inst, f + 6, ok_rw && ok_ops, rwt);   /* sec/Transfer and its base */
-    put(snap, inst, f + 7, ok_rw && ok_ops, ops);
-    put(snap, inst, f + 8, ok_rd, rdt);
-    put(snap, inst, f + 9, ok_rd, v[DS_RD]);
-    put(snap, inst, f + 10, ok_wr, wrt);
-    put(snap, inst, f + 11, ok_wr, v[DS_WR]);
-    put(snap, inst, f + 12, ok_ops, ops);
-    put(snap, inst, f + 13, 1, v[DS_RD]);
-    put(snap, inst, f + 14, 1, v[DS_WR]);
-    put(snap, inst, f + 15, ok_rwb, rwb);
-    put(snap, inst, f + 16, ok_rdb, rdb);
-    put(snap, inst, f + 17, ok_wrb, wrb);
-    put(snap, inst, f + 18, ok_rwb && ok_ops, rwb);
-    put(snap, inst, f + 19, ok_rwb && ok_ops, ops);
-    put(snap, inst, f + 20, ok_rdb, rdb);
-    put(snap, inst, f + 21, ok_rdb, v[DS_RD]);
-    put(snap, inst, f + 22, ok_wrb, wrb);
-    put(snap, inst, f + 23, ok_wrb, v[DS_WR]);
-    put(snap, inst, f + 24, ok_io, iot);         /* % Idle Time, inverse */
-    /* in flight is an unsigned print of a count that can dip below 0 */
-    put(snap, inst, f + 25, 1, v[DS_INFL] > (1ull << 31) ? 0 : v[DS_INFL]);
-    put(snap, inst, f + 26, ok_io, iot);         /* % Disk Utilization */
-    put(snap, inst, f + 27, 1, v[DS_RDM]);
-    put(snap, inst, f + 28, 1, v[DS_WRM]);
-    if (nf >= 15) {
-        int ok;
-        put(snap, inst, f + 29, 1, v[DS_DC]);
-        ok = !__builtin_mul_overflow(v[DS_DCS], SECTOR, &x);
-        put(snap, inst, f + 30, ok, x);
-        ok = !__builtin_mul_overflow(v[DS_DCMS], MS_HNS, &x);
-        put(snap, inst, f + 31, ok, x);
-        put(snap, inst, f + 32, 1, v[DS_DC]);
-    }
-    if (nf >= 17) {
-        int ok = !__builtin_mul_overflow(v[DS_FLMS], MS_HNS, &x);
-        put(snap, inst, f + 33, 1, v[DS_FL]);
-        put(snap, inst, f + 34, ok, x);
-        put(snap, inst, f + 35, 1, v[DS_FL]);
-    }
+    uint64_t x;
+    return fld(in, f, &x) && pl_mul_ok(x, k, v);
+}
+
+/* f x k + g x k */
+static int sum_times(pl_feed_in *in, unsigned f, unsigned g, uint64_t k, uint64_t *v)
+{
+    uint64_t a, b;
+    return times(in, f, k, &a) && times(in, g, k, &b) && pl_add_ok(a, b, v);
+}
+
+static int rw_ops(pl_feed_in *in, uint64_t *v)
+{
+    uint64_t a, b;
+    return fld(in, DS_RD, &a) && fld(in, DS_WR, &b) && pl_add_ok(a, b, v);
+}
+
+int pl_disk_rwt(pl_feed_in *in, uint64_t *v) { return sum_times(in, DS_RDMS, DS_WRMS, MS_HNS, v); }
+int pl_disk_wt(pl_feed_in *in, uint64_t *v) { return times(in, DS_WMS, MS_HNS, v); }
+int pl_disk_rdt(pl_feed_in *in, uint64_t *v) { return times(in, DS_RDMS, MS_HNS, v); }
+int pl_disk_wrt(pl_feed_in *in, uint64_t *v) { return times(in, DS_WRMS, MS_HNS, v); }
+int pl_disk_rwb(pl_feed_in *in, uint64_t *v) { return sum_times(in, DS_RDS, DS_WRS, SECTOR, v); }
+int pl_disk_rdb(pl_feed_in *in, uint64_t *v) { return times(in, DS_RDS, SECTOR, v); }
+int pl_disk_wrb(pl_feed_in *in, uint64_t *v) { return times(in, DS_WRS, SECTOR, v); }
+int pl_disk_iot(pl_feed_in *in, uint64_t *v) { return times(in, DS_IOMS, MS_HNS, v); }
+int pl_disk_dcb(pl_feed_in *in, uint64_t *v) { return times(in, DS_DCS, SECTOR, v); }
+int pl_disk_dct(pl_feed_in *in, uint64_t *v) { return times(in, DS_DCMS, MS_HNS, v); }
+int pl_disk_flt(pl_feed_in *in, uint64_t *v) { return times(in, DS_FLMS, MS_HNS, v); }
+
+static int rd(pl_feed_in *in, uint64_t *v) { return fld(in, DS_RD, v); }
+static int wr(pl_feed_in *in, uint64_t *v) { return fld(in, DS_WR, v); }
+
+/* An average and its base: each only when the other is known too. */
+static int both(pl_feed_in *in, pl_derive_fn *other, pl_derive_fn *value, uint64_t *v)
+{
+    uint64_t o;
+    return other(in, &o) && value(in, v);
+}
+
+int pl_disk_rwt_x(pl_feed_in *in, uint64_t *v) { return both(in, rw_ops, pl_disk_rwt, v); }
+int pl_disk_ops_t(pl_feed_in *in, uint64_t *v) { return both(in, pl_disk_rwt, rw_ops, v); }
+int pl_disk_rd_t(pl_feed_in *in, uint64_t *v) { return both(in, pl_disk_rdt, rd, v); }
+int pl_disk_wr_t(pl_feed_in *in, uint64_t *v) { return both(in, pl_disk_wrt, wr, v); }
+int pl_disk_rwb_x(pl_feed_in *in, uint64_t *v) { return both(in, rw_ops, pl_disk_rwb, v); }
+int pl_disk_ops_b(pl_feed_in *in, uint64_t *v) { return both(in, pl_disk_rwb, rw_ops, v); }
+int pl_disk_rd_b(pl_feed_in *in, uint64_t *v) { return both(in, pl_disk_rdb, rd, v); }
+int pl_disk_wr_b(pl_feed_in *in, uint64_t *v) { return both(in, pl_disk_wrb, wr, v); }
+
+/* in flight is an unsigned print of a count that can dip below 0 */
+int pl_disk_infl(pl_feed_in *in, uint64_t *v)
+{
+    if (!fld(in, DS_INFL, v))
+        return 0;
+    if (*v > (1ull << 31))
+        *v = 0;
+    return 1;
 }
 
 /* ---- PhysicalDisk ------------------------------------------------------------ */
 
-static const pl_counter_def counters[] = {
-    PL_DISK_IO_COUNTERS(PL_DISK_CTR, "/proc/diskstats")
-};
+static const pl_counter_def counters[] = { PL_DISK_IO_ROWS(PL_ROW_COUNTER, "/proc/diskstats") };
+static const pl_feed feeds[] = { PL_DISK_IO_ROWS(PL_ROW_FEED, "/proc/diskstats") };
+static const pl_feed_src srcs[] = { PL_DS_SRC };
 
 #define NC (sizeof counters / sizeof counters[0])
 _Static_assert(NC == PL_DISK_NIO, "the I/O counters are the whole set");
@@ -383,12 +387,13 @@ static int pd_instances(void *state, pl_snapshot *snap)
 static int pd_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
     pdstate *s = state;
+    pl_feed_in in;
     int e, ti;
-    (void)wanted;            /* one file gives every counter */
     pl_snap_clear(snap);
     if ((e = pl_diskstats_update(&s->ds, s->env, 1, &snap->err_path)))
         return e;
     snap->time = pl_ksrc_time(s->ds.src);   /* the instant LogicalDisk shares */
+    pl_feed_begin(&in, srcs, 1, NULL, snap, NULL);
     for (uint32_t i = 0; i < s->ds.ndev; i++) {
         pl_dsdev *x = &s->ds.dev[i];
         int k;
@@ -397,12 +402,14 @@ static int pd_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         if ((k = add(snap, x)) < 0)
             return ENOMEM;
         x->want = 1;
-        pl_disk_io_set(snap, (uint32_t)k, 0, x->v, x->nf);
+        pl_feed_put(&in, PL_DS_ROW, &x->pub);
+        pl_feed_walk(&in, (uint32_t)k, feeds, NC, wanted);
     }
     pl_diskstats_total(&s->ds);
     if ((ti = pl_snap_add(snap, "_Total", PL_DISK_TOTAL_ID)) < 0)
         return ENOMEM;
-    pl_disk_io_set(snap, (uint32_t)ti, 0, s->ds.total, s->ds.total_nf);
+    pl_feed_put(&in, PL_DS_ROW, &s->ds.total);
+    pl_feed_walk(&in, (uint32_t)ti, feeds, NC, wanted);
     return 0;
 }
 

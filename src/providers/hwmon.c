@@ -24,6 +24,7 @@
  * no name file.  No hwmon class (a VM) is zero instances. */
 #include "pl_provider.h"
 #include "providers.h"
+#include "pl_rowset.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -46,28 +47,43 @@ enum { C_TEMP, C_VOLT, C_FAN, C_POWER, C_CURR, C_ERATE, C_ENERGY, C_HUMID, NC };
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
 
-static const pl_counter_def counters[NC] = {
-    { C_TEMP, "Temperature (K)", "Temperature of a temp sensor in millikelvin with scale -3, so "
-      "it formats to kelvin exactly (tempN_input in millidegrees C + 273150).",
-      LRAW, PL_NO_ID, NOV, -3, 8, PL_U(KELVIN, 1e-3, GAUGE) },
-    { C_VOLT, "Voltage (mV)", "Voltage of an in sensor in millivolts (inN_input).",
-      LRAW, PL_NO_ID, NOV, 0, 8, PL_U(VOLTS, 1e-3, GAUGE) },
-    { C_FAN, "Fan Speed (RPM)", "Speed of a fan in revolutions per minute (fanN_input).",
-      LRAW, PL_NO_ID, NOV, 0, 8, PL_U(RPM, 1, GAUGE) },
-    { C_POWER, "Power (mW)", "Power of a power sensor in microwatts with scale -3, so it "
-      "formats to milliwatts (powerN_input, else powerN_average).", LRAW, PL_NO_ID, NOV, -3, 8,
-        PL_U(WATTS, 1e-6, GAUGE) },
-    { C_CURR, "Current (mA)", "Current of a curr sensor in milliamperes (currN_input).",
-      LRAW, PL_NO_ID, NOV, 0, 8, PL_U(AMPERES, 1e-3, GAUGE) },
-    { C_ERATE, "Energy Rate (mW)", "Average power over the interval from a cumulative energy "
-      "sensor: microjoules per second with scale -3, so it formats to milliwatts "
-      "(energyN_input).", PERF_COUNTER_BULK_COUNT, PL_NO_ID, NOV, -3, 8, PL_U(JOULES, 1e-6, COUNTER) },
-    { C_ENERGY, "Energy (J)", "Energy counted by an energy sensor since it started, in "
-      "microjoules with scale -6, so it formats to joules (energyN_input).",
-      LRAW, PL_NO_ID, ADV, -6, 8, PL_U(JOULES, 1e-6, COUNTER) },
-    { C_HUMID, "Relative Humidity (%)", "Relative humidity in milli-percent with scale -3, so "
-      "it formats to percent (humidityN_input).", LRAW, PL_NO_ID, ADV, -3, 8, PL_U(PERCENT, 1e-3, GAUGE) },
-};
+/* A sensor's reading is its row: the field of its kind, in the counter's
+ * unit (temperatures already in millikelvin); the other kinds absent. */
+enum { S_ROW, NSRC };
+typedef struct hwrow {
+    uint64_t v[NK];
+    uint8_t st[NK];
+} hwrow;
+
+#define HW_ROWS(R) \
+    R(C_TEMP, "Temperature (K)", "Temperature of a temp sensor in millikelvin with scale -3, " \
+      "so it formats to kelvin exactly (tempN_input in millidegrees C + 273150).", \
+      LRAW, PL_NO_ID, NOV, -3, PL_U(KELVIN, 1e-3, GAUGE), PL_FIELD(S_ROW, K_TEMP)) \
+    R(C_VOLT, "Voltage (mV)", "Voltage of an in sensor in millivolts (inN_input).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(VOLTS, 1e-3, GAUGE), PL_FIELD(S_ROW, K_IN)) \
+    R(C_FAN, "Fan Speed (RPM)", "Speed of a fan in revolutions per minute (fanN_input).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(RPM, 1, GAUGE), PL_FIELD(S_ROW, K_FAN)) \
+    R(C_POWER, "Power (mW)", "Power of a power sensor in microwatts with scale -3, so it " \
+      "formats to milliwatts (powerN_input, else powerN_average).", \
+      LRAW, PL_NO_ID, NOV, -3, PL_U(WATTS, 1e-6, GAUGE), PL_FIELD(S_ROW, K_POWER)) \
+    R(C_CURR, "Current (mA)", "Current of a curr sensor in milliamperes (currN_input).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(AMPERES, 1e-3, GAUGE), PL_FIELD(S_ROW, K_CURR)) \
+    R(C_ERATE, "Energy Rate (mW)", "Average power over the interval from a cumulative energy " \
+      "sensor: microjoules per second with scale -3, so it formats to milliwatts " \
+      "(energyN_input).", \
+      PERF_COUNTER_BULK_COUNT, PL_NO_ID, NOV, -3, PL_U(JOULES, 1e-6, COUNTER), \
+      PL_FIELD(S_ROW, K_ENERGY)) \
+    R(C_ENERGY, "Energy (J)", "Energy counted by an energy sensor since it started, in " \
+      "microjoules with scale -6, so it formats to joules (energyN_input).", \
+      LRAW, PL_NO_ID, ADV, -6, PL_U(JOULES, 1e-6, COUNTER), PL_FIELD(S_ROW, K_ENERGY)) \
+    R(C_HUMID, "Relative Humidity (%)", "Relative humidity in milli-percent with scale -3, " \
+      "so it formats to percent (humidityN_input).", \
+      LRAW, PL_NO_ID, ADV, -3, PL_U(PERCENT, 1e-3, GAUGE), PL_FIELD(S_ROW, K_HUMID))
+
+static const pl_counter_def counters[] = { HW_ROWS(PL_ROW_COUNTER) };
+static const pl_feed feeds[] = { HW_ROWS(PL_ROW_FEED) };
+static const pl_feed_src srcs[NSRC] = { PL_FEED_SRC_ST(NULL, hwrow) };
+_Static_assert(sizeof counters / sizeof counters[0] == NC, "one row per counter");
 
 static const uint8_t kind_counter[NK] = { C_TEMP, C_VOLT, C_FAN, C_POWER, C_CURR, C_ERATE, C_HUMID };
 
@@ -371,10 +387,14 @@ static int hw_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     hw_state *s = state;
     uint8_t want[NK];
     uint32_t inst = 0;
+    hwrow r;
+    pl_feed_in in;
     int e;
     pl_snap_clear(snap);
     if ((e = list_chips(s)) != 0 || (e = add_all(s, snap)) != 0)
         return e;
+    memset(&r, 0, sizeof r);
+    pl_feed_begin(&in, srcs, NSRC, NULL, snap, NULL);
     for (int k = 0; k < NK; k++)
         want[k] = !wanted || wanted[kind_counter[k]] || (k == K_ENERGY && wanted[C_ENERGY]);
     for (uint32_t i = 0; i < s->chips.n; i++) {
@@ -384,22 +404,14 @@ static int hw_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
             int64_t v;
             if (!want[x->kind] || !read_value(s, c, x, &v))
                 continue;
-            switch (x->kind) {
-            case K_TEMP:
-                if (v >= -273150)
-                    pl_snap_set(snap, inst, C_TEMP, (uint64_t)(v + 273150));
-                break;
-            case K_ENERGY:
-                if (v >= 0) {
-                    pl_snap_set(snap, inst, C_ERATE, (uint64_t)v);
-                    pl_snap_set(snap, inst, C_ENERGY, (uint64_t)v);
-                }
-                break;
-            default:
-                if (v >= 0)
-                    pl_snap_set(snap, inst, kind_counter[x->kind], (uint64_t)v);
-                break;
-            }
+            /* counters are unsigned: below absolute zero or a negative reading is none */
+            if (x->kind == K_TEMP ? v < -273150 : v < 0)
+                continue;
+            r.v[x->kind] = (uint64_t)(x->kind == K_TEMP ? v + 273150 : v);
+            r.st[x->kind] = PL_NS_OK;
+            pl_feed_put(&in, S_ROW, &r);
+            pl_feed_walk(&in, inst, feeds, NC, wanted);
+            r.st[x->kind] = PL_NS_ABSENT;
         }
     }
     return 0;

@@ -42,39 +42,44 @@ enum {
 };
 
 #define LRAW PERF_COUNTER_LARGE_RAWCOUNT
-#define CTR(id, name, help, type, base, detail, u) { id, name, help, type, base, detail, 0, 8, u },
+/* PL_BY_HAND, function-like: cppcheck's preprocessor would count an
+ * object-like row's braces as more arguments of R. */
+#define HAND() PL_BY_HAND
+/* Space and inode rows are the collect's own (statvfs); the I/O rows are
+ * fed by the mount's device's values (disk.h). */
+#define LD_ROWS(R) \
+    R(64, "% Free Space", "Space available to unprivileged users as a share of the " \
+        "filesystem's size, as df's Avail (statvfs f_bavail over f_blocks, times f_frsize).", \
+        PERF_LARGE_RAW_FRACTION, 65, PERF_DETAIL_NOVICE, 0, PL_U(BYTES, 1, GAUGE), HAND()) \
+    R(65, "% Free Space Base", "Size of the filesystem in bytes (statvfs f_blocks x " \
+        "f_frsize), the base of % Free Space.", PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(BYTES, 1, DISCRETE), HAND()) \
+    R(66, "Free Megabytes", "Space available to unprivileged users in MiB (statvfs " \
+        "f_bavail x f_frsize / 2^20).", LRAW, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(BYTES, 1048576, GAUGE), HAND()) \
+    PL_DISK_IO_ROWS(R, "the mount's device line of /proc/diskstats,") \
+    R(67, "Total Megabytes", "Size of the filesystem in MiB (statvfs f_blocks x " \
+        "f_frsize / 2^20).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(BYTES, 1048576, DISCRETE), HAND()) \
+    R(68, "Free Bytes", "Space available to unprivileged users in bytes (statvfs " \
+        "f_bavail x f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(BYTES, 1, GAUGE), HAND()) \
+    R(69, "Total Bytes", "Size of the filesystem in bytes (statvfs f_blocks x " \
+        "f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(BYTES, 1, DISCRETE), HAND()) \
+    R(70, "Used Bytes", "Space in use in bytes, as df's Used (statvfs (f_blocks - " \
+        "f_bfree) x f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(BYTES, 1, GAUGE), HAND()) \
+    R(71, "% Free Inodes", "Free inodes as a share of all inodes (statvfs f_ffree over " \
+        "f_files); unset on filesystems without an inode limit (f_files 0, as btrfs).", \
+        PERF_LARGE_RAW_FRACTION, 72, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, GAUGE), HAND()) \
+    R(72, "% Free Inodes Base", "Inodes of the filesystem (statvfs f_files), the base of " \
+        "% Free Inodes.", PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, DISCRETE), HAND()) \
+    R(73, "Free Inodes", "Free inodes (statvfs f_ffree); unset when f_files is 0.", \
+        LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, GAUGE), HAND()) \
+    R(74, "Total Inodes", "Inodes of the filesystem (statvfs f_files); unset when it is 0.", \
+        LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, DISCRETE), HAND()) \
+    R(75, "Read Only", "1 when the mount or its superblock is read-only (the ro option " \
+        "in /proc/self/mountinfo fields 6 or 11), else 0.", PERF_COUNTER_RAWCOUNT, PL_NO_ID, \
+        PERF_DETAIL_ADVANCED, 0, PL_U(NONE, 1, DISCRETE), HAND())
 
-static const pl_counter_def counters[] = {
-    CTR(64, "% Free Space", "Space available to unprivileged users as a share of the "
-        "filesystem's size, as df's Avail (statvfs f_bavail over f_blocks, times f_frsize).",
-        PERF_LARGE_RAW_FRACTION, 65, PERF_DETAIL_NOVICE, PL_U(BYTES, 1, GAUGE))
-    CTR(65, "% Free Space Base", "Size of the filesystem in bytes (statvfs f_blocks x "
-        "f_frsize), the base of % Free Space.", PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_NOVICE,
-          PL_U(BYTES, 1, DISCRETE))
-    CTR(66, "Free Megabytes", "Space available to unprivileged users in MiB (statvfs "
-        "f_bavail x f_frsize / 2^20).", LRAW, PL_NO_ID, PERF_DETAIL_NOVICE, PL_U(BYTES, 1048576, GAUGE))
-    PL_DISK_IO_COUNTERS(PL_DISK_CTR, "the mount's device line of /proc/diskstats,")
-    CTR(67, "Total Megabytes", "Size of the filesystem in MiB (statvfs f_blocks x "
-        "f_frsize / 2^20).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(BYTES, 1048576, DISCRETE))
-    CTR(68, "Free Bytes", "Space available to unprivileged users in bytes (statvfs "
-        "f_bavail x f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(BYTES, 1, GAUGE))
-    CTR(69, "Total Bytes", "Size of the filesystem in bytes (statvfs f_blocks x "
-        "f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(BYTES, 1, DISCRETE))
-    CTR(70, "Used Bytes", "Space in use in bytes, as df's Used (statvfs (f_blocks - "
-        "f_bfree) x f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(BYTES, 1, GAUGE))
-    CTR(71, "% Free Inodes", "Free inodes as a share of all inodes (statvfs f_ffree over "
-        "f_files); unset on filesystems without an inode limit (f_files 0, as btrfs).",
-        PERF_LARGE_RAW_FRACTION, 72, PERF_DETAIL_ADVANCED, PL_U(COUNT, 1, GAUGE))
-    CTR(72, "% Free Inodes Base", "Inodes of the filesystem (statvfs f_files), the base of "
-        "% Free Inodes.", PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(COUNT, 1, DISCRETE))
-    CTR(73, "Free Inodes", "Free inodes (statvfs f_ffree); unset when f_files is 0.",
-        LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(COUNT, 1, GAUGE))
-    CTR(74, "Total Inodes", "Inodes of the filesystem (statvfs f_files); unset when it is 0.",
-        LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, PL_U(COUNT, 1, DISCRETE))
-    CTR(75, "Read Only", "1 when the mount or its superblock is read-only (the ro option "
-        "in /proc/self/mountinfo fields 6 or 11), else 0.", PERF_COUNTER_RAWCOUNT, PL_NO_ID,
-        PERF_DETAIL_ADVANCED, PL_U(NONE, 1, DISCRETE))
-};
+static const pl_counter_def counters[] = { LD_ROWS(PL_ROW_COUNTER) };
+static const pl_feed feeds[] = { LD_ROWS(PL_ROW_FEED) };
+static const pl_feed_src srcs[] = { PL_DS_SRC };
 
 #define NC (sizeof counters / sizeof counters[0])
 _Static_assert(NC == L_N, "counter layout");
@@ -473,6 +478,7 @@ static int ld_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
     ldstate *s = state;
     int e, ti, need_vfs = 0, need_io = 0, space_ok = 1;
+    pl_feed_in in;
     uint64_t blocks = 0, bfree = 0, bavail = 0, files = 0, ffree = 0;
     pl_snap_clear(snap);
     for (uint32_t c = 0; c < NC; c++) {
@@ -492,6 +498,7 @@ static int ld_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     } else if (need_io) {
         snap->time = pl_ksrc_time(s->ds.src);   /* the instant PhysicalDisk shares */
     }
+    pl_feed_begin(&in, srcs, 1, NULL, snap, NULL);
     for (uint32_t i = 0; i < s->nm; i++) {
         mnt *m = &s->m[i];
         int k, first = 1;
@@ -530,7 +537,8 @@ static int ld_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         if (need_io) {
             pl_dsdev *x = pl_diskstats_find(&s->ds, m->major, m->minor);
             if (x) {
-                pl_disk_io_set(snap, (uint32_t)k, L_IO, x->v, x->nf);
+                pl_feed_put(&in, PL_DS_ROW, &x->pub);
+                pl_feed_walk(&in, (uint32_t)k, feeds, NC, wanted);
                 x->want = 1;
             }
         }
@@ -543,7 +551,8 @@ static int ld_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     }
     if (need_io) {
         pl_diskstats_total(&s->ds);
-        pl_disk_io_set(snap, (uint32_t)ti, L_IO, s->ds.total, s->ds.total_nf);
+        pl_feed_put(&in, PL_DS_ROW, &s->ds.total);
+        pl_feed_walk(&in, (uint32_t)ti, feeds, NC, wanted);
     }
     return 0;
 }

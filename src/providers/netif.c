@@ -28,6 +28,7 @@
 #include "providers.h"
 #include "pl_provider.h"
 #include "pl_ksrc.h"
+#include "pl_rowset.h"
 #include "netdev.h"
 
 #include <errno.h>
@@ -51,76 +52,99 @@ static const char *const sf_file[NSF] = {
 #define RAW PERF_COUNTER_RAWCOUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define CTR(id, name, help, type, detail, u) { id, name, help, type, PL_NO_ID, detail, 0, 8, u }
+/* PL_BY_HAND, function-like: cppcheck's preprocessor would count an
+ * object-like row's braces as more arguments of R. */
+#define HAND() PL_BY_HAND
+/* The /proc/net/dev rows read an interface's published values (its
+ * accumulators, or _Total's sums: a ndvals handed as source S_ROW); the
+ * sysfs rows and Output Queue Length are the collect's own. */
+#define NETIF_ROWS(R) \
+    R(0, "Bytes Total/sec", "Bytes received and sent per second, framing included " \
+      "(/proc/net/dev receive + transmit bytes).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), PL_SUM(S_ROW, RXB, TXB)) \
+    R(1, "Packets/sec", "Packets received and sent per second (/proc/net/dev receive + " \
+      "transmit packets).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_SUM(S_ROW, RXP, TXP)) \
+    R(2, "Packets Received/sec", "Packets received per second (/proc/net/dev receive " \
+      "packets).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, RXP)) \
+    R(3, "Packets Sent/sec", "Packets sent per second (/proc/net/dev transmit packets).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, TXP)) \
+    R(4, "Current Bandwidth", "Link speed in bits per second (/sys/class/net/<if>/speed in " \
+      "Mb/s x 10^6); unset when the driver reports none (-1 or EINVAL).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES_PER_SECOND, 0.125, DISCRETE), HAND()) \
+    R(5, "Bytes Received/sec", "Bytes received per second (/proc/net/dev receive bytes).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), PL_FIELD(S_ROW, RXB)) \
+    R(6, "Packets Received Non-Unicast/sec", "Multicast packets received per second " \
+      "(/proc/net/dev receive multicast; Linux does not count broadcasts apart).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, RXMC)) \
+    R(7, "Packets Received Discarded", "Received packets dropped without an error, for lack " \
+      "of buffers for instance, since the interface came up (/proc/net/dev receive drop).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, RXD)) \
+    R(8, "Packets Received Errors", "Received packets with errors, since the interface came " \
+      "up (/proc/net/dev receive errs).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, RXE)) \
+    R(9, "Packets Received Unknown", "Received packets no protocol handler wanted " \
+      "(/sys/class/net/<if>/statistics/rx_nohandler, kernel 4.6 and later).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), HAND()) \
+    R(10, "Bytes Sent/sec", "Bytes sent per second (/proc/net/dev transmit bytes).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), PL_FIELD(S_ROW, TXB)) \
+    R(11, "Packets Outbound Discarded", "Packets to send dropped without an error, since the " \
+      "interface came up (/proc/net/dev transmit drop).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, TXD)) \
+    R(12, "Packets Outbound Errors", "Packets that could not be sent because of errors, " \
+      "since the interface came up (/proc/net/dev transmit errs).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, TXE)) \
+    R(13, "Output Queue Length", "Length of the output packet queue: kept for Windows " \
+      "queries, always no data, since Linux shows the qdisc backlog only over rtnetlink.", \
+      RAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE), HAND()) \
+    R(14, "Receive FIFO Errors", "Receive FIFO buffer overruns (/proc/net/dev receive fifo).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, RXFIFO)) \
+    R(15, "Receive Frame Errors", "Received packets with framing or alignment errors " \
+      "(/proc/net/dev receive frame).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, RXFRAME)) \
+    R(16, "Transmit FIFO Errors", "Transmit FIFO buffer underruns (/proc/net/dev transmit " \
+      "fifo).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, TXFIFO)) \
+    R(17, "Collisions", "Collisions detected while sending (/proc/net/dev transmit colls).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, COLLS)) \
+    R(18, "Carrier Errors", "Transmit errors from carrier loss (/proc/net/dev transmit " \
+      "carrier).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, CARRIER)) \
+    R(19, "Compressed Packets Received", "Compressed packets received, by drivers that " \
+      "compress such as PPP (/proc/net/dev receive compressed).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, RXCOMP)) \
+    R(20, "Compressed Packets Sent", "Compressed packets sent (/proc/net/dev transmit " \
+      "compressed).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, TXCOMP)) \
+    R(21, "MTU", "Maximum transmission unit in bytes (/sys/class/net/<if>/mtu).", \
+      RAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, DISCRETE), HAND()) \
+    R(22, "Operational Status", "RFC 2863 operational state of " \
+      "/sys/class/net/<if>/operstate: 1 up, 2 down, 3 testing, 4 unknown, 5 dormant, 6 " \
+      "notpresent, 7 lowerlayerdown.", \
+      RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, GAUGE), HAND()) \
+    R(23, "Carrier Changes", "Times the link carrier came or went since the interface was " \
+      "created (/sys/class/net/<if>/carrier_changes).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), HAND())
 
-static const pl_counter_def counters[] = {
-    CTR(0, "Bytes Total/sec", "Bytes received and sent per second, framing included "
-        "(/proc/net/dev receive + transmit bytes).", BULK, NOV, PL_U(BYTES, 1, COUNTER)),
-    CTR(1, "Packets/sec", "Packets received and sent per second (/proc/net/dev receive + "
-        "transmit packets).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(2, "Packets Received/sec", "Packets received per second (/proc/net/dev receive "
-        "packets).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(3, "Packets Sent/sec", "Packets sent per second (/proc/net/dev transmit packets).",
-        BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(4, "Current Bandwidth", "Link speed in bits per second (/sys/class/net/<if>/speed in "
-        "Mb/s x 10^6); unset when the driver reports none (-1 or EINVAL).", LRAW, NOV,
-          PL_U(BYTES_PER_SECOND, 0.125, DISCRETE)),
-    CTR(5, "Bytes Received/sec", "Bytes received per second (/proc/net/dev receive bytes).",
-        BULK, NOV, PL_U(BYTES, 1, COUNTER)),
-    CTR(6, "Packets Received Non-Unicast/sec", "Multicast packets received per second "
-        "(/proc/net/dev receive multicast; Linux does not count broadcasts apart).", BULK, NOV,
-          PL_U(COUNT, 1, COUNTER)),
-    CTR(7, "Packets Received Discarded", "Received packets dropped without an error, for "
-        "lack of buffers for instance, since the interface came up (/proc/net/dev receive "
-        "drop).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(8, "Packets Received Errors", "Received packets with errors, since the interface "
-        "came up (/proc/net/dev receive errs).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(9, "Packets Received Unknown", "Received packets no protocol handler wanted "
-        "(/sys/class/net/<if>/statistics/rx_nohandler, kernel 4.6 and later).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(10, "Bytes Sent/sec", "Bytes sent per second (/proc/net/dev transmit bytes).",
-        BULK, NOV, PL_U(BYTES, 1, COUNTER)),
-    CTR(11, "Packets Outbound Discarded", "Packets to send dropped without an error, since "
-        "the interface came up (/proc/net/dev transmit drop).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(12, "Packets Outbound Errors", "Packets that could not be sent because of errors, "
-        "since the interface came up (/proc/net/dev transmit errs).", LRAW, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(13, "Output Queue Length", "Length of the output packet queue: kept for Windows "
-        "queries, always no data, since Linux shows the qdisc backlog only over rtnetlink.",
-        RAW, NOV, PL_U(COUNT, 1, GAUGE)),
-    CTR(14, "Receive FIFO Errors", "Receive FIFO buffer overruns (/proc/net/dev receive "
-        "fifo).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(15, "Receive Frame Errors", "Received packets with framing or alignment errors "
-        "(/proc/net/dev receive frame).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(16, "Transmit FIFO Errors", "Transmit FIFO buffer underruns (/proc/net/dev transmit "
-        "fifo).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(17, "Collisions", "Collisions detected while sending (/proc/net/dev transmit "
-        "colls).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(18, "Carrier Errors", "Transmit errors from carrier loss (/proc/net/dev transmit "
-        "carrier).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(19, "Compressed Packets Received", "Compressed packets received, by drivers that "
-        "compress such as PPP (/proc/net/dev receive compressed).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(20, "Compressed Packets Sent", "Compressed packets sent (/proc/net/dev transmit "
-        "compressed).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(21, "MTU", "Maximum transmission unit in bytes (/sys/class/net/<if>/mtu).", RAW, ADV, PL_U(BYTES, 1, DISCRETE)),
-    CTR(22, "Operational Status", "RFC 2863 operational state of /sys/class/net/<if>/"
-        "operstate: 1 up, 2 down, 3 testing, 4 unknown, 5 dormant, 6 notpresent, "
-        "7 lowerlayerdown.", RAW, ADV, PL_U(NONE, 1, GAUGE)),
-    CTR(23, "Carrier Changes", "Times the link carrier came or went since the interface "
-        "was created (/sys/class/net/<if>/carrier_changes).", LRAW, ADV, PL_U(COUNT, 1, COUNTER)),
-};
+enum { S_ROW, NSRC };
+
+/* The values an instance publishes: /proc/net/dev fields, st[f] PL_NS_OK
+ * when known. */
+typedef struct ndvals {
+    uint64_t v[NF];
+    uint8_t st[NF];
+} ndvals;
+
+static const pl_feed_src srcs[NSRC] = { PL_FEED_SRC_ST(NULL, ndvals) };
+static const pl_counter_def counters[] = { NETIF_ROWS(PL_ROW_COUNTER) };
+static const pl_feed feeds[] = { NETIF_ROWS(PL_ROW_FEED) };
 
 #define NC (sizeof counters / sizeof counters[0])
 
-/* How each counter is made: /proc/net/dev field a (+ b), sysfs file, or nothing. */
-enum { M_DEV, M_SYS, M_NONE };
-#define NO 0xFF
-static const struct { uint8_t kind, a, b; } map[NC] = {
-    {M_DEV, RXB, TXB}, {M_DEV, RXP, TXP}, {M_DEV, RXP, NO}, {M_DEV, TXP, NO},
-    {M_SYS, SF_SPEED, NO}, {M_DEV, RXB, NO}, {M_DEV, RXMC, NO}, {M_DEV, RXD, NO},
-    {M_DEV, RXE, NO}, {M_SYS, SF_NOHANDLER, NO}, {M_DEV, TXB, NO}, {M_DEV, TXD, NO},
-    {M_DEV, TXE, NO}, {M_NONE, NO, NO}, {M_DEV, RXFIFO, NO}, {M_DEV, RXFRAME, NO},
-    {M_DEV, TXFIFO, NO}, {M_DEV, COLLS, NO}, {M_DEV, CARRIER, NO}, {M_DEV, RXCOMP, NO},
-    {M_DEV, TXCOMP, NO}, {M_SYS, SF_MTU, NO}, {M_SYS, SF_OPER, NO}, {M_SYS, SF_CHG, NO},
-};
+/* The sysfs value file of each counter made from one. */
+enum { C_SPEED = 4, C_NOHANDLER = 9, C_MTU = 21, C_OPER = 22, C_CHG = 23 };
+static const uint8_t sf_counter[NSF] = { C_SPEED, C_MTU, C_OPER, C_CHG, C_NOHANDLER };
 
 /* Fields whose _Total is a running sum of increments (the /sec ones). */
 static const uint8_t rate_field[NF] = { [RXB] = 1, [RXP] = 1, [RXMC] = 1, [TXB] = 1, [TXP] = 1 };
@@ -133,8 +157,9 @@ typedef struct nic {
     char name[NAME_MAX_];
     uint32_t ifindex;
     uint8_t loop, sysfs_ok;   /* sysfs_ok: the name is usable in a path */
-    uint8_t seen[NF], have[NF];
-    uint64_t raw[NF], acc[NF];
+    uint8_t seen[NF];
+    uint64_t raw[NF];
+    ndvals pub;              /* accumulators; st: in this read */
     int sfd[NSF];
     uint8_t sabsent[NSF];
     uint32_t gen;
@@ -339,19 +364,19 @@ static void update(netif_state *s, nic *x, const uint64_t v[NF], const uint8_t o
     }
     for (int f = 0; f < NF; f++) {
         uint64_t d;
-        x->have[f] = ok[f];
+        x->pub.st[f] = ok[f] ? PL_NS_OK : PL_NS_ABSENT;
         if (reset)
             x->seen[f] = 0;
         if (!ok[f])
             continue;
         if (!x->seen[f])
-            d = x->acc[f] = v[f];            /* new interface, field or registration */
+            d = x->pub.v[f] = v[f];            /* new interface, field or registration */
         else if (v[f] >= x->raw[f])
             d = v[f] - x->raw[f];
         else
             d = (uint32_t)(v[f] - x->raw[f]);   /* 32-bit wrap */
         if (x->seen[f])
-            x->acc[f] += d;
+            x->pub.v[f] += d;
         x->raw[f] = v[f];
         x->seen[f] = 1;
         if (!x->loop)
@@ -359,25 +384,14 @@ static void update(netif_state *s, nic *x, const uint64_t v[NF], const uint8_t o
     }
 }
 
-static void set_dev(pl_snapshot *snap, int inst, const uint64_t val[NF], const uint8_t ok[NF])
-{
-    for (uint32_t c = 0; c < NC; c++) {
-        uint8_t a = map[c].a, b = map[c].b;
-        if (map[c].kind != M_DEV || !ok[a])
-            continue;
-        if (b == NO)
-            pl_snap_set(snap, (uint32_t)inst, c, val[a]);
-        else if (ok[b] && val[a] <= UINT64_MAX - val[b])
-            pl_snap_set(snap, (uint32_t)inst, c, val[a] + val[b]);
-    }
-}
-
 /* One pass over the rows of /proc/net/dev: instances, and values when
  * values != 0. */
 static int walk(netif_state *s, const uint8_t *wanted, pl_snapshot *snap, int values)
 {
-    uint8_t want_sys[NSF] = { 0 }, tot_ok[NF], any_sys = 0;
-    uint64_t tot[NF] = { 0 }, tsys[NSF] = { 0 };
+    uint8_t want_sys[NSF] = { 0 }, any_sys = 0;
+    uint64_t tsys[NSF] = { 0 };
+    ndvals tot;
+    pl_feed_in in;
     uint32_t nsys[NSF] = { 0 }, nonloop = 0;
     const pl_netdev *t;
     int e, ti;
@@ -388,10 +402,12 @@ static int walk(netif_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
     }
     snap->time = pl_ksrc_time(s->dev);
     t = pl_ksrc_data(s->dev);
-    for (uint32_t c = 0; values && c < NC; c++)
-        if (map[c].kind == M_SYS && (!wanted || wanted[c]))
-            want_sys[map[c].a] = any_sys = 1;
-    memset(tot_ok, 1, sizeof tot_ok);
+    for (int j = 0; values && j < NSF; j++)
+        if (!wanted || wanted[sf_counter[j]])
+            want_sys[j] = any_sys = 1;
+    memset(&tot, 0, sizeof tot);
+    memset(tot.st, PL_NS_OK, sizeof tot.st);
+    pl_feed_begin(&in, srcs, NSRC, NULL, snap, NULL);
     s->gen++;
     for (uint32_t r = 0; r < t->n; r++) {
         const pl_ndrow *row = (const pl_ndrow *)t->row + r;
@@ -407,21 +423,21 @@ static int walk(netif_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
         update(s, x, row->v, row->ok);
         /* the snapshot's id is the one before a re-registration was seen */
         snap->inst[inst].id = x->ifindex;
-        set_dev(snap, inst, x->acc, x->have);
+        pl_feed_put(&in, S_ROW, &x->pub);
+        pl_feed_walk(&in, (uint32_t)inst, feeds, NC, wanted);
         if (!x->loop) {
             nonloop++;
             for (int f = 0; f < NF; f++) {
-                tot_ok[f] &= x->have[f];
-                tot[f] += x->acc[f];
+                if (x->pub.st[f] != PL_NS_OK)
+                    tot.st[f] = PL_NS_ABSENT;
+                tot.v[f] += x->pub.v[f];
             }
         }
         for (int j = 0; any_sys && j < NSF; j++) {
             uint64_t sv;
             if (!want_sys[j] || !sys_value(s, x, j, &sv))
                 continue;
-            for (uint32_t c = 0; c < NC; c++)
-                if (map[c].kind == M_SYS && map[c].a == j)
-                    pl_snap_set(snap, (uint32_t)inst, c, sv);
+            pl_snap_set(snap, (uint32_t)inst, sf_counter[j], sv);
             if (!x->loop) {
                 tsys[j] += sv;
                 nsys[j]++;
@@ -435,14 +451,14 @@ static int walk(netif_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
         return 0;
     for (int f = 0; f < NF; f++)
         if (rate_field[f])
-            tot[f] = s->total[f];
-    set_dev(snap, ti, tot, tot_ok);
-    for (uint32_t c = 0; c < NC; c++) {
-        int j = map[c].a;
-        if (map[c].kind != M_SYS || !want_sys[j])
+            tot.v[f] = s->total[f];
+    pl_feed_put(&in, S_ROW, &tot);
+    pl_feed_walk(&in, (uint32_t)ti, feeds, NC, wanted);
+    for (int j = 0; j < NSF; j++) {
+        if (!want_sys[j])
             continue;
         if (j == SF_SPEED ? nsys[j] > 0 : (j != SF_MTU && j != SF_OPER && nsys[j] == nonloop))
-            pl_snap_set(snap, (uint32_t)ti, c, tsys[j]);
+            pl_snap_set(snap, (uint32_t)ti, sf_counter[j], tsys[j]);
     }
     return 0;
 }

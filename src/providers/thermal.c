@@ -13,6 +13,7 @@
 #include "pl_provider.h"
 #include "providers.h"
 #include "pl_names.h"
+#include "pl_rowset.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -20,18 +21,53 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { C_TEMP, C_HPTEMP, C_MK, NC };
+/* A zone's reading is its row: one field, the temperature in millikelvin. */
+enum { S_ROW, NSRC };
+typedef struct tzrow {
+    int n;                       /* 1 with a reading, 0 without */
+    uint64_t mk[1];
+} tzrow;
 
-static const pl_counter_def counters[NC] = {
-    { C_TEMP, "Temperature", "Zone temperature in kelvin, rounded (temp in millidegrees C / 1000 + 273.15).",
-      PERF_COUNTER_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, PL_U(KELVIN, 1, GAUGE) },
-    { C_HPTEMP, "High Precision Temperature", "Zone temperature in tenths of a kelvin, rounded, "
-      "as Windows gives it (temp in millidegrees C / 100 + 2731.5).",
-      PERF_COUNTER_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, PL_U(KELVIN, 0.1, GAUGE) },
-    { C_MK, "Precise Temperature", "Zone temperature in millikelvin with scale -3, so it formats "
-      "to kelvin with every digit of temp (millidegrees C + 273150).",
-      PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, -3, 8, PL_U(KELVIN, 1e-3, GAUGE) },
-};
+static int kelvin(pl_feed_in *in, uint64_t *v);
+static int dkelvin(pl_feed_in *in, uint64_t *v);
+
+#define TH_ROWS(R) \
+    R(0, "Temperature", "Zone temperature in kelvin, rounded (temp in millidegrees C / 1000 + " \
+      "273.15).", \
+      PERF_COUNTER_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(KELVIN, 1, GAUGE), \
+      PL_DERIVE(PL_BIT(S_ROW), kelvin)) \
+    R(1, "High Precision Temperature", "Zone temperature in tenths of a kelvin, rounded, as " \
+      "Windows gives it (temp in millidegrees C / 100 + 2731.5).", \
+      PERF_COUNTER_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(KELVIN, 0.1, GAUGE), \
+      PL_DERIVE(PL_BIT(S_ROW), dkelvin)) \
+    R(2, "Precise Temperature", "Zone temperature in millikelvin with scale -3, so it formats " \
+      "to kelvin with every digit of temp (millidegrees C + 273150).", \
+      PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, -3, PL_U(KELVIN, 1e-3, GAUGE), \
+      PL_FIELD(S_ROW, 0))
+
+static const pl_counter_def counters[] = { TH_ROWS(PL_ROW_COUNTER) };
+static const pl_feed feeds[] = { TH_ROWS(PL_ROW_FEED) };
+static const pl_feed_src srcs[NSRC] = { PL_FEED_SRC_N(NULL, tzrow, mk, n) };
+#define NC (sizeof counters / sizeof counters[0])
+
+/* Windows' kelvin and tenths of a kelvin, rounded half up. */
+static int kelvin(pl_feed_in *in, uint64_t *v)
+{
+    uint64_t mk;
+    if (!pl_feed_field(in, S_ROW, 0, &mk))
+        return 0;
+    *v = (mk + 500) / 1000;
+    return 1;
+}
+
+static int dkelvin(pl_feed_in *in, uint64_t *v)
+{
+    uint64_t mk;
+    if (!pl_feed_field(in, S_ROW, 0, &mk))
+        return 0;
+    *v = (mk + 50) / 100;
+    return 1;
+}
 
 #define CLASS "sys/class/thermal"
 #define NAME_MAX_ 64
@@ -138,17 +174,19 @@ static int th_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
     th_state *s = state;
     char rel[64], buf[32];
+    pl_feed_in in;
     int e;
     rel[0] = '\0';
     pl_snap_clear(snap);
     if ((e = list_zones(s)) != 0 || (e = add_zones(s, snap)) != 0)
         return e;
-    if (wanted && !wanted[C_TEMP] && !wanted[C_HPTEMP] && !wanted[C_MK])
+    if (wanted && !wanted[0] && !wanted[1] && !wanted[2])
         return 0;
+    pl_feed_begin(&in, srcs, NSRC, NULL, snap, NULL);
     for (uint32_t i = 0; i < s->zones.n; i++) {
         zone *z = (zone *)s->zones.v + i;
+        tzrow r = { 0, { 0 } };
         int64_t m;
-        uint64_t mk;
         if (z->fd_temp < 0)
             snprintf(rel, sizeof rel, CLASS "/thermal_zone%u/temp", z->num);
         if (pl_read_once(&z->fd_temp, s->env, rel, buf, sizeof buf) ||
@@ -157,10 +195,10 @@ static int th_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         /* below absolute zero or beyond any sensor: a broken reading, not a value */
         if (m < -273150 || m > 1000000000)
             continue;
-        mk = (uint64_t)(m + 273150);
-        pl_snap_set(snap, i, C_TEMP, (mk + 500) / 1000);
-        pl_snap_set(snap, i, C_HPTEMP, (mk + 50) / 100);
-        pl_snap_set(snap, i, C_MK, mk);
+        r.n = 1;
+        r.mk[0] = (uint64_t)(m + 273150);
+        pl_feed_put(&in, S_ROW, &r);
+        pl_feed_walk(&in, i, feeds, NC, wanted);
     }
     return 0;
 }

@@ -4,6 +4,23 @@
 
 #include <string.h>
 
+/* A value at *p (no blank before it): pl_parse_u64's rule, with the digits
+ * of the usual value read in place (up to 17 per line, on every line). */
+static inline int value(const char **p, uint64_t *v)
+{
+    const char *s = *p;
+    uint64_t x = 0;
+    while ((unsigned)(*s - '0') < 10 && s - *p < 19)
+        x = x * 10 + (uint64_t)(*s++ - '0');
+    if (s == *p)
+        return 0;
+    if ((unsigned)(*s - '0') < 10)
+        return pl_parse_u64(p, v) == 0;   /* 20 digits or more: checked for overflow */
+    *v = x;
+    *p = s;
+    return 1;
+}
+
 /* Parses "major minor name v4 ... vN" into r.  1 for a device line (nf 0 if
  * its values are malformed), 0 for a line to skip.  The line ends at '\n'
  * or '\0' (buf[len]). */
@@ -36,7 +53,7 @@ static int parse_line(const char *p, const char *eol, void *row, void *ctx)
             p++;
         if (*p == '\n' || *p == '\0')
             break;
-        if (pl_parse_u64(&p, &v) || (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\0')) {
+        if (!value(&p, &v) || (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\0')) {
             n = -1;          /* garbage in the line */
             break;
         }
