@@ -52,19 +52,16 @@ typedef struct batrow {
     uint8_t st[NF];
 } batrow;
 
-/* PL_BY_HAND, function-like: cppcheck's preprocessor would count an
- * object-like row's braces as more arguments of R. */
-#define HAND() PL_BY_HAND
 #define BAT_ROWS(R) \
     R(C_PCT, "% Charge", "Charge left as a percentage of a full charge: energy_now over " \
       "energy_full, else charge_now over charge_full, else capacity over 100.", \
-      PERF_LARGE_RAW_FRACTION, C_PCT_BASE, NOV, 0, PL_U(NONE, 1, GAUGE), HAND()) \
+      PERF_LARGE_RAW_FRACTION, C_PCT_BASE, NOV, 0, PL_U(NONE, 1, GAUGE), PL_BY_HAND()) \
     R(C_PCT_BASE, "% Charge Base", "The full charge in the unit of % Charge's source " \
       "(energy_full in uWh, charge_full in uAh, or 100): the base of % Charge.", \
-      PERF_LARGE_RAW_BASE, PL_NO_ID, NOV, 0, PL_U(NONE, 1, DISCRETE), HAND()) \
+      PERF_LARGE_RAW_BASE, PL_NO_ID, NOV, 0, PL_U(NONE, 1, DISCRETE), PL_BY_HAND()) \
     R(C_RATE, "Discharge Rate (mW)", "Rate of charge or discharge in microwatts with scale " \
       "-3 (|power_now|, else |current_now| x voltage_now / 10^6); Status gives the direction.", \
-      LRAW, PL_NO_ID, NOV, -3, PL_U(WATTS, 1e-6, GAUGE), HAND()) \
+      LRAW, PL_NO_ID, NOV, -3, PL_U(WATTS, 1e-6, GAUGE), PL_BY_HAND()) \
     R(C_REMAIN, "Remaining Capacity (mWh)", "Energy left in microwatt-hours with scale -3 " \
       "(energy_now); unset on batteries that report charge_now instead.", \
       LRAW, PL_NO_ID, NOV, -3, PL_U(JOULES, 3.6e-3, GAUGE), PL_FIELD(S_ROW, F_ENOW)) \
@@ -73,7 +70,7 @@ typedef struct batrow {
       RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, GAUGE), PL_FIELD(S_ROW, F_STATUS)) \
     R(C_MAINS, "Mains Online", "1 when a power supply of type Mains reports online 1, else 0 " \
       "(unset when the machine has no Mains supply).", \
-      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, GAUGE), HAND()) \
+      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, GAUGE), PL_BY_HAND()) \
     R(C_EFULL, "Full Charge Capacity (mWh)", "Energy of a full charge today, in " \
       "microwatt-hours with scale -3 (energy_full).", \
       LRAW, PL_NO_ID, ADV, -3, PL_U(JOULES, 3.6e-3, DISCRETE), PL_FIELD(S_ROW, F_EFULL)) \

@@ -219,20 +219,17 @@ static int irq_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return irq_read(state, snap, 1);
 }
 
-/* PL_BY_HAND, function-like: cppcheck's preprocessor would count an
- * object-like row's braces as more arguments of R. */
-#define HAND() PL_BY_HAND
 /* One counter each, made by the collect (per-cell unwrapping): PL_BY_HAND. */
 #define SOFT_ROWS(R) \
     R(0, "Softirqs/sec", "Softirqs of this vector raised per second on all CPUs: the row of " \
       "/proc/softirqs summed over its per-CPU cells, each 32-bit cell unwrapped; _Total sums " \
       "every vector.", \
-      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(COUNT, 1, COUNTER), HAND())
+      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND())
 #define INTR_ROWS(R) \
     R(0, "Interrupts/sec", "Interrupts of this IRQ per second on all CPUs: the row of " \
       "/proc/interrupts summed over its per-CPU cells, each 32-bit cell unwrapped (ERR and " \
       "MIS: their one machine-wide count); _Total sums the per-CPU rows.", \
-      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(COUNT, 1, COUNTER), HAND())
+      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND())
 
 static const pl_counter_def soft_counters[] = { SOFT_ROWS(PL_ROW_COUNTER) };
 static const pl_counter_def intr_counters[] = { INTR_ROWS(PL_ROW_COUNTER) };

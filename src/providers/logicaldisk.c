@@ -42,40 +42,37 @@ enum {
 };
 
 #define LRAW PERF_COUNTER_LARGE_RAWCOUNT
-/* PL_BY_HAND, function-like: cppcheck's preprocessor would count an
- * object-like row's braces as more arguments of R. */
-#define HAND() PL_BY_HAND
 /* Space and inode rows are the collect's own (statvfs); the I/O rows are
  * fed by the mount's device's values (disk.h). */
 #define LD_ROWS(R) \
     R(64, "% Free Space", "Space available to unprivileged users as a share of the " \
         "filesystem's size, as df's Avail (statvfs f_bavail over f_blocks, times f_frsize).", \
-        PERF_LARGE_RAW_FRACTION, 65, PERF_DETAIL_NOVICE, 0, PL_U(BYTES, 1, GAUGE), HAND()) \
+        PERF_LARGE_RAW_FRACTION, 65, PERF_DETAIL_NOVICE, 0, PL_U(BYTES, 1, GAUGE), PL_BY_HAND()) \
     R(65, "% Free Space Base", "Size of the filesystem in bytes (statvfs f_blocks x " \
-        "f_frsize), the base of % Free Space.", PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(BYTES, 1, DISCRETE), HAND()) \
+        "f_frsize), the base of % Free Space.", PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(BYTES, 1, DISCRETE), PL_BY_HAND()) \
     R(66, "Free Megabytes", "Space available to unprivileged users in MiB (statvfs " \
-        "f_bavail x f_frsize / 2^20).", LRAW, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(BYTES, 1048576, GAUGE), HAND()) \
+        "f_bavail x f_frsize / 2^20).", LRAW, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(BYTES, 1048576, GAUGE), PL_BY_HAND()) \
     PL_DISK_IO_ROWS(R, "the mount's device line of /proc/diskstats,") \
     R(67, "Total Megabytes", "Size of the filesystem in MiB (statvfs f_blocks x " \
-        "f_frsize / 2^20).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(BYTES, 1048576, DISCRETE), HAND()) \
+        "f_frsize / 2^20).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(BYTES, 1048576, DISCRETE), PL_BY_HAND()) \
     R(68, "Free Bytes", "Space available to unprivileged users in bytes (statvfs " \
-        "f_bavail x f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(BYTES, 1, GAUGE), HAND()) \
+        "f_bavail x f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(BYTES, 1, GAUGE), PL_BY_HAND()) \
     R(69, "Total Bytes", "Size of the filesystem in bytes (statvfs f_blocks x " \
-        "f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(BYTES, 1, DISCRETE), HAND()) \
+        "f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(BYTES, 1, DISCRETE), PL_BY_HAND()) \
     R(70, "Used Bytes", "Space in use in bytes, as df's Used (statvfs (f_blocks - " \
-        "f_bfree) x f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(BYTES, 1, GAUGE), HAND()) \
+        "f_bfree) x f_frsize).", LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(BYTES, 1, GAUGE), PL_BY_HAND()) \
     R(71, "% Free Inodes", "Free inodes as a share of all inodes (statvfs f_ffree over " \
         "f_files); unset on filesystems without an inode limit (f_files 0, as btrfs).", \
-        PERF_LARGE_RAW_FRACTION, 72, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, GAUGE), HAND()) \
+        PERF_LARGE_RAW_FRACTION, 72, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, GAUGE), PL_BY_HAND()) \
     R(72, "% Free Inodes Base", "Inodes of the filesystem (statvfs f_files), the base of " \
-        "% Free Inodes.", PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, DISCRETE), HAND()) \
+        "% Free Inodes.", PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, DISCRETE), PL_BY_HAND()) \
     R(73, "Free Inodes", "Free inodes (statvfs f_ffree); unset when f_files is 0.", \
-        LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, GAUGE), HAND()) \
+        LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, GAUGE), PL_BY_HAND()) \
     R(74, "Total Inodes", "Inodes of the filesystem (statvfs f_files); unset when it is 0.", \
-        LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, DISCRETE), HAND()) \
+        LRAW, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, DISCRETE), PL_BY_HAND()) \
     R(75, "Read Only", "1 when the mount or its superblock is read-only (the ro option " \
         "in /proc/self/mountinfo fields 6 or 11), else 0.", PERF_COUNTER_RAWCOUNT, PL_NO_ID, \
-        PERF_DETAIL_ADVANCED, 0, PL_U(NONE, 1, DISCRETE), HAND())
+        PERF_DETAIL_ADVANCED, 0, PL_U(NONE, 1, DISCRETE), PL_BY_HAND())
 
 static const pl_counter_def counters[] = { LD_ROWS(PL_ROW_COUNTER) };
 static const pl_feed feeds[] = { LD_ROWS(PL_ROW_FEED) };

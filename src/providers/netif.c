@@ -52,9 +52,6 @@ static const char *const sf_file[NSF] = {
 #define RAW PERF_COUNTER_RAWCOUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-/* PL_BY_HAND, function-like: cppcheck's preprocessor would count an
- * object-like row's braces as more arguments of R. */
-#define HAND() PL_BY_HAND
 /* The /proc/net/dev rows read an interface's published values (its
  * accumulators, or _Total's sums: a ndvals handed as source S_ROW); the
  * sysfs rows and Output Queue Length are the collect's own. */
@@ -72,7 +69,7 @@ static const char *const sf_file[NSF] = {
       BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, TXP)) \
     R(4, "Current Bandwidth", "Link speed in bits per second (/sys/class/net/<if>/speed in " \
       "Mb/s x 10^6); unset when the driver reports none (-1 or EINVAL).", \
-      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES_PER_SECOND, 0.125, DISCRETE), HAND()) \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES_PER_SECOND, 0.125, DISCRETE), PL_BY_HAND()) \
     R(5, "Bytes Received/sec", "Bytes received per second (/proc/net/dev receive bytes).", \
       BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), PL_FIELD(S_ROW, RXB)) \
     R(6, "Packets Received Non-Unicast/sec", "Multicast packets received per second " \
@@ -86,7 +83,7 @@ static const char *const sf_file[NSF] = {
       LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, RXE)) \
     R(9, "Packets Received Unknown", "Received packets no protocol handler wanted " \
       "(/sys/class/net/<if>/statistics/rx_nohandler, kernel 4.6 and later).", \
-      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), HAND()) \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(10, "Bytes Sent/sec", "Bytes sent per second (/proc/net/dev transmit bytes).", \
       BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), PL_FIELD(S_ROW, TXB)) \
     R(11, "Packets Outbound Discarded", "Packets to send dropped without an error, since the " \
@@ -97,7 +94,7 @@ static const char *const sf_file[NSF] = {
       LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, TXE)) \
     R(13, "Output Queue Length", "Length of the output packet queue: kept for Windows " \
       "queries, always no data, since Linux shows the qdisc backlog only over rtnetlink.", \
-      RAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE), HAND()) \
+      RAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE), PL_BY_HAND()) \
     R(14, "Receive FIFO Errors", "Receive FIFO buffer overruns (/proc/net/dev receive fifo).", \
       LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, RXFIFO)) \
     R(15, "Receive Frame Errors", "Received packets with framing or alignment errors " \
@@ -118,14 +115,14 @@ static const char *const sf_file[NSF] = {
       "compressed).", \
       LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, TXCOMP)) \
     R(21, "MTU", "Maximum transmission unit in bytes (/sys/class/net/<if>/mtu).", \
-      RAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, DISCRETE), HAND()) \
+      RAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, DISCRETE), PL_BY_HAND()) \
     R(22, "Operational Status", "RFC 2863 operational state of " \
       "/sys/class/net/<if>/operstate: 1 up, 2 down, 3 testing, 4 unknown, 5 dormant, 6 " \
       "notpresent, 7 lowerlayerdown.", \
-      RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, GAUGE), HAND()) \
+      RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, GAUGE), PL_BY_HAND()) \
     R(23, "Carrier Changes", "Times the link carrier came or went since the interface was " \
       "created (/sys/class/net/<if>/carrier_changes).", \
-      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), HAND())
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND())
 
 enum { S_ROW, NSRC };
 

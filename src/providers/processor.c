@@ -40,9 +40,6 @@ enum {
     C_GUEST = 36, C_MAXF = 37, C_BUSY = 38
 };
 
-/* PL_BY_HAND, function-like: cppcheck's preprocessor would count an
- * object-like row's braces as more arguments of R. */
-#define HAND() PL_BY_HAND
 /* Every value is the collect's own (the idle-time logic, per-CPU
  * unwrapping, cpufreq): PL_BY_HAND rows.  R4: a 4-byte counter. */
 #define PROC_ROWS(R, R4) \
@@ -50,99 +47,99 @@ enum {
       "and iowait time (/proc/stat) over elapsed time.  The raw value is the idle time in " \
       "100 ns; for node and machine totals the mean over their CPUs.", \
       PERF_100NSEC_TIMER_INV, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      HAND()) \
+      PL_BY_HAND()) \
     R(C_USER, "% User Time", "Share of time in user mode, nice included, guest time excluded " \
       "(/proc/stat user - guest + nice - guest_nice).", \
       PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      HAND()) \
+      PL_BY_HAND()) \
     R(C_PRIV, "% Privileged Time", "Share of time in the kernel, interrupt and softirq time " \
       "included (/proc/stat system + irq + softirq).", \
       PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      HAND()) \
+      PL_BY_HAND()) \
     R(C_INTR, "Interrupts/sec", "Hardware interrupts per second: the CPU's column of " \
       "/proc/interrupts summed over all rows (LOC, RES, CAL, TLB included); _Total from the " \
       "intr line of /proc/stat.", \
-      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(COUNT, 1, COUNTER), HAND()) \
+      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_DPC, "% DPC Time", "Share of time servicing softirqs (/proc/stat softirq), the Linux " \
       "counterpart of deferred procedure calls.", \
       PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      HAND()) \
+      PL_BY_HAND()) \
     R(C_IRQT, "% Interrupt Time", "Share of time servicing hardware interrupts (/proc/stat " \
       "irq).", \
       PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      HAND()) \
+      PL_BY_HAND()) \
     R(C_DPCQ, "DPCs Queued/sec", "Softirqs raised per second: the CPU's column of " \
       "/proc/softirqs summed; _Total from the softirq line of /proc/stat.", \
-      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(COUNT, 1, COUNTER), HAND()) \
+      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_IDLE, "% Idle Time", "Share of time idle, I/O wait included (/proc/stat idle + " \
       "iowait).", \
       PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      HAND()) \
+      PL_BY_HAND()) \
     R(C_C1, "% C1 Time", "Share of wall-clock time in the first idle state after polling " \
       "(cpuidle state1 time); _Total is the mean over CPUs.", \
       PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      HAND()) \
+      PL_BY_HAND()) \
     R(C_C2, "% C2 Time", "Share of wall-clock time in cpuidle state2; _Total is the mean " \
       "over CPUs.", \
       PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      HAND()) \
+      PL_BY_HAND()) \
     R(C_C3, "% C3 Time", "Share of wall-clock time in cpuidle state3; _Total is the mean " \
       "over CPUs.", \
       PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      HAND()) \
+      PL_BY_HAND()) \
     R(C_C1T, "C1 Transitions/sec", "Entries into cpuidle state1 per second (usage).", \
       PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, COUNTER), \
-      HAND()) \
+      PL_BY_HAND()) \
     R(C_C2T, "C2 Transitions/sec", "Entries into cpuidle state2 per second (usage).", \
       PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, COUNTER), \
-      HAND()) \
+      PL_BY_HAND()) \
     R(C_C3T, "C3 Transitions/sec", "Entries into cpuidle state3 per second (usage).", \
       PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, COUNTER), \
-      HAND()) \
+      PL_BY_HAND()) \
     R(C_FREQ, "Processor Frequency", "Current frequency in MHz (cpufreq scaling_cur_freq, " \
       "else the cpu MHz line of /proc/cpuinfo); _Total is the mean over CPUs.", \
       PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(HERTZ, 1e6, GAUGE), \
-      HAND()) \
+      PL_BY_HAND()) \
     R(C_PMAX, "% of Maximum Frequency", "Current frequency as a share of cpuinfo_max_freq " \
       "(needs cpufreq).", \
-      PERF_LARGE_RAW_FRACTION, C_MAXF, PERF_DETAIL_NOVICE, 0, PL_U(HERTZ, 1e6, GAUGE), HAND()) \
+      PERF_LARGE_RAW_FRACTION, C_MAXF, PERF_DETAIL_NOVICE, 0, PL_U(HERTZ, 1e6, GAUGE), PL_BY_HAND()) \
     R(C_UTIL, "% Processor Utility", "Work done as a share of the CPU's nominal capacity: % " \
       "Busy Time x current / nominal frequency (cpufreq scaling_cur_freq over " \
       "base_frequency, else cpuinfo_max_freq), above 100 when turbo runs; the frequency read " \
       "at each collect stands for the interval before it.  Needs cpufreq; _Total and node " \
       "totals weigh CPUs by their ticks.", \
-      PERF_AVERAGE_BULK, C_UTILB, PERF_DETAIL_NOVICE, 0, PL_U(PERCENT, 1, COUNTER), HAND()) \
+      PERF_AVERAGE_BULK, C_UTILB, PERF_DETAIL_NOVICE, 0, PL_U(PERCENT, 1, COUNTER), PL_BY_HAND()) \
     R4(C_UTILB, "% Utility Base", "The CPU's ticks (USER_HZ) over which % Processor Utility " \
       "was summed: its base.", \
-      PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, COUNTER), HAND()) \
+      PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_BASE, "Processor Time Base", "Sum of all the CPU's /proc/stat ticks except guest and " \
       "guest_nice (already inside user and nice), in 100 ns: the base of the % counters.", \
       PERF_PRECISION_TIMESTAMP, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      HAND()) \
+      PL_BY_HAND()) \
     R(C_NICE, "% Nice Time", "Share of time in user mode at positive nice, guest_nice " \
       "excluded (/proc/stat nice - guest_nice).", \
       PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      HAND()) \
+      PL_BY_HAND()) \
     R(C_IOW, "% IO Wait Time", "Share of time idle with I/O outstanding (/proc/stat iowait).", \
       PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      HAND()) \
+      PL_BY_HAND()) \
     R(C_STEAL, "% Steal Time", "Share of time a hypervisor ran something else while this " \
       "virtual CPU wanted to run (/proc/stat steal).", \
       PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      HAND()) \
+      PL_BY_HAND()) \
     R(C_GUEST, "% Guest Time", "Share of time running guest virtual CPUs (/proc/stat guest + " \
       "guest_nice); it is also counted in % User Time's source fields.", \
       PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      HAND()) \
+      PL_BY_HAND()) \
     R(C_MAXF, "Maximum Frequency", "cpuinfo_max_freq in MHz: the base of % of Maximum " \
       "Frequency.", \
       PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(HERTZ, 1e6, DISCRETE), \
-      HAND()) \
+      PL_BY_HAND()) \
     R(C_BUSY, "% Busy Time", "Share of the CPU's ticks spent not idle: user, nice, system, " \
       "irq, softirq and steal ticks of /proc/stat over all its ticks (100 - % Idle Time), as " \
       "mpstat and top count; % Processor Time is the same over wall-clock time.", \
       PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      HAND())
+      PL_BY_HAND())
 
 /* Windows' counter 0 is exactly PERF_100NSEC_TIMER_INV on idle time, so that
  * programs written against its GUID and ids compute what they expect. */
