@@ -13,6 +13,7 @@ struct pl_ptshare {
     pl_ksrc *k;              /* this table's attachment, for the generation */
     uint64_t list_gen;       /* generation of the last listing */
     int list_err;
+    uint64_t lists;          /* listings of /proc so far (tests) */
     uint32_t need;           /* stat fields any state asked for: parsed for all */
     pl_etab tab;             /* pl_ptproc by pid */
 };
@@ -84,6 +85,7 @@ pl_ptshare *pl_ptshare_attach(pl_env *env)
 
 pl_ptbase *pl_ptshare_base(pl_ptshare *t) { return &t->b; }
 uint32_t pl_ptshare_count(const pl_ptshare *t) { return t->tab.n; }
+uint64_t pl_ptshare_lists(const pl_ptshare *t) { return t->lists; }
 pl_ptproc *pl_ptshare_proc(pl_ptshare *t, uint32_t i) { return t->tab.v[i]; }
 
 int pl_ptshare_list(pl_ptshare *t, pl_snapshot *snap)
@@ -96,6 +98,7 @@ int pl_ptshare_list(pl_ptshare *t, pl_snapshot *snap)
         return t->list_err;
     }
     t->list_gen = g;
+    t->lists++;
     e = pl_pt_list_pids(&t->b, snap);
     if (!e)
         e = pl_etab_sync(&t->tab, t->b.ids, t->b.nids, proc_init, proc_retire, t);

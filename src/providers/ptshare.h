@@ -1,7 +1,8 @@
 /* The machine's process table, shared by the Process states of every query
- * of an environment (kept by it as a kernel source without a file,
- * pl_ksrc.h): one listing of /proc, one read of each /proc/[pid] file per
- * collect generation, and one set of kept descriptors within the budget of
+ * of an environment, its listing and base also by Thread states (kept by
+ * the environment as a kernel source without a file, pl_ksrc.h): one
+ * listing of /proc, one read of each /proc/[pid] file per collect
+ * generation, and one set of kept descriptors within the budget of
  * proctable.c.  Each file is parsed once into query-independent values
  * (every stat field any query of the machine asked for, every key of
  * status, io and smaps_rollup); each Process state keeps only what is its
@@ -44,6 +45,8 @@ pl_ptbase *pl_ptshare_base(pl_ptshare *t);
  * errno with snap->err_path.  Then entry i is of pid base->ids[i]. */
 int pl_ptshare_list(pl_ptshare *t, pl_snapshot *snap);
 uint32_t pl_ptshare_count(const pl_ptshare *t);
+/* Listings of /proc so far: one per generation for Process and Thread (tests). */
+uint64_t pl_ptshare_lists(const pl_ptshare *t);
 pl_ptproc *pl_ptshare_proc(pl_ptshare *t, uint32_t i);
 /* stat of p with at least the fields need parsed: 0 (p->ps), EINVAL for a
  * malformed stat, or the errno of the read.  A kept descriptor that fails
