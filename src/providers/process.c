@@ -174,6 +174,9 @@ enum { T_NONE, T_SUM, T_ACC };       /* _Total: not summed, sum, sum + exited */
 
 #define BIT(c) ((uint64_t)1 << (c))
 #define TOTAL_ID 0xFFFFFFFEu
+/* The counters statm holds: a query of these (and ID Process) reads statm
+ * and comm instead of stat once they are kept (ptshare.h). */
+#define SIZES (BIT(X_VIRT) | BIT(X_WS))
 
 /* One process (pid + start time) as this state published it across
  * collections: its identity and the cumulative values _Total keeps.  The
@@ -249,12 +252,13 @@ static int p_open(pl_env *env, void **state)
 
 /* ---- reads ------------------------------------------------------------------------- */
 
-/* stat of e (the machine's sp).  0 with sp->ps; EINVAL for a malformed stat
- * (left out); else the errno of the read.  An exit, or another process on
+/* stat of e (the machine's sp); need 0: a query of sizes only, statm and
+ * comm once they are kept (pl_ptshare_mem).  0 with sp->ps; EINVAL for a
+ * malformed file (left out); else the errno of the read.  An exit, or another process on
  * the pid, ends the identity this state published. */
 static int read_stat(pstate *s, pent *e, pl_ptproc *sp, uint32_t need, int fresh)
 {
-    int err = pl_ptshare_stat(s->sh, sp, need, fresh);
+    int err = need ? pl_ptshare_stat(s->sh, sp, need, fresh) : pl_ptshare_mem(s->sh, sp);
     if (err) {
         if (pl_pt_outcome(err) == PL_PT_GONE)
             forget(s, e);
@@ -270,6 +274,7 @@ static int read_stat(pstate *s, pent *e, pl_ptproc *sp, uint32_t need, int fresh
 /* Paths for messages (static: a result keeps the pointer). */
 static const char *const errpath[NFD] = {
     "proc/[pid]/stat", "proc/[pid]/status", "proc/[pid]/io", "proc/[pid]/fd", "proc/[pid]/smaps_rollup",
+    "proc/[pid]/statm", "proc/[pid]/comm",
 };
 
 /* After file k of e failed with err: 0 to go on without its counters (not
@@ -397,7 +402,7 @@ static int read_more(pstate *s, pent *pe, pl_ptproc *sp, unsigned src, int nomm,
         NULL, status_values, io_values, NULL, smaps_values,
     };
     static const uint8_t need[NFD] = { 0, S_STATUS, S_IO, S_FD, S_SMAPS };
-    for (int k = F_STATUS; k < NFD; k++) {
+    for (int k = F_STATUS; k <= F_SMAPS; k++) {
         int e, r;
         if (!(src & need[k]) || (k == F_SMAPS && nomm))
             continue;        /* no mm, no smaps_rollup to read */
@@ -420,7 +425,7 @@ static int read_more(pstate *s, pent *pe, pl_ptproc *sp, unsigned src, int nomm,
 typedef struct pcol {
     uint8_t wl[NC];          /* wanted counters */
     unsigned nw, src;
-    uint32_t need;           /* stat fields */
+    uint32_t need;           /* stat fields; 0: sizes only (statm and comm) */
     uint64_t tmask;          /* wanted counters that _Total sums */
     uint64_t lack;           /* of those, counters some listed process lacks */
     uint64_t denied;         /* of those, lacked because a file was not readable */
@@ -494,6 +499,7 @@ static int p_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
     pstate *s = state;
     pcol c;
+    uint64_t wm = 0;         /* wanted counters */
     char total[6 + PL_NAMES_EXTRA];
     int e, ti;
 
@@ -502,12 +508,15 @@ static int p_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     c.need = PS_BIT(PS_START) | PS_BIT(PS_FLAGS);
     for (unsigned x = 0; x < NC; x++)
         if (!wanted || wanted[x]) {
+            wm |= BIT(x);
             c.wl[c.nw++] = (uint8_t)x;
             c.src |= cinfo[x].src;
             c.need |= cinfo[x].fields;
             if (cinfo[x].total != T_NONE)
                 c.tmask |= BIT(x);
         }
+    if ((wm & SIZES) && !(wm & ~(SIZES | BIT(X_PID))))
+        c.need = 0;          /* sizes only: statm and comm hold them (pl_ptshare_mem) */
     if ((e = pl_ptshare_list(s->sh, snap)) != 0)
         return e;
     /* the same listing as the machine's table: entry i of both is one pid */

@@ -13,7 +13,7 @@
 
 #include "proctable.h"
 
-enum { F_STAT, F_STATUS, F_IO, F_FD, F_SMAPS, NFD };
+enum { F_STAT, F_STATUS, F_IO, F_FD, F_SMAPS, F_STATM, F_COMM, NFD };
 #define PL_PTSH_KEYS 6       /* keys of status and io; smaps_rollup has 3 */
 /* Where each key's value is in kv[k], in the order of ptshare.c's key tables. */
 enum { K_VMPEAK, K_VMHWM, K_RSSANON, K_VMSWAP, K_VCSW, K_NVCSW };           /* status */
@@ -25,6 +25,7 @@ typedef struct pl_ptproc {
     uint32_t pid;            /* first: the table's id */
     int fd[NFD];             /* kept descriptors, -1 when not open */
     uint64_t fdstart;        /* start time of the process the descriptors belong to, 0: none yet */
+    uint64_t memstart;       /* fdstart when statm and comm are kept fds of that process, else 0 */
     uint64_t gen[NFD];       /* the generation file k was read in (0: not this one) */
     int err[NFD];            /* its outcome then */
     uint32_t need;           /* stat fields parsed (PS_BIT) */
@@ -57,5 +58,17 @@ int pl_ptshare_stat(pl_ptshare *t, pl_ptproc *p, uint32_t need, int fresh);
 /* File k (status, io, fd/, smaps_rollup) of p, read and parsed once per
  * generation: 0 (p->kv[k], p->kh[k]; p->nfd for fd/), or the errno. */
 int pl_ptshare_file(pl_ptshare *t, pl_ptproc *p, int k);
+/* Name, identity and memory sizes of p for a query that wants nothing
+ * else: p->ps with comm, PS_START, PS_VSIZE (bytes) and PS_RSS (pages), and
+ * nothing more unless this generation read stat anyway.  Once statm and
+ * comm are kept descriptors proven to be the process of p->fdstart (opened
+ * before a stat read named it), they are read instead of stat: two cheap
+ * files for one costly one, and comm follows exec at once.  A kept one that
+ * fails (an exit: a reused pid is another struct pid) falls back to stat by
+ * path.  Returns as pl_ptshare_stat. */
+int pl_ptshare_mem(pl_ptshare *t, pl_ptproc *p);
+/* statm's size and resident pages ("size resident shared text lib data dt"):
+ * 0, or EINVAL unless both are whole numbers. */
+int pl_pt_parse_statm(const char *buf, size_t len, uint64_t *size, uint64_t *resident);
 
 #endif
