@@ -10,11 +10,13 @@
  * duplicates shift when an earlier one exits, as on Windows; id and key do not.
  *
  * Reads are lazy: stat always (names, keys), status, io, fd/ and
- * smaps_rollup only when a wanted counter needs them.  Descriptors stay open
- * across collections within the budget of proctable.c (half the fd soft
- * limit); past it, files are opened and closed each time.  A kept stat fd of
- * a process that exited reads ESRCH, even when its pid is reused, so a kept
- * fd never mixes two processes.  What a failed read means (pl_pt_outcome):
+ * smaps_rollup only when a wanted counter needs them.  A query of sizes
+ * only (SIZES, ID Process) reads statm and comm instead of stat once they
+ * are kept fds of the process (ptshare.h, pl_ptshare_mem).  Descriptors
+ * stay open across collections within the budget of proctable.c (half the
+ * fd soft limit); past it, files are opened and closed each time.  A kept
+ * stat fd of a process that exited reads ESRCH, even when its pid is
+ * reused, so a kept fd never mixes two processes.  What a failed read means (pl_pt_outcome):
  * ENOENT/ESRCH of stat, or of another file when stat is gone too, is an exit:
  * the process is left out; EACCES/EPERM (io, fd/, smaps_rollup of other
  * users' processes) leaves those counters unset; any other errno (EMFILE,
