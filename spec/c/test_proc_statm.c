@@ -217,6 +217,98 @@ static void test_with_stat(void)
     rm_tree(dir);
 }
 
+/* Names of instance i of every listed id, in the order of ids. */
+static void expect_names(int line, const pl_sample *smp, const uint32_t *ids, const char *const *names,
+                         uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (strcmp(name_of(smp, ids[k]), names[k]) != 0) {
+            printf("  line %d: %u is \"%s\", expected \"%s\"\n", line, ids[k], name_of(smp, ids[k]),
+                   names[k]);
+            ct_failed_checks++;
+        }
+}
+
+/* The queries of one generation name processes once (the first one's names,
+ * recorded in the machine's table) while they list the same processes with
+ * the same comms; a query that leaves one out, or sees another comm, names
+ * by itself and gets the names the rule gives its own listing. */
+static void test_shared_names(void)
+{
+    static const char *const cpu[] = { "\\Process(*)\\% Processor Time", NULL };
+    static const uint32_t ids[] = { 100, 200, 300 };
+    static const char *const all3[] = { "b", "b#1", "b#2" };
+    static const char *const no200[] = { "b", "(none)", "b#1" };
+    static const char *const c200[] = { "b", "c", "b#1" };
+    char dir[] = "/tmp/pl-statm-XXXXXX";
+    pl_env *env;
+    pl_query *a, *b, *b2;
+    pl_sample *sa, *sb, *sb2;
+    CHECK(mkdtemp(dir) != NULL);
+    for (unsigned k = 0; k < 3; k++) {
+        CHECK(put_stat(dir, ids[k], "b", 1000 + k));
+        CHECK(put_pid(dir, ids[k], "statm", "10 5 0 0 0 0 0\n") && put_pid(dir, ids[k], "comm", "b\n"));
+    }
+    env = pl_env_new(dir);
+    pl_env_set_page_size(env, 4096);
+    a = query(env, SIZES);
+    b = query(env, cpu);
+    b2 = query(env, cpu);
+    sa = collect(a);         /* binds statm and comm */
+    free(sa);
+    /* alike: b and b2 take a's names */
+    pl_env_begin(env);
+    sa = collect(a);
+    sb = collect(b);
+    sb2 = collect(b2);
+    pl_env_end(env);
+    expect_names(__LINE__, sa, ids, all3, 3);
+    expect_names(__LINE__, sb, ids, all3, 3);
+    expect_names(__LINE__, sb2, ids, all3, 3);
+    free(sa);
+    free(sb);
+    free(sb2);
+    /* 200's statm goes bad: a (statm) leaves it out, b (stat) lists it */
+    CHECK(put_pid(dir, 200, "statm", "x\n"));
+    pl_env_begin(env);       /* a leads: b names by itself from 200 on */
+    sa = collect(a);
+    sb = collect(b);
+    pl_env_end(env);
+    expect_names(__LINE__, sa, ids, no200, 3);
+    expect_names(__LINE__, sb, ids, all3, 3);
+    free(sa);
+    free(sb);
+    pl_env_begin(env);       /* b leads: its stat read serves a, which lists 200 too */
+    sb = collect(b);
+    sa = collect(a);
+    sb2 = collect(b2);
+    pl_env_end(env);
+    expect_names(__LINE__, sb, ids, all3, 3);
+    expect_names(__LINE__, sa, ids, all3, 3);
+    expect_names(__LINE__, sb2, ids, all3, 3);
+    free(sa);
+    free(sb);
+    free(sb2);
+    /* 200 execs as c: its comm says so, its stat (unread by a) still b */
+    CHECK(put_pid(dir, 200, "statm", "10 5 0 0 0 0 0\n") && put_pid(dir, 200, "comm", "c\n"));
+    pl_env_begin(env);
+    sa = collect(a);
+    sb = collect(b);
+    sb2 = collect(b2);
+    pl_env_end(env);
+    expect_names(__LINE__, sa, ids, c200, 3);
+    expect_names(__LINE__, sb, ids, all3, 3);   /* stat's comm b: named alone */
+    expect_names(__LINE__, sb2, ids, all3, 3);
+    free(sa);
+    free(sb);
+    free(sb2);
+    pl_query_free(a);
+    pl_query_free(b);
+    pl_query_free(b2);
+    pl_env_unref(env);
+    rm_tree(dir);
+}
+
 static void test_parse_statm(void)
 {
     static const struct { const char *in; int ok; uint64_t size, res; } cases[] = {
@@ -328,6 +420,7 @@ int main(void)
 {
     RUN(test_sizes);
     RUN(test_with_stat);
+    RUN(test_shared_names);
     RUN(test_parse_statm);
     RUN(test_live_exec_exit);
     return CT_END();

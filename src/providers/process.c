@@ -432,6 +432,9 @@ typedef struct pcol {
     uint64_t lack;           /* of those, counters some listed process lacks */
     uint64_t denied;         /* of those, lacked because a file was not readable */
     uint64_t tot[NC], tot_have;
+    int naming;              /* pl_ptshare_lead: 1 records names, 0 takes them, -1 own */
+    uint64_t gen;            /* the generation of the recorded names */
+    uint32_t next;           /* entries below it were decided as the leader did */
 } pcol;
 
 /* Publishes what was asked for (no_access where a file was not readable);
@@ -459,10 +462,54 @@ static void publish(pent *pe, pcol *c, pl_snapshot *snap, uint32_t inst, const u
     }
 }
 
-/* One listed process: 0 (published, or left out), or the errno that fails
- * the collection. */
-static int one_process(pstate *s, pent *pe, pl_ptproc *sp, pcol *c, pl_snapshot *snap)
+/* From here on this state names by itself: its names take over those of
+ * the entries named alike so far (the leader's, in the same order). */
+static int name_alone(pstate *s, pcol *c)
 {
+    char tmp[PL_COMM_MAX + PL_NAMES_EXTRA];
+    c->naming = -1;
+    for (uint32_t j = 0; j < c->next; j++) {
+        const pl_ptproc *q = pl_ptshare_proc(s->sh, j);
+        if (q->name_gen == c->gen && !pl_names_next(&s->names, q->name, q->name_clen, tmp))
+            return ENOMEM;
+    }
+    return 0;
+}
+
+/* The name of listed entry i (published by this query): the leading state's
+ * of this generation while both left out and named the same entries with
+ * the same comms (so the rule gives the same names), else our own.  NULL
+ * on ENOMEM. */
+static const char *proc_name(pstate *s, pcol *c, uint32_t i, pl_ptproc *sp, char *buf)
+{
+    const char *name;
+    if (c->naming == 0) {
+        while (c->next < i && pl_ptshare_proc(s->sh, c->next)->name_gen != c->gen)
+            c->next++;       /* left out by both */
+        if (c->next == i && sp->name_gen == c->gen && sp->name_clen == sp->ps.comm_len &&
+            memcmp(sp->name, sp->comm, sp->name_clen) == 0) {
+            c->next = i + 1;
+            return sp->name;
+        }
+        if (name_alone(s, c))
+            return NULL;
+    }
+    name = pl_names_next(&s->names, sp->comm, sp->ps.comm_len, buf);
+    if (name && c->naming == 1) {
+        memcpy(sp->name, name, strlen(name) + 1);
+        sp->name_clen = sp->ps.comm_len;
+        sp->name_gen = c->gen;
+    }
+    return name;
+}
+
+/* One listed process (entry i): 0 (published, or left out), or the errno
+ * that fails the collection. */
+static int one_process(pstate *s, uint32_t i, pcol *c, pl_snapshot *snap)
+{
+    pent *pe = s->tab.v[i];
+    pl_ptproc *sp = pl_ptshare_proc(s->sh, i);
+    const char *nm;
     const pl_pstat *ps = &sp->ps;
     uint64_t v[NC], have = 0, denied = 0;
     char name[PL_COMM_MAX + PL_NAMES_EXTRA];
@@ -488,8 +535,8 @@ static int one_process(pstate *s, pent *pe, pl_ptproc *sp, pcol *c, pl_snapshot 
     if ((e = read_more(s, pe, sp, c->src, nomm, v, &have, &denied, snap)) != 0)
         return e < 0 ? 0 : e;        /* -1: exited meanwhile, left out */
     /* after read_more: a fresh stat there may have named the process anew */
-    if (!pl_names_next(&s->names, sp->comm, sp->ps.comm_len, name) ||
-        (inst = pl_snap_add_key(snap, name, pe->pid, pe->start)) < 0)
+    if (!(nm = proc_name(s, c, i, sp, name)) ||
+        (inst = pl_snap_add_key(snap, nm, pe->pid, pe->start)) < 0)
         return ENOMEM;
     publish(pe, c, snap, (uint32_t)inst, v, have, denied);
     c->lack |= c->tmask & ~have & ~(nomm ? NOMM_FREE : 0);
@@ -527,10 +574,11 @@ static int p_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         return e;
     if (!pl_names_next(&s->names, "_Total", 6, total))   /* a process _Total is _Total#1 */
         return ENOMEM;
+    c.naming = pl_ptshare_lead(s->sh, &c.gen);
     for (uint32_t i = 0; i < s->tab.n; i++) {
         if (i + 2 < s->tab.n)        /* cold after a collect's kernel work: load it early */
             __builtin_prefetch(s->tab.v[i + 2]);
-        if ((e = one_process(s, s->tab.v[i], pl_ptshare_proc(s->sh, i), &c, snap)) != 0)
+        if ((e = one_process(s, i, &c, snap)) != 0)
             return e;
     }
     if ((c.src & S_UPTIME) && (e = pl_pt_elapsed_clock(s->b, snap, X_ELAP)) != 0)

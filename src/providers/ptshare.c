@@ -15,6 +15,7 @@ struct pl_ptshare {
     uint64_t list_gen;       /* generation of the last listing */
     int list_err;
     uint64_t lists;          /* listings of /proc so far (tests) */
+    uint64_t lead_gen;       /* generation whose names a Process state records */
     uint32_t need;           /* stat fields any state asked for: parsed for all */
     pl_etab tab;             /* pl_ptproc by pid */
 };
@@ -86,6 +87,18 @@ pl_ptshare *pl_ptshare_attach(pl_env *env)
 }
 
 pl_ptbase *pl_ptshare_base(pl_ptshare *t) { return &t->b; }
+
+int pl_ptshare_lead(pl_ptshare *t, uint64_t *gen)
+{
+    uint64_t g = pl_ksrc_generation(t->k);
+    *gen = g;
+    if (!g)
+        return -1;
+    if (t->lead_gen == g)
+        return 0;
+    t->lead_gen = g;
+    return 1;
+}
 uint32_t pl_ptshare_count(const pl_ptshare *t) { return t->tab.n; }
 uint64_t pl_ptshare_lists(const pl_ptshare *t) { return t->lists; }
 pl_ptproc *pl_ptshare_proc(pl_ptshare *t, uint32_t i) { return t->tab.v[i]; }

@@ -34,6 +34,9 @@ typedef struct pl_ptproc {
     uint64_t kv[NFD][PL_PTSH_KEYS];   /* status, io, smaps_rollup values */
     uint32_t kh[NFD];        /* which keys were found */
     uint32_t nfd;            /* entries of fd/ */
+    uint64_t name_gen;       /* generation the leading Process state named p in */
+    uint32_t name_clen;      /* the length of the comm that name was made of */
+    char name[PL_COMM_MAX + PL_NAMES_EXTRA];
 } pl_ptproc;
 
 typedef struct pl_ptshare pl_ptshare;
@@ -58,6 +61,12 @@ int pl_ptshare_stat(pl_ptshare *t, pl_ptproc *p, uint32_t need, int fresh);
 /* File k (status, io, fd/, smaps_rollup) of p, read and parsed once per
  * generation: 0 (p->kv[k], p->kh[k]; p->nfd for fd/), or the errno. */
 int pl_ptshare_file(pl_ptshare *t, pl_ptproc *p, int k);
+/* Which Process state names first in this generation (*gen): 1 for the
+ * first to ask, which records each name it gives in p->name, p->name_gen
+ * and p->name_clen; 0 for later ones, which may take those names while
+ * they list the same processes with the same comms; -1 outside a
+ * generation (each names its own). */
+int pl_ptshare_lead(pl_ptshare *t, uint64_t *gen);
 /* Name, identity and memory sizes of p for a query that wants nothing
  * else: p->ps with comm, PS_START, PS_VSIZE (bytes) and PS_RSS (pages), and
  * nothing more unless this generation read stat anyway.  Once statm and
