@@ -1,7 +1,7 @@
 /* The C floor of the Process and Thread collects: the same /proc files the
  * providers read, with the same I/O, and nothing else.  No perflib code.
  *
- *   floor_process [-t SECONDS] [-r ROUNDS] [Process|Thread|process_stat ...]
+ *   floor_process [-t SECONDS] [-r ROUNDS] [Process|Thread|process_stat|process_statm ...]
  *
  * Sets (default: Process and Thread, what \Set(*)\* reads):
  *   Process       /proc/uptime; the /proc listing; per process stat, status,
@@ -9,6 +9,8 @@
  *                 threads, whose smaps_rollup is ESRCH)
  *   process_stat  /proc/uptime, the listing and stat alone: the counters that
  *                 come from stat (what a query of them reads)
+ *   process_statm the listing, and per process statm and comm: what a query
+ *                 of sizes only (Virtual Bytes, Working Set, ID Process) reads
  *   Thread        /proc/uptime; the /proc listing; per process its task/
  *                 listing; per thread task stat and task status
  * Same I/O as the providers: every file and directory kept open (one fd per
@@ -33,7 +35,7 @@
 #include <unistd.h>
 
 #define FLOOR_NAME "floor_process"
-#define FLOOR_USAGE "[Process|process_stat|Thread ...]"
+#define FLOOR_USAGE "[Process|process_stat|process_statm|Thread ...]"
 #define FLOOR_BATCH 1        /* a collect over a thousand processes takes milliseconds */
 #include "floor_common.h"    /* die, timing */
 
@@ -219,8 +221,9 @@ static const char *const ctxsw_keys[] = { "voluntary_ctxt_switches", "nonvolunta
 
 /* ---- the floors --------------------------------------------------------------------- */
 
-enum { F_STAT, F_STATUS, F_IO, F_FD, F_SMAPS, F_TASK, NF };
-static const char *const leaf[NF] = { "/stat", "/status", "/io", "/fd", "/smaps_rollup", "/task" };
+enum { F_STAT, F_STATUS, F_IO, F_FD, F_SMAPS, F_TASK, F_STATM, F_COMM, NF };
+static const char *const leaf[NF] = { "/stat", "/status", "/io", "/fd", "/smaps_rollup", "/task",
+                                      "/statm", "/comm" };
 
 typedef struct state {
     int procfd, listfd, uptimefd;
@@ -300,6 +303,33 @@ static void process_collect(state *s, int all)
     }
 }
 
+/* Sizes only: statm's size and resident pages, and the name from comm. */
+static void statm_collect(state *s)
+{
+    char rel[48];
+    list_pids(s);
+    for (uint32_t i = 0; i < s->pids.n; i++) {
+        uint32_t pid = s->pids.v[i];
+        int *fd;
+        ssize_t n;
+        grow_fds(s, pid);
+        fd = s->fd[pid];
+        n = read_kept(&fd[F_STATM], s->procfd, fd[F_STATM] < 0 ? rel_of(rel, pid, F_STATM) : "");
+        if (n <= 0)
+            continue;
+        const char *p = rbuf;
+        for (int k = 0; k < 2; k++, p++) {
+            uint64_t x = 0;
+            while (*p >= '0' && *p <= '9')
+                x = x * 10 + (uint64_t)(*p++ - '0');
+            sink += x;
+        }
+        n = read_kept(&fd[F_COMM], s->procfd, fd[F_COMM] < 0 ? rel_of(rel, pid, F_COMM) : "");
+        if (n > 0)
+            sink += (unsigned char)rbuf[n - 1];
+    }
+}
+
 /* Thread files are indexed by tid: F_STAT and F_STATUS of s->fd[tid] hold the
  * task files; F_TASK of s->fd[pid] the task/ directory. */
 static void thread_collect(state *s)
@@ -340,14 +370,16 @@ static void thread_collect(state *s)
 
 /* ---- sets and main ---------------------------------------------------------------- */
 
-enum { PROCESS, PROCESS_STAT, THREAD, NSETS };
-static const char *const set_names[NSETS] = { "Process", "process_stat", "Thread" };
+enum { PROCESS, PROCESS_STAT, THREAD, PROCESS_STATM, NSETS };
+static const char *const set_names[NSETS] = { "Process", "process_stat", "Thread", "process_statm" };
 static state st[NSETS];
 
 static void collect_set(int set)
 {
     if (set == THREAD)
         thread_collect(&st[set]);
+    else if (set == PROCESS_STATM)
+        statm_collect(&st[set]);
     else
         process_collect(&st[set], set == PROCESS);
 }

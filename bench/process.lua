@@ -42,6 +42,12 @@ local CASES = {
     paths = { "\\Process(*)\\% Processor Time" } },
   { label = "Process(*) 11 stat counters, 11 specs", floor = "process_stat",
     paths = paths("Process", STAT_COUNTERS) },
+  -- sizes only: statm and comm once kept, against the floor of those files;
+  -- the same sizes with one stat counter take the stat path (for comparison)
+  { label = "Process(*) WS, Virtual Bytes (statm, comm)", floor = "process_statm",
+    paths = paths("Process", { "Working Set", "Virtual Bytes" }) },
+  { label = "Process(*) WS, Virtual, Threads (stat)", floor = "process_stat",
+    paths = paths("Process", { "Working Set", "Virtual Bytes", "Thread Count" }) },
   { label = "Thread(*)\\* (task stat, status)", floor = "Thread",
     paths = { "\\Thread(*)\\*" } },
   -- three queries of one machine, each a stat counter, against ONE walk's floor:

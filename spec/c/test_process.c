@@ -8,6 +8,7 @@
 #include "proctable.h"
 #include "ctest.h"
 #include "ctest_snap.h"
+#include "proc_tree.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -104,31 +105,6 @@ static void expect_row(int line, const pl_snapshot *s, const char *inst, const u
 {
     for (uint32_t c = 0; c < s->cs->ncounters; c++)
         expect_u(line, s, inst, s->cs->counters[c].name, want[c]);
-}
-
-static int put_inplace(const char *dir, const char *rel, const char *text)
-{
-    char path[512], *p;
-    FILE *f;
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
-    for (p = path + strlen(dir) + 1; (p = strchr(p, '/')) != NULL; p++) {
-        *p = '\0';
-        mkdir(path, 0755);
-        *p = '/';
-    }
-    /* rewrite in place: the provider keeps the file open */
-    f = fopen(path, "r+");
-    if (!f)
-        f = fopen(path, "w");
-    if (!f)
-        return 0;
-    fputs(text, f);
-    fflush(f);
-    if (ftruncate(fileno(f), (off_t)strlen(text)) != 0) {
-        fclose(f);
-        return 0;
-    }
-    return fclose(f) == 0;
 }
 
 /* A stat line with the fields the providers read; the rest zero. */

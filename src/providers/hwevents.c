@@ -27,7 +27,9 @@
  * with ENOTSUP (instances still list the root's CPUs).  The kernel calls sit
  * behind hwev_sys so tests can replace them. */
 #include "pl_provider.h"
+#include "pl_rowset.h"
 #include "providers.h"
+#include "procstat.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -43,51 +45,68 @@ enum {
     C_CS, C_MIG, C_PF, C_ACT, C_ACTB, NC
 };
 
-#define BULK(id, name, help, u) \
-    { id, name, help, PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, u }
+#define BULK PERF_COUNTER_BULK_COUNT
+#define NOV PERF_DETAIL_NOVICE
+#define ADV PERF_DETAIL_ADVANCED
 
-static const pl_counter_def counters[NC] = {
-    BULK(C_CYC, "Cycles/sec", "CPU cycles per second (PERF_COUNT_HW_CPU_CYCLES, scaled for "
-         "multiplexing).", PL_U(COUNT, 1, COUNTER)),
-    BULK(C_INS, "Instructions/sec", "Instructions retired per second "
-         "(PERF_COUNT_HW_INSTRUCTIONS, scaled for multiplexing).", PL_U(COUNT, 1, COUNTER)),
-    { C_IPC, "Instructions Per Cycle", "Instructions retired per CPU cycle over the interval: the "
-      "change in instructions over the change in cycles of the same perf group.", PERF_AVERAGE_BULK, C_IPCB,
-      PERF_DETAIL_NOVICE, 0, 8, PL_U(COUNT, 1, COUNTER) },
-    { C_IPCB, "Instructions Per Cycle Base", "CPU cycles (PERF_COUNT_HW_CPU_CYCLES), the base of "
-      "Instructions Per Cycle.", PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8, PL_U(COUNT, 1, COUNTER) },
-    BULK(C_CREF, "Cache References/sec", "Last-level cache accesses per second "
-         "(PERF_COUNT_HW_CACHE_REFERENCES, scaled for multiplexing).", PL_U(COUNT, 1, COUNTER)),
-    BULK(C_CMISS, "Cache Misses/sec", "Last-level cache misses per second "
-         "(PERF_COUNT_HW_CACHE_MISSES, scaled for multiplexing).", PL_U(COUNT, 1, COUNTER)),
-    { C_CMR, "% Cache Miss Ratio", "Share of cache references that missed over the interval: "
-      "the change in cache misses over the change in cache references.", PERF_SAMPLE_FRACTION,
-      C_CMRB, PERF_DETAIL_NOVICE, 0, 8, PL_U(COUNT, 1, COUNTER) },
-    { C_CMRB, "Cache Miss Ratio Base", "Cache references (PERF_COUNT_HW_CACHE_REFERENCES), the "
-      "base of % Cache Miss Ratio.", PERF_SAMPLE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8, PL_U(COUNT, 1, COUNTER) },
-    BULK(C_BR, "Branch Instructions/sec", "Branch instructions retired per second "
-         "(PERF_COUNT_HW_BRANCH_INSTRUCTIONS, scaled for multiplexing).", PL_U(COUNT, 1, COUNTER)),
-    BULK(C_BMISS, "Branch Misses/sec", "Mispredicted branches per second "
-         "(PERF_COUNT_HW_BRANCH_MISSES, scaled for multiplexing).", PL_U(COUNT, 1, COUNTER)),
-    { C_BMR, "% Branch Miss Ratio", "Share of branch instructions that were mispredicted over the "
-      "interval: the change in branch misses over the change in branch instructions.",
-      PERF_SAMPLE_FRACTION, C_BMRB, PERF_DETAIL_NOVICE, 0, 8, PL_U(COUNT, 1, COUNTER) },
-    { C_BMRB, "Branch Miss Ratio Base", "Branch instructions (PERF_COUNT_HW_BRANCH_INSTRUCTIONS), "
-      "the base of % Branch Miss Ratio.", PERF_SAMPLE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8,
-        PL_U(COUNT, 1, COUNTER) },
-    BULK(C_CS, "Context Switches/sec", "Context switches per second on the CPU "
-         "(PERF_COUNT_SW_CONTEXT_SWITCHES; needs no PMU).", PL_U(COUNT, 1, COUNTER)),
-    BULK(C_MIG, "CPU Migrations/sec", "Tasks migrated to the CPU per second "
-         "(PERF_COUNT_SW_CPU_MIGRATIONS; needs no PMU).", PL_U(COUNT, 1, COUNTER)),
-    BULK(C_PF, "Page Faults/sec", "Page faults per second on the CPU, minor and major "
-         "(PERF_COUNT_SW_PAGE_FAULTS; needs no PMU).", PL_U(COUNT, 1, COUNTER)),
-    { C_ACT, "% Counter Active", "Share of the interval the cycles group was on the PMU "
-      "(the change in time_running over that in time_enabled, in 100 ns); below 100 the hardware counts are "
-      "multiplexed and scaled up.", PERF_SAMPLE_FRACTION, C_ACTB, PERF_DETAIL_ADVANCED, 0, 8,
-        PL_U(SECONDS, 1e-7, COUNTER) },
-    { C_ACTB, "Counter Active Base", "time_enabled of the cycles group in 100 ns, the base of "
-      "% Counter Active.", PERF_SAMPLE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, 8, PL_U(SECONDS, 1e-7, COUNTER) },
-};
+/* The feed of every row: this set's collect fills it.  Function-like, so
+ * that cppcheck's preprocessor keeps its braces in one macro argument. */
+#define BY_HAND() PL_BY_HAND
+#define HWEV_ROWS(R) \
+    R(C_CYC, "Cycles/sec", "CPU cycles per second (PERF_COUNT_HW_CPU_CYCLES, scaled for " \
+        "multiplexing).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(C_INS, "Instructions/sec", "Instructions retired per second " \
+        "(PERF_COUNT_HW_INSTRUCTIONS, scaled for multiplexing).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(C_IPC, "Instructions Per Cycle", "Instructions retired per CPU cycle over the interval: the " \
+        "change in instructions over the change in cycles of the same perf group.", \
+      PERF_AVERAGE_BULK, C_IPCB, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(C_IPCB, "Instructions Per Cycle Base", "CPU cycles (PERF_COUNT_HW_CPU_CYCLES), the base of " \
+        "Instructions Per Cycle.", \
+      PERF_AVERAGE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(C_CREF, "Cache References/sec", "Last-level cache accesses per second " \
+        "(PERF_COUNT_HW_CACHE_REFERENCES, scaled for multiplexing).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(C_CMISS, "Cache Misses/sec", "Last-level cache misses per second " \
+        "(PERF_COUNT_HW_CACHE_MISSES, scaled for multiplexing).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(C_CMR, "% Cache Miss Ratio", "Share of cache references that missed over the interval: " \
+        "the change in cache misses over the change in cache references.", \
+      PERF_SAMPLE_FRACTION, C_CMRB, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(C_CMRB, "Cache Miss Ratio Base", "Cache references (PERF_COUNT_HW_CACHE_REFERENCES), the " \
+        "base of % Cache Miss Ratio.", \
+      PERF_SAMPLE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(C_BR, "Branch Instructions/sec", "Branch instructions retired per second " \
+        "(PERF_COUNT_HW_BRANCH_INSTRUCTIONS, scaled for multiplexing).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(C_BMISS, "Branch Misses/sec", "Mispredicted branches per second " \
+        "(PERF_COUNT_HW_BRANCH_MISSES, scaled for multiplexing).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(C_BMR, "% Branch Miss Ratio", "Share of branch instructions that were mispredicted over the " \
+        "interval: the change in branch misses over the change in branch instructions.", \
+      PERF_SAMPLE_FRACTION, C_BMRB, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(C_BMRB, "Branch Miss Ratio Base", "Branch instructions (PERF_COUNT_HW_BRANCH_INSTRUCTIONS), " \
+        "the base of % Branch Miss Ratio.", \
+      PERF_SAMPLE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(C_CS, "Context Switches/sec", "Context switches per second on the CPU " \
+        "(PERF_COUNT_SW_CONTEXT_SWITCHES; needs no PMU).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(C_MIG, "CPU Migrations/sec", "Tasks migrated to the CPU per second " \
+        "(PERF_COUNT_SW_CPU_MIGRATIONS; needs no PMU).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(C_PF, "Page Faults/sec", "Page faults per second on the CPU, minor and major " \
+        "(PERF_COUNT_SW_PAGE_FAULTS; needs no PMU).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(C_ACT, "% Counter Active", "Share of the interval the cycles group was on the PMU " \
+        "(the change in time_running over that in time_enabled, in 100 ns); below 100 the hardware counts are " \
+        "multiplexed and scaled up.", \
+      PERF_SAMPLE_FRACTION, C_ACTB, ADV, 0, PL_U(SECONDS, 1e-7, COUNTER), BY_HAND()) \
+    R(C_ACTB, "Counter Active Base", "time_enabled of the cycles group in 100 ns, the base of " \
+        "% Counter Active.", \
+      PERF_SAMPLE_BASE, PL_NO_ID, ADV, 0, PL_U(SECONDS, 1e-7, COUNTER), BY_HAND())
+
+static const pl_counter_def counters[NC] = { HWEV_ROWS(PL_ROW_COUNTER) };
 
 /* ---- events ------------------------------------------------------------------------ */
 
@@ -285,7 +304,8 @@ typedef struct hwstate {
     pl_env *env;
     int rooted;              /* root is not "/": real events are not this machine's */
     hwev_sys sys;
-    pl_file online, stat;
+    pl_file online;
+    pl_ksrc *stat;           /* the machine's /proc/stat (src/sources/procstat.h) */
     uint32_t ncpu;           /* size of cpu[]: highest CPU number + 1 */
     hwcpu *cpu;
 } hwstate;
@@ -332,7 +352,6 @@ static void hw_close(void *state)
     }
     free(s->cpu);
     pl_file_close(&s->online);
-    pl_file_close(&s->stat);
     pl_env_unref(s->env);
     free(s);
 }
@@ -348,7 +367,10 @@ static int hw_open(pl_env *env, void **state)
     s->sys.read = sys_read;
     s->sys.close = sys_close;
     pl_file_init(&s->online);
-    pl_file_init(&s->stat);
+    if (!(s->stat = pl_ksrc_attach(env, &pl_ksrc_stat))) {
+        hw_close(s);
+        return ENOMEM;
+    }
     *state = s;
     return 0;
 }
@@ -356,11 +378,14 @@ static int hw_open(pl_env *env, void **state)
 /* ---- online CPUs ------------------------------------------------------------------- */
 
 /* Marks the online CPUs: sys/devices/system/cpu/online, else the cpuN lines of
- * /proc/stat.  A malformed online file is an error, not a guess. */
+ * /proc/stat, read through the machine's procstat source (one read per
+ * generation with Processor and System).  A malformed online file or cpu
+ * line is an error, not a guess. */
 static int read_online(hwstate *s, pl_snapshot *snap)
 {
     int e = pl_file_read(&s->online, s->env, "sys/devices/system/cpu/online");
     uint32_t lo, hi, any = 0;
+    const pl_procstat *ps;
     for (uint32_t c = 0; c < s->ncpu; c++)
         s->cpu[c].online = 0;
     if (e == 0) {
@@ -383,25 +408,18 @@ static int read_online(hwstate *s, pl_snapshot *snap)
         snap->err_path = "sys/devices/system/cpu/online";
         return e;
     }
-    if ((e = pl_file_read(&s->stat, s->env, "proc/stat"))) {
+    if ((e = pl_ksrc_get(s->stat))) {     /* shared with Processor and System */
         snap->err_path = "proc/stat";
         return e;
     }
-    for (const char *p = s->stat.buf; p && *p; p = pl_next_line(p)) {
-        const char *q = p + 3;
-        uint64_t n;
-        if (strncmp(p, "cpu", 3) != 0 || *q < '0' || *q > '9')
-            continue;
-        if (pl_parse_u64(&q, &n) || n >= MAX_CPUS || *q != ' ') {
-            snap->err_path = "proc/stat";
-            return EINVAL;
-        }
-        if ((e = grow(s, (uint32_t)n + 1)))
+    ps = pl_ksrc_data(s->stat);
+    for (uint32_t i = 0; i < ps->ncpu && !ps->bad_cpu; i++) {
+        if ((e = grow(s, ps->cpu[i].id + 1)))
             return e;
-        s->cpu[n].online = 1;
+        s->cpu[ps->cpu[i].id].online = 1;
         any = 1;
     }
-    if (!any) {
+    if (ps->bad_cpu || !any) {   /* a malformed cpu line: an error, not a guess */
         snap->err_path = "proc/stat";
         return EINVAL;
     }

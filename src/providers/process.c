@@ -10,11 +10,13 @@
  * duplicates shift when an earlier one exits, as on Windows; id and key do not.
  *
  * Reads are lazy: stat always (names, keys), status, io, fd/ and
- * smaps_rollup only when a wanted counter needs them.  Descriptors stay open
- * across collections within the budget of proctable.c (half the fd soft
- * limit); past it, files are opened and closed each time.  A kept stat fd of
- * a process that exited reads ESRCH, even when its pid is reused, so a kept
- * fd never mixes two processes.  What a failed read means (pl_pt_outcome):
+ * smaps_rollup only when a wanted counter needs them.  A query of sizes
+ * only (SIZES, ID Process) reads statm and comm instead of stat once they
+ * are kept fds of the process (ptshare.h, pl_ptshare_mem).  Descriptors
+ * stay open across collections within the budget of proctable.c (half the
+ * fd soft limit); past it, files are opened and closed each time.  A kept
+ * stat fd of a process that exited reads ESRCH, even when its pid is
+ * reused, so a kept fd never mixes two processes.  What a failed read means (pl_pt_outcome):
  * ENOENT/ESRCH of stat, or of another file when stat is gone too, is an exit:
  * the process is left out; EACCES/EPERM (io, fd/, smaps_rollup of other
  * users' processes) leaves those counters unset; any other errno (EMFILE,
@@ -29,6 +31,7 @@
  * listed process had the value (a kernel thread's memory aside): a total of
  * the readable part is not the total, so it is unset (no_data). */
 #include "pl_provider.h"
+#include "pl_rowset.h"
 #include "providers.h"
 #include "proctable.h"
 #include "ptshare.h"
@@ -54,69 +57,98 @@ enum {
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
 #define WIZ PERF_DETAIL_WIZARD
-#define CTR(id, name, help, type, detail, u) { id, name, help, type, PL_NO_ID, detail, 0, 8, u }
 
-static const pl_counter_def counters[NC] = {
-    CTR(0, "% Processor Time", "Share of one CPU's time the process ran, user and kernel mode "
-        "(stat 14 utime + 15 stime); above 100 when it runs on several CPUs.", T100, NOV, PL_U(SECONDS, 1e-7, COUNTER)),
-    CTR(1, "% User Time", "Share of one CPU's time the process ran in user mode, guest time "
-        "included (stat 14 utime).", T100, NOV, PL_U(SECONDS, 1e-7, COUNTER)),
-    CTR(2, "% Privileged Time", "Share of one CPU's time the process ran in the kernel "
-        "(stat 15 stime).", T100, NOV, PL_U(SECONDS, 1e-7, COUNTER)),
-    CTR(3, "Virtual Bytes Peak", "Largest virtual address space size the process has had, in "
-        "bytes (status VmPeak).", LRAW, NOV, PL_U(BYTES, 1, GAUGE)),
-    CTR(4, "Virtual Bytes", "Virtual address space size in bytes (stat 23 vsize).", LRAW, NOV, PL_U(BYTES, 1, GAUGE)),
-    CTR(5, "Page Faults/sec", "Page faults per second, minor and major (stat 10 minflt + "
-        "12 majflt).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(6, "Working Set Peak", "Largest resident set the process has had, in bytes "
-        "(status VmHWM).", LRAW, NOV, PL_U(BYTES, 1, GAUGE)),
-    CTR(7, "Working Set", "Resident memory in bytes (stat 24 rss x page size).", LRAW, NOV, PL_U(BYTES, 1, GAUGE)),
-    CTR(9, "Page File Bytes", "Memory of the process swapped out, in bytes (status VmSwap).",
-        LRAW, NOV, PL_U(BYTES, 1, GAUGE)),
-    CTR(10, "Private Bytes", "Anonymous memory of the process, resident or swapped, in bytes "
-        "(status RssAnon + VmSwap); untouched allocations are not counted.", LRAW, NOV, PL_U(BYTES, 1, GAUGE)),
-    CTR(11, "Thread Count", "Threads in the process (stat 20 num_threads).", RAW, NOV, PL_U(COUNT, 1, GAUGE)),
-    CTR(12, "Priority Base", "Scheduling priority on the kernel's 0-139 scale (stat 18 + 100): "
-        "120 + nice for normal processes, 99 - rtprio for real-time ones; lower is more "
-        "urgent.", RAW, NOV, PL_U(NONE, 1, GAUGE)),
-    CTR(13, "Elapsed Time", "Seconds since the process started (stat 22 starttime against "
-        "/proc/uptime).", PERF_ELAPSED_TIME, NOV, PL_U(SECONDS, 1e-7, DISCRETE)),
-    CTR(14, "ID Process", "The process id, the name of its /proc directory.", RAW, NOV, PL_U(NONE, 1, DISCRETE)),
-    CTR(15, "Creating Process ID", "The parent's process id (stat 4 ppid); 0 for the first "
-        "processes.", RAW, NOV, PL_U(NONE, 1, DISCRETE)),
-    CTR(18, "Handle Count", "Open file descriptors: the entries of /proc/[pid]/fd (one "
-        "directory read per process).", RAW, WIZ, PL_U(COUNT, 1, GAUGE)),
-    CTR(19, "IO Read Operations/sec", "Read system calls per second, files, pipes, sockets "
-        "and devices alike (io syscr).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(20, "IO Write Operations/sec", "Write system calls per second (io syscw).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(21, "IO Data Operations/sec", "Read and write system calls per second (io syscr + "
-        "syscw).", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(22, "IO Other Operations/sec", "Always 0: Linux counts no other class of I/O calls; "
-        "kept for Windows compatibility.", BULK, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(23, "IO Read Bytes/sec", "Bytes per second returned by read system calls (io rchar).",
-        BULK, NOV, PL_U(BYTES, 1, COUNTER)),
-    CTR(24, "IO Write Bytes/sec", "Bytes per second passed to write system calls (io wchar).",
-        BULK, NOV, PL_U(BYTES, 1, COUNTER)),
-    CTR(25, "IO Data Bytes/sec", "Bytes per second read and written by system calls (io rchar "
-        "+ wchar).", BULK, NOV, PL_U(BYTES, 1, COUNTER)),
-    CTR(26, "IO Other Bytes/sec", "Always 0: Linux counts no other class of I/O; kept for "
-        "Windows compatibility.", BULK, NOV, PL_U(BYTES, 1, COUNTER)),
-    CTR(27, "Working Set - Private", "Resident memory no other process maps, in bytes "
-        "(smaps_rollup Private_Clean + Private_Dirty + Private_Hugetlb; a costly read).",
-        LRAW, WIZ, PL_U(BYTES, 1, GAUGE)),
-    CTR(32, "Major Page Faults/sec", "Page faults per second that needed a disk read "
-        "(stat 12 majflt).", BULK, ADV, PL_U(COUNT, 1, COUNTER)),
-    CTR(33, "Disk Read Bytes/sec", "Bytes per second the process caused to be read from "
-        "storage (io read_bytes).", BULK, ADV, PL_U(BYTES, 1, COUNTER)),
-    CTR(34, "Disk Write Bytes/sec", "Bytes per second the process caused to be written to "
-        "storage (io write_bytes, cancelled writes not subtracted).", BULK, ADV, PL_U(BYTES, 1, COUNTER)),
-    CTR(35, "Context Switches/sec", "Context switches of the process per second, voluntary "
-        "and forced (status voluntary_ctxt_switches + nonvoluntary_ctxt_switches).", BULK, ADV,
-          PL_U(COUNT, 1, COUNTER)),
-    CTR(36, "% IO Wait Time", "Share of time the process waited for block I/O (stat 42 "
-        "delayacct_blkio_ticks; 0 unless delay accounting is on).", T100, ADV, PL_U(SECONDS, 1e-7, COUNTER)),
-    CTR(37, "Processor", "The CPU the process last ran on (stat 39).", RAW, ADV, PL_U(NONE, 1, GAUGE)),
-};
+/* The feed of every row: this set's collect fills it.  Function-like, so
+ * that cppcheck's preprocessor keeps its braces in one macro argument. */
+#define BY_HAND() PL_BY_HAND
+#define PROC_ROWS(R) \
+    R(0, "% Processor Time", "Share of one CPU's time the process ran, user and kernel mode " \
+        "(stat 14 utime + 15 stime); above 100 when it runs on several CPUs.", \
+      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), BY_HAND()) \
+    R(1, "% User Time", "Share of one CPU's time the process ran in user mode, guest time " \
+        "included (stat 14 utime).", \
+      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), BY_HAND()) \
+    R(2, "% Privileged Time", "Share of one CPU's time the process ran in the kernel " \
+        "(stat 15 stime).", \
+      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), BY_HAND()) \
+    R(3, "Virtual Bytes Peak", "Largest virtual address space size the process has had, in " \
+        "bytes (status VmPeak).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), BY_HAND()) \
+    R(4, "Virtual Bytes", "Virtual address space size in bytes (stat 23 vsize).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), BY_HAND()) \
+    R(5, "Page Faults/sec", "Page faults per second, minor and major (stat 10 minflt + " \
+        "12 majflt).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(6, "Working Set Peak", "Largest resident set the process has had, in bytes " \
+        "(status VmHWM).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), BY_HAND()) \
+    R(7, "Working Set", "Resident memory in bytes (stat 24 rss x page size).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), BY_HAND()) \
+    R(9, "Page File Bytes", "Memory of the process swapped out, in bytes (status VmSwap).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), BY_HAND()) \
+    R(10, "Private Bytes", "Anonymous memory of the process, resident or swapped, in bytes " \
+        "(status RssAnon + VmSwap); untouched allocations are not counted.", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), BY_HAND()) \
+    R(11, "Thread Count", "Threads in the process (stat 20 num_threads).", \
+      RAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE), BY_HAND()) \
+    R(12, "Priority Base", "Scheduling priority on the kernel's 0-139 scale (stat 18 + 100): " \
+        "120 + nice for normal processes, 99 - rtprio for real-time ones; lower is more " \
+        "urgent.", \
+      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, GAUGE), BY_HAND()) \
+    R(13, "Elapsed Time", "Seconds since the process started (stat 22 starttime against " \
+        "/proc/uptime).", \
+      PERF_ELAPSED_TIME, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, DISCRETE), BY_HAND()) \
+    R(14, "ID Process", "The process id, the name of its /proc directory.", \
+      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, DISCRETE), BY_HAND()) \
+    R(15, "Creating Process ID", "The parent's process id (stat 4 ppid); 0 for the first " \
+        "processes.", \
+      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, DISCRETE), BY_HAND()) \
+    R(18, "Handle Count", "Open file descriptors: the entries of /proc/[pid]/fd (one " \
+        "directory read per process).", \
+      RAW, PL_NO_ID, WIZ, 0, PL_U(COUNT, 1, GAUGE), BY_HAND()) \
+    R(19, "IO Read Operations/sec", "Read system calls per second, files, pipes, sockets " \
+        "and devices alike (io syscr).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(20, "IO Write Operations/sec", "Write system calls per second (io syscw).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(21, "IO Data Operations/sec", "Read and write system calls per second (io syscr + " \
+        "syscw).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(22, "IO Other Operations/sec", "Always 0: Linux counts no other class of I/O calls; " \
+        "kept for Windows compatibility.", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(23, "IO Read Bytes/sec", "Bytes per second returned by read system calls (io rchar).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), BY_HAND()) \
+    R(24, "IO Write Bytes/sec", "Bytes per second passed to write system calls (io wchar).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), BY_HAND()) \
+    R(25, "IO Data Bytes/sec", "Bytes per second read and written by system calls (io rchar " \
+        "+ wchar).", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), BY_HAND()) \
+    R(26, "IO Other Bytes/sec", "Always 0: Linux counts no other class of I/O; kept for " \
+        "Windows compatibility.", \
+      BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), BY_HAND()) \
+    R(27, "Working Set - Private", "Resident memory no other process maps, in bytes " \
+        "(smaps_rollup Private_Clean + Private_Dirty + Private_Hugetlb; a costly read).", \
+      LRAW, PL_NO_ID, WIZ, 0, PL_U(BYTES, 1, GAUGE), BY_HAND()) \
+    R(32, "Major Page Faults/sec", "Page faults per second that needed a disk read " \
+        "(stat 12 majflt).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(33, "Disk Read Bytes/sec", "Bytes per second the process caused to be read from " \
+        "storage (io read_bytes).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, COUNTER), BY_HAND()) \
+    R(34, "Disk Write Bytes/sec", "Bytes per second the process caused to be written to " \
+        "storage (io write_bytes, cancelled writes not subtracted).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, COUNTER), BY_HAND()) \
+    R(35, "Context Switches/sec", "Context switches of the process per second, voluntary " \
+        "and forced (status voluntary_ctxt_switches + nonvoluntary_ctxt_switches).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(36, "% IO Wait Time", "Share of time the process waited for block I/O (stat 42 " \
+        "delayacct_blkio_ticks; 0 unless delay accounting is on).", \
+      T100, PL_NO_ID, ADV, 0, PL_U(SECONDS, 1e-7, COUNTER), BY_HAND()) \
+    R(37, "Processor", "The CPU the process last ran on (stat 39).", \
+      RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, GAUGE), BY_HAND())
+
+static const pl_counter_def counters[NC] = { PROC_ROWS(PL_ROW_COUNTER) };
 
 /* Sources, one bit each, so `wanted` turns into a set of files to read. */
 enum { S_STAT = 1, S_STATUS = 2, S_IO = 4, S_FD = 8, S_SMAPS = 16, S_UPTIME = 32 };
@@ -147,6 +179,9 @@ enum { T_NONE, T_SUM, T_ACC };       /* _Total: not summed, sum, sum + exited */
 
 #define BIT(c) ((uint64_t)1 << (c))
 #define TOTAL_ID 0xFFFFFFFEu
+/* The counters statm holds: a query of these (and ID Process) reads statm
+ * and comm instead of stat once they are kept (ptshare.h). */
+#define SIZES (BIT(X_VIRT) | BIT(X_WS))
 
 /* One process (pid + start time) as this state published it across
  * collections: its identity and the cumulative values _Total keeps.  The
@@ -222,12 +257,13 @@ static int p_open(pl_env *env, void **state)
 
 /* ---- reads ------------------------------------------------------------------------- */
 
-/* stat of e (the machine's sp).  0 with sp->ps; EINVAL for a malformed stat
- * (left out); else the errno of the read.  An exit, or another process on
+/* stat of e (the machine's sp); need 0: a query of sizes only, statm and
+ * comm once they are kept (pl_ptshare_mem).  0 with sp->ps; EINVAL for a
+ * malformed file (left out); else the errno of the read.  An exit, or another process on
  * the pid, ends the identity this state published. */
 static int read_stat(pstate *s, pent *e, pl_ptproc *sp, uint32_t need, int fresh)
 {
-    int err = pl_ptshare_stat(s->sh, sp, need, fresh);
+    int err = need ? pl_ptshare_stat(s->sh, sp, need, fresh) : pl_ptshare_mem(s->sh, sp);
     if (err) {
         if (pl_pt_outcome(err) == PL_PT_GONE)
             forget(s, e);
@@ -243,6 +279,7 @@ static int read_stat(pstate *s, pent *e, pl_ptproc *sp, uint32_t need, int fresh
 /* Paths for messages (static: a result keeps the pointer). */
 static const char *const errpath[NFD] = {
     "proc/[pid]/stat", "proc/[pid]/status", "proc/[pid]/io", "proc/[pid]/fd", "proc/[pid]/smaps_rollup",
+    "proc/[pid]/statm", "proc/[pid]/comm",
 };
 
 /* After file k of e failed with err: 0 to go on without its counters (not
@@ -370,7 +407,7 @@ static int read_more(pstate *s, pent *pe, pl_ptproc *sp, unsigned src, int nomm,
         NULL, status_values, io_values, NULL, smaps_values,
     };
     static const uint8_t need[NFD] = { 0, S_STATUS, S_IO, S_FD, S_SMAPS };
-    for (int k = F_STATUS; k < NFD; k++) {
+    for (int k = F_STATUS; k <= F_SMAPS; k++) {
         int e, r;
         if (!(src & need[k]) || (k == F_SMAPS && nomm))
             continue;        /* no mm, no smaps_rollup to read */
@@ -393,11 +430,14 @@ static int read_more(pstate *s, pent *pe, pl_ptproc *sp, unsigned src, int nomm,
 typedef struct pcol {
     uint8_t wl[NC];          /* wanted counters */
     unsigned nw, src;
-    uint32_t need;           /* stat fields */
+    uint32_t need;           /* stat fields; 0: sizes only (statm and comm) */
     uint64_t tmask;          /* wanted counters that _Total sums */
     uint64_t lack;           /* of those, counters some listed process lacks */
     uint64_t denied;         /* of those, lacked because a file was not readable */
     uint64_t tot[NC], tot_have;
+    int naming;              /* pl_ptshare_lead: 1 records names, 0 takes them, -1 own */
+    uint64_t gen;            /* the generation of the recorded names */
+    uint32_t next;           /* entries below it were decided as the leader did */
 } pcol;
 
 /* Publishes what was asked for (no_access where a file was not readable);
@@ -425,10 +465,54 @@ static void publish(pent *pe, pcol *c, pl_snapshot *snap, uint32_t inst, const u
     }
 }
 
-/* One listed process: 0 (published, or left out), or the errno that fails
- * the collection. */
-static int one_process(pstate *s, pent *pe, pl_ptproc *sp, pcol *c, pl_snapshot *snap)
+/* From here on this state names by itself: its names take over those of
+ * the entries named alike so far (the leader's, in the same order). */
+static int name_alone(pstate *s, pcol *c)
 {
+    char tmp[PL_COMM_MAX + PL_NAMES_EXTRA];
+    c->naming = -1;
+    for (uint32_t j = 0; j < c->next; j++) {
+        const pl_ptproc *q = pl_ptshare_proc(s->sh, j);
+        if (q->name_gen == c->gen && !pl_names_next(&s->names, q->name, q->name_clen, tmp))
+            return ENOMEM;
+    }
+    return 0;
+}
+
+/* The name of listed entry i (published by this query): the leading state's
+ * of this generation while both left out and named the same entries with
+ * the same comms (so the rule gives the same names), else our own.  NULL
+ * on ENOMEM. */
+static const char *proc_name(pstate *s, pcol *c, uint32_t i, pl_ptproc *sp, char *buf)
+{
+    const char *name;
+    if (c->naming == 0) {
+        while (c->next < i && pl_ptshare_proc(s->sh, c->next)->name_gen != c->gen)
+            c->next++;       /* left out by both */
+        if (c->next == i && sp->name_gen == c->gen && sp->name_clen == sp->ps.comm_len &&
+            memcmp(sp->name, sp->comm, sp->name_clen) == 0) {
+            c->next = i + 1;
+            return sp->name;
+        }
+        if (name_alone(s, c))
+            return NULL;
+    }
+    name = pl_names_next(&s->names, sp->comm, sp->ps.comm_len, buf);
+    if (name && c->naming == 1) {
+        memcpy(sp->name, name, strlen(name) + 1);
+        sp->name_clen = sp->ps.comm_len;
+        sp->name_gen = c->gen;
+    }
+    return name;
+}
+
+/* One listed process (entry i): 0 (published, or left out), or the errno
+ * that fails the collection. */
+static int one_process(pstate *s, uint32_t i, pcol *c, pl_snapshot *snap)
+{
+    pent *pe = s->tab.v[i];
+    pl_ptproc *sp = pl_ptshare_proc(s->sh, i);
+    const char *nm;
     const pl_pstat *ps = &sp->ps;
     uint64_t v[NC], have = 0, denied = 0;
     char name[PL_COMM_MAX + PL_NAMES_EXTRA];
@@ -454,8 +538,8 @@ static int one_process(pstate *s, pent *pe, pl_ptproc *sp, pcol *c, pl_snapshot 
     if ((e = read_more(s, pe, sp, c->src, nomm, v, &have, &denied, snap)) != 0)
         return e < 0 ? 0 : e;        /* -1: exited meanwhile, left out */
     /* after read_more: a fresh stat there may have named the process anew */
-    if (!pl_names_next(&s->names, sp->comm, sp->ps.comm_len, name) ||
-        (inst = pl_snap_add_key(snap, name, pe->pid, pe->start)) < 0)
+    if (!(nm = proc_name(s, c, i, sp, name)) ||
+        (inst = pl_snap_add_key(snap, nm, pe->pid, pe->start)) < 0)
         return ENOMEM;
     publish(pe, c, snap, (uint32_t)inst, v, have, denied);
     c->lack |= c->tmask & ~have & ~(nomm ? NOMM_FREE : 0);
@@ -467,6 +551,7 @@ static int p_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
     pstate *s = state;
     pcol c;
+    uint64_t wm = 0;         /* wanted counters */
     char total[6 + PL_NAMES_EXTRA];
     int e, ti;
 
@@ -475,12 +560,15 @@ static int p_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     c.need = PS_BIT(PS_START) | PS_BIT(PS_FLAGS);
     for (unsigned x = 0; x < NC; x++)
         if (!wanted || wanted[x]) {
+            wm |= BIT(x);
             c.wl[c.nw++] = (uint8_t)x;
             c.src |= cinfo[x].src;
             c.need |= cinfo[x].fields;
             if (cinfo[x].total != T_NONE)
                 c.tmask |= BIT(x);
         }
+    if ((wm & SIZES) && !(wm & ~(SIZES | BIT(X_PID))))
+        c.need = 0;          /* sizes only: statm and comm hold them (pl_ptshare_mem) */
     if ((e = pl_ptshare_list(s->sh, snap)) != 0)
         return e;
     /* the same listing as the machine's table: entry i of both is one pid */
@@ -489,10 +577,11 @@ static int p_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         return e;
     if (!pl_names_next(&s->names, "_Total", 6, total))   /* a process _Total is _Total#1 */
         return ENOMEM;
+    c.naming = pl_ptshare_lead(s->sh, &c.gen);
     for (uint32_t i = 0; i < s->tab.n; i++) {
         if (i + 2 < s->tab.n)        /* cold after a collect's kernel work: load it early */
             __builtin_prefetch(s->tab.v[i + 2]);
-        if ((e = one_process(s, s->tab.v[i], pl_ptshare_proc(s->sh, i), &c, snap)) != 0)
+        if ((e = one_process(s, i, &c, snap)) != 0)
             return e;
     }
     if ((c.src & S_UPTIME) && (e = pl_pt_elapsed_clock(s->b, snap, X_ELAP)) != 0)

@@ -53,6 +53,17 @@ void pl_pt_close(int *fd)
     *fd = -1;
 }
 
+long pl_pt_budget_left(void)
+{
+    long b = __atomic_load_n(&g_budget, __ATOMIC_RELAXED);
+    if (b < 0) {
+        pl_pt_budget_refresh();
+        b = __atomic_load_n(&g_budget, __ATOMIC_RELAXED);
+    }
+    b -= __atomic_load_n(&g_kept, __ATOMIC_RELAXED);
+    return b > 0 ? b : 0;
+}
+
 long pl_pt_kept(void)
 {
     return __atomic_load_n(&g_kept, __ATOMIC_RELAXED);

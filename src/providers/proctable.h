@@ -21,6 +21,7 @@ void pl_pt_budget_refresh(void);
 int pl_pt_budget_take(void);          /* 1: one more may be kept (taken) */
 void pl_pt_close(int *fd);            /* closes a kept fd, gives it back; sets -1 */
 long pl_pt_kept(void);                /* kept descriptors now (for tests) */
+long pl_pt_budget_left(void);         /* more that may be kept now */
 
 /* ---- what a failed read means ------------------------------------------- */
 /* Only ENOENT and ESRCH can say that a process or thread is gone; EACCES and

@@ -3,6 +3,7 @@
 #include "pl_ksrc.h"
 #include "pl_names.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +14,8 @@ struct pl_ptshare {
     pl_ksrc *k;              /* this table's attachment, for the generation */
     uint64_t list_gen;       /* generation of the last listing */
     int list_err;
+    uint64_t lists;          /* listings of /proc so far (tests) */
+    uint64_t lead_gen;       /* generation whose names a Process state records */
     uint32_t need;           /* stat fields any state asked for: parsed for all */
     pl_etab tab;             /* pl_ptproc by pid */
 };
@@ -37,6 +40,7 @@ static void close_all(pl_ptproc *p, int keep_stat)
     for (int k = 0; k < NFD; k++)
         if (!(keep_stat && k == F_STAT))
             pl_pt_close(&p->fd[k]);
+    p->memstart = 0;         /* statm and comm are closed */
 }
 
 /* Entries arrive zeroed, with their pid (pl_etab_sync). */
@@ -83,7 +87,20 @@ pl_ptshare *pl_ptshare_attach(pl_env *env)
 }
 
 pl_ptbase *pl_ptshare_base(pl_ptshare *t) { return &t->b; }
+
+int pl_ptshare_lead(pl_ptshare *t, uint64_t *gen)
+{
+    uint64_t g = pl_ksrc_generation(t->k);
+    *gen = g;
+    if (!g)
+        return -1;
+    if (t->lead_gen == g)
+        return 0;
+    t->lead_gen = g;
+    return 1;
+}
 uint32_t pl_ptshare_count(const pl_ptshare *t) { return t->tab.n; }
+uint64_t pl_ptshare_lists(const pl_ptshare *t) { return t->lists; }
 pl_ptproc *pl_ptshare_proc(pl_ptshare *t, uint32_t i) { return t->tab.v[i]; }
 
 int pl_ptshare_list(pl_ptshare *t, pl_snapshot *snap)
@@ -96,6 +113,7 @@ int pl_ptshare_list(pl_ptshare *t, pl_snapshot *snap)
         return t->list_err;
     }
     t->list_gen = g;
+    t->lists++;
     e = pl_pt_list_pids(&t->b, snap);
     if (!e)
         e = pl_etab_sync(&t->tab, t->b.ids, t->b.nids, proc_init, proc_retire, t);
@@ -106,7 +124,8 @@ int pl_ptshare_list(pl_ptshare *t, pl_snapshot *snap)
 /* Reads file k of p into the shared buffer: 0 or errno. */
 static int read_into(pl_ptshare *t, pl_ptproc *p, int k)
 {
-    static const char *const leaf[NFD] = { "/stat", "/status", "/io", "/fd", "/smaps_rollup" };
+    static const char *const leaf[NFD] = { "/stat", "/status", "/io", "/fd", "/smaps_rollup",
+                                           "/statm", "/comm" };
     char rel[40], *q;
     const char *r = NULL;
     if (p->fd[k] < 0) {      /* the path only when it must be opened */
@@ -176,4 +195,87 @@ int pl_ptshare_file(pl_ptshare *t, pl_ptproc *p, int k)
         pl_pt_scan_keys(t->b.rb.buf, t->b.rb.len, keys, n, p->kv[k], &p->kh[k]);
     }
     return p->err[k] = e;
+}
+
+/* ---- statm and comm ------------------------------------------------------------------ */
+
+int pl_pt_parse_statm(const char *buf, size_t len, uint64_t *size, uint64_t *resident)
+{
+    const char *p = buf, *end = buf + len;
+    uint64_t v[2];
+    for (int i = 0; i < 2; i++) {
+        if (p >= end || *p < '0' || *p > '9' || pl_parse_u64(&p, &v[i]) || p >= end ||
+            (*p != ' ' && *p != '\n'))
+            return EINVAL;   /* a cut or foreign token is no number */
+        p++;
+    }
+    *size = v[0];
+    *resident = v[1];
+    return 0;
+}
+
+/* statm and comm through the kept fds of p's process into p->ps: 0, EINVAL
+ * when malformed, or the errno of a read. */
+static int mem_read(pl_ptshare *t, pl_ptproc *p)
+{
+    uint64_t size, res, page = (uint64_t)pl_env_page_size(t->b.env);
+    size_t len;
+    int e;
+    if ((e = read_into(t, p, F_STATM)) != 0)
+        return e;
+    if (pl_pt_parse_statm(t->b.rb.buf, t->b.rb.len, &size, &res) || size > UINT64_MAX / page)
+        return EINVAL;
+    if ((e = read_into(t, p, F_COMM)) != 0)
+        return e;
+    len = t->b.rb.len;
+    if (!len || t->b.rb.buf[len - 1] != '\n')
+        return EINVAL;       /* the kernel writes "comm\n" whole */
+    len = len - 1 < PL_COMM_MAX - 1 ? len - 1 : PL_COMM_MAX - 1;
+    memcpy(p->comm, t->b.rb.buf, len);
+    p->ps.comm = p->comm;
+    p->ps.comm_len = (uint32_t)len;
+    p->ps.state = 0;
+    p->ps.have = PS_BIT(PS_START) | PS_BIT(PS_VSIZE) | PS_BIT(PS_RSS);
+    p->ps.v[PS_START] = p->memstart;
+    p->ps.v[PS_VSIZE] = size * page;
+    p->ps.v[PS_RSS] = res;
+    return 0;
+}
+
+/* stat by the rules of pl_ptshare_stat, with statm and comm opened just
+ * before when two more fds may be kept: the stat read then proves they are
+ * its process's (a pid is not reused while its process lives). */
+static int mem_bind(pl_ptshare *t, pl_ptproc *p)
+{
+    int e;
+    if (p->fd[F_STATM] < 0 && p->fd[F_COMM] < 0 && pl_pt_budget_left() >= 2 &&
+        (read_into(t, p, F_STATM) != 0 || p->fd[F_STATM] < 0 || read_into(t, p, F_COMM) != 0 ||
+         p->fd[F_COMM] < 0)) {
+        pl_pt_close(&p->fd[F_STATM]);   /* both or neither */
+        pl_pt_close(&p->fd[F_COMM]);
+    }
+    e = pl_ptshare_stat(t, p, PS_BIT(PS_VSIZE) | PS_BIT(PS_RSS), 1);
+    if (e == 0 && p->fd[F_STATM] >= 0 && p->fd[F_COMM] >= 0)
+        p->memstart = p->fdstart;
+    return e;
+}
+
+int pl_ptshare_mem(pl_ptshare *t, pl_ptproc *p)
+{
+    uint64_t g = pl_ksrc_generation(t->k);
+    const uint32_t need = PS_BIT(PS_VSIZE) | PS_BIT(PS_RSS);
+    int e;
+    if (g && p->gen[F_STAT] == g && (p->err[F_STAT] || (need & ~p->need) == 0))
+        return p->err[F_STAT];       /* another query read stat: nothing more to read */
+    if (g && p->gen[F_STATM] == g)
+        return p->err[F_STATM];
+    p->gen[F_STATM] = g;
+    if (p->memstart && p->memstart == p->fdstart) {
+        e = mem_read(t, p);
+        if (pl_pt_outcome(e) != PL_PT_GONE)
+            return p->err[F_STATM] = e;
+        close_all(p, 0);     /* it exited: the pid may hold another process now */
+        p->fdstart = 0;
+    }
+    return p->err[F_STATM] = mem_bind(t, p);
 }

@@ -6,15 +6,18 @@
  * time, so a reused tid is a new thread.  Costly because it is O(threads):
  * one task/ listing per process and one stat per thread, plus task status
  * when Context Switches/sec is asked for.  Descriptors are kept within the
- * budget shared with Process (proctable.c).  Threads and processes that
- * vanish while being read (ENOENT, ESRCH) or are hidden (EACCES, EPERM) are
- * left out; any other errno (EMFILE ...) fails the collection; a stat
- * without comm, state or start time is left out.  instances() is a
+ * budget shared with Process (proctable.c); /proc is listed through the
+ * machine's process table (ptshare.h): once per generation with Process.
+ * Threads and processes that vanish while being read (ENOENT, ESRCH) or are
+ * hidden (EACCES, EPERM) are left out; any other errno (EMFILE ...) fails
+ * the collection; a stat without comm, state or start time is left out.  instances() is a
  * collection of no counter: the same names.  There is no _Total:
  * Process(_Total) has the sums. */
 #include "pl_provider.h"
+#include "pl_rowset.h"
 #include "providers.h"
 #include "proctable.h"
+#include "ptshare.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,34 +34,48 @@ enum {
 #define RAW PERF_COUNTER_RAWCOUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define CTR(id, name, help, type, detail, u) { id, name, help, type, PL_NO_ID, detail, 0, 8, u }
 
-static const pl_counter_def counters[NC] = {
-    CTR(0, "% Processor Time", "Share of one CPU's time the thread ran, user and kernel mode "
-        "(task stat 14 utime + 15 stime).", T100, NOV, PL_U(SECONDS, 1e-7, COUNTER)),
-    CTR(1, "% User Time", "Share of one CPU's time the thread ran in user mode (task stat 14 "
-        "utime).", T100, NOV, PL_U(SECONDS, 1e-7, COUNTER)),
-    CTR(2, "% Privileged Time", "Share of one CPU's time the thread ran in the kernel (task "
-        "stat 15 stime).", T100, NOV, PL_U(SECONDS, 1e-7, COUNTER)),
-    CTR(3, "Context Switches/sec", "Context switches of the thread per second, voluntary and "
-        "forced (task status voluntary_ctxt_switches + nonvoluntary_ctxt_switches).",
-        PERF_COUNTER_BULK_COUNT, NOV, PL_U(COUNT, 1, COUNTER)),
-    CTR(4, "Elapsed Time", "Seconds since the thread started (task stat 22 starttime against "
-        "/proc/uptime).", PERF_ELAPSED_TIME, NOV, PL_U(SECONDS, 1e-7, DISCRETE)),
-    CTR(5, "Priority Current", "Effective scheduling priority on the kernel's 0-139 scale "
-        "(task stat 18 + 100), priority inheritance included; lower is more urgent.", RAW, NOV, PL_U(NONE, 1, GAUGE)),
-    CTR(6, "Priority Base", "Priority the thread's policy gives it on the same scale: 120 + "
-        "nice (stat 19) for normal threads, 99 - rt_priority (stat 40) for SCHED_FIFO and "
-        "SCHED_RR; unset for SCHED_DEADLINE.", RAW, NOV, PL_U(NONE, 1, GAUGE)),
-    CTR(7, "Thread State", "Windows thread state of task stat 3: 2 running or runnable (R), "
-        "5 waiting (S, D, I, T, t, P), 4 terminated (Z, X).", RAW, NOV, PL_U(NONE, 1, GAUGE)),
-    CTR(8, "Thread Wait Reason", "Linux state of task stat 3: 0 runnable, 1 interruptible "
-        "sleep, 2 uninterruptible wait (mostly I/O), 3 stopped or traced, 4 idle kernel "
-        "thread, 5 parked, 6 exiting.", RAW, ADV, PL_U(NONE, 1, GAUGE)),
-    CTR(9, "ID Process", "Id of the thread's process (the /proc/[pid] directory).", RAW, NOV, PL_U(NONE, 1, DISCRETE)),
-    CTR(10, "ID Thread", "The thread id (the task/[tid] directory).", RAW, NOV, PL_U(NONE, 1, DISCRETE)),
-    CTR(32, "Processor", "The CPU the thread last ran on (task stat 39).", RAW, ADV, PL_U(NONE, 1, GAUGE)),
-};
+/* The feed of every row: this set's collect fills it.  Function-like, so
+ * that cppcheck's preprocessor keeps its braces in one macro argument. */
+#define BY_HAND() PL_BY_HAND
+#define THR_ROWS(R) \
+    R(0, "% Processor Time", "Share of one CPU's time the thread ran, user and kernel mode " \
+        "(task stat 14 utime + 15 stime).", \
+      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), BY_HAND()) \
+    R(1, "% User Time", "Share of one CPU's time the thread ran in user mode (task stat 14 " \
+        "utime).", \
+      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), BY_HAND()) \
+    R(2, "% Privileged Time", "Share of one CPU's time the thread ran in the kernel (task " \
+        "stat 15 stime).", \
+      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), BY_HAND()) \
+    R(3, "Context Switches/sec", "Context switches of the thread per second, voluntary and " \
+        "forced (task status voluntary_ctxt_switches + nonvoluntary_ctxt_switches).", \
+      PERF_COUNTER_BULK_COUNT, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+    R(4, "Elapsed Time", "Seconds since the thread started (task stat 22 starttime against " \
+        "/proc/uptime).", \
+      PERF_ELAPSED_TIME, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, DISCRETE), BY_HAND()) \
+    R(5, "Priority Current", "Effective scheduling priority on the kernel's 0-139 scale " \
+        "(task stat 18 + 100), priority inheritance included; lower is more urgent.", \
+      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, GAUGE), BY_HAND()) \
+    R(6, "Priority Base", "Priority the thread's policy gives it on the same scale: 120 + " \
+        "nice (stat 19) for normal threads, 99 - rt_priority (stat 40) for SCHED_FIFO and " \
+        "SCHED_RR; unset for SCHED_DEADLINE.", \
+      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, GAUGE), BY_HAND()) \
+    R(7, "Thread State", "Windows thread state of task stat 3: 2 running or runnable (R), " \
+        "5 waiting (S, D, I, T, t, P), 4 terminated (Z, X).", \
+      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, GAUGE), BY_HAND()) \
+    R(8, "Thread Wait Reason", "Linux state of task stat 3: 0 runnable, 1 interruptible " \
+        "sleep, 2 uninterruptible wait (mostly I/O), 3 stopped or traced, 4 idle kernel " \
+        "thread, 5 parked, 6 exiting.", \
+      RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, GAUGE), BY_HAND()) \
+    R(9, "ID Process", "Id of the thread's process (the /proc/[pid] directory).", \
+      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, DISCRETE), BY_HAND()) \
+    R(10, "ID Thread", "The thread id (the task/[tid] directory).", \
+      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, DISCRETE), BY_HAND()) \
+    R(32, "Processor", "The CPU the thread last ran on (task stat 39).", \
+      RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, GAUGE), BY_HAND())
+
+static const pl_counter_def counters[NC] = { THR_ROWS(PL_ROW_COUNTER) };
 
 #define B(f) PS_BIT(PS_##f)
 static const uint32_t cfields[NC] = {
@@ -85,7 +102,8 @@ typedef struct tproc {
 } tproc;
 
 typedef struct tstate {
-    pl_ptbase b;             /* env, /proc, clock, buffers, pids */
+    pl_ptshare *sh;          /* the machine's process table: its listing is ours */
+    pl_ptbase *b;            /* its /proc, clock, buffers and pids */
     pl_etab procs;           /* tproc by pid */
 } tstate;
 
@@ -134,8 +152,7 @@ static void t_close(void *state)
     if (!s)
         return;
     pl_etab_free(&s->procs, proc_retire, s);
-    pl_pt_base_free(&s->b);
-    free(s);
+    free(s);                 /* the base is the machine's */
 }
 
 static int t_open(pl_env *env, void **state)
@@ -143,7 +160,11 @@ static int t_open(pl_env *env, void **state)
     tstate *s = calloc(1, sizeof *s);
     if (!s)
         return ENOMEM;
-    pl_pt_base_init(&s->b, env);
+    if (!(s->sh = pl_ptshare_attach(env))) {
+        free(s);
+        return ENOMEM;
+    }
+    s->b = pl_ptshare_base(s->sh);
     pl_etab_init(&s->procs, sizeof(tproc));
     *state = s;
     return 0;
@@ -158,13 +179,13 @@ static int list_threads(tstate *s, tproc *p)
     if (fd < 0) {
         char rel[40], *q = pl_utoa(rel, p->pid);
         strcpy(q, "/task");
-        fd = openat(s->b.procfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        fd = openat(s->b->procfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
             return errno;
         if (pl_pt_budget_take())
             p->taskfd = fd;
     }
-    e = pl_pt_list_ids(fd, &s->b.db, &p->tids, &p->ntids, &p->tcap);
+    e = pl_pt_list_ids(fd, &s->b->db, &p->tids, &p->ntids, &p->tcap);
     if (p->taskfd < 0)
         close(fd);
     else if (e)
@@ -188,7 +209,7 @@ static const char *rel_of(const tproc *p, const tent *t, int k, char *rel)
 static int read_file(tstate *s, const tproc *p, tent *t, int k)
 {
     char rel[48];
-    return pl_pt_read(s->b.procfd, rel_of(p, t, k, rel), &t->fd[k], &s->b.rb);
+    return pl_pt_read(s->b->procfd, rel_of(p, t, k, rel), &t->fd[k], &s->b->rb);
 }
 
 /* task stat of t into ps: 0, EINVAL for a malformed one, else the errno of
@@ -203,7 +224,7 @@ static int read_stat(tstate *s, const tproc *p, tent *t, uint32_t need, pl_pstat
         thr_retire(NULL, t);
         return err;
     }
-    if (pl_pt_parse_stat(s->b.rb.buf, s->b.rb.len, need, ps) || !(ps->have & PS_BIT(PS_START)))
+    if (pl_pt_parse_stat(s->b->rb.buf, s->b->rb.len, need, ps) || !(ps->have & PS_BIT(PS_START)))
         return EINVAL;
     if (t->known && t->start != ps->v[PS_START])
         pl_pt_close(&t->fd[1]);   /* a reused tid: another thread */
@@ -269,13 +290,13 @@ static void stat_values(const tstate *s, const tproc *p, const tent *t, const pl
 {
     uint64_t w8, why;
     if (ST(UTIME) && ST(STIME))
-        PUT(X_PROC, pl_pt_hns(ps->v[PS_UTIME] + ps->v[PS_STIME], s->b.per_tick, s->b.hz));
+        PUT(X_PROC, pl_pt_hns(ps->v[PS_UTIME] + ps->v[PS_STIME], s->b->per_tick, s->b->hz));
     if (ST(UTIME))
-        PUT(X_USER, pl_pt_hns(ps->v[PS_UTIME], s->b.per_tick, s->b.hz));
+        PUT(X_USER, pl_pt_hns(ps->v[PS_UTIME], s->b->per_tick, s->b->hz));
     if (ST(STIME))
-        PUT(X_PRIV, pl_pt_hns(ps->v[PS_STIME], s->b.per_tick, s->b.hz));
+        PUT(X_PRIV, pl_pt_hns(ps->v[PS_STIME], s->b->per_tick, s->b->hz));
     if (clock)               /* the clock is read after every stat: pl_pt_elapsed_clock */
-        PUT(X_ELAP, pl_pt_hns(t->start, s->b.per_tick, s->b.hz));
+        PUT(X_ELAP, pl_pt_hns(t->start, s->b->per_tick, s->b->hz));
     if (ST(PRIO) && (int64_t)ps->v[PS_PRIO] >= -100 && (int64_t)ps->v[PS_PRIO] <= 39)
         PUT(X_PRIOC, (uint64_t)((int64_t)ps->v[PS_PRIO] + 100));
     if (ST(POLICY)) {
@@ -335,7 +356,7 @@ static int one_thread(tstate *s, const tproc *p, tent *t, tcol *c, pl_snapshot *
             return e;
         }
         if (e == 0) {        /* else gone meanwhile or hidden: its switches unset */
-            pl_pt_scan_keys(s->b.rb.buf, s->b.rb.len, status_keys, 2, kv, &kh);
+            pl_pt_scan_keys(s->b->rb.buf, s->b->rb.len, status_keys, 2, kv, &kh);
             if (kh == 3) {
                 v[X_CTXSW] = kv[0] + kv[1];
                 have |= BIT(X_CTXSW);
@@ -393,16 +414,16 @@ static int t_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
             c.clock |= x == X_ELAP;
             c.want_status |= x == X_CTXSW;
         }
-    if ((e = pl_pt_list_pids(&s->b, snap)) != 0)
+    if ((e = pl_ptshare_list(s->sh, snap)) != 0)   /* one listing with Process */
         return e;
-    if ((e = pl_etab_sync(&s->procs, s->b.ids, s->b.nids, proc_init, proc_retire, s)) != 0)
+    if ((e = pl_etab_sync(&s->procs, s->b->ids, s->b->nids, proc_init, proc_retire, s)) != 0)
         return e;
     for (uint32_t i = 0; i < s->procs.n; i++) {
         prefetch_ahead(&s->procs, i);
         if ((e = one_proc(s, s->procs.v[i], &c, snap)) != 0)
             return e;
     }
-    return c.clock ? pl_pt_elapsed_clock(&s->b, snap, X_ELAP) : 0;
+    return c.clock ? pl_pt_elapsed_clock(s->b, snap, X_ELAP) : 0;
 }
 
 /* Metadata: the instances of a collection of no counter, so that names and
