@@ -49,62 +49,59 @@ enum {
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
 
-/* The feed of every row: this set's collect fills it.  Function-like, so
- * that cppcheck's preprocessor keeps its braces in one macro argument. */
-#define BY_HAND() PL_BY_HAND
 #define HWEV_ROWS(R) \
     R(C_CYC, "Cycles/sec", "CPU cycles per second (PERF_COUNT_HW_CPU_CYCLES, scaled for " \
         "multiplexing).", \
-      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_INS, "Instructions/sec", "Instructions retired per second " \
         "(PERF_COUNT_HW_INSTRUCTIONS, scaled for multiplexing).", \
-      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_IPC, "Instructions Per Cycle", "Instructions retired per CPU cycle over the interval: the " \
         "change in instructions over the change in cycles of the same perf group.", \
-      PERF_AVERAGE_BULK, C_IPCB, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      PERF_AVERAGE_BULK, C_IPCB, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_IPCB, "Instructions Per Cycle Base", "CPU cycles (PERF_COUNT_HW_CPU_CYCLES), the base of " \
         "Instructions Per Cycle.", \
-      PERF_AVERAGE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      PERF_AVERAGE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_CREF, "Cache References/sec", "Last-level cache accesses per second " \
         "(PERF_COUNT_HW_CACHE_REFERENCES, scaled for multiplexing).", \
-      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_CMISS, "Cache Misses/sec", "Last-level cache misses per second " \
         "(PERF_COUNT_HW_CACHE_MISSES, scaled for multiplexing).", \
-      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_CMR, "% Cache Miss Ratio", "Share of cache references that missed over the interval: " \
         "the change in cache misses over the change in cache references.", \
-      PERF_SAMPLE_FRACTION, C_CMRB, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      PERF_SAMPLE_FRACTION, C_CMRB, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_CMRB, "Cache Miss Ratio Base", "Cache references (PERF_COUNT_HW_CACHE_REFERENCES), the " \
         "base of % Cache Miss Ratio.", \
-      PERF_SAMPLE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      PERF_SAMPLE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_BR, "Branch Instructions/sec", "Branch instructions retired per second " \
         "(PERF_COUNT_HW_BRANCH_INSTRUCTIONS, scaled for multiplexing).", \
-      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_BMISS, "Branch Misses/sec", "Mispredicted branches per second " \
         "(PERF_COUNT_HW_BRANCH_MISSES, scaled for multiplexing).", \
-      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_BMR, "% Branch Miss Ratio", "Share of branch instructions that were mispredicted over the " \
         "interval: the change in branch misses over the change in branch instructions.", \
-      PERF_SAMPLE_FRACTION, C_BMRB, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      PERF_SAMPLE_FRACTION, C_BMRB, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_BMRB, "Branch Miss Ratio Base", "Branch instructions (PERF_COUNT_HW_BRANCH_INSTRUCTIONS), " \
         "the base of % Branch Miss Ratio.", \
-      PERF_SAMPLE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      PERF_SAMPLE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_CS, "Context Switches/sec", "Context switches per second on the CPU " \
         "(PERF_COUNT_SW_CONTEXT_SWITCHES; needs no PMU).", \
-      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_MIG, "CPU Migrations/sec", "Tasks migrated to the CPU per second " \
         "(PERF_COUNT_SW_CPU_MIGRATIONS; needs no PMU).", \
-      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_PF, "Page Faults/sec", "Page faults per second on the CPU, minor and major " \
         "(PERF_COUNT_SW_PAGE_FAULTS; needs no PMU).", \
-      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_ACT, "% Counter Active", "Share of the interval the cycles group was on the PMU " \
         "(the change in time_running over that in time_enabled, in 100 ns); below 100 the hardware counts are " \
         "multiplexed and scaled up.", \
-      PERF_SAMPLE_FRACTION, C_ACTB, ADV, 0, PL_U(SECONDS, 1e-7, COUNTER), BY_HAND()) \
+      PERF_SAMPLE_FRACTION, C_ACTB, ADV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
     R(C_ACTB, "Counter Active Base", "time_enabled of the cycles group in 100 ns, the base of " \
         "% Counter Active.", \
-      PERF_SAMPLE_BASE, PL_NO_ID, ADV, 0, PL_U(SECONDS, 1e-7, COUNTER), BY_HAND())
+      PERF_SAMPLE_BASE, PL_NO_ID, ADV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND())
 
 static const pl_counter_def counters[NC] = { HWEV_ROWS(PL_ROW_COUNTER) };
 

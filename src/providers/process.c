@@ -58,95 +58,92 @@ enum {
 #define ADV PERF_DETAIL_ADVANCED
 #define WIZ PERF_DETAIL_WIZARD
 
-/* The feed of every row: this set's collect fills it.  Function-like, so
- * that cppcheck's preprocessor keeps its braces in one macro argument. */
-#define BY_HAND() PL_BY_HAND
 #define PROC_ROWS(R) \
     R(0, "% Processor Time", "Share of one CPU's time the process ran, user and kernel mode " \
         "(stat 14 utime + 15 stime); above 100 when it runs on several CPUs.", \
-      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), BY_HAND()) \
+      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
     R(1, "% User Time", "Share of one CPU's time the process ran in user mode, guest time " \
         "included (stat 14 utime).", \
-      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), BY_HAND()) \
+      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
     R(2, "% Privileged Time", "Share of one CPU's time the process ran in the kernel " \
         "(stat 15 stime).", \
-      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), BY_HAND()) \
+      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
     R(3, "Virtual Bytes Peak", "Largest virtual address space size the process has had, in " \
         "bytes (status VmPeak).", \
-      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), BY_HAND()) \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), PL_BY_HAND()) \
     R(4, "Virtual Bytes", "Virtual address space size in bytes (stat 23 vsize).", \
-      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), BY_HAND()) \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), PL_BY_HAND()) \
     R(5, "Page Faults/sec", "Page faults per second, minor and major (stat 10 minflt + " \
         "12 majflt).", \
-      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(6, "Working Set Peak", "Largest resident set the process has had, in bytes " \
         "(status VmHWM).", \
-      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), BY_HAND()) \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), PL_BY_HAND()) \
     R(7, "Working Set", "Resident memory in bytes (stat 24 rss x page size).", \
-      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), BY_HAND()) \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), PL_BY_HAND()) \
     R(9, "Page File Bytes", "Memory of the process swapped out, in bytes (status VmSwap).", \
-      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), BY_HAND()) \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), PL_BY_HAND()) \
     R(10, "Private Bytes", "Anonymous memory of the process, resident or swapped, in bytes " \
         "(status RssAnon + VmSwap); untouched allocations are not counted.", \
-      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), BY_HAND()) \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), PL_BY_HAND()) \
     R(11, "Thread Count", "Threads in the process (stat 20 num_threads).", \
-      RAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE), BY_HAND()) \
+      RAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE), PL_BY_HAND()) \
     R(12, "Priority Base", "Scheduling priority on the kernel's 0-139 scale (stat 18 + 100): " \
         "120 + nice for normal processes, 99 - rtprio for real-time ones; lower is more " \
         "urgent.", \
-      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, GAUGE), BY_HAND()) \
+      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, GAUGE), PL_BY_HAND()) \
     R(13, "Elapsed Time", "Seconds since the process started (stat 22 starttime against " \
         "/proc/uptime).", \
-      PERF_ELAPSED_TIME, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, DISCRETE), BY_HAND()) \
+      PERF_ELAPSED_TIME, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, DISCRETE), PL_BY_HAND()) \
     R(14, "ID Process", "The process id, the name of its /proc directory.", \
-      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, DISCRETE), BY_HAND()) \
+      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, DISCRETE), PL_BY_HAND()) \
     R(15, "Creating Process ID", "The parent's process id (stat 4 ppid); 0 for the first " \
         "processes.", \
-      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, DISCRETE), BY_HAND()) \
+      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, DISCRETE), PL_BY_HAND()) \
     R(18, "Handle Count", "Open file descriptors: the entries of /proc/[pid]/fd (one " \
         "directory read per process).", \
-      RAW, PL_NO_ID, WIZ, 0, PL_U(COUNT, 1, GAUGE), BY_HAND()) \
+      RAW, PL_NO_ID, WIZ, 0, PL_U(COUNT, 1, GAUGE), PL_BY_HAND()) \
     R(19, "IO Read Operations/sec", "Read system calls per second, files, pipes, sockets " \
         "and devices alike (io syscr).", \
-      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(20, "IO Write Operations/sec", "Write system calls per second (io syscw).", \
-      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(21, "IO Data Operations/sec", "Read and write system calls per second (io syscr + " \
         "syscw).", \
-      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(22, "IO Other Operations/sec", "Always 0: Linux counts no other class of I/O calls; " \
         "kept for Windows compatibility.", \
-      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(23, "IO Read Bytes/sec", "Bytes per second returned by read system calls (io rchar).", \
-      BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), PL_BY_HAND()) \
     R(24, "IO Write Bytes/sec", "Bytes per second passed to write system calls (io wchar).", \
-      BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), PL_BY_HAND()) \
     R(25, "IO Data Bytes/sec", "Bytes per second read and written by system calls (io rchar " \
         "+ wchar).", \
-      BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), PL_BY_HAND()) \
     R(26, "IO Other Bytes/sec", "Always 0: Linux counts no other class of I/O; kept for " \
         "Windows compatibility.", \
-      BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), PL_BY_HAND()) \
     R(27, "Working Set - Private", "Resident memory no other process maps, in bytes " \
         "(smaps_rollup Private_Clean + Private_Dirty + Private_Hugetlb; a costly read).", \
-      LRAW, PL_NO_ID, WIZ, 0, PL_U(BYTES, 1, GAUGE), BY_HAND()) \
+      LRAW, PL_NO_ID, WIZ, 0, PL_U(BYTES, 1, GAUGE), PL_BY_HAND()) \
     R(32, "Major Page Faults/sec", "Page faults per second that needed a disk read " \
         "(stat 12 majflt).", \
-      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(33, "Disk Read Bytes/sec", "Bytes per second the process caused to be read from " \
         "storage (io read_bytes).", \
-      BULK, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, COUNTER), PL_BY_HAND()) \
     R(34, "Disk Write Bytes/sec", "Bytes per second the process caused to be written to " \
         "storage (io write_bytes, cancelled writes not subtracted).", \
-      BULK, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, COUNTER), PL_BY_HAND()) \
     R(35, "Context Switches/sec", "Context switches of the process per second, voluntary " \
         "and forced (status voluntary_ctxt_switches + nonvoluntary_ctxt_switches).", \
-      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(36, "% IO Wait Time", "Share of time the process waited for block I/O (stat 42 " \
         "delayacct_blkio_ticks; 0 unless delay accounting is on).", \
-      T100, PL_NO_ID, ADV, 0, PL_U(SECONDS, 1e-7, COUNTER), BY_HAND()) \
+      T100, PL_NO_ID, ADV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
     R(37, "Processor", "The CPU the process last ran on (stat 39).", \
-      RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, GAUGE), BY_HAND())
+      RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, GAUGE), PL_BY_HAND())
 
 static const pl_counter_def counters[NC] = { PROC_ROWS(PL_ROW_COUNTER) };
 

@@ -35,45 +35,42 @@ enum {
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
 
-/* The feed of every row: this set's collect fills it.  Function-like, so
- * that cppcheck's preprocessor keeps its braces in one macro argument. */
-#define BY_HAND() PL_BY_HAND
 #define THR_ROWS(R) \
     R(0, "% Processor Time", "Share of one CPU's time the thread ran, user and kernel mode " \
         "(task stat 14 utime + 15 stime).", \
-      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), BY_HAND()) \
+      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
     R(1, "% User Time", "Share of one CPU's time the thread ran in user mode (task stat 14 " \
         "utime).", \
-      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), BY_HAND()) \
+      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
     R(2, "% Privileged Time", "Share of one CPU's time the thread ran in the kernel (task " \
         "stat 15 stime).", \
-      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), BY_HAND()) \
+      T100, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
     R(3, "Context Switches/sec", "Context switches of the thread per second, voluntary and " \
         "forced (task status voluntary_ctxt_switches + nonvoluntary_ctxt_switches).", \
-      PERF_COUNTER_BULK_COUNT, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), BY_HAND()) \
+      PERF_COUNTER_BULK_COUNT, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(4, "Elapsed Time", "Seconds since the thread started (task stat 22 starttime against " \
         "/proc/uptime).", \
-      PERF_ELAPSED_TIME, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, DISCRETE), BY_HAND()) \
+      PERF_ELAPSED_TIME, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, DISCRETE), PL_BY_HAND()) \
     R(5, "Priority Current", "Effective scheduling priority on the kernel's 0-139 scale " \
         "(task stat 18 + 100), priority inheritance included; lower is more urgent.", \
-      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, GAUGE), BY_HAND()) \
+      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, GAUGE), PL_BY_HAND()) \
     R(6, "Priority Base", "Priority the thread's policy gives it on the same scale: 120 + " \
         "nice (stat 19) for normal threads, 99 - rt_priority (stat 40) for SCHED_FIFO and " \
         "SCHED_RR; unset for SCHED_DEADLINE.", \
-      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, GAUGE), BY_HAND()) \
+      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, GAUGE), PL_BY_HAND()) \
     R(7, "Thread State", "Windows thread state of task stat 3: 2 running or runnable (R), " \
         "5 waiting (S, D, I, T, t, P), 4 terminated (Z, X).", \
-      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, GAUGE), BY_HAND()) \
+      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, GAUGE), PL_BY_HAND()) \
     R(8, "Thread Wait Reason", "Linux state of task stat 3: 0 runnable, 1 interruptible " \
         "sleep, 2 uninterruptible wait (mostly I/O), 3 stopped or traced, 4 idle kernel " \
         "thread, 5 parked, 6 exiting.", \
-      RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, GAUGE), BY_HAND()) \
+      RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, GAUGE), PL_BY_HAND()) \
     R(9, "ID Process", "Id of the thread's process (the /proc/[pid] directory).", \
-      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, DISCRETE), BY_HAND()) \
+      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, DISCRETE), PL_BY_HAND()) \
     R(10, "ID Thread", "The thread id (the task/[tid] directory).", \
-      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, DISCRETE), BY_HAND()) \
+      RAW, PL_NO_ID, NOV, 0, PL_U(NONE, 1, DISCRETE), PL_BY_HAND()) \
     R(32, "Processor", "The CPU the thread last ran on (task stat 39).", \
-      RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, GAUGE), BY_HAND())
+      RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, GAUGE), PL_BY_HAND())
 
 static const pl_counter_def counters[NC] = { THR_ROWS(PL_ROW_COUNTER) };
 
