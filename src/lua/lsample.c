@@ -58,10 +58,21 @@ lpl_sample *lpl_test_sample(lua_State *L, int i)
 
 void lpl_sample_finish(lua_State *L, pl_sample *s, int mi)
 {
+    mi = lua_absindex(L, mi);
+    luaL_getmetatable(L, LPL_SAMPLE);
+    lua_insert(L, -2);
+    lpl_sample_finish_meta(L, s, mi, -2);
+    lua_remove(L, -2);
+}
+
+void lpl_sample_finish_meta(lua_State *L, pl_sample *s, int mi, int mt)
+{
     lpl_sample *u = lua_touserdata(L, -1);
     mi = lua_absindex(L, mi);
+    mt = lua_absindex(L, mt);
     u->s = s;
-    luaL_setmetatable(L, LPL_SAMPLE);
+    lua_pushvalue(L, mt);
+    lua_setmetatable(L, -2);
     lua_pushvalue(L, mi);
     lua_setiuservalue(L, -2, 1);
 }
@@ -531,6 +542,16 @@ static int s_release(lua_State *L)
     return 0;
 }
 
+/* __gc, a closure over the sample metatable: no lookup by name for each
+ * sample the collector frees (any other value is left alone). */
+static int s_gc(lua_State *L)
+{
+    lpl_sample *s = lpl_has_meta(L, 1, lua_upvalueindex(1));
+    if (s)
+        s->s = NULL;
+    return 0;
+}
+
 static int s_tostring(lua_State *L)
 {
     lpl_sample *s = luaL_checkudata(L, 1, LPL_SAMPLE);
@@ -560,6 +581,9 @@ void lpl_open_sample(lua_State *L)
     };
     lpl_newclass(L, LPL_SAMPLE, meta, NULL);
     luaL_getmetatable(L, LPL_SAMPLE);
+    lua_pushvalue(L, -1);
+    lua_pushcclosure(L, s_gc, 1);        /* before any sample is made */
+    lua_setfield(L, -2, "__gc");
     luaL_newlib(L, methods);
     lpl_open_evaluate(L, lua_gettop(L));
     lua_setfield(L, -2, "methods");
