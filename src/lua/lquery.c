@@ -393,7 +393,6 @@ static int q_collect(lua_State *L)
                       "sample from another query");
     }
     lua_settop(L, 2);
-    lua_getiuservalue(L, 1, 1);          /* 3: the machine */
     q->busy = 1;
     e = pl_query_collect_with(q->q, lpl_sample_alloc, &a, &s);
     q->busy = 0;
@@ -404,7 +403,9 @@ static int q_collect(lua_State *L)
         lua_settop(L, 2);
         return 1;
     }
-    lpl_sample_finish_meta(L, s, 3, lua_upvalueindex(2));
+    lua_getiuservalue(L, 1, 1);          /* the machine, for the new sample (on top) */
+    lua_insert(L, -2);
+    lpl_sample_finish_meta(L, s, -2, lua_upvalueindex(2));
     lua_getiuservalue(L, 1, 2);          /* the query's names cache, shared */
     lua_setiuservalue(L, -2, 2);
     return 1;
