@@ -7,14 +7,15 @@
  *   build/bench/fixed [-t SECONDS] [-r ROUNDS] [-p]
  *
  * The set is Hardware Sensors of an empty machine: a temporary directory
- * (removed at the end) with an empty sys/class/hwmon, so the set has no
- * instance on any machine, whatever hwmon it has.  A second line times a
- * one-instance set (\System\Threads of a proc/loadavg fixture) for the cost
- * of one value, and a third one clock read, the part of the fixed cost that
- * is the machine's (a VM's clock can cost 30-60 ns); neither is a target.
- * Each round collects back to back for about SECONDS (default 0.1); the median of ROUNDS (default 9) is reported.  -p
- * times one long pass only (for perf record).  Benchmarks report, tests
- * assert: the exit status is 0 even on a MISS, 1 when the setup fails. */
+ * (removed at the end) with sys/class but no hwmon class, as on a VM, so
+ * the set has no instance whatever hwmon this machine has.  A second line
+ * times a one-instance set (\System\Threads of a proc/loadavg fixture) for
+ * the cost of one value, and a third one clock read, the part of the fixed
+ * cost that is the machine's (a VM's clock can cost 30-60 ns); neither is a
+ * target.  Each round collects back to back for about SECONDS (default 0.1);
+ * the median of ROUNDS (default 9) is reported.  -p times one long pass only
+ * (for perf record).  Benchmarks report, tests assert: the exit status is 0
+ * even on a MISS, 1 when the setup fails. */
 #include "bench_clock.h"
 #include "perflib.h"
 #include "providers.h"
