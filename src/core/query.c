@@ -624,8 +624,8 @@ int pl_query_collect_with(pl_query *q, pl_alloc_fn alloc, void *ud, pl_sample **
     if (!mem)
         return ENOMEM;
     smp = (pl_sample *)(void *)mem;
-    /* every field is set below: no memset (a rep stos costs more than the
-     * whole of an empty set's collect) */
+    /* every field is set below: no memset (its rep stos, with the
+     * block's, was about a quarter of an empty set's collect) */
     smp->foreign = 0;
     smp->query_id = q->id;
     smp->seq = ++q->seq;
