@@ -462,12 +462,13 @@ lint:
 BENCH_FLOORS := $(patsubst bench/%.c,build/bench/%,$(wildcard bench/floor_*.c))
 
 bench: deps-test
-	@$(MAKE) --no-print-directory all build/bench/floor build/bench/bulk build/bench/v1 build/bench/plugin build/bench/mklog \
+	@$(MAKE) --no-print-directory all build/bench/floor build/bench/fixed build/bench/bulk build/bench/v1 build/bench/plugin build/bench/mklog \
 	  build/bench/appseg build/bench/remote $(TEST_PLUGINS) $(BENCH_FLOORS)
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/collect.lua
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/process.lua
+	build/bench/fixed
 	build/bench/bulk
 	build/bench/v1
 	build/bench/plugin
@@ -499,6 +500,12 @@ build/bench/floor: bench/floor.c bench/floor_common.h
 build/bench/floor_%: bench/floor_%.c bench/floor_common.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -O2 $(CWARNS) -o $@ $<
+
+# perflib's fixed cost per refilled collect in C: an empty set into a kept buffer
+build/bench/fixed: bench/fixed.c bench/bench_clock.h build/libperflib-core.a build/libperflib-providers.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -O2 $(CWARNS) -Isrc/core -Isrc/sources -Isrc/providers -o $@ $< build/libperflib-providers.a \
+	  build/libperflib-core.a $(PROV_LIBS) -lm
 
 # formula evaluation in C alone: ns per formatted value
 build/bench/bulk: bench/bulk.c bench/bench_clock.h build/libperflib-core.a build/libperflib-providers.a

@@ -297,6 +297,76 @@ static int fast_kind(const cdesc *cd)
            (cd->kind != K_RATE || cd->freq > 0);
 }
 
+/* One column of the percent-of-a-clock kinds (K_TIMER, K_PRECISION,
+ * K_TIMER_INV): whether it is the inverse, whether its clock is the value's
+ * own base (else the result's time, whose interval is the same for every
+ * instance: taken once), and its cap. */
+typedef struct tcol {
+    uint8_t inv, base, cap;
+    pl_status ist;           /* the result's interval, when !base */
+    double dt;
+} tcol;
+
+/* Whether every counter is of those kinds, unscaled: then tc[] describes
+ * them (at most 64). */
+static int timer_cols(const cdesc *cd, uint32_t nc, uint64_t tick1, uint64_t hns1, uint64_t tick0,
+                      uint64_t hns0, tcol *tc)
+{
+    if (nc == 0 || nc > 64)
+        return 0;
+    for (uint32_t c = 0; c < nc; c++) {
+        const cdesc *d = &cd[c];
+        if (!d->fast || d->mult != 1.0 ||
+            (d->kind != K_TIMER && d->kind != K_PRECISION && d->kind != K_TIMER_INV))
+            return 0;
+        tc[c].inv = d->kind == K_TIMER_INV;
+        tc[c].base = d->src == SRC_BASE || d->src == SRC_OBJ;
+        tc[c].cap = (uint8_t)(d->cap != 0);
+        tc[c].dt = 0;
+        tc[c].ist = tc[c].base ? PL_VALID
+                               : pl_interval(d->hns ? hns1 : tick1, d->hns ? hns0 : tick0, &tc[c].dt);
+    }
+    return 1;
+}
+
+/* Every value of a block whose counters timer_cols described, in one flat
+ * loop: fast_value's checks in its order, and pl_compute's arithmetic. */
+/* not inlined: alone, its loop keeps every variable in a register */
+__attribute__((noinline)) static size_t timer_loop(const tcol *tc, uint32_t nc, size_t n, const pl_pair *v1, const pl_pair *v0,
+                         const uint8_t *h1, const uint8_t *h0, double *out, uint8_t *st)
+{
+    size_t valid = 0;
+    uint32_t c = 0;
+    for (size_t k = 0; k < n; k++) {
+        const tcol *t = &tc[c];
+        uint64_t a1 = v1[k].v, a0 = v0[k].v;
+        double v, dn, dt = t->dt;
+        pl_status is = t->ist;
+        if (++c == nc)
+            c = 0;
+        if ((h1[k] ^ 1) | (h0[k] ^ 1)) {             /* either is not 1: one branch */
+            out[k] = 0;
+            st[k] = (uint8_t)(h1[k] != 1 ? have_status(h1[k]) : have_status(h0[k]));
+            continue;
+        }
+        if (t->base)
+            is = pl_interval(v1[k].b, v0[k].b, &dt);
+        if (a1 < a0 || is != PL_VALID) {
+            out[k] = 0;
+            st[k] = (uint8_t)(a1 < a0 ? PL_NEGATIVE_DELTA : is);
+            continue;
+        }
+        dn = (double)(a1 - a0);
+        v = t->inv ? 100.0 * (1.0 - dn / dt) : 100.0 * dn / dt;
+        if (t->cap)
+            v = v > 100.0 ? 100.0 : v < 0.0 ? 0.0 : v;
+        out[k] = v;
+        st[k] = PL_VALID;
+        valid++;
+    }
+    return valid;
+}
+
 size_t pl_sample_format_block(const pl_sample *s1, const pl_block *b1, const pl_sample *s0,
                               const pl_fmt *fmt, double *out, uint8_t *st)
 {
@@ -328,42 +398,11 @@ size_t pl_sample_format_block(const pl_sample *s1, const pl_block *b1, const pl_
          * time-based kinds are computed inline */
         const pl_pair *v1 = s1->vals + b1->vals_off, *v0 = s0->vals + b0->vals_off;
         const uint8_t *h1 = s1->have + b1->vals_off, *h0 = s0->have + b0->vals_off;
-        int uniform = 1;
-        for (uint32_t c = 0; c < nc; c++) {
+        tcol tc[64];
+        for (uint32_t c = 0; c < nc; c++)
             cd[c].fast = fast_kind(&cd[c]);
-            uniform &= cd[c].fast && (cd[c].kind == K_PRECISION || cd[c].kind == K_TIMER) &&
-                       cd[c].src == cd[0].src && cd[c].hns == cd[0].hns &&
-                       cd[c].cap == cd[0].cap && cd[c].mult == 1.0;
-        }
-        if (uniform && nc > 0 && (cd[0].src == SRC_BASE || cd[0].src == SRC_OBJ)) {
-            /* the usual shape (every counter a % of a base clock, as in
-             * Processor Information): one flat loop over all values */
-            size_t n = (size_t)b1->ninst * nc;
-            int cap = cd[0].cap;
-            for (k = 0; k < n; k++) {
-                uint64_t a1 = v1[k].v, a0 = v0[k].v;
-                double v, dt;
-                pl_status is;
-                out[k] = 0;
-                if (h1[k] != 1 || h0[k] != 1) {
-                    st[k] = (uint8_t)(h1[k] != 1 ? have_status(h1[k]) : have_status(h0[k]));
-                    continue;
-                }
-                if (a1 < a0) {
-                    st[k] = PL_NEGATIVE_DELTA;
-                    continue;
-                }
-                if ((is = pl_interval(v1[k].b, v0[k].b, &dt)) != PL_VALID) {
-                    st[k] = (uint8_t)is;
-                    continue;
-                }
-                v = 100.0 * (double)(a1 - a0) / dt;
-                if (cap)
-                    v = v > 100.0 ? 100.0 : v < 0.0 ? 0.0 : v;
-                out[k] = v;
-                st[k] = PL_VALID;
-                valid++;
-            }
+        if (timer_cols(cd, nc, tick1, hns1, tick0, hns0, tc)) {
+            valid = timer_loop(tc, nc, (size_t)b1->ninst * nc, v1, v0, h1, h0, out, st);
             if (cd != local)
                 free(cd);
             return valid;

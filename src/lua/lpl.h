@@ -69,6 +69,20 @@ int lpl_metric_name(lua_State *L);            /* perflib.metric_name (lcounterse
 void lpl_open_query(lua_State *L);
 int lpl_new_query(lua_State *L, int mi);
 
+/* The userdata at i when its metatable is the table at mt (an upvalue),
+ * else NULL: a pointer compare, where luaL_testudata looks the class name up
+ * in the registry (a string made and compared per call, a large part of
+ * an empty collect's cost in Lua). */
+static inline void *lpl_has_meta(lua_State *L, int i, int mt)
+{
+    int same;
+    if (!lua_getmetatable(L, i))
+        return NULL;
+    same = lua_rawequal(L, -1, mt);
+    lua_pop(L, 1);
+    return same ? lua_touserdata(L, i) : NULL;
+}
+
 /* lsample.c */
 void lpl_open_sample(lua_State *L);
 /* Allocator for pl_query_collect_with: pushes a userdata that holds the
@@ -92,6 +106,9 @@ int lpl_collect_failed(lua_State *L, lpl_query *q, int e);
 void lpl_query_sample(lua_State *L, int qi, pl_sample *s, int mi);
 /* Finishes the userdata pushed by lpl_sample_alloc (now at the top). */
 void lpl_sample_finish(lua_State *L, pl_sample *s, int mi);
+/* The same with the sample metatable at index mt (an upvalue, say): no
+ * registry lookup by name. */
+void lpl_sample_finish_meta(lua_State *L, pl_sample *s, int mi, int mt);
 /* The older sample at i (nil allowed: NULL), checked against s1. */
 const pl_sample *lpl_opt_older(lua_State *L, int i, const pl_sample *s1);
 /* Raises (naming argument i) when a foreign s0 holds no result b pairs with. */

@@ -353,6 +353,21 @@ static int q_specs(lua_State *L)
     return 1;
 }
 
+/* Query:collect's upvalues: 1 the query metatable, 2 the sample metatable
+ * (made after the query's: fetched on the first call). */
+static lpl_query *collect_query(lua_State *L)
+{
+    lpl_query *q;
+    if (lua_isnil(L, lua_upvalueindex(2))) {
+        luaL_getmetatable(L, LPL_SAMPLE);
+        lua_replace(L, lua_upvalueindex(2));
+    }
+    q = lpl_has_meta(L, 1, lua_upvalueindex(1));
+    if (!q || !q->q || q->busy)
+        q = check_open(L, 1);            /* raises with the reason */
+    return q;
+}
+
 /***
  * Takes a timestamped sample of raw values of every specification.  With an
  * older sample of this query as argument, its memory is refilled when it is
@@ -367,18 +382,17 @@ static int q_specs(lua_State *L)
  */
 static int q_collect(lua_State *L)
 {
-    lpl_query *q = check_open(L, 1);
+    lpl_query *q = collect_query(L);
     lpl_alloc a = { L, NULL, 0 };
     pl_sample *s;
     int e;
     if (!lua_isnoneornil(L, 2)) {
-        a.reuse = lpl_test_sample(L, 2);
+        a.reuse = lpl_has_meta(L, 2, lua_upvalueindex(2));
         luaL_argcheck(L, a.reuse != NULL, 2, "sample expected");
         luaL_argcheck(L, !a.reuse->s || a.reuse->s->query_id == pl_query_id(q->q), 2,
                       "sample from another query");
     }
     lua_settop(L, 2);
-    lua_getiuservalue(L, 1, 1);          /* 3: the machine */
     q->busy = 1;
     e = pl_query_collect_with(q->q, lpl_sample_alloc, &a, &s);
     q->busy = 0;
@@ -389,7 +403,11 @@ static int q_collect(lua_State *L)
         lua_settop(L, 2);
         return 1;
     }
-    lpl_query_sample(L, 1, s, 3);
+    lua_getiuservalue(L, 1, 1);          /* the machine, for the new sample (on top) */
+    lua_insert(L, -2);
+    lpl_sample_finish_meta(L, s, -2, lua_upvalueindex(2));
+    lua_getiuservalue(L, 1, 2);          /* the query's names cache, shared */
+    lua_setiuservalue(L, -2, 2);
     return 1;
 }
 
@@ -474,4 +492,12 @@ void lpl_open_query(lua_State *L)
         { "collect", q_collect }, { "close", q_close }, { NULL, NULL }
     };
     lpl_newclass(L, LPL_QUERY, meta, methods);
+    /* collect again, as a closure over the metatables it checks */
+    luaL_getmetatable(L, LPL_QUERY);
+    lua_getfield(L, -1, "__index");
+    lua_pushvalue(L, -2);
+    lua_pushnil(L);
+    lua_pushcclosure(L, q_collect, 2);
+    lua_setfield(L, -2, "collect");
+    lua_pop(L, 2);
 }

@@ -58,10 +58,21 @@ lpl_sample *lpl_test_sample(lua_State *L, int i)
 
 void lpl_sample_finish(lua_State *L, pl_sample *s, int mi)
 {
+    mi = lua_absindex(L, mi);
+    luaL_getmetatable(L, LPL_SAMPLE);
+    lua_insert(L, -2);
+    lpl_sample_finish_meta(L, s, mi, -2);
+    lua_remove(L, -2);
+}
+
+void lpl_sample_finish_meta(lua_State *L, pl_sample *s, int mi, int mt)
+{
     lpl_sample *u = lua_touserdata(L, -1);
     mi = lua_absindex(L, mi);
+    mt = lua_absindex(L, mt);
     u->s = s;
-    luaL_setmetatable(L, LPL_SAMPLE);
+    lua_pushvalue(L, mt);
+    lua_setmetatable(L, -2);
     lua_pushvalue(L, mi);
     lua_setiuservalue(L, -2, 1);
 }
@@ -263,11 +274,18 @@ static void iter_setup(lua_State *L, iter *it, const pl_sample *s1, const pl_sam
  * (the query's interned strings: no string is made per value), 7 the
  * current result's formatted values and statuses (cap doubles, then cap
  * bytes), taken from the query's cache and given back at the end. */
+/* A sample the iterator holds (checked when it was made: its class cannot
+ * change), still unreleased: no class lookup by name per value. */
+static const pl_sample *held_sample(lua_State *L, int up)
+{
+    const lpl_sample *u = lua_touserdata(L, up);
+    return u && u->s ? u->s : check_sample(L, up)->s;    /* raises for a released one */
+}
+
 static int iter_next(lua_State *L)
 {
-    const pl_sample *s1 = check_sample(L, lua_upvalueindex(1))->s;
-    const pl_sample *s0 = lua_isnil(L, lua_upvalueindex(2)) ? NULL
-                        : check_sample(L, lua_upvalueindex(2))->s;
+    const pl_sample *s1 = held_sample(L, lua_upvalueindex(1));
+    const pl_sample *s0 = lua_isnil(L, lua_upvalueindex(2)) ? NULL : held_sample(L, lua_upvalueindex(2));
     iter *it = lua_touserdata(L, lua_upvalueindex(3));
     int sts = lua_upvalueindex(4), insts = lua_upvalueindex(5), ctrs = lua_upvalueindex(6);
     for (;;) {
@@ -489,15 +507,22 @@ static int s_results(lua_State *L)
  * PerfTime100NSec), `timestamp` (Unix seconds, a float).
  * @table Sample
  */
+/* __index, a closure over the methods table (upvalue 1) and the sample
+ * metatable (upvalue 2): a method is found with the key Lua passed, no
+ * string made or looked up by name per call. */
 static int s_index(lua_State *L)
 {
-    lpl_sample *u = luaL_checkudata(L, 1, LPL_SAMPLE);
-    const char *k = luaL_checkstring(L, 2);
-    const pl_sample *s = u->s;
+    lpl_sample *u = lpl_has_meta(L, 1, lua_upvalueindex(2));
+    const char *k;
+    const pl_sample *s;
+    if (!u)
+        u = luaL_checkudata(L, 1, LPL_SAMPLE);     /* raises */
+    k = luaL_checkstring(L, 2);
+    s = u->s;
     /* methods stay reachable after release (release is idempotent) */
-    lua_getmetatable(L, 1);
-    lua_getfield(L, -1, "methods");
-    if (lua_getfield(L, -1, k) != LUA_TNIL)
+    lua_pushvalue(L, 2);
+    lua_rawget(L, lua_upvalueindex(1));
+    if (!lua_isnil(L, -1))
         return 1;
     if (!s)
         return luaL_argerror(L, 1, "attempt to use a released sample");
@@ -531,6 +556,16 @@ static int s_release(lua_State *L)
     return 0;
 }
 
+/* __gc, a closure over the sample metatable: no lookup by name for each
+ * sample the collector frees (any other value is left alone). */
+static int s_gc(lua_State *L)
+{
+    lpl_sample *s = lpl_has_meta(L, 1, lua_upvalueindex(1));
+    if (s)
+        s->s = NULL;
+    return 0;
+}
+
 static int s_tostring(lua_State *L)
 {
     lpl_sample *s = luaL_checkudata(L, 1, LPL_SAMPLE);
@@ -560,8 +595,15 @@ void lpl_open_sample(lua_State *L)
     };
     lpl_newclass(L, LPL_SAMPLE, meta, NULL);
     luaL_getmetatable(L, LPL_SAMPLE);
+    lua_pushvalue(L, -1);
+    lua_pushcclosure(L, s_gc, 1);        /* before any sample is made */
+    lua_setfield(L, -2, "__gc");
     luaL_newlib(L, methods);
     lpl_open_evaluate(L, lua_gettop(L));
-    lua_setfield(L, -2, "methods");
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, "methods");
+    lua_pushvalue(L, -2);
+    lua_pushcclosure(L, s_index, 2);     /* methods, metatable */
+    lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
 }
