@@ -74,6 +74,7 @@ static const pl_feed_src srcs[NSRC] = { PL_FEED_SRC_ST(NULL, sn_vals) };
 
 /* A CPU ever seen: its unwrapped counts. */
 typedef struct sn_cpu {
+    char name[12];           /* the CPU number, made once */
     uint64_t listed;         /* the read that last listed it (a hotplug race can repeat one) */
     uint32_t last[NC];       /* the previous raw 32-bit values */
     uint64_t acc[NC];        /* unwrapped */
@@ -225,18 +226,18 @@ static int sn_read(sn_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
     for (uint32_t n = 0; t && n < t->n; n++) {
         const pl_snrow *r = (const pl_snrow *)t->row + n;
         int64_t cpu = line_cpu(s, r, n);
-        char name[16];
         sn_cpu *c;
         int k;
         if (cpu < 0)
             continue;        /* a line no CPU can be named for: not shown */
-        snprintf(name, sizeof name, "%u", (unsigned)cpu);
         if (!(c = cpu_slot(s, (uint32_t)cpu)))
             return ENOMEM;
+        if (!c->name[0])
+            snprintf(c->name, sizeof c->name, "%u", (unsigned)cpu);
         if (c->listed == s->reads)
             continue;        /* named twice (the online list changed between reads) */
         c->listed = s->reads;
-        if ((k = pl_snap_add(snap, name, (uint32_t)cpu)) < 0)
+        if ((k = pl_snap_add(snap, c->name, (uint32_t)cpu)) < 0)
             return ENOMEM;
         if (!values)
             continue;
