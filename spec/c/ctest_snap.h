@@ -167,6 +167,17 @@ static inline void rm_tree(const char *dir)
     CHECK(nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS) == 0);
 }
 
+/* ---- queries ------------------------------------------------------------------ */
+
+/* Adds a counter path that must be taken; its spec index. */
+static inline uint32_t qadd(pl_query *q, const char *path)
+{
+    pl_add_status st = PL_ADD_OK;
+    uint32_t idx = 0;
+    CHECK(pl_query_add_path(q, path, &st, &idx) == 0 && st == 0);
+    return idx;
+}
+
 /* ---- a provider state kept across collections ---------------------------- */
 
 typedef struct pctx {

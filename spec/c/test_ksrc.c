@@ -8,6 +8,7 @@
 #include "netmib.h"
 #include "proctable.h"
 #include "ctest.h"
+#include "ctest_snap.h"
 #include "ct_tmp.h"
 
 #include <errno.h>
@@ -15,14 +16,6 @@
 #include <string.h>
 
 #define FX "spec/fixtures/net-basic"
-
-static uint32_t add(pl_query *q, const char *path)
-{
-    pl_add_status st = PL_ADD_OK;
-    uint32_t idx = 0;
-    CHECK(pl_query_add_path(q, path, &st, &idx) == 0 && st == 0);
-    return idx;
-}
 
 /* IPv4, TCPv4, UDPv4 and ICMP all read /proc/net/snmp: once per collect,
  * and at one instant. */
@@ -32,10 +25,10 @@ static void test_one_read_per_collect(void)
     pl_query *q = pl_query_new(env);
     pl_sample *s = NULL;
     pl_ksrc *snmp = pl_ksrc_attach(env, &pl_ksrc_snmp);
-    add(q, "\\IPv4\\*");
-    add(q, "\\TCPv4\\*");
-    add(q, "\\UDPv4\\*");
-    add(q, "\\ICMP\\*");
+    qadd(q, "\\IPv4\\*");
+    qadd(q, "\\TCPv4\\*");
+    qadd(q, "\\UDPv4\\*");
+    qadd(q, "\\ICMP\\*");
     CHECK(snmp != NULL);
     CHECK(pl_query_collect(q, &s) == 0);
     CHECK_EQ_U64(pl_ksrc_reads(snmp), 1);
@@ -58,8 +51,8 @@ static void test_queries_share(void)
     pl_query *a = pl_query_new(env), *b = pl_query_new(env);
     pl_sample *sa = NULL, *sb = NULL;
     pl_ksrc *snmp = pl_ksrc_attach(env, &pl_ksrc_snmp);
-    add(a, "\\TCPv4\\Segments/sec");
-    add(b, "\\UDPv4\\Datagrams/sec");
+    qadd(a, "\\TCPv4\\Segments/sec");
+    qadd(b, "\\UDPv4\\Datagrams/sec");
     CHECK(pl_query_collect(a, &sa) == 0 && pl_query_collect(b, &sb) == 0);
     CHECK_EQ_U64(pl_ksrc_reads(snmp), 2);
     CHECK(pl_ksrc_attach(env, &pl_ksrc_snmp) == snmp);
@@ -90,7 +83,7 @@ static void test_only_needed(void)
     pl_query *q = pl_query_new(env);
     pl_sample *s = NULL;
     pl_ksrc *netstat = pl_ksrc_attach(env, &pl_ksrc_netstat);
-    add(q, "\\TCPv4\\Segments/sec");
+    qadd(q, "\\TCPv4\\Segments/sec");
     CHECK(pl_query_collect(q, &s) == 0);
     CHECK_EQ_U64(pl_ksrc_reads(netstat), 0);
     free(s);
@@ -124,8 +117,8 @@ static void test_layout_change(void)
                                      "Udp: InDatagrams OutDatagrams\nUdp: 7 8\n");
     env = pl_env_new(ct_dir);
     q = pl_query_new(env);
-    add(q, "\\TCPv4\\Segments/sec");
-    add(q, "\\UDPv4\\Datagrams/sec");
+    qadd(q, "\\TCPv4\\Segments/sec");
+    qadd(q, "\\UDPv4\\Datagrams/sec");
     CHECK(pl_query_collect(q, &s) == 0);
     CHECK_EQ_U64(s->vals[0].v, 150);         /* 100 + 50 */
     CHECK(s->have[0] == 1);
@@ -182,8 +175,8 @@ static void test_process_table(void)
     pl_sample *sa = NULL, *sb = NULL;
     pl_env_set_user_hz(env, 100);
     pl_env_set_page_size(env, 4096);
-    add(a, "\\Process(*)\\% Processor Time");
-    add(b, "\\Process(*)\\Private Bytes");
+    qadd(a, "\\Process(*)\\% Processor Time");
+    qadd(b, "\\Process(*)\\Private Bytes");
     pl_env_begin(env);
     CHECK(pl_query_collect(a, &sa) == 0 && pl_query_collect(b, &sb) == 0);
     pl_env_end(env);

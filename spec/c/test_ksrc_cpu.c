@@ -31,13 +31,6 @@
 
 #define FX "spec/fixtures/cpu-full"
 
-static uint32_t add(pl_query *q, const char *path)
-{
-    uint32_t st = 0, idx = 0;
-    CHECK(pl_query_add_path(q, path, &st, &idx) == 0 && st == 0);
-    return idx;
-}
-
 static const pl_block *block(const pl_sample *s, uint32_t idx)
 {
     for (uint32_t b = 0; b < s->nblocks; b++)
@@ -80,15 +73,15 @@ static void test_one_read_per_collect(void)
     pl_ksrc *stat = pl_ksrc_attach(env, &pl_ksrc_stat);
     pl_ksrc *intr = pl_ksrc_attach(env, &pl_ksrc_interrupts);
     pl_ksrc *soft = pl_ksrc_attach(env, &pl_ksrc_softirqs);
-    uint32_t pi0 = add(q, "\\Processor Information(0,0)\\Interrupts/sec");
-    uint32_t pi1 = add(q, "\\Processor Information(0,1)\\DPCs Queued/sec");
-    uint32_t pit = add(q, "\\Processor Information(_Total)\\Interrupts/sec");
-    uint32_t pv1 = add(q, "\\Processor(1)\\Interrupts/sec");
-    uint32_t ctx = add(q, "\\System\\Context Switches/sec");
-    uint32_t blk = add(q, "\\System\\Processes Blocked");
-    uint32_t it = add(q, "\\Interrupts(_Total)\\Interrupts/sec");
-    uint32_t err = add(q, "\\Interrupts(ERR)\\Interrupts/sec");
-    uint32_t st = add(q, "\\SoftIRQ(_Total)\\Softirqs/sec");
+    uint32_t pi0 = qadd(q, "\\Processor Information(0,0)\\Interrupts/sec");
+    uint32_t pi1 = qadd(q, "\\Processor Information(0,1)\\DPCs Queued/sec");
+    uint32_t pit = qadd(q, "\\Processor Information(_Total)\\Interrupts/sec");
+    uint32_t pv1 = qadd(q, "\\Processor(1)\\Interrupts/sec");
+    uint32_t ctx = qadd(q, "\\System\\Context Switches/sec");
+    uint32_t blk = qadd(q, "\\System\\Processes Blocked");
+    uint32_t it = qadd(q, "\\Interrupts(_Total)\\Interrupts/sec");
+    uint32_t err = qadd(q, "\\Interrupts(ERR)\\Interrupts/sec");
+    uint32_t st = qadd(q, "\\SoftIRQ(_Total)\\Softirqs/sec");
     CHECK(stat && intr && soft);
     CHECK(pl_query_collect(q, &s) == 0);
     CHECK_EQ_U64(pl_ksrc_reads(stat), 1);
@@ -131,8 +124,8 @@ static void test_only_needed_and_shared(void)
     pl_ksrc *stat = pl_ksrc_attach(env, &pl_ksrc_stat);
     pl_ksrc *intr = pl_ksrc_attach(env, &pl_ksrc_interrupts);
     pl_ksrc *up = pl_ksrc_attach(env, &pl_ksrc_uptime);
-    add(a, "\\Processor Information(*)\\% Processor Time");
-    add(b, "\\System\\Forks/sec");
+    qadd(a, "\\Processor Information(*)\\% Processor Time");
+    qadd(b, "\\System\\Forks/sec");
     CHECK(pl_query_collect(a, &sa) == 0);
     CHECK_EQ_U64(pl_ksrc_reads(intr), 0);    /* no interrupt counter wanted */
     CHECK_EQ_U64(pl_ksrc_reads(up), 0);
@@ -160,9 +153,9 @@ static void test_cpuinfo_shared(void)
     pl_query *q = pl_query_new(env), *q2 = pl_query_new(env);
     pl_sample *s = NULL;
     pl_ksrc *ci = pl_ksrc_attach(env, &pl_ksrc_cpuinfo);
-    uint32_t a = add(q, "\\Processor Information(0,0)\\Processor Frequency");
-    uint32_t b = add(q, "\\Processor(1)\\Processor Frequency");
-    add(q2, "\\Processor Information(*)\\% Busy Time");
+    uint32_t a = qadd(q, "\\Processor Information(0,0)\\Processor Frequency");
+    uint32_t b = qadd(q, "\\Processor(1)\\Processor Frequency");
+    qadd(q2, "\\Processor Information(*)\\% Busy Time");
     CHECK(pl_query_collect(q, &s) == 0);
     CHECK_EQ_U64(pl_ksrc_reads(ci), 1);
     want_v(s, a, 2394);
@@ -362,11 +355,11 @@ static void test_layout_change(void)
     write_file("proc/interrupts", "   CPU0  CPU1\n 30: 4 0 PCI-MSI eth0\nLOC: 10 20 Local\nERR: 0\n");
     env = pl_env_new(ct_dir);
     q = pl_query_new(env);
-    ctx = add(q, "\\System\\Context Switches/sec");
-    frk = add(q, "\\System\\Forks/sec");
-    pi0 = add(q, "\\Processor Information(0,0)\\Interrupts/sec");
-    it = add(q, "\\Interrupts(_Total)\\Interrupts/sec");
-    loc = add(q, "\\Interrupts(LOC)\\Interrupts/sec");
+    ctx = qadd(q, "\\System\\Context Switches/sec");
+    frk = qadd(q, "\\System\\Forks/sec");
+    pi0 = qadd(q, "\\Processor Information(0,0)\\Interrupts/sec");
+    it = qadd(q, "\\Interrupts(_Total)\\Interrupts/sec");
+    loc = qadd(q, "\\Interrupts(LOC)\\Interrupts/sec");
     CHECK(pl_query_collect(q, &s) == 0);
     want_v(s, ctx, 100);
     want_v(s, frk, 5);

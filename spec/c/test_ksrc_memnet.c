@@ -22,13 +22,6 @@
 
 #define KIB 1024ull
 
-static uint32_t add(pl_query *q, const char *path)
-{
-    uint32_t st = 0, idx = 0;
-    CHECK(pl_query_add_path(q, path, &st, &idx) == 0 && st == 0);
-    return idx;
-}
-
 /* Value of instance inst (NULL: the first) of block b's counter c; *have
  * its presence flag (0 when there is no such instance). */
 static uint64_t val(const pl_sample *s, uint32_t b, const char *inst, uint32_t c, int *have)
@@ -60,9 +53,9 @@ static void test_diskstats_shared(void)
     pl_query *q = pl_query_new(env), *q2 = pl_query_new(env);
     pl_sample *s = NULL, *s2 = NULL;
     pl_ksrc *ds = pl_ksrc_attach(env, &pl_ksrc_diskstats);
-    add(q, "\\PhysicalDisk(*)\\Disk Reads/sec");
-    add(q, "\\LogicalDisk(*)\\Disk Reads/sec");
-    add(q2, "\\PhysicalDisk(*)\\Disk Writes/sec");
+    qadd(q, "\\PhysicalDisk(*)\\Disk Reads/sec");
+    qadd(q, "\\LogicalDisk(*)\\Disk Reads/sec");
+    qadd(q2, "\\PhysicalDisk(*)\\Disk Writes/sec");
     CHECK(ds != NULL);
     CHECK(pl_query_collect(q, &s) == 0);
     CHECK_EQ_U64(pl_ksrc_reads(ds), 1);
@@ -96,10 +89,10 @@ static void test_memory_sources(void)
     pl_query *q = pl_query_new(env), *q2 = pl_query_new(env), *qv = pl_query_new(env);
     pl_sample *s = NULL, *s2 = NULL;
     pl_ksrc *mi = pl_ksrc_attach(env, &pl_ksrc_meminfo), *vm = pl_ksrc_attach(env, &pl_ksrc_vmstat);
-    add(q, "\\Memory\\Total Bytes");
-    add(q, "\\Memory\\Page Faults/sec");
-    add(q2, "\\Memory\\Cache Bytes");
-    add(qv, "\\Memory\\Page Faults/sec");
+    qadd(q, "\\Memory\\Total Bytes");
+    qadd(q, "\\Memory\\Page Faults/sec");
+    qadd(q2, "\\Memory\\Cache Bytes");
+    qadd(qv, "\\Memory\\Page Faults/sec");
     CHECK(pl_query_collect(qv, &s) == 0);
     CHECK_EQ_U64(pl_ksrc_reads(mi), 0);     /* no meminfo counter wanted */
     CHECK_EQ_U64(pl_ksrc_reads(vm), 1);
@@ -131,10 +124,10 @@ static void test_net_sources(void)
     pl_ksrc *ss = pl_ksrc_attach(env, &pl_ksrc_sockstat), *ss6 = pl_ksrc_attach(env, &pl_ksrc_sockstat6);
     pl_ksrc *nd = pl_ksrc_attach(env, &pl_ksrc_netdev);
     uint64_t page = (uint64_t)pl_env_page_size(env);
-    add(q, "\\Sockets\\TCP Memory Bytes");
-    add(q, "\\Network Interface(*)\\Bytes Received/sec");
-    add(q2, "\\Sockets\\TCP In Use");
-    add(q2, "\\Network Interface(eth0)\\Packets Sent/sec");
+    qadd(q, "\\Sockets\\TCP Memory Bytes");
+    qadd(q, "\\Network Interface(*)\\Bytes Received/sec");
+    qadd(q2, "\\Sockets\\TCP In Use");
+    qadd(q2, "\\Network Interface(eth0)\\Packets Sent/sec");
     pl_env_begin(env);
     CHECK(pl_query_collect(q, &s) == 0 && pl_query_collect(q2, &s2) == 0);
     pl_env_end(env);
@@ -182,9 +175,9 @@ static void test_meminfo_layout(void)
     write_file("proc/meminfo", "MemTotal: 1000 kB\nMemFree: 200 kB\nCached: 300 kB\n");
     env = pl_env_new(ct_dir);
     q = pl_query_new(env);
-    add(q, "\\Memory\\Total Bytes");
-    add(q, "\\Memory\\Free & Zero Page List Bytes");
-    add(q, "\\Memory\\Cache Bytes");
+    qadd(q, "\\Memory\\Total Bytes");
+    qadd(q, "\\Memory\\Free & Zero Page List Bytes");
+    qadd(q, "\\Memory\\Cache Bytes");
     CHECK(pl_query_collect(q, &s) == 0);
     EXPECT_VAL(s, 0, NULL, 0, 1000 * KIB);
     EXPECT_VAL(s, 1, NULL, 0, 200 * KIB);
@@ -231,9 +224,9 @@ static void test_rows_shrink(void)
                              "/dev/b partition 16 2 -3\n");
     env = pl_env_new(ct_dir);
     q = pl_query_new(env);
-    add(q, "\\PhysicalDisk(*)\\Disk Reads/sec");
-    add(q, "\\Network Interface(*)\\Bytes Received/sec");
-    add(q, "\\Paging File(*)\\Used Bytes");
+    qadd(q, "\\PhysicalDisk(*)\\Disk Reads/sec");
+    qadd(q, "\\Network Interface(*)\\Bytes Received/sec");
+    qadd(q, "\\Paging File(*)\\Used Bytes");
     CHECK(pl_query_collect(q, &s) == 0);
     CHECK_EQ_U64(s->blocks[0].ninst, 3);    /* sda, sdb, _Total */
     EXPECT_VAL(s, 0, "sdb", 0, 30);

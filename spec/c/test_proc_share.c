@@ -11,6 +11,7 @@
 #include "proctable.h"
 #include "ptshare.h"
 #include "ctest.h"
+#include "ctest_snap.h"
 #include "ct_tmp.h"
 
 #include <dirent.h>
@@ -19,14 +20,6 @@
 #include <string.h>
 
 #define FX "spec/fixtures/"
-
-static uint32_t add(pl_query *q, const char *path)
-{
-    pl_add_status st = PL_ADD_OK;
-    uint32_t idx = 0;
-    CHECK(pl_query_add_path(q, path, &st, &idx) == 0 && st == 0);
-    return idx;
-}
 
 /* Open descriptors of this process ("." ".." and the listing's own aside). */
 static long open_fds(void)
@@ -52,8 +45,8 @@ static void test_one_listing(void)
     pl_sample *s = NULL;
     pl_ptshare *t = pl_ptshare_attach(env);
     CHECK(t != NULL && pl_ptshare_lists(t) == 0);
-    add(q, "\\Process(*)\\% Processor Time");
-    add(q, "\\Thread(*)\\% Processor Time");
+    qadd(q, "\\Process(*)\\% Processor Time");
+    qadd(q, "\\Thread(*)\\% Processor Time");
     CHECK(pl_query_collect(q, &s) == 0);
     CHECK_EQ_U64(pl_ptshare_lists(t), 1);
     /* 8 processes + _Total (10 pids: 512 has no stat, 30900's is left out:
@@ -84,8 +77,8 @@ static void test_thread_with_process(void)
     pl_sample *sa = NULL, *sb = NULL;
     pl_ptshare *t = pl_ptshare_attach(env);
     pl_env_set_user_hz(env, 100);
-    add(a, "\\Thread(*)\\ID Thread");
-    add(b, "\\Process(*)\\ID Process");
+    qadd(a, "\\Thread(*)\\ID Thread");
+    qadd(b, "\\Process(*)\\ID Process");
     pl_env_begin(env);
     CHECK(pl_query_collect(a, &sa) == 0 && pl_query_collect(b, &sb) == 0);
     pl_env_end(env);
@@ -121,7 +114,7 @@ static void test_hwevents_procstat(void)
     void *st = NULL;
     CHECK(cs != NULL && stat != NULL);
     CHECK(pl_provider_open(cs, env, &st) == 0);
-    add(q, "\\Processor(*)\\% Processor Time");
+    qadd(q, "\\Processor(*)\\% Processor Time");
     pl_snap_init(&snap, cs);
     pl_env_begin(env);
     CHECK(pl_query_collect(q, &smp) == 0);
@@ -141,7 +134,7 @@ static void test_hwevents_procstat(void)
     pl_env_unref(env);
 }
 
-static void put(const char *rel, const char *text)
+static void put_tmp(const char *rel, const char *text)
 {
     FILE *f = fopen(tmp(rel), "w");
     CHECK(f != NULL);
@@ -177,7 +170,7 @@ static void test_hwevents_stat_lines(void)
     pl_snap_init(&snap, cs);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int e;
-        put("proc/stat", cases[i].text);
+        put_tmp("proc/stat", cases[i].text);
         snap.err_path = NULL;
         e = cs->ops->instances(st, &snap);
         CHECK_EQ_U64(e, cases[i].err);
