@@ -90,7 +90,7 @@ struct pl_feed_in {
     const pl_feed_src *srcs;
     unsigned nsrc;
     pl_ksrc *const *k;        /* the machine's readers, NULL where def is NULL */
-    const void *data[PL_FEED_MAXSRC];  /* parsed struct or row; NULL: not read */
+    const void *data[PL_FEED_MAXSRC];  /* where tried has bit s: its struct or row, or NULL */
     uint32_t tried;           /* bit s: a read of s was attempted */
     pl_sources files;
     pl_snapshot *snap;

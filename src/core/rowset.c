@@ -12,8 +12,7 @@ void pl_feed_begin(pl_feed_in *in, const pl_feed_src *srcs, unsigned nsrc, pl_ks
     in->srcs = srcs;
     in->nsrc = nsrc < PL_FEED_MAXSRC ? nsrc : PL_FEED_MAXSRC;
     in->k = k;
-    memset(in->data, 0, sizeof in->data);
-    in->tried = 0;
+    in->tried = 0;           /* data[s] is written when bit s is set: no memset */
     pl_sources_init(&in->files);
     in->snap = snap;
     in->timed = 0;
@@ -28,6 +27,7 @@ const void *pl_feed_get(pl_feed_in *in, unsigned s)
     if (in->tried & PL_BIT(s))
         return in->data[s];
     in->tried |= PL_BIT(s);
+    in->data[s] = NULL;
     k = in->k ? in->k[s] : NULL;
     if (!k)                  /* the collect's own: pl_feed_put, or nothing */
         return NULL;
