@@ -66,7 +66,7 @@ static void test_parse_malformed(void)
         "00000001 100000002 00000003 00000004\n" /* 9 digits: past 32 bits */
         "00000001 00000002 00000003 00000004";   /* cut off */
     pl_ct_stat t;
-    pl_onevalue v;
+    pl_sysnum v;
     memset(&t, 0, sizeof t);
     CHECK(pl_parse_ct_stat(text, sizeof text - 1, &t) == 0);
     CHECK_EQ_U64(t.rows.n, 4);
@@ -74,11 +74,11 @@ static void test_parse_malformed(void)
         CHECK(!ctrow(&t, n)->ok);
     pl_ct_stat_release(&t);
 
-    CHECK(pl_parse_onevalue("262144\n", 7, &v) == 0 && v.st[0] == PL_NS_OK);
+    CHECK(pl_parse_sysnum1("262144\n", 7, &v) == 0 && v.st[0] == PL_NS_OK);
     CHECK_EQ_U64(v.v[0], 262144);
-    CHECK(pl_parse_onevalue("-1\n", 3, &v) == 0 && v.st[0] == PL_NS_BAD);
-    CHECK(pl_parse_onevalue("12 13\n", 6, &v) == 0 && v.st[0] == PL_NS_BAD);
-    CHECK(pl_parse_onevalue("", 0, &v) == 0 && v.st[0] == PL_NS_ABSENT);
+    CHECK(pl_parse_sysnum1("-1\n", 3, &v) == 0 && v.st[0] == PL_NS_BAD);
+    CHECK(pl_parse_sysnum1("12 13\n", 6, &v) == 0 && v.st[0] == PL_NS_BAD);
+    CHECK(pl_parse_sysnum1("", 0, &v) == 0 && v.st[0] == PL_NS_ABSENT);
 }
 
 /* ---- the set ------------------------------------------------------------------------ */

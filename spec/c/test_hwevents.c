@@ -88,20 +88,20 @@ static void test_cpulist(void)
 {
     const char *p = "0-3,5,7-8\n";
     uint32_t lo = 99, hi = 99;
-    CHECK(hwev_cpulist_next(&p, &lo, &hi) == 1 && lo == 0 && hi == 3);
-    CHECK(hwev_cpulist_next(&p, &lo, &hi) == 1 && lo == 5 && hi == 5);
-    CHECK(hwev_cpulist_next(&p, &lo, &hi) == 1 && lo == 7 && hi == 8);
-    CHECK(hwev_cpulist_next(&p, &lo, &hi) == 0);
+    CHECK(pl_cpulist_next(&p, 65536, &lo, &hi) == 1 && lo == 0 && hi == 3);
+    CHECK(pl_cpulist_next(&p, 65536, &lo, &hi) == 1 && lo == 5 && hi == 5);
+    CHECK(pl_cpulist_next(&p, 65536, &lo, &hi) == 1 && lo == 7 && hi == 8);
+    CHECK(pl_cpulist_next(&p, 65536, &lo, &hi) == 0);
     static const char *const bad[] = { "3-1\n", "a\n", "0-\n", "-1\n", "0-x\n", "1x\n",
                                        "65536\n", "0-65536\n", "99999999999999999999999\n", NULL };
     for (int i = 0; bad[i]; i++) {
         p = bad[i];
-        CHECK(hwev_cpulist_next(&p, &lo, &hi) == -1);
+        CHECK(pl_cpulist_next(&p, 65536, &lo, &hi) == -1);
     }
     p = "65535";             /* the highest CPU number taken, no newline */
-    CHECK(hwev_cpulist_next(&p, &lo, &hi) == 1 && lo == 65535 && hi == 65535);
+    CHECK(pl_cpulist_next(&p, 65536, &lo, &hi) == 1 && lo == 65535 && hi == 65535);
     p = "";
-    CHECK(hwev_cpulist_next(&p, &lo, &hi) == 0);
+    CHECK(pl_cpulist_next(&p, 65536, &lo, &hi) == 0);
 }
 
 /* ---- a fake perf_event_open --------------------------------------------------------- */

@@ -14,16 +14,16 @@
 #include <stdio.h>
 #include <string.h>
 
-static void test_onevalue(void)
+static void test_one_number(void)
 {
-    pl_onevalue v;
-    CHECK(pl_parse_onevalue("42\n", 3, &v) == 0 && v.st[0] == PL_NS_OK && v.v[0] == 42);
-    CHECK(pl_parse_onevalue("18446744073709551615\n", 21, &v) == 0 && v.st[0] == PL_NS_OK);
+    pl_sysnum v;
+    CHECK(pl_parse_sysnum1("42\n", 3, &v) == 0 && v.st[0] == PL_NS_OK && v.v[0] == 42);
+    CHECK(pl_parse_sysnum1("18446744073709551615\n", 21, &v) == 0 && v.st[0] == PL_NS_OK);
     CHECK_EQ_U64(v.v[0], UINT64_MAX);
-    CHECK(pl_parse_onevalue("18446744073709551616\n", 21, &v) == 0 && v.st[0] == PL_NS_BAD);
-    CHECK(pl_parse_onevalue("-3\n", 3, &v) == 0 && v.st[0] == PL_NS_BAD);
-    CHECK(pl_parse_onevalue("[none] scan-time\n", 17, &v) == 0 && v.st[0] == PL_NS_BAD);
-    CHECK(pl_parse_onevalue("", 0, &v) == 0 && v.st[0] == PL_NS_ABSENT);
+    CHECK(pl_parse_sysnum1("18446744073709551616\n", 21, &v) == 0 && v.st[0] == PL_NS_BAD);
+    CHECK(pl_parse_sysnum1("-3\n", 3, &v) == 0 && v.st[0] == PL_NS_BAD);
+    CHECK(pl_parse_sysnum1("[none] scan-time\n", 17, &v) == 0 && v.st[0] == PL_NS_BAD);
+    CHECK(pl_parse_sysnum1("", 0, &v) == 0 && v.st[0] == PL_NS_ABSENT);
 }
 
 static const char *tree(const char *name)
@@ -111,7 +111,7 @@ static void test_live(void)
 int main(void)
 {
     ct_tmp_init("test_ksm");
-    RUN(test_onevalue);
+    RUN(test_one_number);
     RUN(test_values);
     RUN(test_reads_and_missing);
     RUN(test_live);

@@ -109,6 +109,9 @@ int pl_read_once(int *fd, const pl_env *env, const char *rel, char *buf, size_t 
 /* A whole buffer that is one signed decimal and an optional newline.  0,
  * EINVAL (anything else) or ERANGE (beyond int64). */
 int pl_parse_i64_whole(const char *p, int64_t *v);
+/* The next range of a sysfs CPU or node list ("0-3,5\n") at *p: 1 with
+ * lo..hi (hi < limit) and *p past it, 0 at the end, -1 if malformed. */
+int pl_cpulist_next(const char **p, uint32_t limit, uint32_t *lo, uint32_t *hi);
 /* Control characters and '\' (which would end the instance part of a
  * counter path) become '_'. */
 void pl_name_sanitize(char *s);

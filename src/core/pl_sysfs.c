@@ -48,6 +48,30 @@ int pl_parse_i64_whole(const char *p, int64_t *v)
     return 0;
 }
 
+int pl_cpulist_next(const char **p, uint32_t limit, uint32_t *lo, uint32_t *hi)
+{
+    const char *s = *p;
+    uint64_t a, b;
+    while (*s == ',' || *s == ' ' || *s == '\n')
+        s++;
+    if (*s == '\0')
+        return 0;
+    if (*s < '0' || *s > '9' || pl_parse_u64(&s, &a))
+        return -1;
+    b = a;
+    if (*s == '-') {
+        s++;
+        if (*s < '0' || *s > '9' || pl_parse_u64(&s, &b))
+            return -1;
+    }
+    if (b < a || b >= limit || (*s != ',' && *s != '\n' && *s != '\0' && *s != ' '))
+        return -1;
+    *lo = (uint32_t)a;
+    *hi = (uint32_t)b;
+    *p = s;
+    return 1;
+}
+
 void pl_name_sanitize(char *s)
 {
     for (; *s; s++)

@@ -82,8 +82,8 @@ typedef struct ct_sums {
 } ct_sums;
 
 static const pl_feed_src srcs[NSRC] = {
-    PL_FEED_SRC_ST(&pl_ksrc_ct_count, pl_onevalue),
-    PL_FEED_SRC_ST(&pl_ksrc_ct_max, pl_onevalue),
+    PL_FEED_SRC_ST(&pl_ksrc_ct_count, pl_sysnum),
+    PL_FEED_SRC_ST(&pl_ksrc_ct_max, pl_sysnum),
     PL_FEED_SRC_ST(NULL, ct_sums),
 };
 

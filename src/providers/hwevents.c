@@ -205,32 +205,7 @@ static int hwev_deltas(uint64_t *b_en, uint64_t *b_run, uint64_t *b_raw, uint32_
     return 1;
 }
 
-/* Next range of a CPU list ("0-3,5\n"): 1 with lo..hi, 0 at the end, -1 if
- * malformed. */
 #define MAX_CPUS 65536u
-static int hwev_cpulist_next(const char **p, uint32_t *lo, uint32_t *hi)
-{
-    const char *s = *p;
-    uint64_t a, b;
-    while (*s == ',' || *s == ' ' || *s == '\n')
-        s++;
-    if (*s == '\0')
-        return 0;
-    if (pl_parse_u64(&s, &a))
-        return -1;
-    b = a;
-    if (*s == '-') {
-        s++;
-        if (*s < '0' || *s > '9' || pl_parse_u64(&s, &b))
-            return -1;
-    }
-    if (b < a || b >= MAX_CPUS || (*s != ',' && *s != '\n' && *s != '\0' && *s != ' '))
-        return -1;
-    *lo = (uint32_t)a;
-    *hi = (uint32_t)b;
-    *p = s;
-    return 1;
-}
 
 /* ---- kernel calls, replaceable by tests --------------------------------------------- */
 
@@ -388,7 +363,7 @@ static int read_online(hwstate *s, pl_snapshot *snap)
     if (e == 0) {
         const char *p = s->online.buf;
         int r;
-        while ((r = hwev_cpulist_next(&p, &lo, &hi)) == 1) {
+        while ((r = pl_cpulist_next(&p, MAX_CPUS, &lo, &hi)) == 1) {
             if ((e = grow(s, hi + 1)))
                 return e;
             for (uint32_t c = lo; c <= hi; c++)

@@ -62,14 +62,14 @@ static const pl_counter_def counters[] = { KSM_ROWS(PL_ROW_COUNTER) };
 static const pl_feed feeds[] = { KSM_ROWS(PL_ROW_FEED) };
 
 static const pl_feed_src srcs[NSRC] = {
-    PL_FEED_SRC_ST(&pl_ksrc_ksm_shared, pl_onevalue),
-    PL_FEED_SRC_ST(&pl_ksrc_ksm_sharing, pl_onevalue),
-    PL_FEED_SRC_ST(&pl_ksrc_ksm_unshared, pl_onevalue),
-    PL_FEED_SRC_ST(&pl_ksrc_ksm_volatile, pl_onevalue),
-    PL_FEED_SRC_ST(&pl_ksrc_ksm_zero, pl_onevalue),
-    PL_FEED_SRC_ST(&pl_ksrc_ksm_full_scans, pl_onevalue),
-    PL_FEED_SRC_ST(&pl_ksrc_ksm_scanned, pl_onevalue),
-    PL_FEED_SRC_ST(&pl_ksrc_ksm_run, pl_onevalue),
+    PL_FEED_SRC_ST(&pl_ksrc_ksm_shared, pl_sysnum),
+    PL_FEED_SRC_ST(&pl_ksrc_ksm_sharing, pl_sysnum),
+    PL_FEED_SRC_ST(&pl_ksrc_ksm_unshared, pl_sysnum),
+    PL_FEED_SRC_ST(&pl_ksrc_ksm_volatile, pl_sysnum),
+    PL_FEED_SRC_ST(&pl_ksrc_ksm_zero, pl_sysnum),
+    PL_FEED_SRC_ST(&pl_ksrc_ksm_full_scans, pl_sysnum),
+    PL_FEED_SRC_ST(&pl_ksrc_ksm_scanned, pl_sysnum),
+    PL_FEED_SRC_ST(&pl_ksrc_ksm_run, pl_sysnum),
 };
 
 static pl_rowset rowset = { srcs, NSRC, feeds };

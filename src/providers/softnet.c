@@ -133,33 +133,24 @@ static int map_push(sn_state *s, uint32_t cpu)
     return 0;
 }
 
-/* The online CPUs ("0-3,5\n") in order into s->map: 0, ENOMEM, or EINVAL
- * when the list cannot be read or is malformed (then no line is mapped). */
+/* The online CPUs in order into s->map: 0, ENOMEM, or EINVAL when the
+ * list cannot be read or is malformed (then no line is mapped). */
 static int read_online(sn_state *s)
 {
     const char *p;
+    uint32_t lo, hi;
+    int r;
     s->nmap = 0;
     if (pl_file_read(&s->online, s->env, "sys/devices/system/cpu/online") || !s->online.len)
         return EINVAL;
     p = s->online.buf;
-    while (*p && *p != '\n') {
-        uint64_t lo, hi;
-        if (pl_parse_u64(&p, &lo))
-            return s->nmap = 0, EINVAL;
-        hi = lo;
-        if (*p == '-' && (p++, pl_parse_u64(&p, &hi)))
-            return s->nmap = 0, EINVAL;
-        if (hi < lo || hi >= MAX_CPUS)
-            return s->nmap = 0, EINVAL;
-        for (uint64_t c = lo; c <= hi; c++)
-            if (map_push(s, (uint32_t)c))
+    while ((r = pl_cpulist_next(&p, MAX_CPUS, &lo, &hi)) == 1)
+        for (uint32_t c = lo; c <= hi; c++)
+            if (map_push(s, c))
                 return ENOMEM;
-        if (*p == ',')
-            p++;
-        else if (*p != '\n' && *p)
-            return s->nmap = 0, EINVAL;
-    }
-    return 0;
+    if (r < 0)
+        s->nmap = 0;
+    return r < 0 ? EINVAL : 0;
 }
 
 /* The CPU of line n: its index field, else the n-th online CPU; -1 if unknown. */

@@ -93,8 +93,8 @@ void pl_ct_stat_release(void *out)
     pl_rows_release(&((pl_ct_stat *)out)->rows);
 }
 
-const pl_ksrc_def pl_ksrc_ct_count = PL_ONEVALUE_SRC("proc/sys/net/netfilter/nf_conntrack_count");
-const pl_ksrc_def pl_ksrc_ct_max = PL_ONEVALUE_SRC("proc/sys/net/netfilter/nf_conntrack_max");
+const pl_ksrc_def pl_ksrc_ct_count = PL_SYSNUM_SRC("proc/sys/net/netfilter/nf_conntrack_count");
+const pl_ksrc_def pl_ksrc_ct_max = PL_SYSNUM_SRC("proc/sys/net/netfilter/nf_conntrack_max");
 /* a seq_file iterator over the CPUs: read until 0 */
 const pl_ksrc_def pl_ksrc_ct_stat = {
     "proc/net/stat/nf_conntrack", sizeof(pl_ct_stat), 0, pl_parse_ct_stat, pl_ct_stat_release,

@@ -18,7 +18,7 @@
 
 #include "pl_ksrc.h"
 #include "rows.h"
-#include "onevalue.h"           /* the two sysctls */
+#include "sysnum.h"             /* the two sysctls */
 
 enum {
     PL_CT_FOUND, PL_CT_NEW, PL_CT_INVALID, PL_CT_IGNORE, PL_CT_DELETE, PL_CT_INSERT,

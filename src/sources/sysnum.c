@@ -30,9 +30,9 @@ int pl_parse_sysnum3(const char *buf, size_t len, void *out)
     return numbers(buf, len, out, 3);
 }
 
-/* proc_sys handlers format the whole value per read. */
-#define SYSNUM(path, parse) { path, sizeof(pl_sysnum), PL_KSRC_WHOLE, parse, NULL }
-const pl_ksrc_def pl_ksrc_filenr = SYSNUM("proc/sys/fs/file-nr", pl_parse_sysnum3);
-const pl_ksrc_def pl_ksrc_entropy = SYSNUM("proc/sys/kernel/random/entropy_avail", pl_parse_sysnum1);
-const pl_ksrc_def pl_ksrc_pidmax = SYSNUM("proc/sys/kernel/pid_max", pl_parse_sysnum1);
-const pl_ksrc_def pl_ksrc_threadsmax = SYSNUM("proc/sys/kernel/threads-max", pl_parse_sysnum1);
+const pl_ksrc_def pl_ksrc_filenr = {
+    "proc/sys/fs/file-nr", sizeof(pl_sysnum), PL_KSRC_WHOLE, pl_parse_sysnum3, NULL,
+};
+const pl_ksrc_def pl_ksrc_entropy = PL_SYSNUM_SRC("proc/sys/kernel/random/entropy_avail");
+const pl_ksrc_def pl_ksrc_pidmax = PL_SYSNUM_SRC("proc/sys/kernel/pid_max");
+const pl_ksrc_def pl_ksrc_threadsmax = PL_SYSNUM_SRC("proc/sys/kernel/threads-max");

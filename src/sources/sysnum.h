@@ -1,7 +1,9 @@
-/* Files of /proc/sys that hold numbers on one line, as kernel sources
+/* Kernel files that hold numbers on one line, as kernel sources
  * (pl_ksrc.h), one pure parser for them all:
  *   /proc/sys/fs/file-nr                "1184\t0\t9223372036854775807\n"
  *   /proc/sys/kernel/random/entropy_avail, pid_max, threads-max   "256\n"
+ *   the nf_conntrack sysctls, the attributes of /sys/kernel/mm/ksm (their
+ *   own modules, with PL_SYSNUM_SRC)
  * A file's line must hold exactly the count of numbers its source expects
  * (3 for file-nr, 1 for the others): otherwise every field is PL_NS_BAD, as
  * is a token that is not a whole unsigned number; a line cut off (no '\n')
@@ -26,5 +28,9 @@ extern const pl_ksrc_def pl_ksrc_filenr, pl_ksrc_entropy, pl_ksrc_pidmax, pl_ksr
  * number, of three.  Always 0. */
 int pl_parse_sysnum1(const char *buf, size_t len, void *out);
 int pl_parse_sysnum3(const char *buf, size_t len, void *out);
+
+/* A source of one such file below the root holding one number: proc_sys
+ * handlers and sysfs attributes format the whole value per read. */
+#define PL_SYSNUM_SRC(path) { path, sizeof(pl_sysnum), PL_KSRC_WHOLE, pl_parse_sysnum1, NULL }
 
 #endif
