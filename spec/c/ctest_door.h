@@ -35,7 +35,7 @@ static int door_collect(void *st, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops door_ops = { door_open, door_close, pl_single_instance, door_collect, NULL };
+static const pl_provider_ops door_ops = { door_open, door_close, pl_single_instance, door_collect, NULL, NULL };
 
 /* A single-instance set named name with GUID d1-0000-4000-8000-<d4 tail>. */
 #define DOOR_SET(d1, tail, name, index)                                                    \

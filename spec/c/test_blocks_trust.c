@@ -79,8 +79,8 @@ static int slow_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops fast_ops = { t_open, t_close, one_instance, fast_collect, NULL };
-static const pl_provider_ops slow_ops = { t_open, t_close, one_instance, slow_collect, NULL };
+static const pl_provider_ops fast_ops = { t_open, t_close, one_instance, fast_collect, NULL, NULL };
+static const pl_provider_ops slow_ops = { t_open, t_close, one_instance, slow_collect, NULL, NULL };
 
 static const pl_counterset_def fast_set = {
     { 0x5a5a0001, 0x1111, 0x2222, { 1, 2, 3, 4, 5, 6, 7, 8 } }, "Fast", "Reads the clock.",

@@ -348,7 +348,7 @@ static int c_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     counted_collects++;
     return c_instances(state, snap);
 }
-static const pl_provider_ops c_ops = { c_open, c_close, c_instances, c_collect, NULL };
+static const pl_provider_ops c_ops = { c_open, c_close, c_instances, c_collect, NULL, NULL };
 static const pl_counter_def c_counters[] = {
     { 0, "Hits", "", PERF_COUNTER_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, 8, 0, 0, 0 },
 };

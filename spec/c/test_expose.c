@@ -59,7 +59,7 @@ static int ex_collect(void *st, const uint8_t *wanted, pl_snapshot *snap)
     return e;
 }
 
-static const pl_provider_ops ex_ops = { ex_open, ex_close, ex_instances, ex_collect, NULL };
+static const pl_provider_ops ex_ops = { ex_open, ex_close, ex_instances, ex_collect, NULL, NULL };
 static const pl_counterset_def ex_set = { { 0xe0000001, 0, 0x4000, { 0x80, 0, 0, 0, 0, 0, 0, 1 } }, "Expose Test",
                                           "A set the exposition test publishes.", PERF_COUNTERSET_MULTI_INSTANCES, 0,
                                           5, ex_counters, &ex_ops, 96000, NULL };

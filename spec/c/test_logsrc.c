@@ -46,7 +46,7 @@ static int t_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     }
     return e;
 }
-static const pl_provider_ops t_ops = { t_open, t_close, t_instances, t_collect, NULL };
+static const pl_provider_ops t_ops = { t_open, t_close, t_instances, t_collect, NULL, NULL };
 
 static const pl_counter_def counters[] = {
     { 0, "Items/sec", "Items a second.", PERF_COUNTER_BULK_COUNT, PL_NO_ID, 100, 0, 8, 0, 0, 0 },

@@ -52,7 +52,7 @@ static int na_collect(void *st, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops na_ops = { na_open, na_close, na_instances, na_collect, NULL };
+static const pl_provider_ops na_ops = { na_open, na_close, na_instances, na_collect, NULL, NULL };
 static const pl_counterset_def na_set = { { 0xe0000002, 0, 0x4000, { 0x80, 0, 0, 0, 0, 0, 0, 2 } }, "Access Test",
                                           "A set with a value this user may not read.",
                                           PERF_COUNTERSET_MULTI_INSTANCES, 0, 2, na_counters, &na_ops, 97000, NULL };

@@ -111,7 +111,7 @@ static void test_fixed_indexes(void)
     CHECK(pl_register_counterset(NULL, NULL, msg, sizeof msg) == EINVAL);
     CHECK_STR(msg, "a counterset needs a name, provider ops and its counters");
     /* ops that cannot open (neither open nor open_set) would be called through NULL */
-    static const pl_provider_ops no_open = { NULL, NULL, NULL, NULL, NULL };
+    static const pl_provider_ops no_open = { NULL, NULL, NULL, NULL, NULL, NULL };
     pl_counterset_def closed = DOOR_SET(0x7e57f005, 5, "Door Closed", 6000);
     closed.ops = &no_open;
     CHECK(pl_register_counterset(&closed, NULL, msg, sizeof msg) == EINVAL);

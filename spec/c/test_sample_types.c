@@ -66,7 +66,7 @@ static int t_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops ops = { t_open, t_close, t_instances, t_collect, NULL };
+static const pl_provider_ops ops = { t_open, t_close, t_instances, t_collect, NULL, NULL };
 
 static const pl_counterset_def test_set = {
     { 0x11111111, 0x2222, 0x3333, { 0x44, 0x44, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55 } },

@@ -48,7 +48,7 @@ static int t_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     }
     return e;
 }
-static const pl_provider_ops t_ops = { t_open, t_close, t_instances, t_collect, NULL };
+static const pl_provider_ops t_ops = { t_open, t_close, t_instances, t_collect, NULL, NULL };
 static const pl_counterset_def t_set = {
     { 0x5a5a0101, 0x1111, 0x2222, { 1, 2, 3, 4, 5, 6, 7, 8 } }, "V1Test", "Test set.",
     PERF_COUNTERSET_MULTI_INSTANCES, 0, 4, t_counters, &t_ops, T_INDEX, NULL,
@@ -335,7 +335,7 @@ static int k_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
         pl_snap_set(snap, 0, 0, keyed_ops);
     return e;
 }
-static const pl_provider_ops k_ops = { t_open, t_close, k_instances, k_collect, NULL };
+static const pl_provider_ops k_ops = { t_open, t_close, k_instances, k_collect, NULL, NULL };
 static const pl_counterset_def k_set = {
     { 0x5a5a0102, 0x1111, 0x2222, { 1, 2, 3, 4, 5, 6, 7, 8 } }, "Keyed", "Test set.",
     PERF_COUNTERSET_MULTI_INSTANCES, 0, 1, k_counters, &k_ops, T_INDEX + 1000, NULL,
@@ -661,7 +661,7 @@ static int m_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     m_runs++;
     return t_collect(state, wanted, snap);
 }
-static const pl_provider_ops m_ops = { m_open, t_close, t_instances, m_collect, NULL };
+static const pl_provider_ops m_ops = { m_open, t_close, t_instances, m_collect, NULL, NULL };
 static const pl_counterset_def m_set = {
     { 0x5a5a0303, 0x1111, 0x2222, { 1, 2, 3, 4, 5, 6, 7, 9 } }, "V1Counted", "Test set.",
     PERF_COUNTERSET_MULTI_INSTANCES, 0, 4, t_counters, &m_ops, T_INDEX + 2000, NULL,

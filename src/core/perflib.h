@@ -60,6 +60,13 @@ typedef struct pl_counterset_def pl_counterset_def;
 
 /* A provider fills snapshots of one counterset.  State is per query, so
  * files stay open between collections. */
+/* Text facts about an instance that are not numbers (a disk's model and
+ * serial, a CPU's frequency governor, the CPU vulnerabilities): key/value
+ * pairs, given to emit one at a time (keys are lower_snake_case, values
+ * printable UTF-8 with control characters escaped by the provider).  emit
+ * returns nonzero to stop the walk. */
+typedef int (*pl_info_fn)(void *ud, const char *key, const char *value);
+
 typedef struct pl_provider_ops {
     int (*open)(pl_env *env, void **state);
     void (*close)(void *state);
@@ -71,6 +78,11 @@ typedef struct pl_provider_ops {
      * made at run time (plug-ins, textfiles, applications, defined and
      * derived sets), which must know the set they open. */
     int (*open_set)(pl_env *env, const pl_counterset_def *cs, void **state);
+    /* Text facts of one instance (by name; NULL for a single-instance set),
+     * when the set has any (NULL otherwise): 0, ENOENT when there is no such
+     * instance, or the errno of a source that failed.  Not on the sampling
+     * path: it may read files it does not keep open. */
+    int (*info)(void *state, const char *instance, pl_info_fn emit, void *ud);
 } pl_provider_ops;
 
 struct pl_counterset_def {

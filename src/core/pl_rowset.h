@@ -136,7 +136,7 @@ int pl_feed_end(pl_feed_in *in);
     { \
         return read(state, wanted, snap, 1); \
     } \
-    static const pl_provider_ops name##_ops = { open, close, name##_instances, name##_collect, NULL }
+    static const pl_provider_ops name##_ops = { open, close, name##_instances, name##_collect, NULL, NULL }
 
 /* ---- a whole single-instance set from rows ---------------------------------------- */
 /* For sets whose every counter is a feed of kernel sources: its def's

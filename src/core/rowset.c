@@ -204,5 +204,5 @@ static int rowset_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 }
 
 const pl_provider_ops pl_rowset_ops = {
-    NULL, rowset_close, pl_single_instance, rowset_collect, rowset_open,
+    NULL, rowset_close, pl_single_instance, rowset_collect, rowset_open, NULL,
 };

@@ -301,7 +301,7 @@ static void def_close(void *state)
         destroy(d);
 }
 
-static const pl_provider_ops def_ops = { NULL, def_close, def_instances, def_collect, def_open_set };
+static const pl_provider_ops def_ops = { NULL, def_close, def_instances, def_collect, def_open_set, NULL };
 
 /* ---- perflib.define ---------------------------------------------------------------- */
 

@@ -674,4 +674,4 @@ static int as_instances(void *state, pl_snapshot *snap)
     return as_collect(state, none, snap);
 }
 
-static const pl_provider_ops appseg_ops = { NULL, as_close, as_instances, as_collect, as_open_set };
+static const pl_provider_ops appseg_ops = { NULL, as_close, as_instances, as_collect, as_open_set, NULL };

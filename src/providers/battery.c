@@ -391,7 +391,7 @@ static int bat_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops bat_ops = { bat_open, bat_close, bat_instances, bat_collect, NULL };
+static const pl_provider_ops bat_ops = { bat_open, bat_close, bat_instances, bat_collect, NULL, NULL };
 
 const pl_counterset_def pl_battery_def = {
     {0x4a338c0c, 0x2a93, 0x5c18, {0xab, 0xcd, 0xb1, 0xb7, 0x45, 0x70, 0x4a, 0x48}},

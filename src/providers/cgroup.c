@@ -771,7 +771,7 @@ static int cg_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops ops = { cg_open, cg_close, cg_instances, cg_collect, NULL };
+static const pl_provider_ops ops = { cg_open, cg_close, cg_instances, cg_collect, NULL, NULL };
 
 const pl_counterset_def pl_cgroup_def = {
     /* UUIDv5(perflib namespace, "Control Group") */

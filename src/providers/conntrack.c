@@ -185,7 +185,7 @@ static int ct_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops ops = { ct_open, ct_close, pl_single_instance, ct_collect, NULL };
+static const pl_provider_ops ops = { ct_open, ct_close, pl_single_instance, ct_collect, NULL, NULL };
 
 const pl_counterset_def pl_conntrack_def = {
     /* UUIDv5(perflib namespace, "Conntrack") */

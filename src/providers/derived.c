@@ -456,4 +456,4 @@ static int dv_instances(void *state, pl_snapshot *snap)
     return dv_collect(state, NULL, snap);
 }
 
-static const pl_provider_ops dv_ops = { NULL, dv_close, dv_instances, dv_collect, dv_open_set };
+static const pl_provider_ops dv_ops = { NULL, dv_close, dv_instances, dv_collect, dv_open_set, NULL };

@@ -413,7 +413,7 @@ static int pd_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops ops = { pd_open, pd_close, pd_instances, pd_collect, NULL };
+static const pl_provider_ops ops = { pd_open, pd_close, pd_instances, pd_collect, NULL, NULL };
 
 const pl_counterset_def pl_physicaldisk_def = {
     /* UUIDv5(perflib namespace, "PhysicalDisk") */

@@ -607,7 +607,7 @@ static int hw_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops ops = { hw_open, hw_close, hw_instances, hw_collect, NULL };
+static const pl_provider_ops ops = { hw_open, hw_close, hw_instances, hw_collect, NULL, NULL };
 
 const pl_counterset_def pl_hwevents_def = {
     /* UUIDv5("Hardware Events") in the perflib namespace */

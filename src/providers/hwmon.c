@@ -417,7 +417,7 @@ static int hw_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops hw_ops = { hw_open, hw_close, hw_instances, hw_collect, NULL };
+static const pl_provider_ops hw_ops = { hw_open, hw_close, hw_instances, hw_collect, NULL, NULL };
 
 const pl_counterset_def pl_hwmon_def = {
     {0x7989ac46, 0xcaeb, 0x581d, {0xa0, 0xd0, 0x58, 0x85, 0xc8, 0xba, 0x65, 0x09}},

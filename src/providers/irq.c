@@ -234,8 +234,8 @@ static int irq_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 static const pl_counter_def soft_counters[] = { SOFT_ROWS(PL_ROW_COUNTER) };
 static const pl_counter_def intr_counters[] = { INTR_ROWS(PL_ROW_COUNTER) };
 
-static const pl_provider_ops soft_ops = { soft_open, irq_close, irq_instances, irq_collect, NULL };
-static const pl_provider_ops intr_ops = { intr_open, irq_close, irq_instances, irq_collect, NULL };
+static const pl_provider_ops soft_ops = { soft_open, irq_close, irq_instances, irq_collect, NULL, NULL };
+static const pl_provider_ops intr_ops = { intr_open, irq_close, irq_instances, irq_collect, NULL, NULL };
 
 const pl_counterset_def pl_softirq_def = {
     /* UUIDv5(perflib namespace, "SoftIRQ") */

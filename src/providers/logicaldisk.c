@@ -554,7 +554,7 @@ static int ld_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops ops = { ld_open, ld_close, ld_instances, ld_collect, NULL };
+static const pl_provider_ops ops = { ld_open, ld_close, ld_instances, ld_collect, NULL, NULL };
 
 const pl_counterset_def pl_logicaldisk_def = {
     /* UUIDv5(perflib namespace, "LogicalDisk") */

@@ -501,7 +501,7 @@ static int netif_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return walk(state, wanted, snap, 1);
 }
 
-static const pl_provider_ops ops = { netif_open, netif_close, netif_instances, netif_collect, NULL };
+static const pl_provider_ops ops = { netif_open, netif_close, netif_instances, netif_collect, NULL, NULL };
 
 const pl_counterset_def pl_netif_def = {
     {0x9522ef18, 0xbc04, 0x585b, {0xbc, 0xa1, 0x4c, 0x46, 0x9f, 0x9e, 0x2d, 0x1f}},

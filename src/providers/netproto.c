@@ -349,7 +349,7 @@ static int np_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops np_ops = { NULL, np_close, pl_single_instance, np_collect, np_open };
+static const pl_provider_ops np_ops = { NULL, np_close, pl_single_instance, np_collect, np_open, NULL };
 
 /* ---- TCPv6: connections from the /proc/net/tcp6 table ------------------------------ */
 
@@ -458,7 +458,7 @@ static int tcp6_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops tcp6_ops = { tcp6_open, tcp6_close, pl_single_instance, tcp6_collect, NULL };
+static const pl_provider_ops tcp6_ops = { tcp6_open, tcp6_close, pl_single_instance, tcp6_collect, NULL, NULL };
 
 /* ---- definitions ------------------------------------------------------------------ */
 

@@ -323,7 +323,7 @@ static int nfs_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return nfs_read(state, snap, wanted, 1);   /* one file holds every counter */
 }
 
-static const pl_provider_ops ops = { nfs_open, nfs_close, nfs_instances, nfs_collect, NULL };
+static const pl_provider_ops ops = { nfs_open, nfs_close, nfs_instances, nfs_collect, NULL, NULL };
 
 const pl_counterset_def pl_nfs_def = {
     /* UUIDv5(perflib namespace, "NFS Client") */

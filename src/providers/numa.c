@@ -405,7 +405,7 @@ static int numa_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops numa_ops = { numa_open, numa_close, numa_instances, numa_collect, NULL };
+static const pl_provider_ops numa_ops = { numa_open, numa_close, numa_instances, numa_collect, NULL, NULL };
 
 const pl_counterset_def pl_numa_def = {
     {0xdf7d9d95, 0x28c0, 0x5132, {0x87, 0xe8, 0xd2, 0x8c, 0xc0, 0x8c, 0xa5, 0x65}},

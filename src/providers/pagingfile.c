@@ -231,7 +231,7 @@ static int pf_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return pf_read(state, snap, wanted, 1);   /* one small file gives every counter */
 }
 
-static const pl_provider_ops ops = { pf_open, pf_close, pf_instances, pf_collect, NULL };
+static const pl_provider_ops ops = { pf_open, pf_close, pf_instances, pf_collect, NULL, NULL };
 
 const pl_counterset_def pl_pagingfile_def = {
     /* UUIDv5(perflib namespace, "Paging File") */

@@ -119,7 +119,7 @@ static int plug_instances(void *state, pl_snapshot *snap)
     return plug_collect(state, NULL, snap);    /* V1 has no cheaper call */
 }
 
-const pl_provider_ops pl_plugin_ops = { NULL, plug_close, plug_instances, plug_collect, plug_open_set };
+const pl_provider_ops pl_plugin_ops = { NULL, plug_close, plug_instances, plug_collect, plug_open_set, NULL };
 
 /* ---- loading ------------------------------------------------------------------ */
 

@@ -610,7 +610,7 @@ static int p_instances(void *state, pl_snapshot *snap)
     return p_collect(state, none, snap);
 }
 
-static const pl_provider_ops ops = { p_open, p_close, p_instances, p_collect, NULL };
+static const pl_provider_ops ops = { p_open, p_close, p_instances, p_collect, NULL, NULL };
 
 const pl_counterset_def pl_process_def = {
     /* UUIDv5 of "Process" in the perflib namespace */

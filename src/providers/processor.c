@@ -706,7 +706,7 @@ static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops ops = { proc_open, proc_close, proc_instances, proc_collect, NULL };
+static const pl_provider_ops ops = { proc_open, proc_close, proc_instances, proc_collect, NULL, NULL };
 
 const pl_counterset_def pl_processor_def = {
     /* the Windows GUID of Processor Information, as in the PerfLib sample */
@@ -717,7 +717,7 @@ const pl_counterset_def pl_processor_def = {
     PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 1000, NULL,
 };
 
-static const pl_provider_ops ops_v1 = { proc_open_v1, proc_close, proc_instances, proc_collect, NULL };
+static const pl_provider_ops ops_v1 = { proc_open_v1, proc_close, proc_instances, proc_collect, NULL, NULL };
 
 const pl_counterset_def pl_processor_v1_def = {
     /* UUIDv5(perflib namespace, "Processor"): Windows gives the V1 object no GUID */

@@ -212,7 +212,7 @@ static int psi_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return psi_fill(state, snap, wanted, 1);
 }
 
-static const pl_provider_ops psi_ops = { psi_open, psi_close, psi_instances, psi_collect, NULL };
+static const pl_provider_ops psi_ops = { psi_open, psi_close, psi_instances, psi_collect, NULL, NULL };
 
 const pl_counterset_def pl_psi_def = {
     {0x0fc9bc92, 0x5314, 0x5798, {0xaa, 0xd1, 0xc5, 0x0c, 0xf2, 0x25, 0x93, 0xbe}},

@@ -239,7 +239,7 @@ static int sys_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 }
 
 static const pl_provider_ops sys_ops = {
-    sys_open, sys_close, pl_single_instance, sys_collect, NULL,
+    sys_open, sys_close, pl_single_instance, sys_collect, NULL, NULL,
 };
 
 const pl_counterset_def pl_system_def = {

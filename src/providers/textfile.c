@@ -716,4 +716,4 @@ static int tf_instances(void *state, pl_snapshot *snap)
     return tf_collect(state, NULL, snap);
 }
 
-static const pl_provider_ops tf_ops = { NULL, tf_close, tf_instances, tf_collect, tf_open_set };
+static const pl_provider_ops tf_ops = { NULL, tf_close, tf_instances, tf_collect, tf_open_set, NULL };

@@ -203,7 +203,7 @@ static int th_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
-static const pl_provider_ops th_ops = { th_open, th_close, th_instances, th_collect, NULL };
+static const pl_provider_ops th_ops = { th_open, th_close, th_instances, th_collect, NULL, NULL };
 
 const pl_counterset_def pl_thermal_def = {
     {0xcace5e07, 0x63dd, 0x55a6, {0xb8, 0x96, 0xbe, 0xd4, 0x21, 0x7b, 0xe4, 0x0b}},

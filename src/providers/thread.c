@@ -431,7 +431,7 @@ static int t_instances(void *state, pl_snapshot *snap)
     return t_collect(state, none, snap);
 }
 
-static const pl_provider_ops ops = { t_open, t_close, t_instances, t_collect, NULL };
+static const pl_provider_ops ops = { t_open, t_close, t_instances, t_collect, NULL, NULL };
 
 const pl_counterset_def pl_thread_def = {
     /* UUIDv5 of "Thread" in the perflib namespace */
