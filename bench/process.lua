@@ -1,4 +1,4 @@
---- Process and Thread at the speed floor: the cost of one `q:collect()` with
+--- Process, Thread and Task States at the speed floor: the cost of one `q:collect()` with
 -- 1000 extra sleeping processes, against bench/floor_process over the same
 -- processes in the same run.  The benchmark starts the sleepers itself, in
 -- their own session (one process group), and kills the group at the end,
@@ -50,6 +50,9 @@ local CASES = {
     paths = paths("Process", { "Working Set", "Virtual Bytes", "Thread Count" }) },
   { label = "Thread(*)\\* (task stat, status)", floor = "Thread",
     paths = { "\\Thread(*)\\*" } },
+  -- processes by state: the same listing and stat reads, counted instead of named
+  { label = "Task States\\* (stat)", floor = "process_stat",
+    paths = { "\\Task States\\*" } },
   -- three queries of one machine, each a stat counter, against ONE walk's floor:
   -- collected together (m:collect) they share the listing, the stat reads and the fds
   { label = "3 Process(*) queries, m:collect(q1, q2, q3)", floor = "process_stat", target = 1.15,

@@ -32,15 +32,17 @@ static void test_builtin_indexes(void)
     CHECK_EQ_U64(pl_registered_count(), 0);          /* nothing before the first call */
     CHECK(pl_register_counterset(&app, &def, NULL, 0) == 0 && def);
     CHECK(PerfEnumerateCounterSet(NULL, ids, 64, &n) == ERROR_SUCCESS);
-    CHECK_EQ_U64(n, 37);                              /* the application's + 36 built-in */
-    CHECK_EQ_U64(pl_registered_count(), 37);
+    CHECK_EQ_U64(n, 39);                              /* the application's + 38 built-in */
+    CHECK_EQ_U64(pl_registered_count(), 39);
     CHECK(def && has_guid(ids, n, &def->guid) && has_guid(ids, n, &pl_processor_def.guid));
-    /* the built-in sets, after the application's, at 1000 .. 36000 in catalog order */
-    for (uint32_t k = 1; k < 37; k++) {
+    /* the built-in sets, after the application's, at 1000, 2000 ... in catalog order */
+    for (uint32_t k = 1, last = 0; k < 39; k++) {
         const pl_counterset_def *cs = pl_registered(k);
         CHECK(cs != NULL);
-        if (cs)
-            CHECK_EQ_U64(cs->index, 1000u * k);
+        if (cs) {
+            CHECK(cs->index > last && cs->index % 1000 == 0);
+            last = cs->index;
+        }
     }
     for (uint32_t k = 0; k < 3; k++)
         CHECK(pl_registered(k + 1) == first[k]);       /* their own definitions, not copies */
@@ -54,13 +56,17 @@ static void test_builtin_indexes(void)
     CHECK_STR(pl_registered(34)->name, "Slab Caches");
     CHECK_STR(pl_registered(35)->name, "Scheduler");
     CHECK_STR(pl_registered(36)->name, "NFS Server");
+    CHECK_EQ_U64(pl_registered(37)->index, 53000);
+    CHECK_STR(pl_registered(37)->name, "Task States");
+    CHECK_EQ_U64(pl_registered(38)->index, 54000);
+    CHECK_STR(pl_registered(38)->name, "Container");
     /* a second call registers nothing more */
-    CHECK(PerfEnumerateCounterSet(NULL, ids, 64, &n) == ERROR_SUCCESS && n == 37);
-    CHECK_EQ_U64(pl_registered_count(), 37);
+    CHECK(PerfEnumerateCounterSet(NULL, ids, 64, &n) == ERROR_SUCCESS && n == 39);
+    CHECK_EQ_U64(pl_registered_count(), 39);
     /* a set published after the first call is seen by the next one */
     CHECK(pl_register_counterset(&late, &def, NULL, 0) == 0 && def);
     CHECK(PerfEnumerateCounterSet(NULL, ids, 64, &n) == ERROR_SUCCESS);
-    CHECK_EQ_U64(n, 38);
+    CHECK_EQ_U64(n, 40);
     CHECK(def && has_guid(ids, n, &def->guid));
 }
 

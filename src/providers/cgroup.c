@@ -34,6 +34,7 @@
 #include "pl_provider.h"
 #include "providers.h"
 #include "pl_rowset.h"
+#include "cgparse.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -548,29 +549,6 @@ static const char *gread(cstate *s, group *g, int f)
     return pf->buf;
 }
 
-/* A decimal that ends its line: a cut-off file yields no number. */
-static int num_eol(const char *p, uint64_t *v)
-{
-    return pl_parse_u64(&p, v) == 0 && *p == '\n';
-}
-
-/* "key value\n" anywhere in text. */
-static int kv(const char *text, const char *key, uint64_t *v)
-{
-    size_t kl = strlen(key);
-    for (const char *p = text; p && *p; p = pl_next_line(p))
-        if (strncmp(p, key, kl) == 0 && p[kl] == ' ')
-            return num_eol(p + kl + 1, v);
-    return 0;
-}
-
-/* A file holding one number, or "max" (then *unlimited). */
-static int limit_val(const char *t, uint64_t *v, int *unlimited)
-{
-    *unlimited = t && strcmp(t, "max\n") == 0;
-    return t && !*unlimited && num_eol(t, v);
-}
-
 /* "some avg10=.. avg60=.. avg300=.. total=N" for kind "some" or "full". */
 static int psi_total(const char *t, const char *kind, uint64_t *v)
 {
@@ -580,7 +558,7 @@ static int psi_total(const char *t, const char *kind, uint64_t *v)
             continue;
         for (q = p; q < nl && strncmp(q, " total=", 7) != 0; q++)
             ;
-        return q < nl && num_eol(q + 7, v);
+        return q < nl && pl_cg_num_eol(q + 7, v);
     }
     return 0;
 }
@@ -627,7 +605,7 @@ static int blkio(const char *t, uint64_t out[3])
                 uint64_t v;
                 if (strncmp(sp + 1, op[k], l) != 0)
                     continue;
-                if (!num_eol(sp + 1 + l, &v))
+                if (!pl_cg_num_eol(sp + 1 + l, &v))
                     return 0;
                 out[k] += v;
             }
@@ -659,29 +637,29 @@ static void collect_group(cstate *s, group *g, const uint8_t *w, pl_snapshot *sn
 #define SET(c, x) pl_snap_set(snap, i, (uint32_t)(c), (x))
     if (want_any(w, C_CPU, C_THRT)) {
         if ((t = gread(s, g, F_CPU_STAT)) != NULL) {
-            if (kv(t, "usage_usec", &v)) SET(C_CPU, v * 10);
-            if (kv(t, "user_usec", &v)) SET(C_USER, v * 10);
-            if (kv(t, "system_usec", &v)) SET(C_SYS, v * 10);
-            if (kv(t, "nr_throttled", &v)) SET(C_THR, v);
-            if (kv(t, "nr_periods", &v)) {
+            if (pl_cg_kv(t, "usage_usec", &v)) SET(C_CPU, v * 10);
+            if (pl_cg_kv(t, "user_usec", &v)) SET(C_USER, v * 10);
+            if (pl_cg_kv(t, "system_usec", &v)) SET(C_SYS, v * 10);
+            if (pl_cg_kv(t, "nr_throttled", &v)) SET(C_THR, v);
+            if (pl_cg_kv(t, "nr_periods", &v)) {
                 SET(C_PER, v);
                 SET(C_THRP_B, v);
-                if (kv(t, "nr_throttled", &b)) SET(C_THRP, b);
+                if (pl_cg_kv(t, "nr_throttled", &b)) SET(C_THRP, b);
             }
-            if (kv(t, "throttled_usec", &v)) SET(C_THRT, v * 10);
+            if (pl_cg_kv(t, "throttled_usec", &v)) SET(C_THRT, v * 10);
         } else {
-            if ((t = gread(s, g, F_ACCT_USAGE)) != NULL && num_eol(t, &v))
+            if ((t = gread(s, g, F_ACCT_USAGE)) != NULL && pl_cg_num_eol(t, &v))
                 SET(C_CPU, v / 100);
             if (s->hz > 0 && (t = gread(s, g, F_ACCT_STAT)) != NULL) {
-                if (kv(t, "user", &v)) SET(C_USER, ticks_hns(s, v));
-                if (kv(t, "system", &v)) SET(C_SYS, ticks_hns(s, v));
+                if (pl_cg_kv(t, "user", &v)) SET(C_USER, ticks_hns(s, v));
+                if (pl_cg_kv(t, "system", &v)) SET(C_SYS, ticks_hns(s, v));
             }
         }
     }
     if (want_any(w, C_QUOTA, C_QUOTA_B) && (t = gread(s, g, F_CPU_MAX)) != NULL &&
         strncmp(t, "max ", 4) != 0) {
         const char *q = t;
-        if (pl_parse_u64(&q, &v) == 0 && *q == ' ' && num_eol(q + 1, &b) && b > 0) {
+        if (pl_parse_u64(&q, &v) == 0 && *q == ' ' && pl_cg_num_eol(q + 1, &b) && b > 0) {
             SET(C_QUOTA, v);
             SET(C_QUOTA_B, b);
         }
@@ -690,13 +668,13 @@ static void collect_group(cstate *s, group *g, const uint8_t *w, pl_snapshot *sn
         uint64_t cur = 0, lim = 0;
         int hc = 0, hl = 0;
         if ((t = gread(s, g, F_MEM_CUR)) != NULL)
-            hc = num_eol(t, &cur);
+            hc = pl_cg_num_eol(t, &cur);
         else if ((t = gread(s, g, F_V1_USAGE)) != NULL)
-            hc = num_eol(t, &cur);
+            hc = pl_cg_num_eol(t, &cur);
         if ((t = gread(s, g, F_MEM_MAX)) != NULL)
-            hl = limit_val(t, &lim, &unl);
+            hl = pl_cg_limit(t, &lim, &unl);
         else if ((t = gread(s, g, F_V1_LIMIT)) != NULL)
-            hl = num_eol(t, &lim) && lim < V1_UNLIMITED;
+            hl = pl_cg_num_eol(t, &lim) && lim < V1_UNLIMITED;
         if (hc) SET(C_MEM, cur);
         if (hl) SET(C_LIMIT, lim);
         if (hc && hl) {
@@ -704,24 +682,24 @@ static void collect_group(cstate *s, group *g, const uint8_t *w, pl_snapshot *sn
             SET(C_MEMP_B, lim);
         }
     }
-    if (want_any(w, C_SWAP, C_SWAP) && (t = gread(s, g, F_MEM_SWAP)) != NULL && num_eol(t, &v))
+    if (want_any(w, C_SWAP, C_SWAP) && (t = gread(s, g, F_MEM_SWAP)) != NULL && pl_cg_num_eol(t, &v))
         SET(C_SWAP, v);
     if (want_any(w, C_ANON, C_PGMAJ)) {
         if ((t = gread(s, g, F_MEM_STAT)) != NULL) {
-            if (kv(t, "anon", &v)) SET(C_ANON, v);
-            if (kv(t, "file", &v)) SET(C_FILE, v);
-            if (kv(t, "pgfault", &v)) SET(C_PGF, v);
-            if (kv(t, "pgmajfault", &v)) SET(C_PGMAJ, v);
+            if (pl_cg_kv(t, "anon", &v)) SET(C_ANON, v);
+            if (pl_cg_kv(t, "file", &v)) SET(C_FILE, v);
+            if (pl_cg_kv(t, "pgfault", &v)) SET(C_PGF, v);
+            if (pl_cg_kv(t, "pgmajfault", &v)) SET(C_PGMAJ, v);
         } else if ((t = gread(s, g, F_V1_STAT)) != NULL) {
-            if (kv(t, "total_rss", &v)) SET(C_ANON, v);
-            if (kv(t, "total_cache", &v)) SET(C_FILE, v);
-            if (kv(t, "total_pgfault", &v)) SET(C_PGF, v);
-            if (kv(t, "total_pgmajfault", &v)) SET(C_PGMAJ, v);
+            if (pl_cg_kv(t, "total_rss", &v)) SET(C_ANON, v);
+            if (pl_cg_kv(t, "total_cache", &v)) SET(C_FILE, v);
+            if (pl_cg_kv(t, "total_pgfault", &v)) SET(C_PGF, v);
+            if (pl_cg_kv(t, "total_pgmajfault", &v)) SET(C_PGMAJ, v);
         }
     }
     if (want_any(w, C_OOM, C_OOM)) {
         if ((t = gread(s, g, F_MEM_EVENTS)) != NULL || (t = gread(s, g, F_V1_OOM)) != NULL)
-            if (kv(t, "oom_kill", &v))
+            if (pl_cg_kv(t, "oom_kill", &v))
                 SET(C_OOM, v);
     }
     if (want_any(w, C_RBYTES, C_DBYTES)) {
@@ -744,10 +722,10 @@ static void collect_group(cstate *s, group *g, const uint8_t *w, pl_snapshot *sn
     }
     if (want_any(w, C_TASKS, C_TASKS_MAX)) {
         if ((t = gread(s, g, F_PIDS_CUR)) != NULL || (t = gread(s, g, F_V1_PIDS_CUR)) != NULL)
-            if (num_eol(t, &v))
+            if (pl_cg_num_eol(t, &v))
                 SET(C_TASKS, v);
         if ((t = gread(s, g, F_PIDS_MAX)) != NULL || (t = gread(s, g, F_V1_PIDS_MAX)) != NULL)
-            if (limit_val(t, &v, &unl))
+            if (pl_cg_limit(t, &v, &unl))
                 SET(C_TASKS_MAX, v);
     }
     for (int k = 0; k < 3; k++) {
