@@ -113,7 +113,9 @@ static inline pl_status pl_interval(uint64_t t1, uint64_t t0, double *d)
         return PL_ZERO_INTERVAL;
     if ((int64_t)t1 < (int64_t)t0)
         return PL_NEGATIVE_INTERVAL;
-    *d = (double)(t1 - t0);          /* t1 > t0 as signed: exact in unsigned, never an overflow */
+    uint64_t u = t1 - t0;            /* t1 > t0 as signed: exact in unsigned, never an overflow */
+    /* a signed conversion is one instruction, an unsigned one a branch and more */
+    *d = u <= (uint64_t)INT64_MAX ? (double)(int64_t)u : (double)u;
     return PL_VALID;
 }
 

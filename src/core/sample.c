@@ -329,41 +329,45 @@ static int timer_cols(const cdesc *cd, uint32_t nc, uint64_t tick1, uint64_t hns
     return 1;
 }
 
-/* Every value of a block whose counters timer_cols described, in one flat
- * loop: fast_value's checks in its order, and pl_compute's arithmetic. */
-/* not inlined: alone, its loop keeps every variable in a register */
-__attribute__((noinline)) static size_t timer_loop(const tcol *tc, uint32_t nc, size_t n, const pl_pair *v1, const pl_pair *v0,
-                         const uint8_t *h1, const uint8_t *h0, double *out, uint8_t *st)
+/* One value of a column timer_cols described: its status, *out its value. */
+static inline pl_status timer_value(const tcol *t, const pl_pair *p1, const pl_pair *p0, uint8_t h1, uint8_t h0,
+                                    double *out)
 {
-    size_t valid = 0;
-    uint32_t c = 0;
-    for (size_t k = 0; k < n; k++) {
-        const tcol *t = &tc[c];
-        uint64_t a1 = v1[k].v, a0 = v0[k].v;
-        double v, dn, dt = t->dt;
-        pl_status is = t->ist;
-        if (++c == nc)
-            c = 0;
-        if ((h1[k] ^ 1) | (h0[k] ^ 1)) {             /* either is not 1: one branch */
-            out[k] = 0;
-            st[k] = (uint8_t)(h1[k] != 1 ? have_status(h1[k]) : have_status(h0[k]));
-            continue;
+    double dt = t->dt, dn, v;
+    pl_status is = t->ist;
+    if ((h1 ^ 1) | (h0 ^ 1))                     /* either is not 1: one branch */
+        return h1 != 1 ? have_status(h1) : have_status(h0);
+    if (t->base)
+        is = pl_interval(p1->b, p0->b, &dt);
+    if (p1->v < p0->v)
+        return PL_NEGATIVE_DELTA;
+    if (is != PL_VALID)
+        return is;
+    uint64_t d = p1->v - p0->v;
+    dn = d <= (uint64_t)INT64_MAX ? (double)(int64_t)d : (double)d;   /* cvtsi2sd when it fits */
+    v = t->inv ? 100.0 * (1.0 - dn / dt) : 100.0 * dn / dt;
+    if (t->cap)
+        v = v > 100.0 ? 100.0 : v < 0.0 ? 0.0 : v;
+    *out = v;
+    return PL_VALID;
+}
+
+/* Every value of a block whose counters timer_cols described, instance by
+ * instance: fast_value's checks in its order, and pl_compute's arithmetic. */
+/* not inlined: alone, its loop keeps every variable in a register */
+__attribute__((noinline)) static size_t timer_loop(const tcol *tc, uint32_t nc, size_t ninst, const pl_pair *v1,
+                                                   const pl_pair *v0, const uint8_t *h1, const uint8_t *h0,
+                                                   double *out, uint8_t *st)
+{
+    size_t valid = 0, k = 0;
+    for (size_t i = 0; i < ninst; i++)
+        for (uint32_t c = 0; c < nc; c++, k++) {
+            double v = 0;
+            pl_status r = timer_value(&tc[c], &v1[k], &v0[k], h1[k], h0[k], &v);
+            out[k] = v;
+            st[k] = (uint8_t)r;
+            valid += r == PL_VALID;
         }
-        if (t->base)
-            is = pl_interval(v1[k].b, v0[k].b, &dt);
-        if (a1 < a0 || is != PL_VALID) {
-            out[k] = 0;
-            st[k] = (uint8_t)(a1 < a0 ? PL_NEGATIVE_DELTA : is);
-            continue;
-        }
-        dn = (double)(a1 - a0);
-        v = t->inv ? 100.0 * (1.0 - dn / dt) : 100.0 * dn / dt;
-        if (t->cap)
-            v = v > 100.0 ? 100.0 : v < 0.0 ? 0.0 : v;
-        out[k] = v;
-        st[k] = PL_VALID;
-        valid++;
-    }
     return valid;
 }
 
@@ -402,7 +406,7 @@ size_t pl_sample_format_block(const pl_sample *s1, const pl_block *b1, const pl_
         for (uint32_t c = 0; c < nc; c++)
             cd[c].fast = fast_kind(&cd[c]);
         if (timer_cols(cd, nc, tick1, hns1, tick0, hns0, tc)) {
-            valid = timer_loop(tc, nc, (size_t)b1->ninst * nc, v1, v0, h1, h0, out, st);
+            valid = timer_loop(tc, nc, b1->ninst, v1, v0, h1, h0, out, st);
             if (cd != local)
                 free(cd);
             return valid;
