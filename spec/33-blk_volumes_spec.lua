@@ -59,3 +59,19 @@ describe("Disk Partition", function()
     assert.equal(2900 + 600 + 400 + 1300, (s:value(idx, "_Total", "Disk Reads/sec")))
   end)
 end)
+
+describe("MD RAID", function()
+  it("gives each array's health from /proc/mdstat (spec/fixtures/md-raid)", function()
+    local q = perflib.query { root = "spec/fixtures/md-raid" }
+    local idx = assert(q:add "\\MD RAID(*)\\*")
+    local s = assert(q:collect())
+    assert.same({ "md2", "md0", "md1", "md3", "md4", "md5", "md6" }, s:results()[idx].instances)
+    -- md0: raid5 [4/3] with sda2(F), recovery = 8.5% (55456768/651086848)
+    assert.equal(1, (s:value(idx, "md0", "Degraded Disks")))
+    assert.equal(1, (s:value(idx, "md0", "Failed Disks")))
+    assert.equal(2, (s:value(idx, "md0", "Sync Action")))
+    assert.same({ 55456768, 651086848 }, { s:value(idx, "md0", "% Sync Completed") })
+    assert.equal(0, (s:value(idx, "md1", "State")))                 -- inactive
+    assert.is_nil((s:value(idx, "md5", "Degraded Disks")))          -- raid0: no [n/m]
+  end)
+end)

@@ -32,11 +32,11 @@ static void test_builtin_indexes(void)
     CHECK_EQ_U64(pl_registered_count(), 0);          /* nothing before the first call */
     CHECK(pl_register_counterset(&app, &def, NULL, 0) == 0 && def);
     CHECK(PerfEnumerateCounterSet(NULL, ids, 64, &n) == ERROR_SUCCESS);
-    CHECK_EQ_U64(n, 39);                              /* the application's + 38 built-in */
-    CHECK_EQ_U64(pl_registered_count(), 39);
+    CHECK_EQ_U64(n, 40);                              /* the application's + 39 built-in */
+    CHECK_EQ_U64(pl_registered_count(), 40);
     CHECK(def && has_guid(ids, n, &def->guid) && has_guid(ids, n, &pl_processor_def.guid));
-    /* the built-in sets, after the application's, at 1000 .. 38000 in catalog order */
-    for (uint32_t k = 1; k < 39; k++) {
+    /* the built-in sets, after the application's, at 1000 .. 39000 in catalog order */
+    for (uint32_t k = 1; k < 40; k++) {
         const pl_counterset_def *cs = pl_registered(k);
         CHECK(cs != NULL);
         if (cs)
@@ -56,13 +56,14 @@ static void test_builtin_indexes(void)
     CHECK_STR(pl_registered(36)->name, "NFS Server");
     CHECK_STR(pl_registered(37)->name, "Disk Partition");
     CHECK_STR(pl_registered(38)->name, "NFS RPC Client");
+    CHECK_STR(pl_registered(39)->name, "MD RAID");
     /* a second call registers nothing more */
-    CHECK(PerfEnumerateCounterSet(NULL, ids, 64, &n) == ERROR_SUCCESS && n == 39);
-    CHECK_EQ_U64(pl_registered_count(), 39);
+    CHECK(PerfEnumerateCounterSet(NULL, ids, 64, &n) == ERROR_SUCCESS && n == 40);
+    CHECK_EQ_U64(pl_registered_count(), 40);
     /* a set published after the first call is seen by the next one */
     CHECK(pl_register_counterset(&late, &def, NULL, 0) == 0 && def);
     CHECK(PerfEnumerateCounterSet(NULL, ids, 64, &n) == ERROR_SUCCESS);
-    CHECK_EQ_U64(n, 40);
+    CHECK_EQ_U64(n, 41);
     CHECK(def && has_guid(ids, n, &def->guid));
 }
 
