@@ -5,13 +5,14 @@
  *
  *   floor_disk [-t SECONDS] [-r ROUNDS] [set ...]
  *
- * Sets: PhysicalDisk, LogicalDisk, "Paging File" (default: all), and
+ * Sets: PhysicalDisk, LogicalDisk, "Paging File", "Disk Partition" (default: all), and
  * PhysicalDisk_fmt (only when named): PhysicalDisk with every value
  * formatted (floor_format in floor_common.h).  Output as
  * bench/floor.c:  floor <set> <ns per collect> <iterations> <min ns> <max ns>
  *
- * PhysicalDisk: /proc/diskstats (which lines are physical disks is decided
- * once, with fstatat on /sys/block/X/device, as the provider caches it).
+ * PhysicalDisk and Disk Partition: /proc/diskstats (which lines are disks,
+ * volumes or partitions is decided once, with fstatat below /sys/block, as
+ * the provider caches it).
  * LogicalDisk: /proc/self/mountinfo, statvfs of each real local mount,
  * /proc/diskstats.  Paging File: /proc/swaps. */
 #include <fcntl.h>
@@ -24,7 +25,7 @@
 #include <unistd.h>
 
 #define FLOOR_NAME "floor_disk"
-#define FLOOR_USAGE "[PhysicalDisk|LogicalDisk|'Paging File'|PhysicalDisk_fmt ...]"
+#define FLOOR_USAGE "[PhysicalDisk|LogicalDisk|'Paging File'|'Disk Partition'|PhysicalDisk_fmt ...]"
 #include "floor_common.h"    /* die, rfile (rf_open, rf_read, rf_close), next_line, num, timing */
 
 /* ---- /proc/diskstats ------------------------------------------------------------ */
@@ -34,28 +35,53 @@ static char dev_name[MAXDEV][40];
 static int dev_phys[MAXDEV], ndev;
 static int blockfd = -1;
 
-/* Physical: the provider's rule, decided once per device name. */
-static int physical(const char *name, size_t n)
+static int there(const char *a, size_t n, const char *b, size_t m, const char *suffix)
 {
-    char rel[64];
+    char rel[160];
     struct stat st;
+    size_t k = strlen(suffix);
+    if (n + m + k + 2 > sizeof rel)
+        return 0;
+    memcpy(rel, a, n);
+    if (b) {
+        rel[n] = '/';
+        memcpy(rel + n + 1, b, m);
+        n += m + 1;
+    }
+    memcpy(rel + n, suffix, k + 1);
+    return fstatat(blockfd, rel, &st, 0) == 0;
+}
+
+enum { K_DISK = 1, K_PART = 2 };
+
+/* The providers' rules, decided once per device name: PhysicalDisk lists
+ * whole disks (a device link) and dm/md volumes, Disk Partition the
+ * <disk>/<name>/partition entries; loop, ram and zram neither. */
+static int kind(const char *name, size_t n)
+{
+    int k = 0;
     for (int i = 0; i < ndev; i++)
         if (strlen(dev_name[i]) == n && memcmp(dev_name[i], name, n) == 0)
             return dev_phys[i];
-    if (n + 8 > sizeof rel || ndev == MAXDEV)
+    if (n >= 40 || ndev == MAXDEV)
         return 0;
-    memcpy(rel, name, n);
-    memcpy(rel + n, "/device", 8);
-    int ph = strncmp(name, "loop", 4) != 0 && strncmp(name, "ram", 3) != 0 &&
-             strncmp(name, "zram", 4) != 0 && fstatat(blockfd, rel, &st, 0) == 0;
+    if (strncmp(name, "loop", 4) != 0 && strncmp(name, "ram", 3) != 0 && strncmp(name, "zram", 4) != 0) {
+        if (there(name, n, NULL, 0, "/device") ||
+            (strncmp(name, "dm-", 3) == 0 && there(name, n, NULL, 0, "/dm")) ||
+            (strncmp(name, "md", 2) == 0 && there(name, n, NULL, 0, "/md")))
+            k = K_DISK;
+        for (size_t j = n - 1; j > 0 && !k; j--)
+            if (there(name, j, name, n, "/partition"))
+                k = K_PART;
+    }
     memcpy(dev_name[ndev], name, n);
     dev_name[ndev][n] = '\0';
-    dev_phys[ndev++] = ph;
-    return ph;
+    dev_phys[ndev++] = k;
+    return k;
 }
 
-/* Every line's numbers; physical_only: the PhysicalDisk view. */
-static void diskstats(rfile *f, int physical_only)
+/* Every line's numbers; only: the lines of that kind (0: all). */
+static void diskstats(rfile *f, int only)
 {
     for (const char *p = rf_read(f); p && *p; p = next_line(p)) {
         uint64_t maj, min, v;
@@ -67,7 +93,7 @@ static void diskstats(rfile *f, int physical_only)
         name = q;
         while (*q && *q != ' ' && *q != '\n')
             q++;
-        if (physical_only && !physical(name, (size_t)(q - name)))
+        if (only && kind(name, (size_t)(q - name)) != only)
             continue;
         sink += maj << 20 | min;
         while (num(&q, &v))
@@ -77,11 +103,16 @@ static void diskstats(rfile *f, int physical_only)
 
 /* ---- sets ----------------------------------------------------------------------- */
 
-static rfile pd_stats, ld_stats, ld_mounts, pf_swaps;
+static rfile pd_stats, ld_stats, ld_mounts, pf_swaps, dp_stats;
 
 static void pd_collect(void)
 {
-    diskstats(&pd_stats, 1);
+    diskstats(&pd_stats, K_DISK);
+}
+
+static void dp_collect(void)
+{
+    diskstats(&dp_stats, K_PART);
 }
 
 static const char *const pseudo[] = {
@@ -158,12 +189,14 @@ static void pf_collect(void)
 
 static void pd_fmt_collect(void)
 {
-    FLOOR_FORMATTED(diskstats(&pd_stats, 1));
+    FLOOR_FORMATTED(diskstats(&pd_stats, K_DISK));
 }
 
-enum { PD, LD, PF, PD_FMT, NSETS };
-static const char *const set_names[NSETS] = { "PhysicalDisk", "LogicalDisk", "Paging File", "PhysicalDisk_fmt" };
-static void (*const collect[NSETS])(void) = { pd_collect, ld_collect, pf_collect, pd_fmt_collect };
+enum { PD, LD, PF, DP, PD_FMT, NSETS };
+static const char *const set_names[NSETS] = { "PhysicalDisk", "LogicalDisk", "Paging File",
+                                              "Disk Partition", "PhysicalDisk_fmt" };
+static void (*const collect[NSETS])(void) = { pd_collect, ld_collect, pf_collect, dp_collect,
+                                              pd_fmt_collect };
 
 static void collect_set(int set)
 {
@@ -183,6 +216,7 @@ int main(int argc, char **argv)
         die("open", "/sys/block");
     rf_open(&pd_stats, "/proc/diskstats", 1);
     rf_open(&ld_stats, "/proc/diskstats", 1);
+    rf_open(&dp_stats, "/proc/diskstats", 1);
     rf_open(&ld_mounts, "/proc/self/mountinfo", 1);
     rf_open(&pf_swaps, "/proc/swaps", 0);
     if (pf_swaps.fd < 0)
@@ -191,6 +225,7 @@ int main(int argc, char **argv)
     floor_run(&b);
     rf_close(&pd_stats);
     rf_close(&ld_stats);
+    rf_close(&dp_stats);
     rf_close(&ld_mounts);
     rf_close(&pf_swaps);
     close(blockfd);

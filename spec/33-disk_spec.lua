@@ -51,7 +51,8 @@ describe("PhysicalDisk", function()
     assert.equal("PERF_100NSEC_TIMER_INV", cs:counter("% Idle Time").type_name)
     assert.equal("PERF_COUNTER_100NS_QUEUELEN_TYPE", cs:counter("Avg. Disk Queue Length").type_name)
     assert.equal("PERF_AVERAGE_BULK", cs:counter("Avg. Disk Bytes/Read").type_name)
-    assert.equal(36, #cs.counters)
+    assert.equal("Rotational", cs:counter(42).name)
+    assert.equal(37, #cs.counters)                 -- 36 I/O counters and Rotational
   end)
 
   describe("disk-vm (20 fields)", function()
@@ -59,9 +60,10 @@ describe("PhysicalDisk", function()
 
     it("keeps whole physical disks only, keyed by major:minor", function()
       local r = s:results()[idx]
-      -- vdb1/vdb2 partitions, dm-0 (no device link), loop*, zram0 left out
-      assert.same({ "vda", "vdb", "_Total" }, r.instances)
-      assert.same({ 266338304, 266338320, TOTAL }, r.ids)     -- 254 << 20, 254 << 20 | 16
+      -- vdb1/vdb2 partitions, loop*, zram0 left out; dm-0 (no device link, a dm/
+      -- directory) named with its /dev/mapper name
+      assert.same({ "vda", "vdb", "dm-0 vg0-data", "_Total" }, r.instances)
+      assert.same({ 266338304, 266338320, 265289728, TOTAL }, r.ids)  -- 254 << 20, | 16, 253 << 20
     end)
 
     -- vda 93914 16267 4712914 72881 19084 16014 3786160 12662 0 11560 86447 6143 41 1445096 783 2804 119

@@ -82,7 +82,7 @@ static void check_def(const char *set, const char *guid, uint32_t index, const c
 
 static void test_defs(void)
 {
-    static const cdef pd[] = { IO_DEFS };
+    static const cdef pd[] = { IO_DEFS, { 42, "Rotational", PERF_COUNTER_LARGE_RAWCOUNT, N } };
     static const cdef ld[] = {
         { 64, "% Free Space", PERF_LARGE_RAW_FRACTION, 65 },
         { 65, "% Free Space Base", PERF_LARGE_RAW_BASE, N },
@@ -112,12 +112,16 @@ static void test_defs(void)
 
 /* disk-vm lines (fields 4..20) */
 static const dsl VDA = VDA_F, VDB = VDB_F;
+/* 253 0 dm-0 100 0 800 50 10 0 80 5 0 40 55 0 0 0 0 0 0 */
+static const dsl DM0 = { 100, 0, 800, 50, 10, 0, 80, 5, 0, 40, 55, 0, 0, 0, 0, 0, 0 };
 
-/* disk-vm: vda and vdb are physical; vdb1/vdb2 are partitions, dm-0 has no
- * device link, zram0 and loop0 (which has one here) are left out by name. */
+/* disk-vm: vda and vdb are physical; vdb1/vdb2 are partitions; dm-0 (no
+ * device link, a dm/ directory) is a volume named with its dm/name and
+ * left out of _Total; zram0 and loop0 (which has a device link here) are
+ * left out by name. */
 static void test_pd_vm(void)
 {
-    static const uint32_t ids[] = { ID(254, 0), ID(254, 16), TOTAL_ID };
+    static const uint32_t ids[] = { ID(254, 0), ID(254, 16), ID(253, 0), TOTAL_ID };
     pctx p;
     pl_snapshot s = {0};
     CHECK(pc_open(&p, FX "disk-vm", "PhysicalDisk") == 0);
@@ -127,14 +131,16 @@ static void test_pd_vm(void)
     }
     pl_snap_init(&s, p.cs);
     CHECK(p.cs->ops->instances(p.st, &s) == 0);
-    INSTS(&s, ids, "vda", "vdb", "_Total");
+    INSTS(&s, ids, "vda", "vdb", "dm-0 vg0-data", "_Total");
     for (uint32_t i = 0; i < s.ninst * s.cs->ncounters; i++)
         CHECK(!s.have[i]);               /* names only */
     for (int r = 0; r < 2; r++) {        /* the same state again: same figures */
         CHECK(pc_collect(&p, NULL, &s) == 0);
-        INSTS(&s, ids, "vda", "vdb", "_Total");
+        INSTS(&s, ids, "vda", "vdb", "dm-0 vg0-data", "_Total");
         EXPECT_IO(&s, "vda", &VDA, 20);
         EXPECT_IO(&s, "vdb", &VDB, 20);
+        EXPECT_IO(&s, "dm-0 vg0-data", &DM0, 20);
+        /* dm-0's I/O is vda's or vdb's too: not added again */
         dsl t = dsl_sum(&VDA, &VDB);     /* rd 98914, rdms 76881, ... */
         EXPECT_IO(&s, "_Total", &t, 20);
     }
@@ -144,7 +150,7 @@ static void test_pd_vm(void)
     EXPECT(&s, "_Total", "Avg. Disk Queue Length", 969470000); /* (86447 + 10500) x 10^4 */
     pl_snap_free(&s);
     CHECK(pl_enum_instances(p.env, p.cs, &s) == 0);
-    INSTS(&s, ids, "vda", "vdb", "_Total");
+    INSTS(&s, ids, "vda", "vdb", "dm-0 vg0-data", "_Total");
     pl_snap_free(&s);
     pc_close(&p);
 }
@@ -331,11 +337,13 @@ static void test_pd_query(void)
     CHECK(pl_query_collect(q, &smp) == 0);
     if (smp) {
         const pl_block *b = &smp->blocks[0];
-        CHECK_EQ_U64(b->ninst, 3);
+        CHECK_EQ_U64(b->ninst, 4);
         CHECK_STR(pl_sample_inst_name(smp, b, 0), "vda");
         CHECK_EQ_U64(pl_sample_inst_id(smp, b, 1), ID(254, 16));
+        CHECK_STR(pl_sample_inst_name(smp, b, 2), "dm-0 vg0-data");
         CHECK_EQ_U64(smp->vals[b->vals_off + 0].v, 93914);
-        CHECK_EQ_U64(smp->vals[b->vals_off + 2].v, 98914);          /* _Total */
+        CHECK_EQ_U64(smp->vals[b->vals_off + 2].v, 100);            /* dm-0 */
+        CHECK_EQ_U64(smp->vals[b->vals_off + 3].v, 98914);          /* _Total: vda + vdb */
         b = &smp->blocks[1];
         CHECK_EQ_U64(b->ninst, 1);
         CHECK_EQ_U64(smp->vals[b->vals_off].v, 4000 * MS);           /* vdb rdms */

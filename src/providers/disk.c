@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -44,21 +45,116 @@ void pl_diskstats_free(pl_diskstats *d)
     d->blockfd = -1;
 }
 
-/* Whole disk with a device link, not loop/ram/zram.  Partitions have no
- * /sys/block entry; dm-* and md* have one but no device link. */
-static int classify(pl_diskstats *d, const char *name)
+/* loop, ram and zram are memory or files, not disks (a loop device may
+ * have a device link); ".": never a sysfs name. */
+static int not_a_disk(const char *name)
 {
-    char rel[64];
-    struct stat st;
-    size_t n = strlen(name);
-    if (strncmp(name, "loop", 4) == 0 || strncmp(name, "ram", 3) == 0 ||
-        strncmp(name, "zram", 4) == 0 || name[0] == '.' || n + 8 > sizeof rel)
+    return strncmp(name, "loop", 4) == 0 || strncmp(name, "ram", 3) == 0 ||
+           strncmp(name, "zram", 4) == 0 || name[0] == '.';
+}
+
+/* Appends n bytes of name to rel at *at, with sysfs's '!' for a '/' in a
+ * disk name (cciss/c0d0). */
+static void put_name(char *rel, size_t *at, const char *name, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        rel[(*at)++] = name[i] == '/' ? '!' : name[i];
+}
+
+/* rel = [the first k bytes of name "/"] name suffix, below sys/block.  0 if
+ * it does not fit. */
+static int sys_rel(char *rel, size_t size, const char *name, size_t k, const char *suffix)
+{
+    size_t n = strlen(name), m = strlen(suffix), at = 0;
+    if (k + 1 + n + m + 1 > size)
         return 0;
-    /* sysfs spells a '/' in a disk name (cciss/c0d0) as '!' */
-    for (size_t i = 0; i <= n; i++)
-        rel[i] = name[i] == '/' ? '!' : name[i];
-    memcpy(rel + n, "/device", 8);
+    if (k) {
+        put_name(rel, &at, name, k);
+        rel[at++] = '/';
+    }
+    put_name(rel, &at, name, n);
+    memcpy(rel + at, suffix, m + 1);
+    return 1;
+}
+
+static int exists(const pl_diskstats *d, const char *rel)
+{
+    struct stat st;
     return fstatat(d->blockfd, rel, &st, 0) == 0;
+}
+
+/* A small sysfs file below sys/block, trailing blanks and newline cut: its
+ * length, or -1 when it cannot be read. */
+static int read_rel(int dirfd, const char *rel, char *buf, size_t size)
+{
+    int fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC);
+    ssize_t r;
+    if (fd < 0)
+        return -1;
+    do
+        r = read(fd, buf, size - 1);
+    while (r < 0 && errno == EINTR);
+    close(fd);
+    if (r < 0)
+        return -1;
+    while (r > 0 && (buf[r - 1] == '\n' || buf[r - 1] == ' ' || buf[r - 1] == '\t'))
+        r--;
+    buf[r] = '\0';
+    return (int)r;
+}
+
+/* The disk a partition belongs to: the longest leading part of its name
+ * with sys/block/<disk>/<name>/partition (vdb1 on vdb, nvme0n1p2 on
+ * nvme0n1, md0p1 on md0).  Its length, 0 for none. */
+static size_t parent_of(const pl_diskstats *d, const char *name)
+{
+    char rel[128];
+    for (size_t k = strlen(name) - 1; k > 0; k--)
+        if (sys_rel(rel, sizeof rel, name, k, "/partition") && exists(d, rel))
+            return k;
+    return 0;
+}
+
+/* What the set makes of device x (PL_DS_*, disk.h), its instance name and
+ * whether it spins.  Read once per device: a dm volume renamed later keeps
+ * the name it had when it appeared. */
+static void classify(pl_diskstats *d, pl_dsdev *x)
+{
+    char rel[128], buf[160];
+    const char *name = x->name;
+    x->physical = PL_DS_NONE;
+    x->rotational = -1;
+    strcpy(x->label, name);
+    if (!d->classify || not_a_disk(name))
+        return;
+    if (d->classify == PL_DS_PARTS) {
+        size_t k = parent_of(d, name);
+        memcpy(buf, name, k);
+        buf[k] = '\0';
+        x->physical = k && !not_a_disk(buf) ? PL_DS_PART : PL_DS_NONE;
+        return;
+    }
+    /* partitions have no sys/block entry; dm-N and mdN have one but no device link */
+    if (sys_rel(rel, sizeof rel, name, 0, "/device") && exists(d, rel))
+        x->physical = PL_DS_WHOLE;
+    else if (strncmp(name, "dm-", 3) == 0 && sys_rel(rel, sizeof rel, name, 0, "/dm") &&
+             exists(d, rel)) {
+        x->physical = PL_DS_STACKED;
+        /* "dm-0 vg-root", as Windows names a disk "0 C:": the kernel's name
+         * and the /dev/mapper one users know */
+        char dm[128];        /* DM_NAME_LEN; with the name, fits in label */
+        if (sys_rel(rel, sizeof rel, name, 0, "/dm/name") &&
+            read_rel(d->blockfd, rel, dm, sizeof dm) > 0) {
+            pl_name_sanitize(dm);
+            snprintf(x->label, sizeof x->label, "%s %s", x->name, dm);
+        }
+    } else if (strncmp(name, "md", 2) == 0 && sys_rel(rel, sizeof rel, name, 0, "/md") &&
+               exists(d, rel)) {
+        x->physical = PL_DS_STACKED;
+    }
+    if (x->physical && sys_rel(rel, sizeof rel, name, 0, "/queue/rotational") &&
+        read_rel(d->blockfd, rel, buf, sizeof buf) == 1 && (buf[0] == '0' || buf[0] == '1'))
+        x->rotational = buf[0] - '0';
 }
 
 static void add_to(uint64_t *acc, const uint64_t *v, int sign)
@@ -141,7 +237,7 @@ static pl_dsdev *device(pl_diskstats *d, const pl_dsrow *r, uint32_t *hint)
         x->member = 0;
         x->primed = 0;
         strcpy(x->name, r->name);
-        x->physical = d->classify && classify(d, r->name);
+        classify(d, x);
     }
     if (!x) {
         if (d->ndev == d->cap) {
@@ -157,7 +253,7 @@ static pl_dsdev *device(pl_diskstats *d, const pl_dsrow *r, uint32_t *hint)
         x->major = r->major;
         x->minor = r->minor;
         strcpy(x->name, r->name);
-        x->physical = d->classify && classify(d, r->name);
+        classify(d, x);
     }
     *hint = (uint32_t)(x - d->dev) + 1;
     return x;
@@ -328,17 +424,28 @@ int pl_disk_infl(pl_feed_in *in, uint64_t *v)
     return 1;
 }
 
-/* ---- PhysicalDisk ------------------------------------------------------------ */
+/* ---- PhysicalDisk and Disk Partition ------------------------------------------- */
 
-static const pl_counter_def counters[] = { PL_DISK_IO_ROWS(PL_ROW_COUNTER, "/proc/diskstats") };
-static const pl_feed feeds[] = { PL_DISK_IO_ROWS(PL_ROW_FEED, "/proc/diskstats") };
+/* PhysicalDisk's rows: the I/O rows, then what the disk is.  Disk Partition
+ * has the I/O rows alone (the first PL_DISK_NIO of these). */
+#define PD_ROWS(R) \
+    PL_DISK_IO_ROWS(R, "/proc/diskstats") \
+    R(42, "Rotational", "1 for a spinning disk, 0 for one without seek time (SSD, NVMe, " \
+      "most virtual disks), as the kernel says in /sys/block/X/queue/rotational; unset for " \
+      "_Total and where the file is missing.", PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, \
+      PERF_DETAIL_ADVANCED, 0, PL_U(NONE, 1, GAUGE), PL_BY_HAND())
+
+static const pl_counter_def counters[] = { PD_ROWS(PL_ROW_COUNTER) };
+static const pl_feed feeds[] = { PD_ROWS(PL_ROW_FEED) };
 static const pl_feed_src srcs[] = { PL_DS_SRC };
 
 #define NC (sizeof counters / sizeof counters[0])
-_Static_assert(NC == PL_DISK_NIO, "the I/O counters are the whole set");
+enum { C_ROTATIONAL = PL_DISK_NIO };
+_Static_assert(NC == PL_DISK_NIO + 1, "the I/O counters and Rotational are the whole set");
 
 typedef struct pdstate {
     pl_env *env;
+    int kind;                /* PL_DS_DISKS or PL_DS_PARTS */
     pl_diskstats ds;
 } pdstate;
 
@@ -352,13 +459,14 @@ static void pd_close(void *state)
     free(s);
 }
 
-static int pd_open(pl_env *env, void **state)
+static int open_kind(pl_env *env, void **state, int kind)
 {
     pdstate *s = calloc(1, sizeof *s);
     if (!s)
         return ENOMEM;
     s->env = pl_env_ref(env);
-    if (pl_diskstats_init(&s->ds, env, 1, 0)) {
+    s->kind = kind;
+    if (pl_diskstats_init(&s->ds, env, kind, 0)) {
         pd_close(s);
         return ENOMEM;
     }
@@ -366,9 +474,12 @@ static int pd_open(pl_env *env, void **state)
     return 0;
 }
 
+static int pd_open(pl_env *env, void **state) { return open_kind(env, state, PL_DS_DISKS); }
+static int pt_open(pl_env *env, void **state) { return open_kind(env, state, PL_DS_PARTS); }
+
 static int add(pl_snapshot *snap, const pl_dsdev *x)
 {
-    return pl_snap_add(snap, x->name, x->major << 20 | x->minor);
+    return pl_snap_add(snap, x->label, x->major << 20 | x->minor);
 }
 
 static int pd_instances(void *state, pl_snapshot *snap)
@@ -387,6 +498,7 @@ static int pd_instances(void *state, pl_snapshot *snap)
 static int pd_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
     pdstate *s = state;
+    uint32_t nc = snap->cs->ncounters;
     pl_feed_in in;
     int e, ti;
     pl_snap_clear(snap);
@@ -401,26 +513,131 @@ static int pd_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
             continue;
         if ((k = add(snap, x)) < 0)
             return ENOMEM;
-        x->want = 1;
+        /* dm and md volumes stay out of _Total: their I/O is their disks' */
+        x->want = x->physical != PL_DS_STACKED;
         pl_feed_put(&in, PL_DS_ROW, &x->pub);
-        pl_feed_walk(&in, (uint32_t)k, feeds, NC, wanted);
+        pl_feed_walk(&in, (uint32_t)k, feeds, PL_DISK_NIO, wanted);
+        if (nc > C_ROTATIONAL && x->rotational >= 0 && (!wanted || wanted[C_ROTATIONAL]))
+            pl_snap_set(snap, (uint32_t)k, C_ROTATIONAL, (uint64_t)x->rotational);
     }
     pl_diskstats_total(&s->ds);
     if ((ti = pl_snap_add(snap, "_Total", PL_DISK_TOTAL_ID)) < 0)
         return ENOMEM;
     pl_feed_put(&in, PL_DS_ROW, &s->ds.total);
-    pl_feed_walk(&in, (uint32_t)ti, feeds, NC, wanted);
+    pl_feed_walk(&in, (uint32_t)ti, feeds, PL_DISK_NIO, wanted);
     return 0;
 }
 
-static const pl_provider_ops ops = { pd_open, pd_close, pd_instances, pd_collect, NULL, NULL };
+/* ---- text facts (the info op) ------------------------------------------------ */
+
+/* v with control characters, '\' and bytes from 0x7f as \xNN: sysfs strings
+ * are bytes, facts are printable UTF-8 (perflib.h). */
+static void escape(const char *v, char *out, size_t size)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)v; *p && o + 5 <= size; p++) {
+        if (*p < 0x20 || *p >= 0x7f || *p == '\\') {
+            out[o++] = '\\';
+            out[o++] = 'x';
+            out[o++] = hex[*p >> 4];
+            out[o++] = hex[*p & 15];
+        } else {
+            out[o++] = (char)*p;
+        }
+    }
+    out[o] = '\0';
+}
+
+typedef struct fact {
+    const char *key, *file;  /* file below sys/block/<name> */
+} fact;
+
+/* The first file of a key that has a value gives it; SCSI/ATA and virtio
+ * keep model, vendor and rev in device/, NVMe's device/ is the controller
+ * (model, serial, firmware_rev) and its namespace has wwid itself. */
+static const fact disk_facts[] = {
+    { "model", "/device/model" },        { "vendor", "/device/vendor" },
+    { "serial", "/device/serial" },      { "serial", "/serial" },
+    { "wwn", "/wwid" },                  { "wwn", "/device/wwid" },
+    { "firmware", "/device/firmware_rev" }, { "firmware", "/device/rev" },
+    { "dm_name", "/dm/name" },           { "dm_uuid", "/dm/uuid" },
+    { "md_level", "/md/level" },
+};
+
+/* Emits the facts of name (below sys/block/<disk k bytes of name>/ when k). */
+static int emit_facts(const pl_diskstats *d, const char *name, size_t k, const fact *f, size_t n,
+                      pl_info_fn emit, void *ud)
+{
+    char rel[160], raw[256], val[1024];
+    const char *done = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (done && strcmp(done, f[i].key) == 0)
+            continue;        /* an earlier file gave this key */
+        if (!sys_rel(rel, sizeof rel, name, k, f[i].file) || read_rel(d->blockfd, rel, raw, sizeof raw) <= 0)
+            continue;
+        escape(raw, val, sizeof val);
+        if (emit(ud, f[i].key, val))
+            return 0;
+        done = f[i].key;
+    }
+    return 0;
+}
+
+static const fact part_facts[] = { { "partition", "/partition" }, { "start", "/start" } };
+
+static int pd_info(void *state, const char *instance, pl_info_fn emit, void *ud)
+{
+    pdstate *s = state;
+    const char *err;
+    const pl_dsdev *x = NULL;
+    int e;
+    if (!instance)
+        return ENOENT;
+    if ((e = pl_diskstats_update(&s->ds, s->env, 0, &err)))
+        return e;
+    for (uint32_t i = 0; i < s->ds.ndev && !x; i++)
+        if (s->ds.dev[i].seen && s->ds.dev[i].physical && strcmp(s->ds.dev[i].label, instance) == 0)
+            x = &s->ds.dev[i];
+    if (!x)
+        return ENOENT;
+    if (s->kind == PL_DS_PARTS) {
+        char disk[sizeof x->name * 4];
+        size_t k = parent_of(&s->ds, x->name);
+        char parent[sizeof x->name];
+        memcpy(parent, x->name, k);
+        parent[k] = '\0';
+        escape(parent, disk, sizeof disk);
+        if (emit(ud, "disk", disk))
+            return 0;
+        return emit_facts(&s->ds, x->name, k, part_facts, sizeof part_facts / sizeof *part_facts,
+                          emit, ud);
+    }
+    return emit_facts(&s->ds, x->name, 0, disk_facts, sizeof disk_facts / sizeof *disk_facts, emit, ud);
+}
+
+static const pl_provider_ops ops = { pd_open, pd_close, pd_instances, pd_collect, NULL, pd_info };
+static const pl_provider_ops part_ops = { pt_open, pd_close, pd_instances, pd_collect, NULL, pd_info };
 
 const pl_counterset_def pl_physicaldisk_def = {
     /* UUIDv5(perflib namespace, "PhysicalDisk") */
     { 0xb10a5961, 0xb496, 0x5a61, { 0xbf, 0xf6, 0x38, 0x9c, 0x22, 0x2a, 0xfe, 0x60 } },
     "PhysicalDisk",
-    "I/O of each whole physical disk (a /sys/block entry with a device link, so not "
-    "partitions, loop, ram, zram, nor dm-* and md* volumes) and of all of them, from "
-    "/proc/diskstats; instances are keyed by major:minor (id major << 20 | minor).",
+    "I/O of each whole disk (a /sys/block entry with a device link, so not partitions, "
+    "loop, ram nor zram) and of each device-mapper and md volume (dm-N named with its "
+    "/dev/mapper name, \"dm-0 vg-root\"; mdN), from /proc/diskstats; _Total sums the whole "
+    "disks only, since a volume's I/O reaches its disks too.  Instances are keyed by "
+    "major:minor (id major << 20 | minor); model, vendor, serial, wwn and firmware are "
+    "text facts.",
     PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 4000, NULL,
+};
+
+const pl_counterset_def pl_diskpartition_def = {
+    { 0xae67a8a7, 0xa888, 0x476c, { 0x93, 0x82, 0x16, 0x34, 0x36, 0x10, 0x07, 0xa7 } },
+    "Disk Partition",
+    "I/O of each partition of a disk (sys/block/<disk>/<name>/partition; not of loop, ram "
+    "or zram devices), from the /proc/diskstats read PhysicalDisk uses, and of all of "
+    "them in _Total; instances are keyed by major:minor (id major << 20 | minor), the "
+    "disk, partition number and start sector are text facts.",
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, PL_DISK_NIO, counters, &part_ops, 37000, NULL,
 };

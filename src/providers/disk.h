@@ -31,10 +31,20 @@ enum { PL_DS_ROW = 0 };
 #define PL_DS_NEED PL_BIT(PL_DS_ROW)
 #define PL_DS_SRC PL_FEED_SRC_N(NULL, pl_dsvals, v, nf)
 
+/* What the classifying set makes of a device (pl_dsdev.physical), by the
+ * set's kind (pl_diskstats_init's classify): PhysicalDisk (PL_DS_DISKS)
+ * lists whole disks (in its _Total) and dm-N / mdN volumes (not in it:
+ * they sit on whole disks whose I/O _Total already counts); Disk Partition
+ * (PL_DS_PARTS) lists partitions. */
+enum { PL_DS_NONE, PL_DS_WHOLE, PL_DS_STACKED, PL_DS_PART };
+enum { PL_DS_DISKS = 1, PL_DS_PARTS = 2 };
+
 typedef struct pl_dsdev {
     uint32_t major, minor;
     char name[40];
-    int physical;            /* whole disk with /sys/block/X/device (when classified) */
+    char label[176];         /* instance name: the name, "dm-0 vg-root" for dm */
+    int rotational;          /* queue/rotational when classified, -1 unknown */
+    int physical;            /* PL_DS_* (when classified) */
     int seen;                /* in the last read */
     int primed;              /* raw holds a previous read */
     int reset;               /* the last read was a re-registration */
@@ -47,7 +57,7 @@ typedef struct pl_dsdev {
 typedef struct pl_diskstats {
     pl_ksrc *src;            /* the machine's /proc/diskstats reader */
     int blockfd;             /* sys/block, for classification; -1 if not asked for */
-    int classify;
+    int classify;            /* 0 (LogicalDisk: every device), PL_DS_DISKS, PL_DS_PARTS */
     int join_offset;         /* members joining after the first total add only their growth */
     int primed;              /* a total was computed */
     pl_dsdev *dev;

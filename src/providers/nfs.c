@@ -7,6 +7,10 @@
  *       bytes:  normalread normalwrite directread directwrite serverread serverwrite readpages writepages
  *       per-op statistics
  *               READ: ops trans timeouts bytes_sent bytes_recv queue_ms rtt_ms execute_ms [errors]
+ * Per operation (the rows chosen: READ and WRITE in full, GETATTR, LOOKUP
+ * and ACCESS calls and round trip) the counters sit on the mount, not on
+ * "mount/OP" instances: a mount is what users alert on, and an op the
+ * kernel does not list (LOOKUP on some NFSv4 paths) leaves its rows unset.
  * Every field is 64-bit in the kernel (unsigned long / ktime in ms), so no
  * unwrap is needed.  Times are ms, published in 100 ns (x 10000).
  *
@@ -31,31 +35,41 @@
 enum {
     C_RBYTES, C_WBYTES, C_SRBYTES, C_SWBYTES, C_ROPS, C_WOPS, C_OPS,
     C_RRTT, C_RRTT_B, C_REXE, C_REXE_B, C_WRTT, C_WRTT_B, C_WEXE, C_WEXE_B,
-    C_RETRANS, C_TIMEOUTS, C_ERRORS, NC
+    C_RETRANS, C_TIMEOUTS, C_ERRORS,
+    C_RQUE, C_RQUE_B, C_WQUE, C_WQUE_B, C_RERR, C_WERR, C_RTMO, C_WTMO,
+    C_GA_OPS, C_GA_RTT, C_GA_RTT_B, C_LK_OPS, C_LK_RTT, C_LK_RTT_B, C_AC_OPS, C_AC_RTT, C_AC_RTT_B,
+    NC
 };
 
 #define BULK PERF_COUNTER_BULK_COUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
 
+/* The per-op lines the rows read: READ and WRITE, and the metadata calls
+ * whose latency users feel most (GETATTR, LOOKUP, ACCESS; the same names
+ * for NFSv3 and NFSv4). */
+enum { OP_RD, OP_WR, OP_GA, OP_LK, OP_AC, NOP };
+static const char *const op_name[NOP] = { "READ", "WRITE", "GETATTR", "LOOKUP", "ACCESS" };
+
 typedef struct mstat {
     uint64_t bytes[8];
     int nbytes;              /* 8 when the bytes: line parsed, else 0 */
-    uint64_t rd[9], wr[9];
-    int nrd, nwr;            /* numbers of the READ and WRITE lines: 0, 8 or 9 */
+    uint64_t op[NOP][9];     /* ops trans timeouts sent recv queue rtt execute [errors] */
+    int nop[NOP];            /* numbers of those lines: 0, 8 or 9 */
     uint64_t ops, retrans, timeouts, errors;
     int nops, nerr;          /* op lines parsed; of those, with an errors field */
     int bad;                 /* an op line that did not parse */
 } mstat;
 
-/* A mount's parse as the walk reads it: the bytes: line, the READ and the
- * WRITE lines (fields below their count are there). */
-enum { S_BYTES, S_RD, S_WR, NSRC };
+/* A mount's parse as the walk reads it: the bytes: line and the op lines
+ * (fields below their count are there). */
+enum { S_BYTES, S_RD, S_WR, S_GA, S_LK, S_AC, NSRC };
+_Static_assert(S_RD == 1 + OP_RD && S_AC == 1 + OP_AC, "source 1 + k is op line k");
 
+#define OP_SRC(k) PL_FEED_SRC_N(NULL, mstat, op[k], nop[k])
 static const pl_feed_src srcs[NSRC] = {
     PL_FEED_SRC_N(NULL, mstat, bytes, nbytes),
-    PL_FEED_SRC_N(NULL, mstat, rd, nrd),
-    PL_FEED_SRC_N(NULL, mstat, wr, nwr),
+    OP_SRC(OP_RD), OP_SRC(OP_WR), OP_SRC(OP_GA), OP_SRC(OP_LK), OP_SRC(OP_AC),
 };
 
 /* Field f of an op line, in ms, as 100 ns. */
@@ -69,6 +83,28 @@ static int rd_rtt(pl_feed_in *in, uint64_t *v) { return ms_hns(in, S_RD, 6, v); 
 static int rd_exe(pl_feed_in *in, uint64_t *v) { return ms_hns(in, S_RD, 7, v); }
 static int wr_rtt(pl_feed_in *in, uint64_t *v) { return ms_hns(in, S_WR, 6, v); }
 static int wr_exe(pl_feed_in *in, uint64_t *v) { return ms_hns(in, S_WR, 7, v); }
+static int rd_que(pl_feed_in *in, uint64_t *v) { return ms_hns(in, S_RD, 5, v); }
+static int wr_que(pl_feed_in *in, uint64_t *v) { return ms_hns(in, S_WR, 5, v); }
+static int ga_rtt(pl_feed_in *in, uint64_t *v) { return ms_hns(in, S_GA, 6, v); }
+static int lk_rtt(pl_feed_in *in, uint64_t *v) { return ms_hns(in, S_LK, 6, v); }
+static int ac_rtt(pl_feed_in *in, uint64_t *v) { return ms_hns(in, S_AC, 6, v); }
+
+/* An op's mean time (field f's ms over ops) and its base. */
+#define OP_AVG(R, id, name, src, fn, what) \
+    R(id, name, what, PERF_AVERAGE_TIMER, id##_B, ADV, 0, PL_U(SECONDS, 1e-7, COUNTER), \
+      PL_DERIVE(PL_BIT(src), fn)) \
+    R(id##_B, name " Base", "Ops of that line, the base of " name ".", PERF_AVERAGE_BASE, PL_NO_ID, \
+      ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(src, 0))
+/* A metadata op: its calls per second and mean round trip. */
+#define OP_META(R, id, op, src, fn) \
+    R(id##_OPS, op " Operations/sec", op " requests sent to the server per second (mountstats " \
+      "per-op " op " ops).", BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(src, 0)) \
+    OP_AVG(R, id##_RTT, "Avg. sec/" op " (RTT)", src, fn, "Mean round-trip time of a " op \
+           " request (mountstats " op " rtt in ms over " op " ops).")
+/* A count of the READ or WRITE line since the mount. */
+#define OP_COUNT(R, id, name, src, f, what) \
+    R(id, name, what, PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), \
+      PL_FIELD(src, f))
 
 /* ids equal indexes: the rows are in id order and never renumbered */
 #define NFS_ROWS(R) \
@@ -122,8 +158,22 @@ static int wr_exe(pl_feed_in *in, uint64_t *v) { return ms_hns(in, S_WR, 7, v); 
       PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_ERRORS, "Errors", "Requests that completed with an error status since the mount " \
       "(mountstats per-op errors, summed; statvers 1.1, kernel 5.6 and later).", \
-      PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND())
-
+      PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
+    OP_AVG(R, C_RQUE, "Avg. sec/Read (Queue)", S_RD, rd_que, "Mean time a READ request waited " \
+           "to be sent, a congested transport's sign (mountstats READ queue in ms over READ ops).") \
+    OP_AVG(R, C_WQUE, "Avg. sec/Write (Queue)", S_WR, wr_que, "Mean time a WRITE request waited " \
+           "to be sent (mountstats WRITE queue in ms over WRITE ops).") \
+    OP_COUNT(R, C_RERR, "Read Errors", S_RD, 8, "READ requests that completed with an error " \
+             "since the mount (mountstats READ errors, the 9th field, where the kernel writes it).") \
+    OP_COUNT(R, C_WERR, "Write Errors", S_WR, 8, "WRITE requests that completed with an error " \
+             "since the mount (mountstats WRITE errors, the 9th field, where the kernel writes it).") \
+    OP_COUNT(R, C_RTMO, "Read Timeouts", S_RD, 2, "Major timeouts of READ requests since the " \
+             "mount (mountstats READ timeouts).") \
+    OP_COUNT(R, C_WTMO, "Write Timeouts", S_WR, 2, "Major timeouts of WRITE requests since the " \
+             "mount (mountstats WRITE timeouts).") \
+    OP_META(R, C_GA, "GETATTR", S_GA, ga_rtt) \
+    OP_META(R, C_LK, "LOOKUP", S_LK, lk_rtt) \
+    OP_META(R, C_AC, "ACCESS", S_AC, ac_rtt)
 
 static const pl_counter_def counters[] = { NFS_ROWS(PL_ROW_COUNTER) };
 static const pl_feed feeds[] = { NFS_ROWS(PL_ROW_FEED) };
@@ -231,9 +281,8 @@ static void publish(pl_snapshot *snap, uint32_t i, const mstat *m, const uint8_t
 {
     pl_feed_in in;
     pl_feed_begin(&in, srcs, NSRC, NULL, snap, NULL);
-    pl_feed_put(&in, S_BYTES, m);
-    pl_feed_put(&in, S_RD, m);
-    pl_feed_put(&in, S_WR, m);
+    for (unsigned k = 0; k < NSRC; k++)
+        pl_feed_put(&in, k, m);
     pl_feed_walk(&in, i, feeds, NC, wanted);
     if (m->nops > 0 && !m->bad) {
         pl_snap_set(snap, i, C_OPS, m->ops);
@@ -291,12 +340,12 @@ static int nfs_read(nstate *s, pl_snapshot *snap, const uint8_t *wanted, int val
                 m.bad = 1;
                 continue;
             }
-            if (colon - q == 4 && memcmp(q, "READ", 4) == 0) {
-                memcpy(m.rd, v, sizeof v);
-                m.nrd = n;
-            } else if (colon - q == 5 && memcmp(q, "WRITE", 5) == 0) {
-                memcpy(m.wr, v, sizeof v);
-                m.nwr = n;
+            for (unsigned k = 0; k < NOP; k++) {
+                size_t len = strlen(op_name[k]);
+                if ((size_t)(colon - q) == len && memcmp(q, op_name[k], len) == 0) {
+                    memcpy(m.op[k], v, sizeof v);
+                    m.nop[k] = n;
+                }
             }
             m.nops++;
             m.ops += v[0];

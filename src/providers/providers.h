@@ -10,7 +10,8 @@
  * UUIDv5(URL, "perflib:counterset")).  They are written out, not computed,
  * so they never change even if a name does. */
 extern const pl_counterset_def pl_processor_def, pl_memory_def, pl_system_def, pl_processor_v1_def;
-extern const pl_counterset_def pl_physicaldisk_def, pl_logicaldisk_def, pl_pagingfile_def;
+extern const pl_counterset_def pl_physicaldisk_def, pl_logicaldisk_def, pl_pagingfile_def,
+    pl_diskpartition_def, pl_nfsrpc_def, pl_mdraid_def;
 extern const pl_counterset_def pl_netif_def, pl_ipv4_def, pl_ipv6_def, pl_tcpv4_def, pl_tcpv6_def,
     pl_udpv4_def, pl_udpv6_def, pl_icmp_def, pl_icmpv6_def, pl_sockets_def;
 extern const pl_counterset_def pl_process_def, pl_thread_def;
