@@ -6,7 +6,7 @@
  * rows once per collect for every set and query that wants it.  The ifindex and the device type
  * (/sys/class/net/<if>/ifindex, type) are read once per interface and kept;
  * 0 when sysfs has no such interface.  The sysfs value files (speed, mtu,
- * operstate, carrier_changes, statistics/rx_nohandler) are kept open and read
+ * operstate, carrier, duplex, flags, carrier_changes, statistics/rx_nohandler) are kept open and read
  * only when their counters are wanted.
  *
  * Falling values (rule R2, sysstat's check_net_dev_reg): when a field falls,
@@ -42,9 +42,10 @@ enum { RXB, RXP, RXE, RXD, RXFIFO, RXFRAME, RXCOMP, RXMC,
        TXB, TXP, TXE, TXD, TXFIFO, COLLS, CARRIER, TXCOMP, NF };
 _Static_assert(NF == PL_ND_FIELDS, "the source's fields");
 /* sysfs value files */
-enum { SF_SPEED, SF_MTU, SF_OPER, SF_CHG, SF_NOHANDLER, NSF };
+enum { SF_SPEED, SF_MTU, SF_OPER, SF_CHG, SF_NOHANDLER, SF_CARRIER, SF_DUPLEX, SF_FLAGS, NSF };
 static const char *const sf_file[NSF] = {
-    "speed", "mtu", "operstate", "carrier_changes", "statistics/rx_nohandler",
+    "speed", "mtu", "operstate", "carrier_changes", "statistics/rx_nohandler", "carrier",
+    "duplex", "flags",
 };
 
 #define BULK PERF_COUNTER_BULK_COUNT
@@ -122,7 +123,16 @@ static const char *const sf_file[NSF] = {
       RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, GAUGE), PL_BY_HAND()) \
     R(23, "Carrier Changes", "Times the link carrier came or went since the interface was " \
       "created (/sys/class/net/<if>/carrier_changes).", \
-      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND())
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
+    R(24, "Carrier", "1 when the link has a carrier, 0 when not " \
+      "(/sys/class/net/<if>/carrier); no data while the interface is down (EINVAL).", \
+      RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, GAUGE), PL_BY_HAND()) \
+    R(25, "Duplex", "Link duplex of /sys/class/net/<if>/duplex: 1 half, 2 full; no data " \
+      "when the driver reports unknown or none (virtual devices, link down).", \
+      RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, DISCRETE), PL_BY_HAND()) \
+    R(26, "Interface Flags", "The interface's IFF_* flag bits (/sys/class/net/<if>/flags, " \
+      "hex): 0x1 up, 0x2 broadcast, 0x8 loopback, 0x100 promiscuous, 0x1000 multicast.", \
+      RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, DISCRETE), PL_BY_HAND())
 
 enum { S_ROW, NSRC };
 
@@ -140,8 +150,15 @@ static const pl_feed feeds[] = { NETIF_ROWS(PL_ROW_FEED) };
 #define NC (sizeof counters / sizeof counters[0])
 
 /* The sysfs value file of each counter made from one. */
-enum { C_SPEED = 4, C_NOHANDLER = 9, C_MTU = 21, C_OPER = 22, C_CHG = 23 };
-static const uint8_t sf_counter[NSF] = { C_SPEED, C_MTU, C_OPER, C_CHG, C_NOHANDLER };
+enum { C_SPEED = 4, C_NOHANDLER = 9, C_MTU = 21, C_OPER = 22, C_CHG = 23, C_CARRIER = 24,
+       C_DUPLEX = 25, C_FLAGS = 26 };
+static const uint8_t sf_counter[NSF] = { C_SPEED, C_MTU, C_OPER, C_CHG, C_NOHANDLER, C_CARRIER,
+                                         C_DUPLEX, C_FLAGS };
+/* _Total of a sysfs counter: the known speeds' sum (SUM_KNOWN), the sum when
+ * every non-loopback interface has it (SUM_ALL), or none (states, sizes). */
+enum { NO_TOTAL, SUM_KNOWN, SUM_ALL };
+static const uint8_t sf_total[NSF] = { [SF_SPEED] = SUM_KNOWN, [SF_CHG] = SUM_ALL,
+                                       [SF_NOHANDLER] = SUM_ALL };
 
 /* Fields whose _Total is a running sum of increments (the /sec ones). */
 static const uint8_t rate_field[NF] = { [RXB] = 1, [RXP] = 1, [RXMC] = 1, [TXB] = 1, [TXP] = 1 };
@@ -255,6 +272,38 @@ static const char *const operstates[] = {
     "up", "down", "testing", "unknown", "dormant", "notpresent", "lowerlayerdown",
 };
 
+/* duplex: "unknown" (and anything else) has no code */
+static const char *const duplexes[] = { "half", "full" };
+
+/* 1 + the index of the word buf holds (up to '\n') in words, 0 if none. */
+static uint64_t word_code(const char *buf, const char *const *words, size_t n)
+{
+    size_t l = strcspn(buf, "\n");
+    for (size_t i = 0; i < n; i++)
+        if (strlen(words[i]) == l && strncmp(buf, words[i], l) == 0)
+            return i + 1;
+    return 0;
+}
+
+/* "0x1003\n" (dev_show's "%#x"): 1 with *v; anything else 0. */
+static int parse_hex(const char *p, uint64_t *v)
+{
+    uint64_t x = 0;
+    int n = 0;
+    if (p[0] != '0' || p[1] != 'x')
+        return 0;
+    for (p += 2; n < 16; p++, n++) {
+        int d = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+        if (d < 0)
+            break;
+        x = x * 16 + (uint64_t)d;
+    }
+    if (n == 0 || (*p != '\n' && *p != '\0'))
+        return 0;
+    *v = x;
+    return 1;
+}
+
 /* Value of sysfs counter k of x: 1 with *v, 0 if none. */
 static int sys_value(const netif_state *s, nic *x, int k, uint64_t *v)
 {
@@ -263,15 +312,13 @@ static int sys_value(const netif_state *s, nic *x, int k, uint64_t *v)
     int len = read_sys(s, x, k, buf, sizeof buf);
     if (len < 0)
         return 0;
-    if (k == SF_OPER) {
-        size_t l = strcspn(buf, "\n");
-        for (size_t i = 0; i < sizeof operstates / sizeof operstates[0]; i++)
-            if (strlen(operstates[i]) == l && strncmp(buf, operstates[i], l) == 0) {
-                *v = i + 1;
-                return 1;
-            }
-        return 0;
+    if (k == SF_OPER || k == SF_DUPLEX) {
+        *v = k == SF_OPER ? word_code(buf, operstates, sizeof operstates / sizeof operstates[0])
+                          : word_code(buf, duplexes, 2);
+        return *v != 0;
     }
+    if (k == SF_FLAGS)
+        return parse_hex(buf, v);
     /* speed -1 is "unknown"; anything not a plain decimal is left unset */
     if (pl_parse_u64(&p, v) || (*p != '\n' && *p != '\0'))
         return 0;
@@ -280,7 +327,7 @@ static int sys_value(const netif_state *s, nic *x, int k, uint64_t *v)
             return 0;                    /* SPEED_UNKNOWN of older drivers */
         *v *= 1000000;
     }
-    return 1;
+    return k != SF_CARRIER || *v <= 1;
 }
 
 /* ---- interfaces -------------------------------------------------------------- */
@@ -454,7 +501,7 @@ static int walk(netif_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
     for (int j = 0; j < NSF; j++) {
         if (!want_sys[j])
             continue;
-        if (j == SF_SPEED ? nsys[j] > 0 : (j != SF_MTU && j != SF_OPER && nsys[j] == nonloop))
+        if (sf_total[j] == SUM_KNOWN ? nsys[j] > 0 : sf_total[j] == SUM_ALL && nsys[j] == nonloop)
             pl_snap_set(snap, (uint32_t)ti, sf_counter[j], tsys[j]);
     }
     return 0;
