@@ -80,7 +80,7 @@ local DEV_HDR = "Inter-|   Receive                                              
 describe("network countersets", function()
   describe("metadata", function()
     local sets = {
-      { "Network Interface", "9522ef18-bc04-585b-bca1-4c469f9e2d1f", "multiple", false, 27 },
+      { "Network Interface", "9522ef18-bc04-585b-bca1-4c469f9e2d1f", "multiple", false, 31 },
       { "IPv4", "870fb42a-6264-5175-88de-1af8024110b4", "single", false, 19 },
       { "IPv6", "ff90b8cf-7060-57e6-b522-4de19cbcd5dd", "single", false, 19 },
       { "TCPv4", "1a64366b-36ff-5767-a8c1-11195c48c1af", "single", false, 38 },

@@ -22,14 +22,21 @@
  * interface that goes away or is re-registered never makes them fall; its
  * error counts are the sum over the present interfaces.  A _Total value is
  * unset when an interface it adds lacks the field.  Current Bandwidth of
- * _Total is the sum of the known speeds.  Output Queue Length is kept for
- * Windows queries but never set: Linux exposes no per-interface queue length
- * outside rtnetlink. */
+ * _Total is the sum of the known speeds.
+ *
+ * Output queue: Linux shows a device's transmit queue only as its root
+ * qdisc's statistics over rtnetlink (qdisc.h), one RTM_GETQDISC dump per
+ * collect on a socket kept open, matched to the interfaces by ifindex.  The
+ * socket sees the process's own network namespace, so only a query of the
+ * live root ("/") uses it; on a fixture tree those counters have no data.
+ * _Total sums the interfaces that have a root qdisc (one without queues
+ * nothing), loopback left out. */
 #include "providers.h"
 #include "pl_provider.h"
 #include "pl_ksrc.h"
 #include "pl_rowset.h"
 #include "netdev.h"
+#include "qdisc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -93,8 +100,9 @@ static const char *const sf_file[NSF] = {
     R(12, "Packets Outbound Errors", "Packets that could not be sent because of errors, " \
       "since the interface came up (/proc/net/dev transmit errs).", \
       LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, TXE)) \
-    R(13, "Output Queue Length", "Length of the output packet queue: kept for Windows " \
-      "queries, always no data, since Linux shows the qdisc backlog only over rtnetlink.", \
+    R(13, "Output Queue Length", "Packets queued in the interface's root qdisc now (qlen " \
+      "of TCA_STATS2/TCA_STATS_QUEUE in the rtnetlink RTM_GETQDISC dump, tc's backlog Np); " \
+      "no data without a root qdisc or on another machine's tree.", \
       RAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE), PL_BY_HAND()) \
     R(14, "Receive FIFO Errors", "Receive FIFO buffer overruns (/proc/net/dev receive fifo).", \
       LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, RXFIFO)) \
@@ -132,7 +140,19 @@ static const char *const sf_file[NSF] = {
       RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, DISCRETE), PL_BY_HAND()) \
     R(26, "Interface Flags", "The interface's IFF_* flag bits (/sys/class/net/<if>/flags, " \
       "hex): 0x1 up, 0x2 broadcast, 0x8 loopback, 0x100 promiscuous, 0x1000 multicast.", \
-      RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, DISCRETE), PL_BY_HAND())
+      RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, DISCRETE), PL_BY_HAND()) \
+    R(27, "Output Queue Bytes", "Bytes queued in the interface's root qdisc now (backlog " \
+      "of TCA_STATS2/TCA_STATS_QUEUE over rtnetlink, tc's backlog Nb).", \
+      RAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_BY_HAND()) \
+    R(28, "Output Queue Drops", "Packets the root qdisc dropped since it was attached " \
+      "(drops of TCA_STATS2/TCA_STATS_QUEUE over rtnetlink; a 32-bit kernel counter).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
+    R(29, "Output Queue Requeues", "Packets the root qdisc put back because the driver was " \
+      "busy, since it was attached (requeues of TCA_STATS_QUEUE over rtnetlink).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
+    R(30, "Output Queue Overlimits", "Times the root qdisc held packets back for a rate " \
+      "limit, since it was attached (overlimits of TCA_STATS_QUEUE over rtnetlink).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND())
 
 enum { S_ROW, NSRC };
 
@@ -160,6 +180,10 @@ enum { NO_TOTAL, SUM_KNOWN, SUM_ALL };
 static const uint8_t sf_total[NSF] = { [SF_SPEED] = SUM_KNOWN, [SF_CHG] = SUM_ALL,
                                        [SF_NOHANDLER] = SUM_ALL };
 
+/* The root qdisc's counters (rtnetlink, the live root only). */
+enum { Q_QLEN, Q_BACKLOG, Q_DROPS, Q_REQUEUES, Q_OVERLIMITS, NQ };
+static const uint8_t q_counter[NQ] = { 13, 27, 28, 29, 30 };
+
 /* Fields whose _Total is a running sum of increments (the /sec ones). */
 static const uint8_t rate_field[NF] = { [RXB] = 1, [RXP] = 1, [RXMC] = 1, [TXB] = 1, [TXP] = 1 };
 
@@ -185,6 +209,9 @@ typedef struct netif_state {
     nic *nics;
     uint32_t n, cap, gen;
     uint64_t total[NF];      /* running sums of increments, loopback left out */
+    int live;                /* the root is "/": rtnetlink sees this namespace */
+    pl_qdisc_sock *qs;       /* opened on first want, kept; NULL after a failure */
+    pl_qdisc_list ql;        /* the last dump's root qdiscs */
 } netif_state;
 
 /* ---- sysfs ------------------------------------------------------------------ */
@@ -330,6 +357,74 @@ static int sys_value(const netif_state *s, nic *x, int k, uint64_t *v)
     return k != SF_CARRIER || *v <= 1;
 }
 
+/* ---- root qdiscs ------------------------------------------------------------ */
+
+/* One dump of the root qdiscs into s->ql: 1 when it holds this collect's.
+ * The list grows (rarely) when a dump filled it; a failed dump closes the
+ * socket, whose queue may hold the rest of that dump, for a fresh one next
+ * time. */
+static int read_qdiscs(netif_state *s, uint32_t nifs)
+{
+    for (int tries = 0; tries < 2; tries++) {
+        if (s->ql.cap < nifs + 8 || (tries && s->ql.n == s->ql.cap)) {
+            uint32_t cap = (nifs + 8 > 2 * s->ql.cap ? nifs + 8 : 2 * s->ql.cap);
+            pl_qdisc *q = realloc(s->ql.q, cap * sizeof *q);
+            if (!q)
+                return 0;
+            s->ql.q = q;
+            s->ql.cap = cap;
+        }
+        if (!s->qs && !(s->qs = pl_qdisc_open()))
+            return 0;
+        if (pl_qdisc_dump(s->qs, &s->ql) != 0) {
+            pl_qdisc_close(s->qs);
+            s->qs = NULL;
+            return 0;
+        }
+        if (s->ql.n < s->ql.cap)
+            return 1;
+    }
+    return 0;
+}
+
+/* The root qdisc of ifindex in the last dump (hint: its likely place). */
+static const pl_qdisc *find_qdisc(const netif_state *s, uint32_t ifindex, uint32_t hint)
+{
+    if (ifindex == 0)
+        return NULL;
+    if (hint < s->ql.n && s->ql.q[hint].ifindex == ifindex)
+        return &s->ql.q[hint];
+    for (uint32_t i = 0; i < s->ql.n; i++)
+        if (s->ql.q[i].ifindex == ifindex)
+            return &s->ql.q[i];
+    return NULL;
+}
+
+/* Sets x's wanted qdisc counters in instance inst and adds them to tq
+ * (nq: how many interfaces added one) unless x is loopback. */
+static void put_qdisc(const netif_state *s, const nic *x, uint32_t hint, const uint8_t *want,
+                      pl_snapshot *snap, uint32_t inst, uint64_t *tq, uint32_t *nq)
+{
+    const pl_qdisc *q = find_qdisc(s, x->ifindex, hint);
+    uint64_t v[NQ];
+    if (!q || !q->have_queue)
+        return;
+    v[Q_QLEN] = q->qlen;
+    v[Q_BACKLOG] = q->backlog;
+    v[Q_DROPS] = q->drops;
+    v[Q_REQUEUES] = q->requeues;
+    v[Q_OVERLIMITS] = q->overlimits;
+    for (int j = 0; j < NQ; j++) {
+        if (!want[j])
+            continue;
+        pl_snap_set(snap, inst, q_counter[j], v[j]);
+        if (!x->loop) {
+            tq[j] += v[j];
+            nq[j]++;
+        }
+    }
+}
+
 /* ---- interfaces -------------------------------------------------------------- */
 
 static nic *find_nic(netif_state *s, const char *name, size_t len, uint32_t hint)
@@ -432,11 +527,11 @@ static void update(netif_state *s, nic *x, const uint64_t v[NF], const uint8_t o
  * values != 0. */
 static int walk(netif_state *s, const uint8_t *wanted, pl_snapshot *snap, int values)
 {
-    uint8_t want_sys[NSF] = { 0 }, any_sys = 0;
-    uint64_t tsys[NSF] = { 0 };
+    uint8_t want_sys[NSF] = { 0 }, any_sys = 0, want_q[NQ] = { 0 }, any_q = 0;
+    uint64_t tsys[NSF] = { 0 }, tq[NQ] = { 0 };
     ndvals tot;
     pl_feed_in in;
-    uint32_t nsys[NSF] = { 0 }, nonloop = 0;
+    uint32_t nsys[NSF] = { 0 }, nq[NQ] = { 0 }, nonloop = 0;
     const pl_netdev *t;
     int e, ti;
 
@@ -449,6 +544,11 @@ static int walk(netif_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
     for (int j = 0; values && j < NSF; j++)
         if (!wanted || wanted[sf_counter[j]])
             want_sys[j] = any_sys = 1;
+    for (int j = 0; values && s->live && j < NQ; j++)
+        if (!wanted || wanted[q_counter[j]])
+            want_q[j] = any_q = 1;
+    if (any_q)
+        any_q = (uint8_t)read_qdiscs(s, t->n);
     memset(&tot, 0, sizeof tot);
     memset(tot.st, PL_NS_OK, sizeof tot.st);
     pl_feed_begin(&in, srcs, NSRC, NULL, snap, NULL);
@@ -477,6 +577,8 @@ static int walk(netif_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
                 tot.v[f] += x->pub.v[f];
             }
         }
+        if (any_q)
+            put_qdisc(s, x, r, want_q, snap, (uint32_t)inst, tq, nq);
         for (int j = 0; any_sys && j < NSF; j++) {
             uint64_t sv;
             if (!want_sys[j] || !sys_value(s, x, j, &sv))
@@ -504,6 +606,9 @@ static int walk(netif_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
         if (sf_total[j] == SUM_KNOWN ? nsys[j] > 0 : sf_total[j] == SUM_ALL && nsys[j] == nonloop)
             pl_snap_set(snap, (uint32_t)ti, sf_counter[j], tsys[j]);
     }
+    for (int j = 0; j < NQ; j++)        /* interfaces without a root qdisc queue nothing */
+        if (nq[j] > 0)
+            pl_snap_set(snap, (uint32_t)ti, q_counter[j], tq[j]);
     return 0;
 }
 
@@ -515,6 +620,7 @@ static int netif_open(pl_env *env, void **state)
     if (!s)
         return ENOMEM;
     s->env = pl_env_ref(env);  /* sysfs files are opened below its root */
+    s->live = strcmp(pl_env_root(env), "/") == 0;
     if (!(s->dev = pl_ksrc_attach(env, &pl_ksrc_netdev))) {
         pl_env_unref(s->env);
         free(s);
@@ -532,6 +638,8 @@ static void netif_close(void *state)
     for (uint32_t i = 0; i < s->n; i++)
         close_sysfs(&s->nics[i]);
     free(s->nics);
+    pl_qdisc_close(s->qs);
+    free(s->ql.q);
     pl_env_unref(s->env);
     free(s);
 }
