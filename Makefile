@@ -467,7 +467,7 @@ bench: deps-test
 	@$(MAKE) --no-print-directory all build/bench/floor build/bench/fixed build/bench/bulk build/bench/v1 build/bench/plugin build/bench/mklog \
 	  build/bench/appseg build/bench/remote $(TEST_PLUGINS) $(BENCH_FLOORS)
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
-	  $(LUA) bench/collect.lua
+	  python3 bench/udp_hold.py $(LUA) bench/collect.lua
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/process.lua
 	build/bench/fixed

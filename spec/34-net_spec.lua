@@ -92,6 +92,8 @@ describe("network countersets", function()
       { "Sockets", "23006823-5d1c-556c-b95d-0969941a91ba", "single", false, 16 },
       { "UDPLitev4", "5edfa1ae-0de1-4e63-b83a-a8a225b456f7", "single", false, 10 },
       { "UDPLitev6", "1f63e948-676b-4a29-b79f-0f6c25c01b02", "single", false, 10 },
+      { "UDP Queues", "25bc3227-a51e-4a1c-84cd-09425cde2f86", "multiple", true, 6 },
+      { "Bonding", "d34b9502-6503-4afd-9058-803e814eefd4", "multiple", false, 6 },
     }
     it("has stable GUIDs, instance types, costly flags and counters", function()
       for _, t in ipairs(sets) do

@@ -37,6 +37,7 @@
 #include "pl_rowset.h"
 #include "netdev.h"
 #include "qdisc.h"
+#include "srcparse.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -320,7 +321,7 @@ static int parse_hex(const char *p, uint64_t *v)
     if (p[0] != '0' || p[1] != 'x')
         return 0;
     for (p += 2; n < 16; p++, n++) {
-        int d = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+        int d = pl_src_hex(*p);
         if (d < 0)
             break;
         x = x * 16 + (uint64_t)d;
@@ -523,6 +524,23 @@ static void update(netif_state *s, nic *x, const uint64_t v[NF], const uint8_t o
     }
 }
 
+/* Sets x's wanted sysfs counters in instance inst and adds them to tsys
+ * (nsys: how many interfaces added one) unless x is loopback. */
+static void put_sys(const netif_state *s, nic *x, const uint8_t *want, pl_snapshot *snap,
+                    uint32_t inst, uint64_t *tsys, uint32_t *nsys)
+{
+    for (int j = 0; j < NSF; j++) {
+        uint64_t sv;
+        if (!want[j] || !sys_value(s, x, j, &sv))
+            continue;
+        pl_snap_set(snap, inst, sf_counter[j], sv);
+        if (!x->loop) {
+            tsys[j] += sv;
+            nsys[j]++;
+        }
+    }
+}
+
 /* One pass over the rows of /proc/net/dev: instances, and values when
  * values != 0. */
 static int walk(netif_state *s, const uint8_t *wanted, pl_snapshot *snap, int values)
@@ -579,16 +597,8 @@ static int walk(netif_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
         }
         if (any_q)
             put_qdisc(s, x, r, want_q, snap, (uint32_t)inst, tq, nq);
-        for (int j = 0; any_sys && j < NSF; j++) {
-            uint64_t sv;
-            if (!want_sys[j] || !sys_value(s, x, j, &sv))
-                continue;
-            pl_snap_set(snap, (uint32_t)inst, sf_counter[j], sv);
-            if (!x->loop) {
-                tsys[j] += sv;
-                nsys[j]++;
-            }
-        }
+        if (any_sys)
+            put_sys(s, x, want_sys, snap, (uint32_t)inst, tsys, nsys);
     }
     sweep(s);
     if ((ti = pl_snap_add(snap, "_Total", TOTAL_ID)) < 0)

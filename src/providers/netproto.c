@@ -24,6 +24,7 @@
 #include "pl_ksrc.h"
 #include "pl_rowset.h"
 #include "netmib.h"
+#include "srcparse.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -488,17 +489,6 @@ static void tcp6_close(void *state)
     free(s);
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    return -1;
-}
-
 /* The st field of one table line "sl: local remote st ...": 0..255, -1 if malformed. */
 static int line_state(const char *p)
 {
@@ -512,7 +502,7 @@ static int line_state(const char *p)
     }
     while (*p == ' ')
         p++;
-    int hi = hexval(p[0]), lo = hi < 0 ? -1 : hexval(p[1]);
+    int hi = pl_src_hex(p[0]), lo = hi < 0 ? -1 : pl_src_hex(p[1]);
     if (lo < 0 || p[2] != ' ')
         return -1;
     return hi * 16 + lo;

@@ -39,29 +39,40 @@ static void stats_cb(const struct nlattr *a, pl_qdisc *q)
     }
 }
 
-/* TCA_STATS2's attributes: 0, or -1 when one does not fit in the nest
- * (libmnl's walk stops at it silently: the end it reached must be the
- * nest's end). */
+static int parse_stats2(const struct nlattr *nest, pl_qdisc *q);
+
+/* The attributes from a to end (libmnl's mnl_attr_ok and mnl_attr_next,
+ * as its for_each macros): the stats of a nest (inner), or the message's
+ * TCA_STATS2.  0, or -1 when an attribute does not fit: the walk must end
+ * exactly at end. */
+static int walk_attrs(const void *first, const void *end, pl_qdisc *q, int inner)
+{
+    const struct nlattr *a = first;
+    while (mnl_attr_ok(a, (int)((const char *)end - (const char *)a))) {
+        if (inner)
+            stats_cb(a, q);
+        else if (mnl_attr_get_type(a) == TCA_STATS2 &&
+                 (mnl_attr_validate(a, MNL_TYPE_NESTED) < 0 || parse_stats2(a, q) < 0))
+            return -1;
+        a = mnl_attr_next(a);
+    }
+    return (const void *)a == end ? 0 : -1;
+}
+
+/* TCA_STATS2's attributes: 0, or -1 when one does not fit in the nest. */
 static int parse_stats2(const struct nlattr *nest, pl_qdisc *q)
 {
-    const struct nlattr *a;
     const char *end = (const char *)mnl_attr_get_payload(nest) +
                       MNL_ALIGN(mnl_attr_get_payload_len(nest));
-    mnl_attr_for_each_nested(a, nest)
-        stats_cb(a, q);
-    return (const char *)a == end ? 0 : -1;
+    return walk_attrs(mnl_attr_get_payload(nest), end, q, 1);
 }
 
 /* The attributes after the tcmsg: 0, or -1 when one does not fit in the
  * message or TCA_STATS2 is malformed. */
 static int parse_attrs(const struct nlmsghdr *nlh, size_t offset, pl_qdisc *q)
 {
-    const struct nlattr *a;
-    mnl_attr_for_each(a, nlh, offset)
-        if (mnl_attr_get_type(a) == TCA_STATS2 &&
-            (mnl_attr_validate(a, MNL_TYPE_NESTED) < 0 || parse_stats2(a, q) < 0))
-            return -1;
-    return (const char *)a == (const char *)mnl_nlmsg_get_payload_tail(nlh) ? 0 : -1;
+    return walk_attrs(mnl_nlmsg_get_payload_offset(nlh, offset), mnl_nlmsg_get_payload_tail(nlh),
+                      q, 0);
 }
 
 /* One message: a root qdisc is added; anything else is skipped. */
