@@ -48,8 +48,8 @@ static void test_tcpext_rates(void)
     pl_snap_free(&s1);
 }
 
-/* A 4.19-era TcpExt without TCPZeroWindowDrop and TCPRcvQDrop (they came in
- * 2019), one key with a negative and one with a garbage value: only those
+/* An older kernel's TcpExt without TCPZeroWindowDrop, TCPRcvQDrop and
+ * others, one key with a negative and one with a garbage value: only those
  * counters are unset. */
 static void test_tcpext_old(void)
 {
@@ -89,7 +89,7 @@ static void test_udplite(void)
     static const uint64_t lite4[] = {31 + 33, 31, 5, 1, 33, 2, 3, 4, 6, 7};
     /* UdpLite6InDatagrams 77 NoPorts 1 InErrors 2 OutDatagrams 78 Rcvbuf 3
      * Sndbuf 4 InCsum 5 MemErrors 6; no UdpLite6IgnoredMulti line, as on
-     * 6.x kernels (udplite6 has no such MIB entry) */
+     * this VM's 6.18 kernel */
     static const uint64_t lite6[] = {77 + 78, 77, 1, 2, 78, 3, 4, 5, UINT64_MAX, 6};
     static const char *const trees[] = {FX "net-basic", FX "net-newkernel"};
     for (int t = 0; t < 2; t++) {

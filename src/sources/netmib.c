@@ -38,8 +38,8 @@ static const pl_ns_key tcp_keys[] = {          /* PL_TCP_ACTIVE .. PL_TCP_CSUM *
     K("InSegs"), K("OutSegs"), K("RetransSegs"), K("InErrs"), K("OutRsts"), K("InCsumErrors"),
 };
 /* TcpExt keys come and go with kernel versions (TCPRcvQDrop and
- * TCPZeroWindowDrop are 2019 additions, TCPMemoryPressures and
- * TCPBacklogDrop older ones): found by name, a missing one stays absent. */
+ * TCPZeroWindowDrop are later additions than the others here; a 6.18
+ * kernel has all of them): found by name, a missing one stays absent. */
 static const pl_ns_key tcpext_keys[] = {
     K("ListenOverflows"), K("ListenDrops"), K("TCPTimeouts"), K("TCPSynRetrans"),
     K("SyncookiesSent"), K("SyncookiesRecv"), K("SyncookiesFailed"), K("PruneCalled"),
