@@ -21,7 +21,7 @@ SECONDS_  := $(if $(SECONDS),$(SECONDS),0)
 # both sets (doc/footprint.sh). gnuplot-nox is in TEST_PKGS: only `perflua
 # plot` runs it (and its spec); without it plot exits 2 naming the apt-get line.
 RUN_PKGS  := gcc libc6-dev make pkg-config lua5.4 liblua5.4-dev libedit-dev libncurses-dev lua-argparse lua-dkjson \
-             libinih-dev libjansson-dev libcurl4-gnutls-dev libmicrohttpd-dev libsqlite3-dev
+             libinih-dev libjansson-dev libcurl4-gnutls-dev libmicrohttpd-dev libsqlite3-dev libmnl-dev
 TEST_PKGS := lua-busted lua-check luarocks valgrind tmux lua-ldoc lua-markdown cppcheck \
              clang libclang-rt-14-dev python3 libpcp-mmv1-dev libpcp3-dev prometheus \
              prometheus-alertmanager curl lua-cjson prometheus-node-exporter groff-base \
@@ -37,8 +37,10 @@ TERM_LIBS  := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw 
 # the core's own library: libsqlite3 writes and reads the SQLite logs (src/core/slog.c)
 CORE_LIBS  := -lsqlite3
 # the providers' libraries (and the core's): inih reads plug-in configuration files, jansson a
-# remote machine's metadata (libcurl is opened at run time: -ldl)
-PROV_LIBS  := -linih -ljansson -ldl $(CORE_LIBS)
+# remote machine's metadata, libmnl frames the rtnetlink qdisc dump (src/sources/qdisc.c)
+# (libcurl is opened at run time: -ldl)
+MNL_LIBS   := $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
+PROV_LIBS  := -linih -ljansson $(MNL_LIBS) -ldl $(CORE_LIBS)
 # the Lua binding sends alerts over HTTP (src/lua/lhttp.c) with libcurl, which it
 # opens at its first use (libcurl4-gnutls-dev gives the header and the library)
 CURL_LIBS  := -ldl
@@ -170,7 +172,7 @@ build/perflib.pc: Makefile
 	@mkdir -p $(dir $@)
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$${prefix}/include' '' \
 	  'Name: perflib' 'Description: Linux performance counters: the PerfLib V2 consumer API' \
-	  'Version: 0.1.0' 'Libs: -L$${libdir} -lperflib' 'Libs.private: -linih -ljansson -ldl -lsqlite3 -lm -lpthread' \
+	  'Version: 0.1.0' 'Libs: -L$${libdir} -lperflib' 'Libs.private: -linih -ljansson -lmnl -ldl -lsqlite3 -lm -lpthread' \
 	  'Cflags: -I$${includedir}/perflib' > $@
 
 # libperflib-provider: what an application links to publish countersets
@@ -465,7 +467,7 @@ bench: deps-test
 	@$(MAKE) --no-print-directory all build/bench/floor build/bench/fixed build/bench/bulk build/bench/v1 build/bench/plugin build/bench/mklog \
 	  build/bench/appseg build/bench/remote $(TEST_PLUGINS) $(BENCH_FLOORS)
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
-	  $(LUA) bench/collect.lua
+	  python3 bench/udp_hold.py $(LUA) bench/collect.lua
 	LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
 	  $(LUA) bench/process.lua
 	build/bench/fixed

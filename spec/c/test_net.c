@@ -75,9 +75,12 @@ static void expect_row(int line, const pl_snapshot *s, const char *inst, const u
 static void nic_row(uint64_t *r, const uint64_t *f, uint64_t bw, uint64_t nh, uint64_t mtu,
                     uint64_t oper, uint64_t cc)
 {
-    const uint64_t row[24] = {
+    /* carrier, duplex and flags: the net-* trees have no such files; the
+     * output queue counters come from rtnetlink on the live root only */
+    const uint64_t row[31] = {
         f[0] + f[8], f[1] + f[9], f[1], f[9], bw, f[0], f[7], f[3], f[2], nh, f[8], f[11],
-        f[10], U, f[4], f[5], f[12], f[13], f[14], f[6], f[15], mtu, oper, cc,
+        f[10], U, f[4], f[5], f[12], f[13], f[14], f[6], f[15], mtu, oper, cc, U, U, U,
+        U, U, U, U,
     };
     memcpy(r, row, sizeof row);
 }
@@ -128,11 +131,11 @@ static int replace(const char *dir, const char *rel, const char *text)
 static void test_defs(void)
 {
     static const struct { const char *name, *guid; uint32_t index, n, type; int costly; } sets[] = {
-        {"Network Interface", "9522ef18-bc04-585b-bca1-4c469f9e2d1f", 6000, 24,
+        {"Network Interface", "9522ef18-bc04-585b-bca1-4c469f9e2d1f", 6000, 31,
          PERF_COUNTERSET_MULTI_INSTANCES, 0},
         {"IPv4", "870fb42a-6264-5175-88de-1af8024110b4", 7000, 19, 0, 0},
         {"IPv6", "ff90b8cf-7060-57e6-b522-4de19cbcd5dd", 8000, 19, 0, 0},
-        {"TCPv4", "1a64366b-36ff-5767-a8c1-11195c48c1af", 9000, 16, 0, 0},
+        {"TCPv4", "1a64366b-36ff-5767-a8c1-11195c48c1af", 9000, 38, 0, 0},
         {"TCPv6", "f7c27857-fc23-5c0b-a901-890636c05bdf", 10000, 4, 0, 1},
         {"UDPv4", "3f93c40c-ecbf-5129-a61b-377bfa73a00e", 11000, 10, 0, 0},
         {"UDPv6", "6e13e8eb-b7c2-53a4-ab1b-21053f6726bc", 12000, 10, 0, 0},
@@ -227,7 +230,7 @@ static void test_netif_basic(void)
     static const char *const names[] = {"lo", "ifb0", "eth0", "enp3s0", "veth1a2b3c4d5e",
                                         "old:alias", "_Total"};
     static const uint32_t ids[] = {1, 2, 4, 3, 12, 0, TOTAL_ID};
-    uint64_t row[24], tot[16];
+    uint64_t row[31], tot[16];
     pl_snapshot s;
     CHECK_EQ_U64(collect_tree(FX "net-basic", "Network Interface", NULL, &s), 0);
     CHECK_EQ_U64(s.ninst, 7);
@@ -478,9 +481,16 @@ static void test_snmp_basic(void)
                                    11, 12, 13, 640000, 512000};
     /* Tcp: ActiveOpens 88 PassiveOpens 69 AttemptFails 1 EstabResets 22
      * CurrEstab 3 InSegs 129026 OutSegs 128604 RetransSegs 5 InErrs 4 OutRsts
-     * 23 InCsumErrors 2; TcpExt 31 32 33 34 (MaxConn -1 is not a counter) */
+     * 23 InCsumErrors 2; TcpExt 31 32 33 34 (MaxConn -1 is not a counter);
+     * then TcpExt SyncookiesSent 41 Recv 42 Failed 43, PruneCalled 44,
+     * RcvPruned 45, OfoPruned 46, TW 13, TCPTimeWaitOverflow 55,
+     * TCPLostRetransmit 47, TCPFastRetrans 48, TCPSlowStartRetrans 49,
+     * TCPRetransFail 57, TCPAbortOnData 50 OnMemory 51 OnTimeout 52,
+     * TCPMemoryPressures 53, TCPBacklogDrop 54, TCPReqQFullDrop 56,
+     * TCPOFOQueue 58, TCPOFODrop 59, TCPZeroWindowDrop 60, TCPRcvQDrop 61 */
     static const uint64_t tcp4[] = {129026 + 128604, 3, 88, 69, 1, 22, 129026, 128604, 5, 4, 23,
-                                    2, 31, 32, 33, 34};
+                                    2, 31, 32, 33, 34, 41, 42, 43, 44, 45, 46, 13, 55, 47, 48,
+                                    49, 57, 50, 51, 52, 53, 54, 56, 58, 59, 60, 61};
     /* tcp6 states 0A 0A 01 01 01 08 06 06 02: established 01+08 = 4 */
     static const uint64_t tcp6[] = {4, 2, 2, 9};
     static const uint64_t udp4[] = {67 + 2468, 67, 2400, 6, 2468, 7, 8, 9, 10, 11};

@@ -15,6 +15,7 @@ static const pl_counterset_def *const builtin[] = {
     &pl_softnet_def, &pl_conntrack_def, &pl_buddyinfo_def, &pl_ksm_def,
     &pl_slabinfo_def, &pl_schedstat_def, &pl_nfsd_def, &pl_diskpartition_def,
     &pl_nfsrpc_def, &pl_mdraid_def,
+    &pl_udplitev4_def, &pl_udplitev6_def, &pl_udpqueue_def, &pl_bonding_def,
     &pl_taskstates_def, &pl_container_def,
 };
 

@@ -6,7 +6,7 @@
  * rows once per collect for every set and query that wants it.  The ifindex and the device type
  * (/sys/class/net/<if>/ifindex, type) are read once per interface and kept;
  * 0 when sysfs has no such interface.  The sysfs value files (speed, mtu,
- * operstate, carrier_changes, statistics/rx_nohandler) are kept open and read
+ * operstate, carrier, duplex, flags, carrier_changes, statistics/rx_nohandler) are kept open and read
  * only when their counters are wanted.
  *
  * Falling values (rule R2, sysstat's check_net_dev_reg): when a field falls,
@@ -22,14 +22,22 @@
  * interface that goes away or is re-registered never makes them fall; its
  * error counts are the sum over the present interfaces.  A _Total value is
  * unset when an interface it adds lacks the field.  Current Bandwidth of
- * _Total is the sum of the known speeds.  Output Queue Length is kept for
- * Windows queries but never set: Linux exposes no per-interface queue length
- * outside rtnetlink. */
+ * _Total is the sum of the known speeds.
+ *
+ * Output queue: Linux shows a device's transmit queue only as its root
+ * qdisc's statistics over rtnetlink (qdisc.h), one RTM_GETQDISC dump per
+ * collect on a socket kept open, matched to the interfaces by ifindex.  The
+ * socket sees the process's own network namespace, so only a query of the
+ * live root ("/") uses it; on a fixture tree those counters have no data.
+ * _Total sums the interfaces that have a root qdisc (one without queues
+ * nothing), loopback left out. */
 #include "providers.h"
 #include "pl_provider.h"
 #include "pl_ksrc.h"
 #include "pl_rowset.h"
 #include "netdev.h"
+#include "qdisc.h"
+#include "srcparse.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -42,9 +50,10 @@ enum { RXB, RXP, RXE, RXD, RXFIFO, RXFRAME, RXCOMP, RXMC,
        TXB, TXP, TXE, TXD, TXFIFO, COLLS, CARRIER, TXCOMP, NF };
 _Static_assert(NF == PL_ND_FIELDS, "the source's fields");
 /* sysfs value files */
-enum { SF_SPEED, SF_MTU, SF_OPER, SF_CHG, SF_NOHANDLER, NSF };
+enum { SF_SPEED, SF_MTU, SF_OPER, SF_CHG, SF_NOHANDLER, SF_CARRIER, SF_DUPLEX, SF_FLAGS, NSF };
 static const char *const sf_file[NSF] = {
-    "speed", "mtu", "operstate", "carrier_changes", "statistics/rx_nohandler",
+    "speed", "mtu", "operstate", "carrier_changes", "statistics/rx_nohandler", "carrier",
+    "duplex", "flags",
 };
 
 #define BULK PERF_COUNTER_BULK_COUNT
@@ -92,8 +101,9 @@ static const char *const sf_file[NSF] = {
     R(12, "Packets Outbound Errors", "Packets that could not be sent because of errors, " \
       "since the interface came up (/proc/net/dev transmit errs).", \
       LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, TXE)) \
-    R(13, "Output Queue Length", "Length of the output packet queue: kept for Windows " \
-      "queries, always no data, since Linux shows the qdisc backlog only over rtnetlink.", \
+    R(13, "Output Queue Length", "Packets queued in the interface's root qdisc now (qlen " \
+      "of TCA_STATS2/TCA_STATS_QUEUE in the rtnetlink RTM_GETQDISC dump, tc's backlog Np); " \
+      "no data without a root qdisc or on another machine's tree.", \
       RAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE), PL_BY_HAND()) \
     R(14, "Receive FIFO Errors", "Receive FIFO buffer overruns (/proc/net/dev receive fifo).", \
       LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_ROW, RXFIFO)) \
@@ -122,6 +132,27 @@ static const char *const sf_file[NSF] = {
       RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, GAUGE), PL_BY_HAND()) \
     R(23, "Carrier Changes", "Times the link carrier came or went since the interface was " \
       "created (/sys/class/net/<if>/carrier_changes).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
+    R(24, "Carrier", "1 when the link has a carrier, 0 when not " \
+      "(/sys/class/net/<if>/carrier); no data while the interface is down (EINVAL).", \
+      RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, GAUGE), PL_BY_HAND()) \
+    R(25, "Duplex", "Link duplex of /sys/class/net/<if>/duplex: 1 half, 2 full; no data " \
+      "when the driver reports unknown or none (virtual devices, link down).", \
+      RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, DISCRETE), PL_BY_HAND()) \
+    R(26, "Interface Flags", "The interface's IFF_* flag bits (/sys/class/net/<if>/flags, " \
+      "hex): 0x1 up, 0x2 broadcast, 0x8 loopback, 0x100 promiscuous, 0x1000 multicast.", \
+      RAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, DISCRETE), PL_BY_HAND()) \
+    R(27, "Output Queue Bytes", "Bytes queued in the interface's root qdisc now (backlog " \
+      "of TCA_STATS2/TCA_STATS_QUEUE over rtnetlink, tc's backlog Nb).", \
+      RAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_BY_HAND()) \
+    R(28, "Output Queue Drops", "Packets the root qdisc dropped since it was attached " \
+      "(drops of TCA_STATS2/TCA_STATS_QUEUE over rtnetlink; a 32-bit kernel counter).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
+    R(29, "Output Queue Requeues", "Packets the root qdisc put back because the driver was " \
+      "busy, since it was attached (requeues of TCA_STATS_QUEUE over rtnetlink).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
+    R(30, "Output Queue Overlimits", "Times the root qdisc held packets back for a rate " \
+      "limit, since it was attached (overlimits of TCA_STATS_QUEUE over rtnetlink).", \
       LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND())
 
 enum { S_ROW, NSRC };
@@ -140,8 +171,19 @@ static const pl_feed feeds[] = { NETIF_ROWS(PL_ROW_FEED) };
 #define NC (sizeof counters / sizeof counters[0])
 
 /* The sysfs value file of each counter made from one. */
-enum { C_SPEED = 4, C_NOHANDLER = 9, C_MTU = 21, C_OPER = 22, C_CHG = 23 };
-static const uint8_t sf_counter[NSF] = { C_SPEED, C_MTU, C_OPER, C_CHG, C_NOHANDLER };
+enum { C_SPEED = 4, C_NOHANDLER = 9, C_MTU = 21, C_OPER = 22, C_CHG = 23, C_CARRIER = 24,
+       C_DUPLEX = 25, C_FLAGS = 26 };
+static const uint8_t sf_counter[NSF] = { C_SPEED, C_MTU, C_OPER, C_CHG, C_NOHANDLER, C_CARRIER,
+                                         C_DUPLEX, C_FLAGS };
+/* _Total of a sysfs counter: the known speeds' sum (SUM_KNOWN), the sum when
+ * every non-loopback interface has it (SUM_ALL), or none (states, sizes). */
+enum { NO_TOTAL, SUM_KNOWN, SUM_ALL };
+static const uint8_t sf_total[NSF] = { [SF_SPEED] = SUM_KNOWN, [SF_CHG] = SUM_ALL,
+                                       [SF_NOHANDLER] = SUM_ALL };
+
+/* The root qdisc's counters (rtnetlink, the live root only). */
+enum { Q_QLEN, Q_BACKLOG, Q_DROPS, Q_REQUEUES, Q_OVERLIMITS, NQ };
+static const uint8_t q_counter[NQ] = { 13, 27, 28, 29, 30 };
 
 /* Fields whose _Total is a running sum of increments (the /sec ones). */
 static const uint8_t rate_field[NF] = { [RXB] = 1, [RXP] = 1, [RXMC] = 1, [TXB] = 1, [TXP] = 1 };
@@ -168,6 +210,9 @@ typedef struct netif_state {
     nic *nics;
     uint32_t n, cap, gen;
     uint64_t total[NF];      /* running sums of increments, loopback left out */
+    int live;                /* the root is "/": rtnetlink sees this namespace */
+    pl_qdisc_sock *qs;       /* opened on first want, kept; NULL after a failure */
+    pl_qdisc_list ql;        /* the last dump's root qdiscs */
 } netif_state;
 
 /* ---- sysfs ------------------------------------------------------------------ */
@@ -255,6 +300,38 @@ static const char *const operstates[] = {
     "up", "down", "testing", "unknown", "dormant", "notpresent", "lowerlayerdown",
 };
 
+/* duplex: "unknown" (and anything else) has no code */
+static const char *const duplexes[] = { "half", "full" };
+
+/* 1 + the index of the word buf holds (up to '\n') in words, 0 if none. */
+static uint64_t word_code(const char *buf, const char *const *words, size_t n)
+{
+    size_t l = strcspn(buf, "\n");
+    for (size_t i = 0; i < n; i++)
+        if (strlen(words[i]) == l && strncmp(buf, words[i], l) == 0)
+            return i + 1;
+    return 0;
+}
+
+/* "0x1003\n" (dev_show's "%#x"): 1 with *v; anything else 0. */
+static int parse_hex(const char *p, uint64_t *v)
+{
+    uint64_t x = 0;
+    int n = 0;
+    if (p[0] != '0' || p[1] != 'x')
+        return 0;
+    for (p += 2; n < 16; p++, n++) {
+        int d = pl_src_hex(*p);
+        if (d < 0)
+            break;
+        x = x * 16 + (uint64_t)d;
+    }
+    if (n == 0 || (*p != '\n' && *p != '\0'))
+        return 0;
+    *v = x;
+    return 1;
+}
+
 /* Value of sysfs counter k of x: 1 with *v, 0 if none. */
 static int sys_value(const netif_state *s, nic *x, int k, uint64_t *v)
 {
@@ -263,15 +340,13 @@ static int sys_value(const netif_state *s, nic *x, int k, uint64_t *v)
     int len = read_sys(s, x, k, buf, sizeof buf);
     if (len < 0)
         return 0;
-    if (k == SF_OPER) {
-        size_t l = strcspn(buf, "\n");
-        for (size_t i = 0; i < sizeof operstates / sizeof operstates[0]; i++)
-            if (strlen(operstates[i]) == l && strncmp(buf, operstates[i], l) == 0) {
-                *v = i + 1;
-                return 1;
-            }
-        return 0;
+    if (k == SF_OPER || k == SF_DUPLEX) {
+        *v = k == SF_OPER ? word_code(buf, operstates, sizeof operstates / sizeof operstates[0])
+                          : word_code(buf, duplexes, 2);
+        return *v != 0;
     }
+    if (k == SF_FLAGS)
+        return parse_hex(buf, v);
     /* speed -1 is "unknown"; anything not a plain decimal is left unset */
     if (pl_parse_u64(&p, v) || (*p != '\n' && *p != '\0'))
         return 0;
@@ -280,7 +355,75 @@ static int sys_value(const netif_state *s, nic *x, int k, uint64_t *v)
             return 0;                    /* SPEED_UNKNOWN of older drivers */
         *v *= 1000000;
     }
-    return 1;
+    return k != SF_CARRIER || *v <= 1;
+}
+
+/* ---- root qdiscs ------------------------------------------------------------ */
+
+/* One dump of the root qdiscs into s->ql: 1 when it holds this collect's.
+ * The list grows (rarely) when a dump filled it; a failed dump closes the
+ * socket, whose queue may hold the rest of that dump, for a fresh one next
+ * time. */
+static int read_qdiscs(netif_state *s, uint32_t nifs)
+{
+    for (int tries = 0; tries < 2; tries++) {
+        if (s->ql.cap < nifs + 8 || (tries && s->ql.n == s->ql.cap)) {
+            uint32_t cap = (nifs + 8 > 2 * s->ql.cap ? nifs + 8 : 2 * s->ql.cap);
+            pl_qdisc *q = realloc(s->ql.q, cap * sizeof *q);
+            if (!q)
+                return 0;
+            s->ql.q = q;
+            s->ql.cap = cap;
+        }
+        if (!s->qs && !(s->qs = pl_qdisc_open()))
+            return 0;
+        if (pl_qdisc_dump(s->qs, &s->ql) != 0) {
+            pl_qdisc_close(s->qs);
+            s->qs = NULL;
+            return 0;
+        }
+        if (s->ql.n < s->ql.cap)
+            return 1;
+    }
+    return 0;
+}
+
+/* The root qdisc of ifindex in the last dump (hint: its likely place). */
+static const pl_qdisc *find_qdisc(const netif_state *s, uint32_t ifindex, uint32_t hint)
+{
+    if (ifindex == 0)
+        return NULL;
+    if (hint < s->ql.n && s->ql.q[hint].ifindex == ifindex)
+        return &s->ql.q[hint];
+    for (uint32_t i = 0; i < s->ql.n; i++)
+        if (s->ql.q[i].ifindex == ifindex)
+            return &s->ql.q[i];
+    return NULL;
+}
+
+/* Sets x's wanted qdisc counters in instance inst and adds them to tq
+ * (nq: how many interfaces added one) unless x is loopback. */
+static void put_qdisc(const netif_state *s, const nic *x, uint32_t hint, const uint8_t *want,
+                      pl_snapshot *snap, uint32_t inst, uint64_t *tq, uint32_t *nq)
+{
+    const pl_qdisc *q = find_qdisc(s, x->ifindex, hint);
+    uint64_t v[NQ];
+    if (!q || !q->have_queue)
+        return;
+    v[Q_QLEN] = q->qlen;
+    v[Q_BACKLOG] = q->backlog;
+    v[Q_DROPS] = q->drops;
+    v[Q_REQUEUES] = q->requeues;
+    v[Q_OVERLIMITS] = q->overlimits;
+    for (int j = 0; j < NQ; j++) {
+        if (!want[j])
+            continue;
+        pl_snap_set(snap, inst, q_counter[j], v[j]);
+        if (!x->loop) {
+            tq[j] += v[j];
+            nq[j]++;
+        }
+    }
 }
 
 /* ---- interfaces -------------------------------------------------------------- */
@@ -381,15 +524,32 @@ static void update(netif_state *s, nic *x, const uint64_t v[NF], const uint8_t o
     }
 }
 
+/* Sets x's wanted sysfs counters in instance inst and adds them to tsys
+ * (nsys: how many interfaces added one) unless x is loopback. */
+static void put_sys(const netif_state *s, nic *x, const uint8_t *want, pl_snapshot *snap,
+                    uint32_t inst, uint64_t *tsys, uint32_t *nsys)
+{
+    for (int j = 0; j < NSF; j++) {
+        uint64_t sv;
+        if (!want[j] || !sys_value(s, x, j, &sv))
+            continue;
+        pl_snap_set(snap, inst, sf_counter[j], sv);
+        if (!x->loop) {
+            tsys[j] += sv;
+            nsys[j]++;
+        }
+    }
+}
+
 /* One pass over the rows of /proc/net/dev: instances, and values when
  * values != 0. */
 static int walk(netif_state *s, const uint8_t *wanted, pl_snapshot *snap, int values)
 {
-    uint8_t want_sys[NSF] = { 0 }, any_sys = 0;
-    uint64_t tsys[NSF] = { 0 };
+    uint8_t want_sys[NSF] = { 0 }, any_sys = 0, want_q[NQ] = { 0 }, any_q = 0;
+    uint64_t tsys[NSF] = { 0 }, tq[NQ] = { 0 };
     ndvals tot;
     pl_feed_in in;
-    uint32_t nsys[NSF] = { 0 }, nonloop = 0;
+    uint32_t nsys[NSF] = { 0 }, nq[NQ] = { 0 }, nonloop = 0;
     const pl_netdev *t;
     int e, ti;
 
@@ -402,6 +562,11 @@ static int walk(netif_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
     for (int j = 0; values && j < NSF; j++)
         if (!wanted || wanted[sf_counter[j]])
             want_sys[j] = any_sys = 1;
+    for (int j = 0; values && s->live && j < NQ; j++)
+        if (!wanted || wanted[q_counter[j]])
+            want_q[j] = any_q = 1;
+    if (any_q)
+        any_q = (uint8_t)read_qdiscs(s, t->n);
     memset(&tot, 0, sizeof tot);
     memset(tot.st, PL_NS_OK, sizeof tot.st);
     pl_feed_begin(&in, srcs, NSRC, NULL, snap, NULL);
@@ -430,16 +595,10 @@ static int walk(netif_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
                 tot.v[f] += x->pub.v[f];
             }
         }
-        for (int j = 0; any_sys && j < NSF; j++) {
-            uint64_t sv;
-            if (!want_sys[j] || !sys_value(s, x, j, &sv))
-                continue;
-            pl_snap_set(snap, (uint32_t)inst, sf_counter[j], sv);
-            if (!x->loop) {
-                tsys[j] += sv;
-                nsys[j]++;
-            }
-        }
+        if (any_q)
+            put_qdisc(s, x, r, want_q, snap, (uint32_t)inst, tq, nq);
+        if (any_sys)
+            put_sys(s, x, want_sys, snap, (uint32_t)inst, tsys, nsys);
     }
     sweep(s);
     if ((ti = pl_snap_add(snap, "_Total", TOTAL_ID)) < 0)
@@ -454,9 +613,12 @@ static int walk(netif_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
     for (int j = 0; j < NSF; j++) {
         if (!want_sys[j])
             continue;
-        if (j == SF_SPEED ? nsys[j] > 0 : (j != SF_MTU && j != SF_OPER && nsys[j] == nonloop))
+        if (sf_total[j] == SUM_KNOWN ? nsys[j] > 0 : sf_total[j] == SUM_ALL && nsys[j] == nonloop)
             pl_snap_set(snap, (uint32_t)ti, sf_counter[j], tsys[j]);
     }
+    for (int j = 0; j < NQ; j++)        /* interfaces without a root qdisc queue nothing */
+        if (nq[j] > 0)
+            pl_snap_set(snap, (uint32_t)ti, q_counter[j], tq[j]);
     return 0;
 }
 
@@ -468,6 +630,7 @@ static int netif_open(pl_env *env, void **state)
     if (!s)
         return ENOMEM;
     s->env = pl_env_ref(env);  /* sysfs files are opened below its root */
+    s->live = strcmp(pl_env_root(env), "/") == 0;
     if (!(s->dev = pl_ksrc_attach(env, &pl_ksrc_netdev))) {
         pl_env_unref(s->env);
         free(s);
@@ -485,6 +648,8 @@ static void netif_close(void *state)
     for (uint32_t i = 0; i < s->n; i++)
         close_sysfs(&s->nics[i]);
     free(s->nics);
+    pl_qdisc_close(s->qs);
+    free(s->ql.q);
     pl_env_unref(s->env);
     free(s);
 }

@@ -24,6 +24,7 @@
 #include "pl_ksrc.h"
 #include "pl_rowset.h"
 #include "netmib.h"
+#include "srcparse.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -172,7 +173,81 @@ static np_set ip6_set = { snmp6_only, 1, ip6_rows };
       BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_TIMEOUTS)) \
     R(15, "SYN Retransmits/sec", "SYN and SYN-ACK retransmissions per second (TcpExt " \
       "TCPSynRetrans of /proc/net/netstat).", \
-      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_SYNRETR))
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_SYNRETR)) \
+    TCPEXT_ROWS(R, X)
+
+/* Linux-only TcpExt counters of /proc/net/netstat, ids from 16: the drops,
+ * overflows and retransmission kinds operators alert on.  Events an alert
+ * compares with a threshold per interval are /sec; drops and failures are
+ * counts since boot, as Windows keeps its error counts. */
+#define TCPEXT_ROWS(R, X) \
+    R(16, "SYN Cookies Sent/sec", "SYN cookies sent per second because a listen queue's SYN " \
+      "backlog was full (TcpExt SyncookiesSent of /proc/net/netstat).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_SCSENT)) \
+    R(17, "SYN Cookies Received/sec", "Valid SYN cookies received back per second (TcpExt " \
+      "SyncookiesRecv of /proc/net/netstat).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_SCRECV)) \
+    R(18, "SYN Cookies Failed", "ACKs whose SYN cookie did not check, since boot (TcpExt " \
+      "SyncookiesFailed of /proc/net/netstat).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_SCFAIL)) \
+    R(19, "Receive Queue Prunes/sec", "Times a socket's receive queue was pruned for memory " \
+      "per second (TcpExt PruneCalled of /proc/net/netstat).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_PRUNE)) \
+    R(20, "Receive Queue Pruned Drops", "Packets dropped from a receive queue because pruning " \
+      "could not free enough memory, since boot (TcpExt RcvPruned of /proc/net/netstat).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_RCVPRUNED)) \
+    R(21, "Out-of-Order Queue Pruned Drops", "Packets dropped from an out-of-order queue to " \
+      "free memory, since boot (TcpExt OfoPruned of /proc/net/netstat).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_OFOPRUNED)) \
+    R(22, "Time Wait Finished/sec", "Sockets that finished TIME_WAIT per second (TcpExt TW " \
+      "of /proc/net/netstat).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_TW)) \
+    R(23, "Time Wait Overflows", "Sockets closed without a TIME_WAIT bucket because " \
+      "tcp_max_tw_buckets was reached, since boot (TcpExt TCPTimeWaitOverflow of " \
+      "/proc/net/netstat).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_TWOVERFLOW)) \
+    R(24, "Lost Retransmits/sec", "Retransmitted segments lost again, per second (TcpExt " \
+      "TCPLostRetransmit of /proc/net/netstat).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_LOSTRETR)) \
+    R(25, "Fast Retransmits/sec", "Segments retransmitted by fast retransmit per second " \
+      "(TcpExt TCPFastRetrans of /proc/net/netstat).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_FASTRETR)) \
+    R(26, "Slow Start Retransmits/sec", "Segments retransmitted in slow start after a " \
+      "timeout, per second (TcpExt TCPSlowStartRetrans of /proc/net/netstat).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_SSRETR)) \
+    R(27, "Retransmit Failures", "Retransmissions the stack failed to send (no memory, " \
+      "queue full), since boot (TcpExt TCPRetransFail of /proc/net/netstat).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_RETRFAIL)) \
+    R(28, "Aborts On Data", "Connections reset because data arrived after the application " \
+      "closed, since boot (TcpExt TCPAbortOnData of /proc/net/netstat).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_ABDATA)) \
+    R(29, "Aborts On Memory", "Connections aborted for lack of memory or too many orphans, " \
+      "since boot (TcpExt TCPAbortOnMemory of /proc/net/netstat).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_ABMEM)) \
+    R(30, "Aborts On Timeout", "Connections aborted after their retransmission or keepalive " \
+      "retries ran out, since boot (TcpExt TCPAbortOnTimeout of /proc/net/netstat).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_ABTIMEOUT)) \
+    R(31, "Memory Pressures", "Times TCP entered memory pressure (tcp_mem's second " \
+      "threshold), since boot (TcpExt TCPMemoryPressures of /proc/net/netstat).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_MEMPRESS)) \
+    R(32, "Backlog Drops", "Segments dropped because a busy socket's backlog was full, " \
+      "since boot (TcpExt TCPBacklogDrop of /proc/net/netstat).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_BACKLOGDROP)) \
+    R(33, "Request Queue Full Drops", "SYNs dropped because the request queue was full and " \
+      "SYN cookies were off, since boot (TcpExt TCPReqQFullDrop of /proc/net/netstat).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_REQQDROP)) \
+    R(34, "Out-of-Order Queued/sec", "Segments put on an out-of-order queue per second " \
+      "(TcpExt TCPOFOQueue of /proc/net/netstat).", \
+      BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_OFOQUEUE)) \
+    R(35, "Out-of-Order Drops", "Out-of-order segments dropped for lack of receive memory, " \
+      "since boot (TcpExt TCPOFODrop of /proc/net/netstat).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_OFODROP)) \
+    R(36, "Zero Window Drops", "Segments dropped because the receive window was zero, " \
+      "since boot (TcpExt TCPZeroWindowDrop of /proc/net/netstat; newer kernels only).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_ZWDROP)) \
+    R(37, "Receive Queue Drops", "Segments dropped because the receive queue had no memory " \
+      "left, since boot (TcpExt TCPRcvQDrop of /proc/net/netstat; newer kernels only).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), X(PL_TCP_RCVQDROP))
 
 static const pl_counter_def tcp_counters[] = { TCP_ROWS(PL_ROW_COUNTER, _, _, _) };
 
@@ -184,47 +259,64 @@ static np_set tcp4_set = { snmp_netstat, 2, tcp4_rows };
 
 /* ---- UDPv4 / UDPv6 ------------------------------------------------------------ */
 
-#define UDP_ROWS(R, F, X, S) \
-    R(0, "Datagrams/sec", "UDP datagrams received and sent per second (Udp InDatagrams + " \
-      "OutDatagrams of /proc/net/snmp; Udp6InDatagrams + Udp6OutDatagrams of /proc/net/snmp6).", \
+/* UDP and UDP-Lite share the MIB layout: P names the protocol, v4 the
+ * snmp line pair's tag, v6 the snmp6 key prefix. */
+#define UDP_ROWS(R, F, S, P, v4, v6) \
+    R(0, "Datagrams/sec", P " datagrams received and sent per second (" v4 " InDatagrams + " \
+      "OutDatagrams of /proc/net/snmp; " v6 "InDatagrams + " v6 "OutDatagrams of " \
+      "/proc/net/snmp6).", \
       BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), S(PL_UDP_IN, PL_UDP_OUT)) \
-    R(1, "Datagrams Received/sec", "UDP datagrams delivered to sockets per second (InDatagrams; " \
-      "Udp6InDatagrams).", \
+    R(1, "Datagrams Received/sec", P " datagrams delivered to sockets per second (" v4 \
+      " InDatagrams; " v6 "InDatagrams).", \
       BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_UDP_IN)) \
     R(2, "Datagrams No Port/sec", "Received datagrams for a port nobody listens on, per second " \
-      "(NoPorts; Udp6NoPorts).", \
+      "(" v4 " NoPorts; " v6 "NoPorts).", \
       BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_UDP_NOPORT)) \
     R(3, "Datagrams Received Errors", "Received datagrams that could not be delivered for other " \
-      "reasons than no port, since boot (InErrors; Udp6InErrors).", \
+      "reasons than no port, since boot (" v4 " InErrors; " v6 "InErrors).", \
       LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_UDP_INERR)) \
-    R(4, "Datagrams Sent/sec", "UDP datagrams sent per second (OutDatagrams; Udp6OutDatagrams).", \
+    R(4, "Datagrams Sent/sec", P " datagrams sent per second (" v4 " OutDatagrams; " v6 \
+      "OutDatagrams).", \
       BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), F(PL_UDP_OUT)) \
     R(5, "Receive Buffer Errors", "Datagrams dropped because a socket receive buffer was full, " \
-      "since boot (RcvbufErrors; Udp6RcvbufErrors).", \
+      "since boot (" v4 " RcvbufErrors; " v6 "RcvbufErrors).", \
       LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), F(PL_UDP_RCVBUF)) \
     R(6, "Send Buffer Errors", "Datagrams dropped because a socket send buffer was full, since " \
-      "boot (SndbufErrors; Udp6SndbufErrors).", \
+      "boot (" v4 " SndbufErrors; " v6 "SndbufErrors).", \
       LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), F(PL_UDP_SNDBUF)) \
-    R(7, "Checksum Errors", "Datagrams received with a bad checksum, since boot (InCsumErrors; " \
-      "Udp6InCsumErrors).", \
+    R(7, "Checksum Errors", "Datagrams received with a bad checksum, since boot (" v4 \
+      " InCsumErrors; " v6 "InCsumErrors).", \
       LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), F(PL_UDP_CSUM)) \
     R(8, "Ignored Multicast", "Broadcast or multicast datagrams no socket wanted, since boot " \
-      "(IgnoredMulti; Udp6IgnoredMulti).", \
+      "(" v4 " IgnoredMulti; " v6 "IgnoredMulti).", \
       LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), F(PL_UDP_IGNMULTI)) \
     R(9, "Memory Errors", "Datagrams dropped because the UDP memory limit was reached, since " \
-      "boot (MemErrors; Udp6MemErrors).", \
+      "boot (" v4 " MemErrors; " v6 "MemErrors).", \
       LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), F(PL_UDP_MEMERR))
 
-static const pl_counter_def udp_counters[] = { UDP_ROWS(PL_ROW_COUNTER, _, _, _) };
+static const pl_counter_def udp_counters[] = { UDP_ROWS(PL_ROW_COUNTER, _, _, "UDP", "Udp", "Udp6") };
+static const pl_counter_def udplite_counters[] = {
+    UDP_ROWS(PL_ROW_COUNTER, _, _, "UDP-Lite", "UdpLite", "UdpLite6")
+};
 
-#define UDP4_F(x) PL_FIELD(S_MAIN, PL_SNMP_UDP + (x))
-#define UDP4_S(a, b) PL_SUM(S_MAIN, PL_SNMP_UDP + (a), PL_SNMP_UDP + (b))
-#define UDP6_F(x) PL_FIELD(S_MAIN, PL_SNMP6_UDP6 + (x))
-#define UDP6_S(a, b) PL_SUM(S_MAIN, PL_SNMP6_UDP6 + (a), PL_SNMP6_UDP6 + (b))
-static const pl_feed udp4_rows[] = { UDP_ROWS(PL_ROW_FEED, UDP4_F, UDP4_F, UDP4_S) };
-static const pl_feed udp6_rows[] = { UDP_ROWS(PL_ROW_FEED, UDP6_F, UDP6_F, UDP6_S) };
+#define UDP_FEEDS(base) \
+    UDP_ROWS(PL_ROW_FEED, UDPF_##base, UDPS_##base, "", "", "")
+#define UDPF_4(x) PL_FIELD(S_MAIN, PL_SNMP_UDP + (x))
+#define UDPS_4(a, b) PL_SUM(S_MAIN, PL_SNMP_UDP + (a), PL_SNMP_UDP + (b))
+#define UDPF_6(x) PL_FIELD(S_MAIN, PL_SNMP6_UDP6 + (x))
+#define UDPS_6(a, b) PL_SUM(S_MAIN, PL_SNMP6_UDP6 + (a), PL_SNMP6_UDP6 + (b))
+#define UDPF_L4(x) PL_FIELD(S_MAIN, PL_SNMP_UDPLITE + (x))
+#define UDPS_L4(a, b) PL_SUM(S_MAIN, PL_SNMP_UDPLITE + (a), PL_SNMP_UDPLITE + (b))
+#define UDPF_L6(x) PL_FIELD(S_MAIN, PL_SNMP6_UDPLITE6 + (x))
+#define UDPS_L6(a, b) PL_SUM(S_MAIN, PL_SNMP6_UDPLITE6 + (a), PL_SNMP6_UDPLITE6 + (b))
+static const pl_feed udp4_rows[] = { UDP_FEEDS(4) };
+static const pl_feed udp6_rows[] = { UDP_FEEDS(6) };
+static const pl_feed udplite4_rows[] = { UDP_FEEDS(L4) };
+static const pl_feed udplite6_rows[] = { UDP_FEEDS(L6) };
 static np_set udp4_set = { snmp_only, 1, udp4_rows };
 static np_set udp6_set = { snmp6_only, 1, udp6_rows };
+static np_set udplite4_set = { snmp_only, 1, udplite4_rows };
+static np_set udplite6_set = { snmp6_only, 1, udplite6_rows };
 
 /* ---- ICMP / ICMPv6 ------------------------------------------------------------ */
 
@@ -397,17 +489,6 @@ static void tcp6_close(void *state)
     free(s);
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    return -1;
-}
-
 /* The st field of one table line "sl: local remote st ...": 0..255, -1 if malformed. */
 static int line_state(const char *p)
 {
@@ -421,7 +502,7 @@ static int line_state(const char *p)
     }
     while (*p == ' ')
         p++;
-    int hi = hexval(p[0]), lo = hi < 0 ? -1 : hexval(p[1]);
+    int hi = pl_src_hex(p[0]), lo = hi < 0 ? -1 : pl_src_hex(p[1]);
     if (lo < 0 || p[2] != ' ')
         return -1;
     return hi * 16 + lo;
@@ -526,4 +607,22 @@ const pl_counterset_def pl_icmpv6_def = {
     "ICMPv6",
     "ICMPv6 messages of this network namespace, from the Icmp6 lines of /proc/net/snmp6.",
     SINGLE, 0, NSTATIC(icmp6_counters), icmp6_counters, &np_ops, 28000, &icmp6_set,
+};
+
+/* "UDPLitev4": "UDP" completed to two sets (UDPv4, UDPv6) before, so no
+ * prefix that named one set now names two. */
+const pl_counterset_def pl_udplitev4_def = {
+    {0x5edfa1ae, 0x0de1, 0x4e63, {0xb8, 0x3a, 0xa8, 0xa2, 0x25, 0xb4, 0x56, 0xf7}},
+    "UDPLitev4",
+    "IPv4 UDP-Lite (RFC 3828) datagrams and errors of this network namespace, from the UdpLite "
+    "line pair of /proc/net/snmp; all zero unless an application opens IPPROTO_UDPLITE sockets.",
+    SINGLE, 0, NSTATIC(udplite_counters), udplite_counters, &np_ops, 40000, &udplite4_set,
+};
+
+const pl_counterset_def pl_udplitev6_def = {
+    {0x1f63e948, 0x676b, 0x4a29, {0xb7, 0x9f, 0x0f, 0x6c, 0x25, 0xc0, 0x1b, 0x02}},
+    "UDPLitev6",
+    "IPv6 UDP-Lite (RFC 3828) datagrams and errors of this network namespace, from the "
+    "UdpLite6 lines of /proc/net/snmp6 (absent when IPv6 is disabled at boot).",
+    SINGLE, 0, NSTATIC(udplite_counters), udplite_counters, &np_ops, 41000, &udplite6_set,
 };

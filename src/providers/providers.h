@@ -13,7 +13,8 @@ extern const pl_counterset_def pl_processor_def, pl_memory_def, pl_system_def, p
 extern const pl_counterset_def pl_physicaldisk_def, pl_logicaldisk_def, pl_pagingfile_def,
     pl_diskpartition_def, pl_nfsrpc_def, pl_mdraid_def;
 extern const pl_counterset_def pl_netif_def, pl_ipv4_def, pl_ipv6_def, pl_tcpv4_def, pl_tcpv6_def,
-    pl_udpv4_def, pl_udpv6_def, pl_icmp_def, pl_icmpv6_def, pl_sockets_def;
+    pl_udpv4_def, pl_udpv6_def, pl_udplitev4_def, pl_udplitev6_def, pl_udpqueue_def, pl_bonding_def,
+    pl_icmp_def, pl_icmpv6_def, pl_sockets_def;
 extern const pl_counterset_def pl_process_def, pl_thread_def;
 extern const pl_counterset_def pl_thermal_def, pl_hwmon_def, pl_battery_def, pl_numa_def, pl_psi_def;
 extern const pl_counterset_def pl_softirq_def, pl_interrupts_def, pl_nfs_def, pl_cgroup_def;

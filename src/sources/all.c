@@ -21,6 +21,7 @@
 #include "nfsd.h"
 #include "nfsrpc.h"
 #include "mdstat.h"
+#include "udpq.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_snmp, &pl_ksrc_netstat, &pl_ksrc_snmp6,
@@ -36,5 +37,6 @@ const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_ksm_zero, &pl_ksrc_ksm_full_scans, &pl_ksrc_ksm_scanned, &pl_ksrc_ksm_run,
     &pl_ksrc_slabinfo, &pl_ksrc_schedstat, &pl_ksrc_nfsd,
     &pl_ksrc_nfsrpc, &pl_ksrc_mdstat,
+    &pl_ksrc_udp, &pl_ksrc_udp6,
     NULL,
 };

@@ -37,8 +37,17 @@ static const pl_ns_key tcp_keys[] = {          /* PL_TCP_ACTIVE .. PL_TCP_CSUM *
     K("ActiveOpens"), K("PassiveOpens"), K("AttemptFails"), K("EstabResets"), K("CurrEstab"),
     K("InSegs"), K("OutSegs"), K("RetransSegs"), K("InErrs"), K("OutRsts"), K("InCsumErrors"),
 };
+/* TcpExt keys come and go with kernel versions (TCPRcvQDrop and
+ * TCPZeroWindowDrop are later additions than the others here; a 6.18
+ * kernel has all of them): found by name, a missing one stays absent. */
 static const pl_ns_key tcpext_keys[] = {
     K("ListenOverflows"), K("ListenDrops"), K("TCPTimeouts"), K("TCPSynRetrans"),
+    K("SyncookiesSent"), K("SyncookiesRecv"), K("SyncookiesFailed"), K("PruneCalled"),
+    K("RcvPruned"), K("OfoPruned"), K("TW"), K("TCPLostRetransmit"), K("TCPFastRetrans"),
+    K("TCPSlowStartRetrans"), K("TCPAbortOnData"), K("TCPAbortOnMemory"), K("TCPAbortOnTimeout"),
+    K("TCPMemoryPressures"), K("TCPBacklogDrop"), K("TCPTimeWaitOverflow"), K("TCPReqQFullDrop"),
+    K("TCPRetransFail"), K("TCPOFOQueue"), K("TCPOFODrop"), K("TCPZeroWindowDrop"),
+    K("TCPRcvQDrop"),
 };
 _Static_assert(NSTATIC(tcp_keys) == PL_TCP_LOVER && NSTATIC(tcpext_keys) == PL_TCP_N - PL_TCP_LOVER,
                "TCP fields");
@@ -52,7 +61,13 @@ static const pl_ns_key udp6_keys[] = {
     K("Udp6RcvbufErrors"), K("Udp6SndbufErrors"), K("Udp6InCsumErrors"), K("Udp6IgnoredMulti"),
     K("Udp6MemErrors"),
 };
-_Static_assert(NSTATIC(udp4_keys) == PL_UDP_N && NSTATIC(udp6_keys) == PL_UDP_N, "UDP fields");
+static const pl_ns_key udplite6_keys[] = {
+    K("UdpLite6InDatagrams"), K("UdpLite6NoPorts"), K("UdpLite6InErrors"),
+    K("UdpLite6OutDatagrams"), K("UdpLite6RcvbufErrors"), K("UdpLite6SndbufErrors"),
+    K("UdpLite6InCsumErrors"), K("UdpLite6IgnoredMulti"), K("UdpLite6MemErrors"),
+};
+_Static_assert(NSTATIC(udp4_keys) == PL_UDP_N && NSTATIC(udp6_keys) == PL_UDP_N &&
+               NSTATIC(udplite6_keys) == PL_UDP_N, "UDP fields");
 
 static const pl_ns_key icmp4_keys[] = {
     K("InMsgs"), K("InErrors"), K("OutMsgs"), K("OutErrors"), K("InDestUnreachs"),
@@ -72,16 +87,18 @@ static const section snmp_sections[] = {
     { "Icmp", PAIRS, PL_SNMP_ICMP, icmp4_keys, NSTATIC(icmp4_keys) },
     { "Tcp", PAIRS, PL_SNMP_TCP, tcp_keys, NSTATIC(tcp_keys) },
     { "Udp", PAIRS, PL_SNMP_UDP, udp4_keys, NSTATIC(udp4_keys) },
+    { "UdpLite", PAIRS, PL_SNMP_UDPLITE, udp4_keys, NSTATIC(udp4_keys) },
 };
 static const section netstat_sections[] = {
     { "IpExt", PAIRS, PL_NETSTAT_IPEXT, ipext_keys, NSTATIC(ipext_keys) },
     { "TcpExt", PAIRS, PL_NETSTAT_TCPEXT, tcpext_keys, NSTATIC(tcpext_keys) },
 };
-/* "Udp6" also starts the UdpLite6 lines; they are simply not keys */
+/* Lines are matched by tag prefix: "Udp6" lines are not "UdpLite6" ones */
 static const section snmp6_sections[] = {
     { "Ip6", LINES, PL_SNMP6_IP6, ip6_keys, NSTATIC(ip6_keys) },
     { "Icmp6", LINES, PL_SNMP6_ICMP6, icmp6_keys, NSTATIC(icmp6_keys) },
     { "Udp6", LINES, PL_SNMP6_UDP6, udp6_keys, NSTATIC(udp6_keys) },
+    { "UdpLite6", LINES, PL_SNMP6_UDPLITE6, udplite6_keys, NSTATIC(udplite6_keys) },
 };
 
 static int parse(const char *buf, const section *secs, size_t n, pl_mib *m)

@@ -1,0 +1,141 @@
+/* UDP Queues (issue 17, item 2): what is waiting in the UDP sockets of this
+ * network namespace, from a walk of /proc/net/udp (instance IPv4) and
+ * /proc/net/udp6 (IPv6), one line per socket: O(sockets), so the set is
+ * costly.  The UDP MIB counts drops as they happen (UDPv4's Receive Buffer
+ * Errors); this set shows the queues that lead to them: bytes queued for
+ * receive and send, how many sockets have a receive backlog, the largest
+ * one, and the drops of the sockets open now.
+ *
+ * Errors: each file is one source.  One that is missing (IPv6 disabled:
+ * no udp6) or unreadable drops its instance; _Total sums the instances
+ * present; the set fails (errno, err_path) only when both failed.  A table
+ * with a malformed line leaves its instance's values and _Total's unset. */
+#include "providers.h"
+#include "pl_provider.h"
+#include "pl_rowset.h"
+#include "udpq.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LRAW PERF_COUNTER_LARGE_RAWCOUNT
+#define RAW PERF_COUNTER_RAWCOUNT
+#define NOV PERF_DETAIL_NOVICE
+#define ADV PERF_DETAIL_ADVANCED
+#define TOTAL_ID 0xFFFFFFFEu
+
+enum { S_V4, S_V6, S_ROW, NSRC };
+
+#define UQ_ROWS(R) \
+    R(0, "Sockets", "UDP sockets open now: the lines of /proc/net/udp (IPv4) or " \
+      "/proc/net/udp6 (IPv6).", \
+      RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), PL_FIELD(S_ROW, PL_UQ_SOCKETS)) \
+    R(1, "Receive Queue Bytes", "Bytes waiting to be read, summed over the sockets: the " \
+      "rx_queue column of /proc/net/udp or udp6 (sk_rmem_alloc, buffer overhead included).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), PL_FIELD(S_ROW, PL_UQ_RXQ)) \
+    R(2, "Send Queue Bytes", "Bytes waiting to be sent, summed over the sockets: the " \
+      "tx_queue column of /proc/net/udp or udp6 (sk_wmem_alloc).", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), PL_FIELD(S_ROW, PL_UQ_TXQ)) \
+    R(3, "Sockets With Receive Queue", "Sockets whose rx_queue in /proc/net/udp or udp6 is " \
+      "above 0: readers that fall behind.", \
+      RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), PL_FIELD(S_ROW, PL_UQ_RXBUSY)) \
+    R(4, "Largest Receive Queue Bytes", "The largest rx_queue of one socket in " \
+      "/proc/net/udp or udp6: compare with net.core.rmem_default / SO_RCVBUF.", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_FIELD(S_ROW, PL_UQ_RXMAX)) \
+    R(5, "Drops", "Datagrams dropped by the sockets open now, since each was opened (the " \
+      "drops column of /proc/net/udp or udp6, sk_drops); it falls when sockets close.", \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE), PL_FIELD(S_ROW, PL_UQ_DROPS))
+
+static const pl_counter_def counters[] = { UQ_ROWS(PL_ROW_COUNTER) };
+static const pl_feed feeds[] = { UQ_ROWS(PL_ROW_FEED) };
+#define NC (sizeof counters / sizeof counters[0])
+
+static const pl_feed_src srcs[NSRC] = {
+    PL_FEED_SRC_ST(&pl_ksrc_udp, pl_udpq), PL_FEED_SRC_ST(&pl_ksrc_udp6, pl_udpq),
+    PL_FEED_SRC_ST(NULL, pl_udpq),
+};
+
+typedef struct uq_state {
+    pl_ksrc *k[NSRC];
+} uq_state;
+
+static void uq_close(void *state)
+{
+    free(state);             /* the readers are the environment's */
+}
+
+static int uq_open(pl_env *env, void **state)
+{
+    uq_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return ENOMEM;
+    for (int i = S_V4; i <= S_V6; i++)
+        if (!(s->k[i] = pl_ksrc_attach(env, srcs[i].def))) {
+            free(s);
+            return ENOMEM;
+        }
+    *state = s;
+    return 0;
+}
+
+/* Adds one table to the total: sums, the largest queue; a value unset in
+ * any table is unset in the total. */
+static void add_total(pl_udpq *t, const pl_udpq *u)
+{
+    for (int f = 0; f < PL_UQ_N; f++) {
+        if (u->st[f] != PL_NS_OK && t->st[f] == PL_NS_OK)
+            t->st[f] = u->st[f];
+        if (f == PL_UQ_RXMAX)
+            t->v[f] = u->v[f] > t->v[f] ? u->v[f] : t->v[f];
+        else
+            t->v[f] += u->v[f];
+    }
+}
+
+static int uq_read(uq_state *s, const uint8_t *wanted, pl_snapshot *snap, int values)
+{
+    static const char *const names[2] = { "IPv4", "IPv6" };
+    pl_feed_in in;
+    pl_udpq total;
+    int e, inst, n = 0;
+    pl_snap_clear(snap);
+    memset(&total, 0, sizeof total);
+    memset(total.st, PL_NS_OK, sizeof total.st);
+    pl_feed_begin(&in, srcs, NSRC, s->k, snap, s);
+    for (int i = S_V4; i <= S_V6; i++) {
+        const pl_udpq *u = pl_feed_get(&in, (unsigned)i);
+        if (!u)
+            continue;        /* recorded in in.files */
+        if ((inst = pl_snap_add(snap, names[i], (uint32_t)i)) < 0)
+            return ENOMEM;
+        n++;
+        add_total(&total, u);
+        if (!values)
+            continue;
+        pl_feed_put(&in, S_ROW, u);
+        pl_feed_walk(&in, (uint32_t)inst, feeds, NC, wanted);
+    }
+    if ((e = pl_feed_end(&in)) != 0)
+        return e;
+    if (n == 0)
+        return 0;
+    if ((inst = pl_snap_add(snap, "_Total", TOTAL_ID)) < 0)
+        return ENOMEM;
+    if (values) {
+        pl_feed_put(&in, S_ROW, &total);
+        pl_feed_walk(&in, (uint32_t)inst, feeds, NC, wanted);
+    }
+    return 0;
+}
+
+PL_READ_OPS(uq, uq_open, uq_close, uq_read);
+
+const pl_counterset_def pl_udpqueue_def = {
+    {0x25bc3227, 0xa51e, 0x4a1c, {0x84, 0xcd, 0x09, 0x42, 0x5c, 0xde, 0x2f, 0x86}},
+    "UDP Queues",
+    "Bytes queued in the UDP sockets of this network namespace and their drops, per family and "
+    "_Total, from a walk of /proc/net/udp and /proc/net/udp6 that costs time in proportion to "
+    "the sockets (costly).",
+    PERF_COUNTERSET_MULTI_INSTANCES, 1, NC, counters, &uq_ops, 42000, NULL,
+};
