@@ -490,6 +490,7 @@ static const luaL_Reg funcs[] = {
     { "type", l_type },
     { "countersets", l_countersets },
     { "counterset", l_counterset },
+    { "info", lpl_info },
     { "query", l_query },
     { "machine", l_machine },
     { "trap", lpl_trap },
