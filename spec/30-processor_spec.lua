@@ -62,8 +62,9 @@ describe("Processor Information", function()
       assert.equal("% Idle Time", cs:counter(8).name)
       assert.equal("Interrupts/sec", cs:counter(3).name)
       assert.equal("DPCs Queued/sec", cs:counter(6).name)
-      assert.is_nil(cs:counter(7))                 -- no Linux counterpart
-      assert.equal(45, #cs.counters)              -- the Windows ids Linux has, and its extras
+      assert.equal("DPC Rate", cs:counter(7).name)
+      assert.is_nil(cs:counter(16))                -- Parking Status: no Linux counterpart
+      assert.equal(46, #cs.counters)              -- the Windows ids Linux has, and its extras
     end)
 
     it("puts the % counters on the hidden tick base", function()
@@ -87,7 +88,7 @@ describe("Processor Information", function()
       local r = s:results()[idx]
       assert.same({ "0,0", "0,1", "0,_Total", "_Total" }, r.instances)
       assert.same({ 0, 1, 0xFFFF0000, 0xFFFFFFFE }, r.ids)
-      assert.equal(40, #r.counters)               -- 45 less the five hidden bases
+      assert.equal(41, #r.counters)               -- 46 less the five hidden bases
     end)
 
     -- instance -> counter -> ticks

@@ -65,6 +65,7 @@ static void test_def(void)
         { 4, "% DPC Time", PERF_PRECISION_100NS_TIMER, 32 },
         { 5, "% Interrupt Time", PERF_PRECISION_100NS_TIMER, 32 },
         { 6, "DPCs Queued/sec", PERF_COUNTER_BULK_COUNT, PL_NO_ID },
+        { 7, "DPC Rate", PERF_COUNTER_RAWCOUNT, PL_NO_ID },
         { 8, "% Idle Time", PERF_PRECISION_100NS_TIMER, 32 },
         { 9, "% C1 Time", PERF_100NSEC_TIMER, PL_NO_ID },
         { 10, "% C2 Time", PERF_100NSEC_TIMER, PL_NO_ID },
@@ -362,7 +363,7 @@ static void test_full_query(void)
     if (smp && smp->nblocks == 2) {
         const pl_block *b = &smp->blocks[i0], *b1 = &smp->blocks[i1];
         CHECK_EQ_U64(b->ninst, 4);
-        CHECK_EQ_U64(b->ncounters, 40);          /* 45 less the five hidden bases */
+        CHECK_EQ_U64(b->ncounters, 41);          /* 46 less the five hidden bases */
         CHECK_STR(pl_sample_inst_name(smp, b, 2), "0,_Total");
         CHECK_EQ_U64(pl_sample_inst_id(smp, b, 2), NODE_ID(0));
         for (uint32_t c = 0; c < b->ncounters; c++) {

@@ -1,5 +1,5 @@
 /* Processor Information's Windows ids from seed 000's table that Linux can
- * give (15, 20-25, 28, 30, 31), its Linux extras (cpufreq limits, isolated
+ * give (7, 15, 20-25, 28, 30, 31), its Linux extras (cpufreq limits, isolated
  * CPUs, vulnerabilities, thermal throttling), its text facts (the info op)
  * and the core's pl_counterset_info.  Expected values are worked out by hand
  * from spec/fixtures/cpu-full (layouts as Documentation/ABI/testing/
@@ -40,6 +40,9 @@ static void test_full_ids(void)
     EXPECT(&s, "0,1", "% Priority Time", 4080 * T100);
     EXPECT(&s, "0,_Total", "% Priority Time", 9135 * T100 / 2);
     EXPECT(&s, "_Total", "% Priority Time", 9635 * T100 / 2);
+    /* DPC Rate since boot: softirqs 3661 / LOC 5000 = 0 (0.73); 4775 / 6000 = 0 */
+    EXPECT(&s, "0,0", "DPC Rate", 0);
+    EXPECT(&s, "_Total", "DPC Rate", 0);
     /* Clock Interrupts/sec: the LOC row, 5000 and 6000; totals add up */
     EXPECT(&s, "0,0", "Clock Interrupts/sec", 5000);
     EXPECT(&s, "0,1", "Clock Interrupts/sec", 6000);
@@ -144,6 +147,11 @@ static int write_tree(const char *d, const char *stat, const char *loc, const ch
     ok &= put(d, "proc/stat", buf);
     snprintf(buf, sizeof buf, "           CPU0       \nLOC: %10s   Local timer interrupts\n", loc);
     ok &= put(d, "proc/interrupts", buf);
+    /* softirqs: twice the ticks at first, then 900 more over 500 more ticks */
+    ok &= put(d, "proc/softirqs", strcmp(loc, "1000") ? "                    CPU0       \n"
+                                                         "          HI:          0\n       TIMER:       2900\n"
+                                                       : "                    CPU0       \n"
+                                                         "          HI:          0\n       TIMER:       2000\n");
     ok &= put(d, CPU0 "cpuidle/state0/time", "10\n") && put(d, CPU0 "cpuidle/state0/usage", u0);
     ok &= put(d, CPU0 "cpuidle/state1/time", strcmp(u1, "10\n") ? "520\n" : "20\n");
     ok &= put(d, CPU0 "cpuidle/state1/usage", u1);
@@ -173,6 +181,11 @@ static void test_rates(void)
      * priv 100; LOC +500; idle usage 8 + 30 */
     CHECK(write_tree(dir, "200 10 100 1800 0 0 0 0 0 0", "1500", "8\n", "30\n", thr1, 4000));
     CHECK(pc_collect(&p, NULL, &s[1]) == 0);
+    /* DPC Rate: 2000 softirqs over 1000 ticks since boot at the first
+     * collect: 2; then (2900 - 2000) / (1500 - 1000) = 1 (1.8) */
+    EXPECT(&s[0], "0,0", "DPC Rate", 2);
+    EXPECT(&s[1], "0,0", "DPC Rate", 1);
+    EXPECT(&s[1], "_Total", "DPC Rate", 1);
     EXPECT(&s[1], "0,0", "Clock Interrupts/sec", 1500);
     EXPECT(&s[1], "_Total", "Clock Interrupts/sec", 1500);
     EXPECT(&s[1], "0,0", "Idle Break Events/sec", 38);

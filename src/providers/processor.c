@@ -66,6 +66,7 @@ typedef struct cpustate {
     uint64_t idle_acc;       /* totals: idle time per online CPU, accumulated (100 ns) */
     uint64_t idle_prev;      /* totals: the summed idle time at the last collect */
     uint64_t prio_acc, prio_prev;   /* the same for % Priority Time (idle + nice) */
+    uint64_t dpc_sq, dpc_loc;       /* DPC Rate: softirq and LOC sums at the last collect */
 } cpustate;
 
 
@@ -86,6 +87,7 @@ typedef struct pstate {
     uint32_t nnodes;         /* size of nodes and inst_of_node */
     cpustate *nodes;
     pl_cputable sums[2];     /* per-CPU sums of interrupts and softirqs */
+    int sums_ok[2];          /* updated in this collect */
     pl_cpufreq fq;           /* cpuidle, cpufreq, % Processor Utility, MSRs, throttling */
     pl_cpufacts facts;       /* isolated CPUs, vulnerabilities: read once */
     int *inst_of_cpu, *inst_of_node;   /* snapshot index of each CPU / node */
@@ -408,7 +410,7 @@ static void group_idle_freq(const pstate *s, pl_snapshot *snap, int inst, int n)
         { C_IBRK, G_SUM }, { C_PERF, G_SUM }, { C_PERFB, G_SUM }, { C_PLIM, G_MEAN },
         { C_PLIMF, G_OR }, { C_SMIN, G_MEAN }, { C_SMAX, G_MEAN }, { C_HMIN, G_MEAN },
         { C_HMAX, G_MEAN }, { C_ISOL, G_SUM }, { C_CTHR, G_MAX }, { C_PTHR, G_MAX },
-        { C_CTT, G_MEAN }, { C_PTT, G_MEAN },
+        { C_CTT, G_MEAN }, { C_PTT, G_MEAN }, { C_DPCR, G_MEAN },
     };
     for (size_t k = 0; k < sizeof ctr / sizeof ctr[0]; k++) {
         uint32_t ix = id_ix[ctr[k].id], cpus = 0;
@@ -454,6 +456,30 @@ static void set_clock(pstate *s, pl_snapshot *snap, const pl_cputable *t, int ti
     set(snap, ti, C_CLK, all);
 }
 
+/* DPC Rate of each online CPU: softirqs per LOC tick over the interval
+ * since the last collect (the first: since boot); none for an interval
+ * without a tick.  Totals the mean (group_idle_freq). */
+static void set_dpc_rate(pstate *s, pl_snapshot *snap)
+{
+    const pl_cputable *iq = &s->sums[0], *sq = &s->sums[1];
+    if (!s->sums_ok[0] || !s->sums_ok[1] || iq->pick_row < 0)
+        return;
+    for (uint32_t c = 0; c < s->ncpu && c < iq->ncpu && c < sq->ncpu; c++) {
+        cpustate *cs = &s->cpu[c];
+        uint64_t loc = iq->pick_acc[c], soft = sq->acc[c], dl, ds;
+        if (!s->online[c])
+            continue;
+        /* a first collect, or sums that went back: since boot */
+        int again = cs->dpc_loc && loc >= cs->dpc_loc && soft >= cs->dpc_sq;
+        dl = again ? loc - cs->dpc_loc : loc;
+        ds = again ? soft - cs->dpc_sq : soft;
+        cs->dpc_loc = loc;
+        cs->dpc_sq = soft;
+        if (dl)
+            set(snap, s->inst_of_cpu[c], C_DPCR, ds / dl);
+    }
+}
+
 /* Interrupts/sec (k 0) or DPCs Queued/sec (k 1): per CPU and node the
  * CPU's column of /proc/interrupts or /proc/softirqs summed, _Total the
  * intr or softirq line of /proc/stat.  A table that cannot be read (a
@@ -470,6 +496,7 @@ static int set_irq_sums(pstate *s, pl_snapshot *snap, int k, int ti, uint32_t nn
         return e == ENOMEM ? e : 0;
     if ((e = pl_cputable_update(t, pl_ksrc_data(s->tab[k]))) != 0)
         return e;
+    s->sums_ok[k] = 1;
     for (uint32_t n = 0; n < nnodes; n++) {
         uint64_t sum = 0;
         int any = 0;
@@ -555,7 +582,7 @@ static void set_all_times(pstate *s, pl_snapshot *snap, int ti, uint32_t nnodes)
 
 /* The per-CPU files a collect reads, from the counters it wants. */
 typedef struct pwant {
-    uint8_t idle, states, freq, util, lim, perf, thr, limit, facts;
+    uint8_t idle, states, freq, util, lim, perf, thr, limit, facts, dpc;
 } pwant;
 
 static void wants(const uint8_t *w, pwant *g)
@@ -569,6 +596,7 @@ static void wants(const uint8_t *w, pwant *g)
     g->limit = w[C_PLIM] || w[C_PLIMF];
     g->thr = w[C_CTHR] || w[C_PTHR] || w[C_CTT] || w[C_PTT] || g->limit;
     g->facts = w[C_ISOL] || w[C_VULN];
+    g->dpc = w[C_DPCR];      /* set before: its totals are made here */
 }
 
 /* cpuidle: C1..C3 (states 1..3); with every state, Average Idle Time and
@@ -664,7 +692,7 @@ static void cpu_perf_thr(pstate *s, pl_snapshot *snap, uint32_t c, int i, const 
 /* The per-CPU files of the counters wanted, then the totals over them. */
 static void set_cpu_files(pstate *s, pl_snapshot *snap, int ti, uint32_t nnodes, const pwant *g)
 {
-    if (!(g->idle || g->states || g->freq || g->lim || g->perf || g->thr || g->facts))
+    if (!(g->idle || g->states || g->freq || g->lim || g->perf || g->thr || g->facts || g->dpc))
         return;
     pl_cpufreq_begin(&s->fq);
     if (g->facts)
@@ -715,9 +743,13 @@ static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
         return e;
     ti = (int)snap->ninst - 1;
     set_all_times(s, snap, ti, nnodes);
+    s->sums_ok[0] = s->sums_ok[1] = 0;
     for (int k = 0; k < 2; k++)
-        if ((k ? w[C_DPCQ] : w[C_INTR] || w[C_CLK]) && (e = set_irq_sums(s, snap, k, ti, nnodes)) != 0)
-            return e;
+        if ((k ? w[C_DPCQ] : w[C_INTR] || w[C_CLK]) || w[C_DPCR])
+            if ((e = set_irq_sums(s, snap, k, ti, nnodes)) != 0)
+                return e;
+    if (w[C_DPCR])
+        set_dpc_rate(s, snap);
     wants(w, &g);            /* idle states, frequency, MSRs ...: read only when asked for */
     set_cpu_files(s, snap, ti, nnodes, &g);
     return 0;
@@ -765,8 +797,8 @@ const pl_counterset_def pl_processor_def = {
     "Time, interrupts, idle states, frequency, performance and thermal throttling of each "
     "logical processor, of each NUMA node and of the whole machine, from /proc/stat, "
     "/proc/interrupts, /proc/softirqs, sysfs (cpuidle, cpufreq, thermal_throttle) and the "
-    "APERF/MPERF MSRs.  Windows' ids 7 (DPC Rate), 16 (Parking Status) and 19 (Processor "
-    "State Flags) have no Linux source and are left out.  Text facts (perflib.info): a CPU's "
+    "APERF/MPERF MSRs.  Windows' ids 16 (Parking Status) and 19 (Processor State Flags) "
+    "have no Linux source and are left out.  Text facts (perflib.info): a CPU's "
     "governor and driver; on _Total the isolated CPUs and the vulnerabilities.",
     PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 1000, NULL,
 };

@@ -1,16 +1,14 @@
 /* Processor Information's counters (processor.c), one row each in the row
  * form (pl_rowset.h).  Ids follow Windows' Processor Information where
  * Linux has the quantity (seed 000's table); Linux extras start at 32.
- * Windows ids left out, for want of a Linux source: 7 DPC Rate (Linux keeps
- * no softirq queue depth per tick; DPCs Queued/sec has the rate), 16
- * Parking Status (Linux does not park cores: an offline CPU is no
- * instance), 19 Processor State Flags (Windows' PPM state bits, no Linux
- * counterpart). */
+ * Windows ids left out, for want of a Linux source: 16 Parking Status
+ * (Linux does not park cores: an offline CPU is no instance), 19 Processor
+ * State Flags (Windows' PPM state bits, no Linux counterpart). */
 #ifndef PL_PROCESSOR_ROWS_H
 #define PL_PROCESSOR_ROWS_H
 
 enum {
-    C_PROC = 0, C_USER = 1, C_PRIV = 2, C_INTR = 3, C_DPC = 4, C_IRQT = 5, C_DPCQ = 6, C_IDLE = 8,
+    C_PROC = 0, C_USER = 1, C_PRIV = 2, C_INTR = 3, C_DPC = 4, C_IRQT = 5, C_DPCQ = 6, C_DPCR = 7, C_IDLE = 8,
     C_C1 = 9, C_C2 = 10, C_C3 = 11, C_C1T = 12, C_C2T = 13, C_C3T = 14, C_PRIO = 15, C_FREQ = 17,
     C_PMAX = 18, C_CLK = 20, C_AIDLE = 21, C_AIDLEB = 22, C_IBRK = 23, C_PERF = 24, C_PERFB = 25,
     C_UTIL = 26, C_UTILB = 27, C_PUTIL = 28, C_PLIM = 30, C_PLIMF = 31, C_BASE = 32, C_NICE = 33,
@@ -51,6 +49,11 @@ enum {
     R(C_DPCQ, "DPCs Queued/sec", "Softirqs raised per second: the CPU's column of " \
       "/proc/softirqs summed; _Total from the softirq line of /proc/stat.", \
       PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
+    R4(C_DPCR, "DPC Rate", "Softirqs raised per local timer tick over the interval since " \
+      "the query's last collect (its first: since boot), as Windows counts DPCs queued " \
+      "between clock ticks: the growth of the CPU's /proc/softirqs column over that of its " \
+      "LOC cell in /proc/interrupts (x86); totals the mean.", \
+      PERF_COUNTER_RAWCOUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, GAUGE), PL_BY_HAND()) \
     R(C_IDLE, "% Idle Time", "Share of time idle, I/O wait included (/proc/stat idle + " \
       "iowait).", \
       PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
