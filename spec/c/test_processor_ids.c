@@ -289,6 +289,42 @@ static void test_escape(void)
     CHECK_STR(out, "");
 }
 
+/* ---- facts gathered by emit ---------------------------------------------------- */
+
+typedef struct got {
+    int n, stop_at;
+    char keys[32][48], vals[32][128], inst[32][16];
+} got;
+
+static int take(void *ud, const char *key, const char *value)
+{
+    got *g = ud;
+    if (g->n < 32) {
+        snprintf(g->keys[g->n], sizeof g->keys[0], "%s", key);
+        snprintf(g->vals[g->n], sizeof g->vals[0], "%s", value);
+        g->inst[g->n][0] = '\0';
+    }
+    g->n++;
+    return g->stop_at && g->n >= g->stop_at;
+}
+
+static int take_inst(void *ud, const char *instance, const char *key, const char *value)
+{
+    got *g = ud;
+    int r = take(ud, key, value);
+    if (g->n <= 32)
+        snprintf(g->inst[g->n - 1], sizeof g->inst[0], "%s", instance);
+    return r;
+}
+
+static const char *fact(const got *g, const char *key)
+{
+    for (int i = 0; i < g->n && i < 32; i++)
+        if (strcmp(g->keys[i], key) == 0)
+            return g->vals[i];
+    return NULL;
+}
+
 /* ---- sources that are not there ---------------------------------------------- */
 
 /* basic: the reference VM: no cpufreq, no thermal_throttle, no msr, no
@@ -327,6 +363,17 @@ static void test_absent(void)
     EXPECT(&s, "_Total", "Vulnerable", 0);
     pl_snap_free(&s);
 
+    /* a control character in a fact comes escaped */
+    CHECK(put(dir, "sys/devices/system/cpu/vulnerabilities/x", "Mitigation:\tsome\x1b[0m\n"));
+    pl_env *env = pl_env_new(dir);
+    got g;
+    memset(&g, 0, sizeof g);
+    CHECK(env && pl_counterset_info(env, pl_env_find(env, "Processor Information"), "_Total", take, &g) == 0);
+    CHECK_STR(fact(&g, "vulnerability_x"), "Mitigation:\\x09some\\x1b[0m");
+    CHECK_STR(fact(&g, "isolated"), "");
+    CHECK_STR(fact(&g, "nohz_full"), "0");
+    pl_env_unref(env);
+
     /* a list that is not one (garbage) isolates nothing */
     CHECK(put(dir, "sys/devices/system/cpu/nohz_full", "0-x\n"));
     CHECK(pc_collect_tree(dir, "Processor Information", 100, 0, NULL, &s) == 0);
@@ -335,40 +382,6 @@ static void test_absent(void)
 }
 
 /* ---- text facts ------------------------------------------------------------------ */
-
-typedef struct got {
-    int n, stop_at;
-    char keys[32][48], vals[32][128], inst[32][16];
-} got;
-
-static int take(void *ud, const char *key, const char *value)
-{
-    got *g = ud;
-    if (g->n < 32) {
-        snprintf(g->keys[g->n], sizeof g->keys[0], "%s", key);
-        snprintf(g->vals[g->n], sizeof g->vals[0], "%s", value);
-        g->inst[g->n][0] = '\0';
-    }
-    g->n++;
-    return g->stop_at && g->n >= g->stop_at;
-}
-
-static int take_inst(void *ud, const char *instance, const char *key, const char *value)
-{
-    got *g = ud;
-    int r = take(ud, key, value);
-    if (g->n <= 32)
-        snprintf(g->inst[g->n - 1], sizeof g->inst[0], "%s", instance);
-    return r;
-}
-
-static const char *fact(const got *g, const char *key)
-{
-    for (int i = 0; i < g->n && i < 32; i++)
-        if (strcmp(g->keys[i], key) == 0)
-            return g->vals[i];
-    return NULL;
-}
 
 static void test_info_op(void)
 {
