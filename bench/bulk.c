@@ -8,7 +8,8 @@
  * (default 1000) and no sys/ tree, so every CPU lands on node 0 and the
  * instances are "0,0" .. "0,999", "0,_Total" and "_Total".  The query is
  * `\Processor Information(*)\% ???* Time`: the ten PERF_PRECISION_100NS_TIMER
- * counters and Windows' % Processor Time, PERF_100NSEC_TIMER_INV (the three
+ * counters and Windows' % Processor Time and % Priority Time,
+ * PERF_100NSEC_TIMER_INV (the thermal_throttle ones are "Throttled"; the three
  * "% Cn Time" ones have two-character names).  proc/stat
  * is collected, rewritten in place with ticks advanced by different amounts
  * per CPU, and collected again, so every value is valid and they differ.
@@ -38,7 +39,7 @@
 
 #define TARGET_NS 2.0
 #define PATH "\\Processor Information(*)\\% ???* Time"
-#define NCOUNTERS 11u
+#define NCOUNTERS 12u
 #define HZ 100
 
 
@@ -144,7 +145,7 @@ static size_t pass_single(const pl_sample *s1, const pl_block *b1, const pl_samp
 /* The same formula by hand: 100 * dv / db, capped to [0, 100], with the
  * statuses of pl_format_raw, instances assumed at the same positions (true
  * here, checked in main).  No lookup, no type dispatch beyond the one
- * column that is Windows' % Processor Time (100 * (1 - dv / dt) on the
+ * columns that are PERF_100NSEC_TIMER_INV (100 * (1 - dv / dt) on the
  * sample clock, which is in 100 ns here). */
 static size_t pass_hand(const pl_sample *s1, const pl_block *b1, const pl_sample *s0,
                         double *out, uint8_t *st)
@@ -153,13 +154,13 @@ static size_t pass_hand(const pl_sample *s1, const pl_block *b1, const pl_sample
     const pl_pair *p1 = s1->vals + b1->vals_off, *p0 = s0->vals + b0->vals_off;
     const uint8_t *h1 = s1->have + b1->vals_off, *h0 = s0->have + b0->vals_off;
     size_t n = (size_t)b1->ninst * b1->ncounters, valid = 0;
-    uint32_t nc = b1->ncounters, inv = nc;
-    for (uint32_t c = 0; c < nc; c++)
-        if (pl_sample_counter(s1, b1, c)->type == PERF_100NSEC_TIMER_INV)
-            inv = c;
+    uint32_t nc = b1->ncounters;
+    uint8_t inv[NCOUNTERS] = { 0 };       /* % Processor Time, % Priority Time */
+    for (uint32_t c = 0; c < nc && c < NCOUNTERS; c++)
+        inv[c] = pl_sample_counter(s1, b1, c)->type == PERF_100NSEC_TIMER_INV;
     int64_t dt = b1->time - b0->time;     /* each result's own read time */
     for (size_t k = 0; k < n; k++) {
-        int inverse = k % nc == inv;
+        int inverse = inv[k % nc];
         int64_t db = inverse ? dt : (int64_t)p1[k].b - (int64_t)p0[k].b;
         double v;
         out[k] = 0;

@@ -1,4 +1,4 @@
---- make bench: formatted values of a 1,000-instance x 11-counter sample pair
+--- make bench: formatted values of a 1,000-instance x 12-counter sample pair
 -- reaching Lua, through `s1:evaluate(s0, 1)` (one C call) against the same
 -- formulas written in pure Lua over the raw values of `s:raw(1)`.  Target:
 -- evaluate at least 10x faster.
@@ -7,8 +7,8 @@
 -- (removed at the end): proc/stat with BENCH_CPUS cpuN lines (default 1000)
 -- and no sys/ tree, so the instances are "0,0" .. "0,999", "0,_Total" and
 -- "_Total".  The query is `\Processor Information(*)\% ???* Time`, the ten
--- PERF_PRECISION_100NS_TIMER counters and Windows' % Processor Time
--- (PERF_100NSEC_TIMER_INV) ("% C1 Time" .. "% C3 Time" have two-character
+-- PERF_PRECISION_100NS_TIMER counters and Windows' % Processor Time and
+-- % Priority Time (PERF_100NSEC_TIMER_INV) ("% C1 Time" .. "% C3 Time" have two-character
 -- names and stay out).  proc/stat is collected, rewritten in
 -- place with ticks advanced by different amounts per CPU, and collected again.
 --
@@ -26,7 +26,7 @@ local CMD = "LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./buil
   .. "lua5.4 bench/bulk.lua"
 local TARGET = 10
 local PATH = "\\Processor Information(*)\\% ???* Time"
-local NCOUNTERS = 11
+local NCOUNTERS = 12
 local ROUNDS = math.tointeger(tonumber(os.getenv("BENCH_ROUNDS") or "")) or 7
 local SECONDS = tonumber(os.getenv("BENCH_SECONDS") or "") or 0.15
 local NCPU = math.tointeger(tonumber(os.getenv("BENCH_CPUS") or "")) or 1000
@@ -125,8 +125,8 @@ local function lua_eval(r1, r0)
   local dt = r1.time - r0.time      -- the sample clock, in 100 ns here
   for c = 1, nc do
     local col, bad = {}, nil
-    -- Windows' % Processor Time: 100 * (1 - dv / dt) on the sample clock
-    local inverse = counters[c] == "% Processor Time"
+    -- Windows' % Processor Time and % Priority Time: 100 * (1 - dv / dt) on the sample clock
+    local inverse = counters[c] == "% Processor Time" or counters[c] == "% Priority Time"
     for i = 1, ni do
       local o, st = off0[i], nil
       if not o then

@@ -56,8 +56,9 @@ static uint64_t single_number(rfile *f)
 typedef struct proc_floor {
     rfile stat, intr, soft, cpuinfo;
     int ncpu;                /* max cpu number + 1 from /proc/stat */
-    rfile (*idle_time)[3], (*idle_usage)[3];
+    rfile (*idle_time)[8], (*idle_usage)[8];   /* cpuidle state0..7, as perflib reads them */
     rfile *curf, *maxf;
+    rfile (*extra)[7];       /* cpufreq limits, thermal_throttle: where they exist */
     int cpufreq;             /* scaling_cur_freq of cpu0 exists */
     uint64_t acc[2][4096];   /* per-CPU sums of /proc/interrupts and /proc/softirqs */
 } proc_floor;
@@ -131,12 +132,22 @@ static void proc_open(proc_floor *pf, int all)
     pf->idle_usage = xmalloc((size_t)pf->ncpu * sizeof *pf->idle_usage);
     pf->curf = xmalloc((size_t)pf->ncpu * sizeof *pf->curf);
     pf->maxf = xmalloc((size_t)pf->ncpu * sizeof *pf->maxf);
+    pf->extra = xmalloc((size_t)pf->ncpu * sizeof *pf->extra);
     for (int c = 0; c < pf->ncpu; c++) {
-        for (int k = 0; k < 3; k++) {
-            snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/time", c, k + 1);
+        static const char *const extra[7] = {
+            "cpufreq/scaling_min_freq", "cpufreq/scaling_max_freq", "cpufreq/cpuinfo_min_freq",
+            "thermal_throttle/core_throttle_count", "thermal_throttle/package_throttle_count",
+            "thermal_throttle/core_throttle_total_time_ms", "thermal_throttle/package_throttle_total_time_ms",
+        };
+        for (int k = 0; k < 8; k++) {
+            snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/time", c, k);
             rf_open(&pf->idle_time[c][k], path, 0);
-            snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/usage", c, k + 1);
+            snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/usage", c, k);
             rf_open(&pf->idle_usage[c][k], path, 0);
+        }
+        for (int k = 0; k < 7; k++) {
+            snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/%s", c, extra[k]);
+            rf_open(&pf->extra[c][k], path, 0);
         }
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", c);
         rf_open(&pf->curf[c], path, 0);
@@ -157,13 +168,16 @@ static void proc_close(proc_floor *pf, int all)
     rf_close(&pf->soft);
     rf_close(&pf->cpuinfo);
     for (int c = 0; c < pf->ncpu; c++) {
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 8; k++) {
             rf_close(&pf->idle_time[c][k]);
             rf_close(&pf->idle_usage[c][k]);
         }
+        for (int k = 0; k < 7; k++)
+            rf_close(&pf->extra[c][k]);
         rf_close(&pf->curf[c]);
         rf_close(&pf->maxf[c]);
     }
+    free(pf->extra);
     free(pf->idle_time);
     free(pf->idle_usage);
     free(pf->curf);
@@ -196,9 +210,12 @@ static void proc_collect(proc_floor *pf, int all)
     if (pf->soft.fd >= 0)
         proc_table(&pf->soft, pf->acc[1]);
     for (int c = 0; c < pf->ncpu; c++) {
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 8; k++)
             if (pf->idle_time[c][k].fd >= 0 && pf->idle_usage[c][k].fd >= 0)
                 sink += single_number(&pf->idle_time[c][k]) + single_number(&pf->idle_usage[c][k]);
+        for (int k = 0; k < 7; k++)
+            if (pf->extra[c][k].fd >= 0)
+                sink += single_number(&pf->extra[c][k]);
         if (pf->cpufreq && pf->curf[c].fd >= 0) {
             sink += single_number(&pf->curf[c]);
             if (pf->maxf[c].fd >= 0)

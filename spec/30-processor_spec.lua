@@ -62,8 +62,9 @@ describe("Processor Information", function()
       assert.equal("% Idle Time", cs:counter(8).name)
       assert.equal("Interrupts/sec", cs:counter(3).name)
       assert.equal("DPCs Queued/sec", cs:counter(6).name)
-      assert.is_nil(cs:counter(7))                 -- no Linux counterpart
-      assert.equal(25, #cs.counters)
+      assert.equal("DPC Rate", cs:counter(7).name)
+      assert.is_nil(cs:counter(16))                -- Parking Status: no Linux counterpart
+      assert.equal(46, #cs.counters)              -- the Windows ids Linux has, and its extras
     end)
 
     it("puts the % counters on the hidden tick base", function()
@@ -87,7 +88,7 @@ describe("Processor Information", function()
       local r = s:results()[idx]
       assert.same({ "0,0", "0,1", "0,_Total", "_Total" }, r.instances)
       assert.same({ 0, 1, 0xFFFF0000, 0xFFFFFFFE }, r.ids)
-      assert.equal(22, #r.counters)               -- 25 less the three hidden bases
+      assert.equal(41, #r.counters)               -- 46 less the five hidden bases
     end)
 
     -- instance -> counter -> ticks
@@ -408,6 +409,13 @@ describe("Processor Information", function()
   end)
 
   describe("live machine", function()
+    -- % counters whose sources only some machines have: cpufreq, the
+    -- APERF/MPERF MSRs (root, the msr module), x86 thermal_throttle
+    local NEEDS_HW = { ["% of Maximum Frequency"] = true, ["% Processor Utility"] = true,
+                       ["% Privileged Utility"] = true, ["% Processor Performance"] = true,
+                       ["% Performance Limit"] = true, ["% Core Throttled"] = true,
+                       ["% Package Throttled"] = true }
+
     it("gives valid percentages between two samples", function()
       local q = perflib.query()
       local idx = assert(q:add("\\Processor Information(*)\\*"))
@@ -421,9 +429,10 @@ describe("Processor Information", function()
           if C.integers then assert.equal("float", C.math_type(v)) end
           assert.is_true(v >= 0 and v <= 100, inst .. " " .. v)
           seen[#seen + 1] = inst
-        elseif counter:sub(1, 1) == "%" and not counter:find("C%d") and counter ~= "% of Maximum Frequency"
-            and counter ~= "% Processor Utility" then           -- these two need cpufreq
+        elseif counter:sub(1, 1) == "%" and not counter:find("C%d") and not NEEDS_HW[counter] then
           assert.equal("valid", st, inst .. " " .. counter)
+        elseif NEEDS_HW[counter] and st ~= "valid" then     -- no_data where the source is absent
+          assert.equal("no_data", st, inst .. " " .. counter)
         end
       end
       assert.equal("_Total", seen[#seen])

@@ -176,17 +176,18 @@ describe("perflua typeperf", function()
     local head = out:match("^[^\n]*")
     local cols = {}
     for c in head:gmatch('"([^"]*)"') do cols[#cols + 1] = c end
-    -- 25 counters, 3 of them hidden bases: 22 a CPU, 2 CPUs, and the header's first field
-    assert.equals(1 + 2 * 22, #cols)
+    -- 46 counters, 5 of them hidden bases: 41 a CPU (% Busy Time the 31st), 2 CPUs,
+    -- and the header's first field
+    assert.equals(1 + 2 * 41, #cols)
     assert.equals("\\\\fixhost\\Processor Information(0,0)\\% Processor Time", cols[2])
-    assert.equals("\\\\fixhost\\Processor Information(0,0)\\% Busy Time", cols[23])
-    assert.equals("\\\\fixhost\\Processor Information(0,1)\\% Processor Time", cols[24])
+    assert.equals("\\\\fixhost\\Processor Information(0,0)\\% Busy Time", cols[1 + 31])
+    assert.equals("\\\\fixhost\\Processor Information(0,1)\\% Processor Time", cols[1 + 41 + 1])
     local row = out:match("\n([^\n]*)\n$")
     local vals = {}
     for v in row:gmatch('"([^"]*)"') do vals[#vals + 1] = v end
     assert.equals(#cols, #vals)
-    assert.equals("48.000000", vals[23])
-    assert.equals("64.000000", vals[45])
+    assert.equals("48.000000", vals[1 + 31])
+    assert.equals("64.000000", vals[1 + 41 + 31])
   end)
 
   it("reads counter paths from -cf FILE, skipping blank and # lines", function()
@@ -240,9 +241,10 @@ describe("perflua typeperf", function()
       assert.equals(0, code, err)
       local lines = {}
       for l in out:gmatch("([^\n]*)\n") do lines[#lines + 1] = l end
-      assert.equals(22, #lines)                            -- 25 counters less 3 hidden bases
+      assert.equals(41, #lines)                            -- 46 counters less 5 hidden bases
       assert.equals("\\Processor Information(*)\\% Processor Time", lines[1])
-      assert.equals("\\Processor Information(*)\\% Busy Time", lines[22])
+      assert.equals("\\Processor Information(*)\\% Busy Time", lines[31])
+      assert.equals("\\Processor Information(*)\\% Package Throttled", lines[41])
       assert.is_nil(out:find("Base", 1, true))
       code, out = typeperf { "-q", "memory" }               -- names as PDH compares them
       assert.equals(0, code)
@@ -254,11 +256,11 @@ describe("perflua typeperf", function()
       assert.equals(0, code, err)
       local lines = {}
       for l in out:gmatch("([^\n]*)\n") do lines[#lines + 1] = l end
-      assert.equals(4 * 22, #lines)                         -- 0,0 0,1 0,_Total _Total
+      assert.equals(4 * 41, #lines)                         -- 0,0 0,1 0,_Total _Total
       assert.equals("\\Processor Information(0,0)\\% Processor Time", lines[1])
-      assert.equals("\\Processor Information(0,0)\\% Busy Time", lines[22])
-      assert.equals("\\Processor Information(0,1)\\% Processor Time", lines[23])
-      assert.equals("\\Processor Information(_Total)\\% Busy Time", lines[88])
+      assert.equals("\\Processor Information(0,0)\\% Busy Time", lines[31])
+      assert.equals("\\Processor Information(0,1)\\% Processor Time", lines[42])
+      assert.equals("\\Processor Information(_Total)\\% Busy Time", lines[3 * 41 + 31])
       code, out = typeperf { "-qx", "Memory" }
       assert.equals(0, code)
       assert.equals("\\Memory\\Available Bytes\n", out:sub(1, 24))
@@ -303,7 +305,7 @@ describe("perflua typeperf", function()
       assert.equals(0, code, err)
       local n = 0
       for _ in out:match("^[^\n]*"):gmatch('","') do n = n + 1 end
-      assert.equals(4 * 22, n)                              -- 88 columns after the zone's field
+      assert.equals(4 * 41, n)                              -- 164 columns after the zone's field
     end)
 
     it("refuses an unknown set, counter paths with -q, and -q with -qx (exit 2)", function()

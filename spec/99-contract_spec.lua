@@ -17,7 +17,7 @@ local core = require "perflib.core"
 local FIX = "spec/fixtures/basic"
 local PUBLIC = {
   "_VERSION", "calculate", "check_block", "clock", "collect", "collect_block", "collect_sets", "counter_names",
-  "counter_units", "counterset", "countersets", "define", "derive", "help_texts", "index_of", "load_plugins",
+  "counter_units", "counterset", "countersets", "define", "derive", "help_texts", "index_of", "info", "load_plugins",
   "load_textfiles", "log_writer", "lookup", "machine", "metadata", "metric_name", "open_log", "plugins", "provider",
   "query",
   "read_log", "remote_tokens", "reset_plugin", "sample_from_block", "serve", "signalled", "sleep", "statistics", "suggest",
@@ -75,6 +75,9 @@ local F = {
   countersets = { ok = { "function", function() return perflib.countersets(M) end },
                   fail = "an iterator over what the machine has: nothing to miss",
                   bad = { "bad argument #1", function() return (perflib.countersets(42)) end } },
+  info = { ok = { "table", function() return perflib.info("Processor Information", "_Total", M) end },
+           fail = { "nil,string,number", function() return perflib.info("Memory", nil, M) end },
+           bad = { "bad argument #1 to 'info'", function() return (perflib.info {}) end } },
   counterset = { ok = { "perflib.CounterSet", function() return perflib.counterset("Memory", M) end },
                  fail = { "nil,string", function() return perflib.counterset("No Such Set", M) end },
                  bad = { "bad argument #1 to 'counterset'", function() return (perflib.counterset {}) end } },
@@ -223,6 +226,9 @@ local CLASSES = {
                    fail = { "nil,string", function(m) return m:counterset "No Such Set" end },
                    bad = { "bad argument #1 to 'counterset'", function(m) return (m:counterset {}) end } },
     countersets = { ok = { "function", function(m) return m:countersets() end }, fail = "an iterator" },
+    info = { ok = { "table", function(m) return m:info("Processor Information", "_Total") end },
+             fail = { "nil,string,number", function(m) return m:info("Processor Information", "9,9") end },
+             bad = { "bad argument #1 to 'info'", function(m) return (m:info {}) end } },
     query = { ok = { "perflib.Query", function(m) return m:query() end }, fail = "no I/O" },
     log = { ok = { "nil", function(m) return m:log() end }, fail = "nil is the answer for a live machine" },
     collect = { ok = { "perflib.Sample,perflib.Sample", function(m)

@@ -257,6 +257,9 @@ function DEFINE.list(p)
     .. "case aside), each with the first sentence of its help, like pminfo -t; all of them without PATTERN.")
     :summary("Search counters and their help texts.")
   c:argument("PATTERN", "A plain substring, case aside.", nil, nil, "?"):target("pattern")
+  c:option("--info", "Instead, the text facts of counterset SET (perflib.info: a CPU's governor, the "
+    .. "vulnerabilities ...), one `instance<TAB>key<TAB>value` line each, of the instance PATTERN when given.")
+    :argname("SET")
 end
 
 function DEFINE.plot(p)

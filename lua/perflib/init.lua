@@ -13,7 +13,7 @@ local compat = require "perflib.compat"
 -- flap, http, term, methods) serves perflib's own modules and may change.
 local PUBLIC = {
   "_VERSION", "types", "remote_tokens",
-  "sleep", "clock", "type", "machine", "countersets", "counterset", "query",
+  "sleep", "clock", "type", "machine", "countersets", "counterset", "info", "query",
   "collect", "collect_sets", "collect_block", "metadata", "counter_names", "help_texts", "counter_units",
   "lookup", "index_of", "calculate", "statistics", "metric_name", "suggest",
   "sample_from_block", "check_block", "plugins", "load_plugins", "reset_plugin", "load_textfiles",

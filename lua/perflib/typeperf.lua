@@ -496,13 +496,42 @@ function M.run(a, out, err, env)
   return 0
 end
 
+-- `perflua list --info SET [INSTANCE]`: the set's text facts, one
+-- `instance<TAB>key<TAB>value` line each, sorted (a tab sorts before any
+-- character of a name: by instance, then key); 1 with a message when there
+-- are none.
+local function list_info(set, instance, out, err, env)
+  local perflib = require "perflib"
+  local m = env and env.machine or perflib.machine()
+  local facts, msg = m:info(set, instance)
+  if not facts then
+    err:write("perflua list: ", msg, "\n")
+    return 1
+  end
+  local by = instance and { [instance] = facts } or facts
+  if perflib.counterset(set, m).instance_type == "single" then by = { [""] = facts } end
+  local lines = {}
+  for inst, kv in pairs(by) do
+    for key, value in pairs(kv) do lines[#lines + 1] = inst .. "\t" .. key .. "\t" .. value .. "\n" end
+  end
+  if #lines == 0 then
+    err:write(("perflua list: '%s' has no text facts here\n"):format(set))
+    return 1
+  end
+  table.sort(lines)
+  out:write(table.concat(lines))
+  return 0
+end
+
 --- Runs `perflua list [PATTERN]` with parsed arguments; returns the exit status
--- (1 when nothing matches).
--- @tparam table a `pattern`
+-- (1 when nothing matches); with `info`, the text facts of that set
+-- (of the instance `pattern` when given) instead.
+-- @tparam table a `pattern`, `info`
 -- @param out
 -- @param err
 -- @tparam[opt] table env `machine`
 function M.run_list(a, out, err, env)
+  if a.info then return list_info(a.info, a.pattern, out, err, env) end
   local n = M.list(a.pattern, out, env)
   if n == 0 then
     err:write(("perflua list: no counter matches '%s'\n"):format(tostring(a.pattern)))

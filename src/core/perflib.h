@@ -66,6 +66,8 @@ typedef struct pl_counterset_def pl_counterset_def;
  * printable UTF-8 with control characters escaped by the provider).  emit
  * returns nonzero to stop the walk. */
 typedef int (*pl_info_fn)(void *ud, const char *key, const char *value);
+/* The same with the instance's name, for walks over every instance. */
+typedef int (*pl_info_inst_fn)(void *ud, const char *instance, const char *key, const char *value);
 
 typedef struct pl_provider_ops {
     int (*open)(pl_env *env, void **state);
@@ -320,6 +322,17 @@ static inline const char *pl_snap_name(const pl_snapshot *s, uint32_t inst)
 }
 /* Current instances of a counterset (names and ids) without values. */
 int pl_enum_instances(pl_env *env, const pl_counterset_def *cs, pl_snapshot *out);
+/* Text facts (info.c): opens cs's provider on env, gives emit the facts of
+ * one instance (NULL for a single-instance set) and closes it.  0; EINVAL
+ * when env, cs or emit is NULL or instance is NULL for a multi-instance set
+ * (or given for a single-instance one); ENOTSUP when the set has no info op;
+ * ENOENT for an unknown instance; else the provider's errno. */
+int pl_counterset_info(pl_env *env, const pl_counterset_def *cs, const char *instance,
+                       pl_info_fn emit, void *ud);
+/* Every instance's facts, in the provider's instance order (an instance
+ * gone between the listing and its facts is skipped); a single-instance set
+ * gives its facts with instance "".  The same errors. */
+int pl_counterset_info_all(pl_env *env, const pl_counterset_def *cs, pl_info_inst_fn emit, void *ud);
 
 /* ===================================================================== */
 /* Statuses of formatted values                                           */

@@ -12,6 +12,7 @@
 #include "lpl.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define DEFAULT_KEY "perflib.default_machine"
@@ -232,6 +233,135 @@ static int m_collect(lua_State *L)
     return lua_gettop(L) - 1;
 }
 
+/* ---- text facts (pl_counterset_info) ------------------------------------------ */
+
+/* Facts gathered in C first, then made a table: building Lua tables inside
+ * emit could raise (memory) with the provider still open. */
+typedef struct facts {
+    char *buf;               /* instance\0key\0value\0 ... */
+    size_t len, cap;
+    int nomem;
+} facts;
+
+static int facts_put(facts *f, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    if (f->len + n > f->cap) {
+        size_t cap = f->cap ? f->cap * 2 : 1024;
+        while (cap < f->len + n)
+            cap *= 2;
+        char *b = realloc(f->buf, cap);
+        if (!b)
+            return f->nomem = 1;
+        f->buf = b;
+        f->cap = cap;
+    }
+    memcpy(f->buf + f->len, s, n);
+    f->len += n;
+    return 0;
+}
+
+static int facts_emit(void *ud, const char *instance, const char *key, const char *value)
+{
+    facts *f = ud;
+    return facts_put(f, instance) || facts_put(f, key) || facts_put(f, value);
+}
+
+static int facts_emit1(void *ud, const char *key, const char *value)
+{
+    return facts_emit(ud, "", key, value);
+}
+
+/* { key = value } of one instance, or { [instance] = { key = value } }. */
+static void push_facts(lua_State *L, const facts *f, int by_instance)
+{
+    lua_newtable(L);
+    for (size_t at = 0; at < f->len;) {
+        const char *inst = f->buf + at, *key, *value;
+        key = inst + strlen(inst) + 1;
+        value = key + strlen(key) + 1;
+        at = (size_t)(value + strlen(value) + 1 - f->buf);
+        if (by_instance) {
+            if (lua_getfield(L, -1, inst) == LUA_TNIL) {
+                lua_pop(L, 1);
+                lua_newtable(L);
+                lua_pushvalue(L, -1);
+                lua_setfield(L, -3, inst);
+            }
+        }
+        lua_pushstring(L, value);
+        lua_setfield(L, -2, key);
+        if (by_instance)
+            lua_pop(L, 1);
+    }
+}
+
+/* The facts of set (argument si) on machine m, instance at si + 1. */
+static int info_of(lua_State *L, pl_env *env, int si)
+{
+    const char *name = luaL_checkstring(L, si);
+    const char *inst = luaL_optstring(L, si + 1, NULL);
+    const pl_counterset_def *cs = pl_env_find(env, name);
+    facts f = { NULL, 0, 0, 0 };
+    int e, single;
+    if (!cs) {
+        luaL_pushfail(L);
+        lua_pushfstring(L, "no counterset '%s'", name);
+        return 2;
+    }
+    single = cs->instance_type == PERF_COUNTERSET_SINGLE_INSTANCE;
+    luaL_argcheck(L, !(single && inst && *inst), si + 1, "a single-instance set has no instance names");
+    if (single)
+        inst = NULL;
+    if (inst)
+        e = pl_counterset_info(env, cs, inst, facts_emit1, &f);
+    else
+        e = pl_counterset_info_all(env, cs, facts_emit, &f);
+    if (f.nomem && !e)
+        e = ENOMEM;
+    if (!e)
+        push_facts(L, &f, !single && !inst);
+    free(f.buf);
+    if (e == ENOTSUP) {
+        luaL_pushfail(L);
+        lua_pushfstring(L, "counterset '%s' has no text facts", cs->name);
+        lua_pushinteger(L, e);
+        return 3;
+    }
+    if (e == ENOENT && inst) {
+        luaL_pushfail(L);
+        lua_pushfstring(L, "no instance '%s' in '%s'", inst, cs->name);
+        lua_pushinteger(L, e);
+        return 3;
+    }
+    return e ? lpl_fail(L, cs->name, e) : 1;
+}
+
+/* perflib.info (documented with the module's functions, lperflib.c). */
+int lpl_info(lua_State *L)
+{
+    luaL_checkstring(L, 1);
+    luaL_optstring(L, 2, NULL);
+    lpl_machine *m = lpl_opt_machine(L, 3);
+    return info_of(L, m->env, 1);
+}
+
+/***
+ * Text facts of a counterset's instances on this machine (as @{info}).
+ * @function Machine:info
+ * @tparam string set counterset name or GUID
+ * @tparam[opt] string instance
+ * @treturn[1] table facts
+ * @return[2] nil
+ * @treturn[2] string message
+ * @treturn[2] int errno (not for an unknown set)
+ */
+static int m_info(lua_State *L)
+{
+    lpl_machine *m = lpl_check_machine(L, 1);
+    return info_of(L, m->env, 2);
+}
+
 void lpl_open_machine(lua_State *L)
 {
     static const luaL_Reg meta[] = {
@@ -239,7 +369,7 @@ void lpl_open_machine(lua_State *L)
     };
     static const luaL_Reg methods[] = {
         { "countersets", m_countersets }, { "counterset", m_counterset }, { "query", m_query },
-        { "collect", m_collect }, { NULL, NULL }
+        { "collect", m_collect }, { "info", m_info }, { NULL, NULL }
     };
     lpl_newclass(L, LPL_MACHINE, meta, NULL);
     luaL_getmetatable(L, LPL_MACHINE);

@@ -160,6 +160,28 @@ static int l_counterset(lua_State *L)
 }
 
 /***
+ * Text facts of a counterset's instances: what is not a number (a CPU's
+ * frequency governor and driver, the CPU vulnerabilities, a disk's model),
+ * as strings by lower_snake_case key.  The set's provider is opened for the
+ * call and closed after it (not for sampling loops).  Control characters in
+ * the kernel's text come escaped as `\xNN`.
+ * @function info
+ * @tparam string set counterset name (case-insensitive) or GUID
+ * @tparam[opt] string instance one instance (multi-instance sets); without
+ *   it, every instance's facts
+ * @tparam[opt] Machine machine default: this machine, root "/"
+ * @treturn[1] table `{ key = value }` of the instance, or of a single-instance
+ *   set; without an instance, `{ [instance] = { key = value } }` (instances
+ *   without facts left out)
+ * @return[2] nil
+ * @treturn[2] string message "no counterset 'name'"
+ * @return[3] nil
+ * @treturn[3] string message (no such instance, a set without text facts,
+ *   an unreadable source)
+ * @treturn[3] int errno (ENOENT, ENOTSUP, the source's)
+ * @usage perflib.info("Processor Information", "_Total").vulnerability_meltdown
+ */
+/***
  * Opens a query handle.
  * @function query
  * @tparam[opt] Machine|table machine a Machine, or options for a new one
@@ -490,6 +512,7 @@ static const luaL_Reg funcs[] = {
     { "type", l_type },
     { "countersets", l_countersets },
     { "counterset", l_counterset },
+    { "info", lpl_info },
     { "query", l_query },
     { "machine", l_machine },
     { "trap", lpl_trap },

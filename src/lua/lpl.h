@@ -35,6 +35,7 @@ void lpl_newclass(lua_State *L, const char *name, const luaL_Reg *meta, const lu
 /* lmachine.c */
 void lpl_open_machine(lua_State *L);
 lpl_machine *lpl_check_machine(lua_State *L, int i);
+int lpl_info(lua_State *L);                   /* perflib.info (lmachine.c) */
 /* The machine at i if it is one, else the default machine ("/"); pushed. */
 lpl_machine *lpl_opt_machine(lua_State *L, int i);
 /* Builds a machine from an options table at i ({root=, user_hz=, page_size=}). */

@@ -9,6 +9,12 @@
 void pl_cputable_init(pl_cputable *t)
 {
     memset(t, 0, sizeof *t);
+    t->pick_row = -1;
+}
+
+void pl_cputable_pick(pl_cputable *t, const char *label)
+{
+    t->pick = label;
 }
 
 void pl_cputable_free(pl_cputable *t)
@@ -21,6 +27,7 @@ void pl_cputable_free(pl_cputable *t)
     free(t->last);
     free(t->known);
     free(t->acc);
+    free(t->pick_acc);
 }
 
 static int cputable_cols(pl_cputable *t, uint32_t n)
@@ -32,6 +39,13 @@ static int cputable_cols(pl_cputable *t, uint32_t n)
     t->acc = a;
     for (uint32_t i = t->ncpu; i < n; i++)
         t->acc[i] = 0;
+    if (t->pick) {
+        uint64_t *pa = realloc(t->pick_acc, n * sizeof *pa);
+        if (!pa) return ENOMEM;
+        t->pick_acc = pa;
+        for (uint32_t i = t->ncpu; i < n; i++)
+            t->pick_acc[i] = 0;
+    }
     for (uint32_t r = 0; r < t->nrows; r++) {
         uint32_t *l = realloc(t->last[r], n * sizeof *l);
         if (!l) return ENOMEM;
@@ -75,6 +89,8 @@ static int cputable_row(pl_cputable *t, const char *label, size_t len, uint32_t 
     }
     memcpy(t->label[r], label, len);
     t->label[r][len] = '\0';
+    if (t->pick && strcmp(t->label[r], t->pick) == 0)
+        t->pick_row = (int)r;
     t->nrows++;
     return (int)r;
 }
@@ -95,7 +111,10 @@ int pl_cputable_update(pl_cputable *t, const pl_cputab *tab)
             return ENOMEM;
         for (uint32_t c = 0; c < tab->ncols; c++) {
             uint32_t cpu = tab->cols[c];
-            t->acc[cpu] += pl_cputable_step(&t->last[r][cpu], &t->known[r][cpu], cell[c]);
+            uint32_t d = pl_cputable_step(&t->last[r][cpu], &t->known[r][cpu], cell[c]);
+            t->acc[cpu] += d;
+            if (r == t->pick_row)
+                t->pick_acc[cpu] += d;
         }
     }
     return 0;

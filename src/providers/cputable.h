@@ -15,9 +15,14 @@ typedef struct pl_cputable {
     uint8_t **known;
     uint64_t *acc;           /* per cpu unwrapped sum */
     uint32_t ncpu;           /* columns allocated per row */
+    const char *pick;        /* a row also summed apart ("LOC"), or NULL */
+    int pick_row;            /* its row, -1 until seen */
+    uint64_t *pick_acc;      /* per cpu unwrapped sum of that row alone */
 } pl_cputable;
 
 void pl_cputable_init(pl_cputable *t);
+/* Also sums the row labelled label (a static string) apart, in pick_acc. */
+void pl_cputable_pick(pl_cputable *t, const char *label);
 void pl_cputable_free(pl_cputable *t);
 /* Adds each cell's difference since the last table to its CPU's sum
  * (acc[cpu]); rows that appear count from their value since boot.  Only

@@ -21,6 +21,7 @@
 #include "providers.h"
 #include "cputable.h"
 #include "cpufreq.h"
+#include "cpufacts.h"
 #include "procstat.h"
 #include "pl_rowset.h"
 
@@ -31,115 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Counter ids follow the Windows Processor Information set where Linux has
- * the quantity; Linux extras start at 32. */
-enum {
-    C_PROC = 0, C_USER = 1, C_PRIV = 2, C_INTR = 3, C_DPC = 4, C_IRQT = 5, C_DPCQ = 6,
-    C_IDLE = 8, C_C1 = 9, C_C2 = 10, C_C3 = 11, C_C1T = 12, C_C2T = 13, C_C3T = 14,
-    C_FREQ = 17, C_PMAX = 18, C_UTIL = 26, C_UTILB = 27, C_BASE = 32, C_NICE = 33, C_IOW = 34, C_STEAL = 35,
-    C_GUEST = 36, C_MAXF = 37, C_BUSY = 38
-};
-
-/* Every value is the collect's own (the idle-time logic, per-CPU
- * unwrapping, cpufreq): PL_BY_HAND rows.  R4: a 4-byte counter. */
-#define PROC_ROWS(R, R4) \
-    R(C_PROC, "% Processor Time", "Share of wall-clock time the CPU was not idle: 100 - idle " \
-      "and iowait time (/proc/stat) over elapsed time.  The raw value is the idle time in " \
-      "100 ns; for node and machine totals the mean over their CPUs.", \
-      PERF_100NSEC_TIMER_INV, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      PL_BY_HAND()) \
-    R(C_USER, "% User Time", "Share of time in user mode, nice included, guest time excluded " \
-      "(/proc/stat user - guest + nice - guest_nice).", \
-      PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      PL_BY_HAND()) \
-    R(C_PRIV, "% Privileged Time", "Share of time in the kernel, interrupt and softirq time " \
-      "included (/proc/stat system + irq + softirq).", \
-      PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      PL_BY_HAND()) \
-    R(C_INTR, "Interrupts/sec", "Hardware interrupts per second: the CPU's column of " \
-      "/proc/interrupts summed over all rows (LOC, RES, CAL, TLB included); _Total from the " \
-      "intr line of /proc/stat.", \
-      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
-    R(C_DPC, "% DPC Time", "Share of time servicing softirqs (/proc/stat softirq), the Linux " \
-      "counterpart of deferred procedure calls.", \
-      PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      PL_BY_HAND()) \
-    R(C_IRQT, "% Interrupt Time", "Share of time servicing hardware interrupts (/proc/stat " \
-      "irq).", \
-      PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      PL_BY_HAND()) \
-    R(C_DPCQ, "DPCs Queued/sec", "Softirqs raised per second: the CPU's column of " \
-      "/proc/softirqs summed; _Total from the softirq line of /proc/stat.", \
-      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
-    R(C_IDLE, "% Idle Time", "Share of time idle, I/O wait included (/proc/stat idle + " \
-      "iowait).", \
-      PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      PL_BY_HAND()) \
-    R(C_C1, "% C1 Time", "Share of wall-clock time in the first idle state after polling " \
-      "(cpuidle state1 time); _Total is the mean over CPUs.", \
-      PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      PL_BY_HAND()) \
-    R(C_C2, "% C2 Time", "Share of wall-clock time in cpuidle state2; _Total is the mean " \
-      "over CPUs.", \
-      PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      PL_BY_HAND()) \
-    R(C_C3, "% C3 Time", "Share of wall-clock time in cpuidle state3; _Total is the mean " \
-      "over CPUs.", \
-      PERF_100NSEC_TIMER, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      PL_BY_HAND()) \
-    R(C_C1T, "C1 Transitions/sec", "Entries into cpuidle state1 per second (usage).", \
-      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, COUNTER), \
-      PL_BY_HAND()) \
-    R(C_C2T, "C2 Transitions/sec", "Entries into cpuidle state2 per second (usage).", \
-      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, COUNTER), \
-      PL_BY_HAND()) \
-    R(C_C3T, "C3 Transitions/sec", "Entries into cpuidle state3 per second (usage).", \
-      PERF_COUNTER_BULK_COUNT, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, COUNTER), \
-      PL_BY_HAND()) \
-    R(C_FREQ, "Processor Frequency", "Current frequency in MHz (cpufreq scaling_cur_freq, " \
-      "else the cpu MHz line of /proc/cpuinfo); _Total is the mean over CPUs.", \
-      PERF_COUNTER_LARGE_RAWCOUNT, PL_NO_ID, PERF_DETAIL_NOVICE, 0, PL_U(HERTZ, 1e6, GAUGE), \
-      PL_BY_HAND()) \
-    R(C_PMAX, "% of Maximum Frequency", "Current frequency as a share of cpuinfo_max_freq " \
-      "(needs cpufreq).", \
-      PERF_LARGE_RAW_FRACTION, C_MAXF, PERF_DETAIL_NOVICE, 0, PL_U(HERTZ, 1e6, GAUGE), PL_BY_HAND()) \
-    R(C_UTIL, "% Processor Utility", "Work done as a share of the CPU's nominal capacity: % " \
-      "Busy Time x current / nominal frequency (cpufreq scaling_cur_freq over " \
-      "base_frequency, else cpuinfo_max_freq), above 100 when turbo runs; the frequency read " \
-      "at each collect stands for the interval before it.  Needs cpufreq; _Total and node " \
-      "totals weigh CPUs by their ticks.", \
-      PERF_AVERAGE_BULK, C_UTILB, PERF_DETAIL_NOVICE, 0, PL_U(PERCENT, 1, COUNTER), PL_BY_HAND()) \
-    R4(C_UTILB, "% Utility Base", "The CPU's ticks (USER_HZ) over which % Processor Utility " \
-      "was summed: its base.", \
-      PERF_AVERAGE_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
-    R(C_BASE, "Processor Time Base", "Sum of all the CPU's /proc/stat ticks except guest and " \
-      "guest_nice (already inside user and nice), in 100 ns: the base of the % counters.", \
-      PERF_PRECISION_TIMESTAMP, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      PL_BY_HAND()) \
-    R(C_NICE, "% Nice Time", "Share of time in user mode at positive nice, guest_nice " \
-      "excluded (/proc/stat nice - guest_nice).", \
-      PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      PL_BY_HAND()) \
-    R(C_IOW, "% IO Wait Time", "Share of time idle with I/O outstanding (/proc/stat iowait).", \
-      PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      PL_BY_HAND()) \
-    R(C_STEAL, "% Steal Time", "Share of time a hypervisor ran something else while this " \
-      "virtual CPU wanted to run (/proc/stat steal).", \
-      PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      PL_BY_HAND()) \
-    R(C_GUEST, "% Guest Time", "Share of time running guest virtual CPUs (/proc/stat guest + " \
-      "guest_nice); it is also counted in % User Time's source fields.", \
-      PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      PL_BY_HAND()) \
-    R(C_MAXF, "Maximum Frequency", "cpuinfo_max_freq in MHz: the base of % of Maximum " \
-      "Frequency.", \
-      PERF_LARGE_RAW_BASE, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, PL_U(HERTZ, 1e6, DISCRETE), \
-      PL_BY_HAND()) \
-    R(C_BUSY, "% Busy Time", "Share of the CPU's ticks spent not idle: user, nice, system, " \
-      "irq, softirq and steal ticks of /proc/stat over all its ticks (100 - % Idle Time), as " \
-      "mpstat and top count; % Processor Time is the same over wall-clock time.", \
-      PERF_PRECISION_100NS_TIMER, C_BASE, PERF_DETAIL_NOVICE, 0, PL_U(SECONDS, 1e-7, COUNTER), \
-      PL_BY_HAND())
+#include "processor_rows.h"
 
 /* Windows' counter 0 is exactly PERF_100NSEC_TIMER_INV on idle time, so that
  * programs written against its GUID and ids compute what they expect. */
@@ -148,13 +41,8 @@ static const pl_counter_def counters[] = { PROC_ROWS(PL_ROW_COUNTER, PL_ROW_COUN
 #define NC (sizeof counters / sizeof counters[0])
 
 /* Snapshot values are indexed by position in counters[], not by id. */
-static const uint8_t id_ix[C_BUSY + 1] = {
-    [C_PROC] = 0, [C_USER] = 1, [C_PRIV] = 2, [C_INTR] = 3, [C_DPC] = 4, [C_IRQT] = 5,
-    [C_DPCQ] = 6, [C_IDLE] = 7, [C_C1] = 8, [C_C2] = 9, [C_C3] = 10, [C_C1T] = 11,
-    [C_C2T] = 12, [C_C3T] = 13, [C_FREQ] = 14, [C_PMAX] = 15, [C_UTIL] = 16, [C_UTILB] = 17,
-    [C_BASE] = 18, [C_NICE] = 19, [C_IOW] = 20, [C_STEAL] = 21, [C_GUEST] = 22, [C_MAXF] = 23,
-    [C_BUSY] = 24,
-};
+static const uint8_t id_ix[C_PTT + 1] = { PROC_ROWS(PROC_IX, PROC_IX) };
+_Static_assert(PROC_NPOS == NC, "one position per row");
 
 static void set(pl_snapshot *snap, int inst, int id, uint64_t v)
 {
@@ -177,6 +65,8 @@ typedef struct cpustate {
     int reset;               /* the last publish was a re-plug */
     uint64_t idle_acc;       /* totals: idle time per online CPU, accumulated (100 ns) */
     uint64_t idle_prev;      /* totals: the summed idle time at the last collect */
+    uint64_t prio_acc, prio_prev;   /* the same for % Priority Time (idle + nice) */
+    uint64_t dpc_sq, dpc_loc;       /* DPC Rate: softirq and LOC sums at the last collect */
 } cpustate;
 
 
@@ -197,7 +87,9 @@ typedef struct pstate {
     uint32_t nnodes;         /* size of nodes and inst_of_node */
     cpustate *nodes;
     pl_cputable sums[2];     /* per-CPU sums of interrupts and softirqs */
-    pl_cpufreq fq;           /* cpuidle, cpufreq, % Processor Utility */
+    int sums_ok[2];          /* updated in this collect */
+    pl_cpufreq fq;           /* cpuidle, cpufreq, % Processor Utility, MSRs, throttling */
+    pl_cpufacts facts;       /* isolated CPUs, vulnerabilities: read once */
     int *inst_of_cpu, *inst_of_node;   /* snapshot index of each CPU / node */
     uint32_t *row;           /* each online CPU's row in ps */
     uint8_t *online;
@@ -270,6 +162,7 @@ static int proc_open(pl_env *env, void **state)
     s->hns_per_tick = 10000000 % s->hz == 0 ? (uint64_t)(10000000 / s->hz) : 0;
     pl_cputable_init(&s->sums[0]);
     pl_cputable_init(&s->sums[1]);
+    pl_cputable_pick(&s->sums[0], "LOC");   /* Clock Interrupts/sec: x86's local timer row */
     *state = s;
     s->stat = pl_ksrc_attach(env, &pl_ksrc_stat);
     s->tab[0] = pl_ksrc_attach(env, &pl_ksrc_interrupts);
@@ -354,6 +247,18 @@ static void busy_total(const cpustate *c, uint64_t *busy, uint64_t *total)
     *busy = *total - (f[F_ID] + wa);
 }
 
+/* A total's raw value as the mean over its CPUs online: it grows by the
+ * growth of sum over them (first collect, or a re-plug: sum / online). */
+static uint64_t mean_acc(const cpustate *c, uint64_t sum, uint64_t *acc, uint64_t *prev, uint32_t online)
+{
+    if (c->reset || sum < *prev)
+        *acc = sum / online;
+    else
+        *acc += (sum - *prev) / online;
+    *prev = sum;
+    return *acc;
+}
+
 static void set_times(const pstate *s, pl_snapshot *snap, int inst, cpustate *c, long hz, uint32_t online)
 {
     const uint64_t *f = c->f;
@@ -379,14 +284,10 @@ static void set_times(const pstate *s, pl_snapshot *snap, int inst, cpustate *c,
     set(snap, inst, C_BUSY, to_hns(base - idle, hz));
     if (!online) {
         set(snap, inst, C_PROC, to_hns(idle, hz));
+        set(snap, inst, C_PRIO, to_hns(idle + nice, hz));
     } else {
-        uint64_t sum = to_hns(idle, hz);
-        if (c->reset || sum < c->idle_prev)
-            c->idle_acc = sum / online;          /* first collect, or a re-plug */
-        else
-            c->idle_acc += (sum - c->idle_prev) / online;
-        c->idle_prev = sum;
-        set(snap, inst, C_PROC, c->idle_acc);
+        set(snap, inst, C_PROC, mean_acc(c, to_hns(idle, hz), &c->idle_acc, &c->idle_prev, online));
+        set(snap, inst, C_PRIO, mean_acc(c, to_hns(idle + nice, hz), &c->prio_acc, &c->prio_prev, online));
     }
     set(snap, inst, C_USER, to_hns(user + nice, hz));
     set(snap, inst, C_NICE, to_hns(nice, hz));
@@ -490,29 +391,30 @@ static int proc_instances(void *state, pl_snapshot *snap)
     return add_instances(s, snap, NULL, NULL);
 }
 
-static int want(const uint8_t *w, int c) { return !w || w[c]; }
-static int want_any(const uint8_t *w, int a, int b)
-{
-    for (int c = a; c <= b; c++)
-        if (want(w, c))
-            return 1;
-    return 0;
-}
+/* How a node total and _Total combine their CPUs' values. */
+enum { G_SUM, G_MEAN, G_OR, G_MAX };
 
-/* Idle-state and frequency counters of a group of online CPUs (node n, or
- * all of them for n < 0), from the CPUs' own values in the snapshot, so that
- * a node total and _Total follow one rule: a time or a frequency is the mean
- * over the group's CPUs (a wall-clock % of one CPU), transitions are a sum;
- * each only when every CPU of the group had it. */
+/* Idle-state, frequency, performance and throttle counters of a group of
+ * online CPUs (node n, or all of them for n < 0), from the CPUs' own values
+ * in the snapshot, so that a node total and _Total follow one rule: a time
+ * or a frequency is the mean over the group's CPUs (a wall-clock % of one
+ * CPU), transitions and sums over ticks add up, flags OR, counts shared by
+ * siblings (throttle counts) the most; each only when every CPU of the
+ * group had it. */
 static void group_idle_freq(const pstate *s, pl_snapshot *snap, int inst, int n)
 {
-    static const struct { uint8_t id, mean; } ctr[] = {
-        { C_C1, 1 }, { C_C2, 1 }, { C_C3, 1 }, { C_C1T, 0 }, { C_C2T, 0 }, { C_C3T, 0 },
-        { C_FREQ, 1 }, { C_PMAX, 1 }, { C_MAXF, 1 }, { C_UTIL, 0 }, { C_UTILB, 0 },
+    static const struct { uint8_t id, how; } ctr[] = {
+        { C_C1, G_MEAN }, { C_C2, G_MEAN }, { C_C3, G_MEAN }, { C_C1T, G_SUM }, { C_C2T, G_SUM },
+        { C_C3T, G_SUM }, { C_FREQ, G_MEAN }, { C_PMAX, G_MEAN }, { C_MAXF, G_MEAN }, { C_UTIL, G_SUM },
+        { C_UTILB, G_SUM }, { C_PUTIL, G_SUM }, { C_AIDLE, G_SUM }, { C_AIDLEB, G_SUM },
+        { C_IBRK, G_SUM }, { C_PERF, G_SUM }, { C_PERFB, G_SUM }, { C_PLIM, G_MEAN },
+        { C_PLIMF, G_OR }, { C_SMIN, G_MEAN }, { C_SMAX, G_MEAN }, { C_HMIN, G_MEAN },
+        { C_HMAX, G_MEAN }, { C_ISOL, G_SUM }, { C_CTHR, G_MAX }, { C_PTHR, G_MAX },
+        { C_CTT, G_MEAN }, { C_PTT, G_MEAN }, { C_DPCR, G_MEAN },
     };
     for (size_t k = 0; k < sizeof ctr / sizeof ctr[0]; k++) {
         uint32_t ix = id_ix[ctr[k].id], cpus = 0;
-        uint64_t sum = 0;
+        uint64_t sum = 0, any = 0;
         int all = 1;
         for (uint32_t c = 0; c < s->ncpu && all; c++) {
             size_t at;
@@ -520,10 +422,61 @@ static void group_idle_freq(const pstate *s, pl_snapshot *snap, int inst, int n)
                 continue;
             at = (size_t)s->inst_of_cpu[c] * NC + ix;
             all = snap->have[at] == 1 && pl_add_ok(sum, snap->values[at], &sum);
+            if (all && ctr[k].how == G_OR)
+                any |= snap->values[at];
+            else if (all && ctr[k].how == G_MAX && snap->values[at] > any)
+                any = snap->values[at];
             cpus++;
         }
         if (all && cpus)
-            pl_snap_set(snap, (uint32_t)inst, ix, ctr[k].mean ? sum / cpus : sum);
+            pl_snap_set(snap, (uint32_t)inst, ix, ctr[k].how == G_MEAN ? sum / cpus
+                        : ctr[k].how == G_SUM ? sum : any);
+    }
+}
+
+/* Clock Interrupts/sec: the LOC row's sums, per CPU, node (its CPUs, the
+ * offline ones at their last sums as for Interrupts/sec) and _Total (every
+ * CPU's: /proc/stat has no line for it). */
+static void set_clock(pstate *s, pl_snapshot *snap, const pl_cputable *t, int ti, uint32_t nnodes)
+{
+    uint64_t all = 0;
+    for (uint32_t n = 0; n < nnodes; n++) {
+        uint64_t sum = 0;
+        for (uint32_t c = 0; c < s->ncpu && c < t->ncpu; c++) {
+            if (s->node[c] != (int)n)
+                continue;
+            sum += t->pick_acc[c];
+            if (s->online[c])
+                set(snap, s->inst_of_cpu[c], C_CLK, t->pick_acc[c]);
+        }
+        if (s->inst_of_node[n] >= 0)
+            set(snap, s->inst_of_node[n], C_CLK, sum);
+        all += sum;
+    }
+    set(snap, ti, C_CLK, all);
+}
+
+/* DPC Rate of each online CPU: softirqs per LOC tick over the interval
+ * since the last collect (the first: since boot); none for an interval
+ * without a tick.  Totals the mean (group_idle_freq). */
+static void set_dpc_rate(pstate *s, pl_snapshot *snap)
+{
+    const pl_cputable *iq = &s->sums[0], *sq = &s->sums[1];
+    if (!s->sums_ok[0] || !s->sums_ok[1] || iq->pick_row < 0)
+        return;
+    for (uint32_t c = 0; c < s->ncpu && c < iq->ncpu && c < sq->ncpu; c++) {
+        cpustate *cs = &s->cpu[c];
+        uint64_t loc = iq->pick_acc[c], soft = sq->acc[c], dl, ds;
+        if (!s->online[c])
+            continue;
+        /* a first collect, or sums that went back: since boot */
+        int again = cs->dpc_loc && loc >= cs->dpc_loc && soft >= cs->dpc_sq;
+        dl = again ? loc - cs->dpc_loc : loc;
+        ds = again ? soft - cs->dpc_sq : soft;
+        cs->dpc_loc = loc;
+        cs->dpc_sq = soft;
+        if (dl)
+            set(snap, s->inst_of_cpu[c], C_DPCR, ds / dl);
     }
 }
 
@@ -543,6 +496,7 @@ static int set_irq_sums(pstate *s, pl_snapshot *snap, int k, int ti, uint32_t nn
         return e == ENOMEM ? e : 0;
     if ((e = pl_cputable_update(t, pl_ksrc_data(s->tab[k]))) != 0)
         return e;
+    s->sums_ok[k] = 1;
     for (uint32_t n = 0; n < nnodes; n++) {
         uint64_t sum = 0;
         int any = 0;
@@ -559,6 +513,8 @@ static int set_irq_sums(pstate *s, pl_snapshot *snap, int k, int ti, uint32_t nn
         if (any && s->inst_of_node[n] >= 0)
             set(snap, s->inst_of_node[n], ids[k], sum);
     }
+    if (k == 0 && t->pick_row >= 0)
+        set_clock(s, snap, t, ti, nnodes);
     return 0;
 }
 
@@ -624,23 +580,61 @@ static void set_all_times(pstate *s, pl_snapshot *snap, int ti, uint32_t nnodes)
     set_times(s, snap, ti, &s->total, s->hz, nonline);
 }
 
-/* Idle states, frequency and utility of one online CPU at instance i. */
-static void cpu_idle_freq(pstate *s, pl_snapshot *snap, uint32_t c, int i, int idle, int freq, int util)
+/* The per-CPU files a collect reads, from the counters it wants. */
+typedef struct pwant {
+    uint8_t idle, states, freq, util, lim, perf, thr, limit, facts, dpc;
+} pwant;
+
+static void wants(const uint8_t *w, pwant *g)
 {
-    if (idle) {
-        uint64_t t[3], u[3];
-        int ok[3];
-        pl_cpufreq_idle(&s->fq, c, t, u, ok);
-        for (int k = 0; k < 3; k++) {
-            if (!ok[k])
-                continue;
-            set(snap, i, C_C1 + k, t[k]);
-            set(snap, i, C_C1T + k, u[k]);
+    g->idle = w[C_C1] || w[C_C2] || w[C_C3] || w[C_C1T] || w[C_C2T] || w[C_C3T];
+    g->states = w[C_AIDLE] || w[C_AIDLEB] || w[C_IBRK];     /* every state */
+    g->util = w[C_UTIL] || w[C_UTILB] || w[C_PUTIL];
+    g->freq = w[C_FREQ] || w[C_PMAX] || w[C_MAXF] || g->util;
+    g->lim = w[C_SMIN] || w[C_SMAX] || w[C_HMIN] || w[C_HMAX];
+    g->perf = w[C_PERF] || w[C_PERFB];
+    g->limit = w[C_PLIM] || w[C_PLIMF];
+    g->thr = w[C_CTHR] || w[C_PTHR] || w[C_CTT] || w[C_PTT] || g->limit;
+    g->facts = w[C_ISOL] || w[C_VULN];
+    g->dpc = w[C_DPCR];      /* set before: its totals are made here */
+}
+
+/* cpuidle: C1..C3 (states 1..3); with every state, Average Idle Time and
+ * Idle Break Events. */
+static void cpu_idle(pstate *s, pl_snapshot *snap, uint32_t c, int i, const pwant *g)
+{
+    uint64_t t[PL_IDLE_STATES], u[PL_IDLE_STATES], tsum = 0, usum = 0, busy, all;
+    int ok[PL_IDLE_STATES], any = 0;
+    pl_cpufreq_idle(&s->fq, c, g->states, t, u, ok);
+    for (int k = 0; k < PL_IDLE_STATES; k++) {
+        if (!ok[k])
+            continue;
+        if (k >= 1 && k <= 3) {
+            set(snap, i, C_C1 + k - 1, t[k]);
+            set(snap, i, C_C1T + k - 1, u[k]);
         }
+        tsum += t[k];
+        usum += u[k];
+        any = 1;
     }
-    if (freq) {
+    if (g->states && any) {
+        busy_total(&s->cpu[c], &busy, &all);
+        set(snap, i, C_AIDLE, tsum);
+        set(snap, i, C_AIDLEB, to_hns(all, s->hz));
+        set(snap, i, C_IBRK, usum);
+    }
+}
+
+/* Frequencies, their limits and the utilities. */
+static void cpu_freq(pstate *s, pl_snapshot *snap, uint32_t c, int i, const pwant *g)
+{
+    static const uint8_t lim_ids[PL_NLIM] = { C_SMIN, C_SMAX, C_HMIN, C_HMAX };
+    pl_cpufiles *cf = &s->fq.cpu[c];
+    if (g->freq) {
         pl_cpufreq_mhz m;
         uint64_t busy, all;
+        const uint64_t *f = s->cpu[c].f;
+        int nf = s->cpu[c].nf;
         pl_cpufreq_read(&s->fq, c, &m);
         if (m.hcur)
             set(snap, i, C_FREQ, m.cur);
@@ -649,11 +643,74 @@ static void cpu_idle_freq(pstate *s, pl_snapshot *snap, uint32_t c, int i, int i
             set(snap, i, C_MAXF, m.max);
         }
         busy_total(&s->cpu[c], &busy, &all);
-        if (util && pl_cpufreq_utility(&s->fq.cpu[c], busy, all, &m)) {
-            set(snap, i, C_UTIL, s->fq.cpu[c].util);
-            set(snap, i, C_UTILB, s->fq.cpu[c].util_base);
+        uint64_t priv = f[F_SY] + (nf > F_HI ? f[F_HI] : 0) + (nf > F_SI ? f[F_SI] : 0);
+        if (g->util && pl_cpufreq_utilities(cf, busy, priv, all, &m)) {
+            set(snap, i, C_UTIL, cf->util);
+            set(snap, i, C_UTILB, cf->util_base);
+            set(snap, i, C_PUTIL, cf->putil);
         }
     }
+    if (g->lim) {
+        uint64_t khz[PL_NLIM];
+        int ok[PL_NLIM];
+        pl_cpufreq_limits(&s->fq, c, khz, ok);
+        for (int k = 0; k < PL_NLIM; k++)
+            if (ok[k] && khz[k] <= UINT64_MAX / 1000)
+                set(snap, i, lim_ids[k], khz[k] * 1000);
+    }
+}
+
+/* APERF/MPERF, thermal throttling and the isolated flag. */
+static void cpu_perf_thr(pstate *s, pl_snapshot *snap, uint32_t c, int i, const pwant *g)
+{
+    static const uint8_t thr_ids[PL_NTHR] = { C_CTHR, C_PTHR, C_CTT, C_PTT };
+    pl_cpufiles *cf = &s->fq.cpu[c];
+    uint64_t busy, all, a, m, v[PL_NTHR], lim, flags;
+    int ok[PL_NTHR];
+    busy_total(&s->cpu[c], &busy, &all);
+    if (g->perf && pl_cpufreq_msr(&s->fq, c, &a, &m) == 0 && pl_cpufreq_perf(cf, a, m, busy)) {
+        set(snap, i, C_PERF, cf->perf);
+        set(snap, i, C_PERFB, cf->perf_base);
+    }
+    if (g->thr) {
+        pl_cpufreq_throttle(&s->fq, c, v, ok);
+        for (int k = 0; k < PL_NTHR; k++) {
+            uint64_t scale = k >= PL_THR_CMS ? 10000 : 1, x;    /* ms -> 100 ns */
+            if (ok[k] && pl_mul_ok(v[k], scale, &x))
+                set(snap, i, thr_ids[k], x);
+        }
+        /* the CPU's time in ms from its ticks: the interval the throttle times fall in */
+        if (g->limit && pl_cpufreq_limit(cf, v, ok, all * 1000 / (uint64_t)s->hz, &lim, &flags)) {
+            set(snap, i, C_PLIM, lim);
+            set(snap, i, C_PLIMF, flags);
+        }
+    }
+    if (g->facts && s->facts.isol_ok)
+        set(snap, i, C_ISOL, (uint64_t)pl_cpufacts_isolated(&s->facts, c));
+}
+
+/* The per-CPU files of the counters wanted, then the totals over them. */
+static void set_cpu_files(pstate *s, pl_snapshot *snap, int ti, uint32_t nnodes, const pwant *g)
+{
+    if (!(g->idle || g->states || g->freq || g->lim || g->perf || g->thr || g->facts || g->dpc))
+        return;
+    pl_cpufreq_begin(&s->fq);
+    if (g->facts)
+        pl_cpufacts_load(&s->facts, s->env);     /* once per query */
+    for (uint32_t c = 0; c < s->ncpu; c++) {
+        if (!s->online[c])
+            continue;
+        if (g->idle || g->states)
+            cpu_idle(s, snap, c, s->inst_of_cpu[c], g);
+        cpu_freq(s, snap, c, s->inst_of_cpu[c], g);
+        cpu_perf_thr(s, snap, c, s->inst_of_cpu[c], g);
+    }
+    for (uint32_t n = 0; n < nnodes; n++)
+        if (s->inst_of_node[n] >= 0)
+            group_idle_freq(s, snap, s->inst_of_node[n], (int)n);
+    group_idle_freq(s, snap, ti, -1);
+    if (g->facts && s->facts.vuln_ok)
+        set(snap, ti, C_VULN, s->facts.vulnerable);
 }
 
 static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
@@ -662,6 +719,7 @@ static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
     uint8_t w[64] = { 0 };   /* wanted, by counter id */
     int e, ti;
     uint32_t nnodes = 0;
+    pwant g;
 
     pl_snap_clear(snap);     /* a reused snapshot starts empty */
     for (size_t i = 0; i < NC; i++)
@@ -685,39 +743,67 @@ static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
         return e;
     ti = (int)snap->ninst - 1;
     set_all_times(s, snap, ti, nnodes);
+    s->sums_ok[0] = s->sums_ok[1] = 0;
     for (int k = 0; k < 2; k++)
-        if (w[k ? C_DPCQ : C_INTR] && (e = set_irq_sums(s, snap, k, ti, nnodes)) != 0)
-            return e;
-
-    /* idle states, frequency and utility, read only when asked for */
-    int util = w[C_UTIL] || w[C_UTILB];
-    if (want_any(wanted_ ? w : NULL, C_C1, C_C3T) || w[C_FREQ] || w[C_PMAX] || w[C_MAXF] || util) {
-        int idle = w[C_C1] || w[C_C2] || w[C_C3] || w[C_C1T] || w[C_C2T] || w[C_C3T];
-        int freq = w[C_FREQ] || w[C_PMAX] || w[C_MAXF] || util;
-        pl_cpufreq_begin(&s->fq);
-        for (uint32_t c = 0; c < s->ncpu; c++)
-            if (s->online[c])
-                cpu_idle_freq(s, snap, c, s->inst_of_cpu[c], idle, freq, util);
-        for (uint32_t n = 0; n < nnodes; n++)
-            if (s->inst_of_node[n] >= 0)
-                group_idle_freq(s, snap, s->inst_of_node[n], (int)n);
-        group_idle_freq(s, snap, ti, -1);
-    }
+        if ((k ? w[C_DPCQ] : w[C_INTR] || w[C_CLK]) || w[C_DPCR])
+            if ((e = set_irq_sums(s, snap, k, ti, nnodes)) != 0)
+                return e;
+    if (w[C_DPCR])
+        set_dpc_rate(s, snap);
+    wants(w, &g);            /* idle states, frequency, MSRs ...: read only when asked for */
+    set_cpu_files(s, snap, ti, nnodes, &g);
     return 0;
 }
 
-static const pl_provider_ops ops = { proc_open, proc_close, proc_instances, proc_collect, NULL, NULL };
+/* Text facts: a CPU's cpufreq governor and driver, the machine's isolated
+ * CPUs, cpuidle driver and vulnerabilities on _Total; node totals have
+ * none.  The instance is found as a collect names it. */
+static int proc_info(void *state, const char *instance, pl_info_fn emit, void *ud)
+{
+    pstate *s = state;
+    int e;
+    if (!instance)
+        return EINVAL;
+    if (strcmp(instance, "_Total") == 0) {
+        pl_cpufacts_total(s->env, emit, ud);     /* emit may stop it: not an error */
+        return 0;
+    }
+    if ((e = take_stat(s)))
+        return e;
+    for (uint32_t c = 0; c < s->ncpu; c++) {
+        if (!s->online[c])
+            continue;
+        int node = cpu_node(s, c);
+        if (strcmp(s->cname[c], instance) == 0) {
+            pl_cpufacts_cpu(s->env, c, emit, ud);
+            return 0;
+        }
+        if (!s->v1 && node >= 0) {
+            char nn[24];
+            snprintf(nn, sizeof nn, "%d,_Total", node);
+            if (strcmp(nn, instance) == 0)
+                return 0;
+        }
+    }
+    return ENOENT;
+}
+
+static const pl_provider_ops ops = { proc_open, proc_close, proc_instances, proc_collect, NULL, proc_info };
 
 const pl_counterset_def pl_processor_def = {
     /* the Windows GUID of Processor Information, as in the PerfLib sample */
     { 0xb4fc721a, 0x0378, 0x476f, { 0x89, 0xba, 0xa5, 0xa7, 0x9f, 0x81, 0x0b, 0x36 } },
     "Processor Information",
-    "Time, interrupts, idle states and frequency of each logical processor, of each NUMA node "
-    "and of the whole machine, from /proc/stat, /proc/interrupts, /proc/softirqs and sysfs.",
+    "Time, interrupts, idle states, frequency, performance and thermal throttling of each "
+    "logical processor, of each NUMA node and of the whole machine, from /proc/stat, "
+    "/proc/interrupts, /proc/softirqs, sysfs (cpuidle, cpufreq, thermal_throttle) and the "
+    "APERF/MPERF MSRs.  Windows' ids 16 (Parking Status) and 19 (Processor State Flags) "
+    "have no Linux source and are left out.  Text facts (perflib.info): a CPU's "
+    "governor and driver; on _Total the isolated CPUs and the vulnerabilities.",
     PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &ops, 1000, NULL,
 };
 
-static const pl_provider_ops ops_v1 = { proc_open_v1, proc_close, proc_instances, proc_collect, NULL, NULL };
+static const pl_provider_ops ops_v1 = { proc_open_v1, proc_close, proc_instances, proc_collect, NULL, proc_info };
 
 const pl_counterset_def pl_processor_v1_def = {
     /* UUIDv5(perflib namespace, "Processor"): Windows gives the V1 object no GUID */
