@@ -19,6 +19,7 @@
 #include "slabinfo.h"
 #include "schedstat.h"
 #include "nfsd.h"
+#include "drm.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_snmp, &pl_ksrc_netstat, &pl_ksrc_snmp6,
@@ -33,5 +34,6 @@ const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_ksm_shared, &pl_ksrc_ksm_sharing, &pl_ksrc_ksm_unshared, &pl_ksrc_ksm_volatile,
     &pl_ksrc_ksm_zero, &pl_ksrc_ksm_full_scans, &pl_ksrc_ksm_scanned, &pl_ksrc_ksm_run,
     &pl_ksrc_slabinfo, &pl_ksrc_schedstat, &pl_ksrc_nfsd,
+    &pl_ksrc_drm_fdinfo, &pl_ksrc_drm_dpm,
     NULL,
 };
