@@ -122,7 +122,7 @@ typedef struct fd_state {
     uint32_t nacc;
     client cl[MAXCLIENT];
     uint32_t ncl;
-    struct { char pdev[PL_DRM_NAME], card[16]; } map[MAXCARD];   /* pdev -> card */
+    struct { char pdev[PL_DRM_NAME], card[DEVNAME]; } map[MAXCARD];   /* pdev -> name */
     uint32_t nmap;
     uint64_t map_gen;        /* the walk the map was last made in */
     uint64_t walks;
@@ -201,11 +201,18 @@ static void map_cards(fd_state *s)
     closedir(d);
 }
 
-/* The device's name for the fdinfo in s->fi, into out (DEVNAME bytes). */
+/* The device's name for the fdinfo in s->fi, into out (DEVNAME bytes):
+ * the card of its pdev, else the pdev (kept in the map, so that a device
+ * without a card, such as an accelerator with only a render node, does not
+ * list the class again each walk), else the driver. */
 static void device_name(fd_state *s, char *out)
 {
-    const char *name = s->fi.pdev[0] ? s->fi.pdev : s->fi.driver;
-    for (int pass = 0; s->fi.pdev[0] && pass < 2; pass++) {
+    if (!s->fi.pdev[0]) {
+        snprintf(out, DEVNAME, "%s", s->fi.driver);
+        pl_name_sanitize(out);
+        return;
+    }
+    for (int pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < s->nmap; i++)
             if (strcmp(s->map[i].pdev, s->fi.pdev) == 0) {
                 strcpy(out, s->map[i].card);
@@ -215,8 +222,12 @@ static void device_name(fd_state *s, char *out)
             break;
         map_cards(s);
     }
-    snprintf(out, DEVNAME, "%s", name);
+    snprintf(out, DEVNAME, "%s", s->fi.pdev);
     pl_name_sanitize(out);
+    if (s->nmap < MAXCARD) {
+        strcpy(s->map[s->nmap].pdev, s->fi.pdev);
+        strcpy(s->map[s->nmap++].card, out);
+    }
 }
 
 /* ---- accumulation ----------------------------------------------------------------- */
