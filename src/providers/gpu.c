@@ -93,7 +93,8 @@ static const pl_feed_src srcs[NSRC] = { PL_FEED_SRC_ST(NULL, gpu_row) };
     R(2, "% Dedicated Usage", "Share of the video memory in use (mem_info_vram_used / " \
       "mem_info_vram_total; NVML used / total).", PERF_LARGE_RAW_FRACTION, 3, NOV, 0, \
       PL_U(BYTES, 1, GAUGE), PL_FIELD(S_ROW, R_VRAM_USED)) \
-    R(3, "% Dedicated Usage Base", "Video memory in all, the base of % Dedicated Usage.", \
+    R(3, "% Dedicated Usage Base", "Video memory in all, the base of % Dedicated Usage " \
+      "(mem_info_vram_total; NVML total).", \
       PERF_LARGE_RAW_BASE, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), \
       PL_FIELD(S_ROW, R_VRAM_TOTAL)) \
     BROW(R, 4, "Visible Dedicated Usage", "CPU-visible video memory in use, bytes " \

@@ -80,7 +80,8 @@ static const pl_feed_src srcs[NSRC] = { PL_FEED_SRC_ST(NULL, acc_row) };
          "bytes (fdinfo drm-total-<region>, else drm-memory-<region>).", M_DEDICATED, NOV) \
     BROW(R, 1, "Shared Usage", "System memory (system, gtt, cpu) of the process's clients, " \
          "bytes (fdinfo drm-total-<region>, else drm-memory-<region>).", M_SHARED, NOV) \
-    BROW(R, 2, "Total Committed", "Dedicated Usage + Shared Usage, bytes.", M_TOTAL, NOV) \
+    BROW(R, 2, "Total Committed", "Dedicated Usage + Shared Usage: every region's fdinfo " \
+         "drm-total-<region> (else drm-memory-<region>) summed, bytes.", M_TOTAL, NOV) \
     BROW(R, 3, "Resident Usage", "Memory of the process's clients resident in its region, " \
          "bytes (fdinfo drm-resident-<region>).", M_RESIDENT, ADV) \
     BROW(R, 4, "Shared Objects Usage", "Memory of buffers the process's clients share with " \
