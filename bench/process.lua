@@ -1,4 +1,4 @@
---- Process, Thread and Task States at the speed floor: the cost of one `q:collect()` with
+--- Process, Thread, Task States and the costly GPU sets at the speed floor: the cost of one `q:collect()` with
 -- 1000 extra sleeping processes, against bench/floor_process over the same
 -- processes in the same run.  The benchmark starts the sleepers itself, in
 -- their own session (one process group), and kills the group at the end,
@@ -21,6 +21,7 @@ local NPROCS = math.tointeger(tonumber(os.getenv("BENCH_PROCS") or "")) or 1000
 local ROUNDS = math.tointeger(tonumber(os.getenv("BENCH_ROUNDS") or "")) or 7
 local SECONDS = tonumber(os.getenv("BENCH_SECONDS") or "") or 0.3
 local FLOOR = os.getenv("BENCH_FLOOR") or "build/bench/floor_process"
+local GPU_FLOOR = "build/bench/floor_gpu_fdinfo"
 local clock = perflib.clock
 
 -- Counters that come from /proc/[pid]/stat alone (NOVICE detail).
@@ -61,6 +62,12 @@ local CASES = {
   { label = "3 Process(*) queries, one collect each", floor = "process_stat", target = 3.45, apart = true,
     group = { { "\\Process(*)\\% Processor Time" }, { "\\Process(*)\\Working Set" },
               { "\\Process(*)\\Thread Count" } } },
+  -- the costly GPU sets: every process's fd/ walked, DRM fds' fdinfo read
+  -- (against their own floor, which walks the same way)
+  { label = "GPU Engine(*)\\* (fd/ walk, fdinfo)", floor = "GPU Engine", prog = GPU_FLOOR,
+    paths = { "\\GPU Engine(*)\\*" } },
+  { label = "GPU Process Memory(*)\\* (fd/ walk, fdinfo)", floor = "GPU Process Memory",
+    prog = GPU_FLOOR, paths = { "\\GPU Process Memory(*)\\*" } },
 }
 
 -- A case's collect: one query, or a group of queries of one machine.
@@ -150,12 +157,14 @@ local function time_collect(collect)
   return (t - t0) * 1e9 / n, n
 end
 
-local function run_floor(sets)
-  local cmd = ("%s -t %g -r 1 %s"):format(FLOOR, SECONDS, table.concat(sets, " "))
+local function run_floor(sets, prog)
+  local quoted = {}
+  for i, set in ipairs(sets) do quoted[i] = sh_quote(set) end
+  local cmd = ("%s -t %g -r 1 %s"):format(prog or FLOOR, SECONDS, table.concat(quoted, " "))
   local f = assert(io.popen(cmd, "r"))
   local out, info = {}, nil
   for line in f:lines() do
-    local id, ns = line:match("^floor (%S+) (%d+)")
+    local id, ns = line:match("^floor (.+) (%d+) %d+ %d+ %d+$")
     if id then
       out[id] = tonumber(ns)
     elseif line:match("^# warning") then
@@ -170,9 +179,11 @@ local function run_floor(sets)
 end
 
 local function bench()
-  local sets, seen = {}, {}
+  local sets, seen = {}, {}          -- by floor program
   for _, c in ipairs(CASES) do
-    if not seen[c.floor] then sets[#sets + 1], seen[c.floor] = c.floor, true end
+    local prog = c.prog or FLOOR
+    sets[prog] = sets[prog] or {}
+    if not seen[c.floor] then table.insert(sets[prog], c.floor); seen[c.floor] = true end
   end
   local collects, closers, pl_ns, fl_ns = {}, {}, {}, {}
   local first
@@ -189,8 +200,12 @@ local function bench()
   local t_start = clock()
   for r = 1, ROUNDS do
     for i in ipairs(CASES) do pl_ns[i][r] = time_collect(collects[i]) end
-    local fl
-    fl, info = run_floor(sets)
+    local fl = {}
+    for prog, names in pairs(sets) do
+      local out, i = run_floor(names, prog)
+      for k, v in pairs(out) do fl[k] = v end
+      if prog == FLOOR then info = i end
+    end
     for i, c in ipairs(CASES) do
       fl_ns[i][r] = fl[c.floor] or error("floor printed no figure for " .. c.floor)
     end

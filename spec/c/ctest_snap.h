@@ -248,6 +248,13 @@ static inline pl_status fmt2(const pl_snapshot *s0, const pl_snapshot *s1, const
         r0.second = 10000000ull;
         r1.second = 110000000ull;
     }
+    /* a 100 ns multi-timer's base is its instance count M (pl_raw.multi) */
+    if (d->type == PERF_100NSEC_MULTI_TIMER || d->type == PERF_100NSEC_MULTI_TIMER_INV) {
+        r0.multi = (uint32_t)r0.second;
+        r1.multi = (uint32_t)r1.second;
+        r0.second = 10000000ull;
+        r1.second = 110000000ull;
+    }
     if (d->type == PERF_AVERAGE_TIMER)
         freq = 10000000;
     return pl_format_raw(d->type, &r1, pl_type_needs_two(d->type) ? &r0 : NULL, freq,

@@ -22,6 +22,7 @@
 #include "nfsrpc.h"
 #include "mdstat.h"
 #include "udpq.h"
+#include "drm.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_snmp, &pl_ksrc_netstat, &pl_ksrc_snmp6,
@@ -38,5 +39,6 @@ const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_slabinfo, &pl_ksrc_schedstat, &pl_ksrc_nfsd,
     &pl_ksrc_nfsrpc, &pl_ksrc_mdstat,
     &pl_ksrc_udp, &pl_ksrc_udp6,
+    &pl_ksrc_drm_fdinfo, &pl_ksrc_drm_dpm,
     NULL,
 };
