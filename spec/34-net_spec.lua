@@ -90,10 +90,10 @@ describe("network countersets", function()
       { "ICMP", "adbaffb2-a77f-5d33-8af8-9817103b0f0d", "single", false, 12 },
       { "ICMPv6", "dbdcb1ea-62d0-5029-8256-721371a171d4", "single", false, 14 },
       { "Sockets", "23006823-5d1c-556c-b95d-0969941a91ba", "single", false, 16 },
-      { "UDPLitev4", "5edfa1ae-0de1-4e63-b83a-a8a225b456f7", "single", false, 10 },
-      { "UDPLitev6", "1f63e948-676b-4a29-b79f-0f6c25c01b02", "single", false, 10 },
-      { "UDP Queues", "25bc3227-a51e-4a1c-84cd-09425cde2f86", "multiple", true, 6 },
-      { "Bonding", "d34b9502-6503-4afd-9058-803e814eefd4", "multiple", false, 6 },
+      { "UDPLitev4", "3fa72545-82e9-5266-a627-1f06237e498c", "single", false, 10 },
+      { "UDPLitev6", "1777530c-1863-5ccd-9349-d6bc854d73a4", "single", false, 10 },
+      { "UDP Queues", "2a317c97-e53f-5d98-992c-9da3ec5992c1", "multiple", true, 6 },
+      { "Bonding", "dcf99e06-63da-5177-b50f-3b4243015b63", "multiple", false, 6 },
     }
     it("has stable GUIDs, instance types, costly flags and counters", function()
       for _, t in ipairs(sets) do

@@ -253,7 +253,8 @@ static const pl_provider_ops bond_info_ops = { bond_open, bond_close, bond_insta
                                                NULL, bond_info };
 
 const pl_counterset_def pl_bonding_def = {
-    {0xd34b9502, 0x6503, 0x4afd, {0x90, 0x58, 0x80, 0x3e, 0x81, 0x4e, 0xef, 0xd4}},
+    /* UUIDv5(perflib namespace, its name) */
+    { 0xdcf99e06, 0x63da, 0x5177, { 0xb5, 0x0f, 0x3b, 0x42, 0x43, 0x01, 0x5b, 0x63 } },
     "Bonding",
     "Bonded interfaces of this network namespace: slaves, their link states, the bond's MII "
     "status, mode and active slave, from /sys/class/net/bonding_masters and each bond's "

@@ -633,7 +633,8 @@ const pl_counterset_def pl_physicaldisk_def = {
 };
 
 const pl_counterset_def pl_diskpartition_def = {
-    { 0xae67a8a7, 0xa888, 0x476c, { 0x93, 0x82, 0x16, 0x34, 0x36, 0x10, 0x07, 0xa7 } },
+    /* UUIDv5(perflib namespace, its name) */
+    { 0x91e58600, 0x1a03, 0x5d0f, { 0xa5, 0x44, 0x18, 0xbb, 0x15, 0xe4, 0xc4, 0x2a } },
     "Disk Partition",
     "I/O of each partition of a disk (sys/block/<disk>/<name>/partition; not of loop, ram "
     "or zram devices), from the /proc/diskstats read PhysicalDisk uses, and of all of "

@@ -518,7 +518,8 @@ static const pl_provider_ops mem_ops = { mem_open, gpu_close, gpu_instances, gpu
                                          gpu_info };
 
 const pl_counterset_def pl_gpu_device_def = {
-    {0x1624cf7e, 0x4e39, 0x443b, {0x94, 0x65, 0x64, 0xab, 0x91, 0x34, 0xcc, 0x01}},
+    /* UUIDv5(perflib namespace, its name) */
+    { 0xb066970c, 0xbdf7, 0x5a59, { 0xbb, 0x7c, 0x96, 0x88, 0x32, 0xd5, 0x57, 0xc9 } },
     "GPU Device",
     "Utilisation, power, temperature and clocks of each GPU: DRM cards (/sys/class/drm/cardN: "
     "amdgpu, i915, xe) and NVIDIA devices through NVML when libnvidia-ml.so.1 is there; no "
@@ -527,7 +528,8 @@ const pl_counterset_def pl_gpu_device_def = {
 };
 
 const pl_counterset_def pl_gpu_adapter_memory_def = {
-    {0x6d757dc6, 0xc77d, 0x4fac, {0x84, 0x0d, 0xc8, 0x3d, 0xda, 0x14, 0x61, 0x2a}},
+    /* UUIDv5(perflib namespace, its name) */
+    { 0x9a2b6916, 0xa111, 0x5deb, { 0xbd, 0xb2, 0x3f, 0x50, 0xfc, 0xbf, 0x93, 0x4f } },
     "GPU Adapter Memory",
     "Video memory (dedicated) and GTT (shared) use of each GPU: amdgpu's /sys/class/drm/cardN/"
     "device/mem_info_*, NVML's memory info; Windows' GPU Adapter Memory.",

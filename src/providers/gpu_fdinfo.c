@@ -439,7 +439,8 @@ PL_READ_OPS(eng_r, eng_open, fd_close, fd_read);
 PL_READ_OPS(pmem_r, pmem_open, fd_close, fd_read);
 
 const pl_counterset_def pl_gpu_engine_def = {
-    {0xd3166a87, 0xe293, 0x47a0, {0xb9, 0xae, 0x66, 0x65, 0x12, 0xe7, 0x43, 0x20}},
+    /* UUIDv5(perflib namespace, its name) */
+    { 0x7ded1a79, 0xae9a, 0x5d60, { 0x9c, 0x8d, 0x9a, 0x13, 0x39, 0x87, 0x69, 0x21 } },
     "GPU Engine",
     "Busy time of each process on each GPU engine class (render, copy, video, gfx, compute ...) "
     "from the fdinfo of its DRM files (/proc/PID/fdinfo/N, drm-engine-*, drm-cycles-*); "
@@ -448,7 +449,8 @@ const pl_counterset_def pl_gpu_engine_def = {
 };
 
 const pl_counterset_def pl_gpu_process_memory_def = {
-    {0x7e58b17b, 0xaf58, 0x4db9, {0x84, 0x7d, 0x64, 0x7e, 0x61, 0xde, 0x42, 0x8c}},
+    /* UUIDv5(perflib namespace, its name) */
+    { 0xab1c3d7d, 0x13e3, 0x500a, { 0x9b, 0x25, 0x00, 0x16, 0x28, 0x24, 0xd5, 0xa4 } },
     "GPU Process Memory",
     "GPU memory of each process on each GPU from the fdinfo of its DRM files (/proc/PID/fdinfo/"
     "N, drm-total-*, drm-memory-*, drm-resident-*, drm-shared-*); costly: a walk of every "

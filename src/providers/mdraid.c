@@ -131,7 +131,8 @@ static int md_read(md_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
 PL_READ_OPS(md, md_open, md_close, md_read);
 
 const pl_counterset_def pl_mdraid_def = {
-    { 0x615005a2, 0x2c27, 0x45a9, { 0xa2, 0x49, 0x4e, 0x5d, 0xef, 0x74, 0xb1, 0x8b } },
+    /* UUIDv5(perflib namespace, its name) */
+    { 0xfa12fab1, 0x2280, 0x53dc, { 0xa4, 0x71, 0x68, 0x20, 0xd9, 0xbf, 0x94, 0x60 } },
     "MD RAID",
     "The health of each md (software RAID) array, from /proc/mdstat: state, devices missing, "
     "in sync, failed and spare, the running resync, recovery, reshape or check and its "

@@ -612,7 +612,8 @@ const pl_counterset_def pl_icmpv6_def = {
 /* "UDPLitev4": "UDP" completed to two sets (UDPv4, UDPv6) before, so no
  * prefix that named one set now names two. */
 const pl_counterset_def pl_udplitev4_def = {
-    {0x5edfa1ae, 0x0de1, 0x4e63, {0xb8, 0x3a, 0xa8, 0xa2, 0x25, 0xb4, 0x56, 0xf7}},
+    /* UUIDv5(perflib namespace, its name) */
+    { 0x3fa72545, 0x82e9, 0x5266, { 0xa6, 0x27, 0x1f, 0x06, 0x23, 0x7e, 0x49, 0x8c } },
     "UDPLitev4",
     "IPv4 UDP-Lite (RFC 3828) datagrams and errors of this network namespace, from the UdpLite "
     "line pair of /proc/net/snmp; all zero unless an application opens IPPROTO_UDPLITE sockets.",
@@ -620,7 +621,8 @@ const pl_counterset_def pl_udplitev4_def = {
 };
 
 const pl_counterset_def pl_udplitev6_def = {
-    {0x1f63e948, 0x676b, 0x4a29, {0xb7, 0x9f, 0x0f, 0x6c, 0x25, 0xc0, 0x1b, 0x02}},
+    /* UUIDv5(perflib namespace, its name) */
+    { 0x1777530c, 0x1863, 0x5ccd, { 0x93, 0x49, 0xd6, 0xbc, 0x85, 0x4d, 0x73, 0xa4 } },
     "UDPLitev6",
     "IPv6 UDP-Lite (RFC 3828) datagrams and errors of this network namespace, from the "
     "UdpLite6 lines of /proc/net/snmp6 (absent when IPv6 is disabled at boot).",

@@ -51,7 +51,8 @@ static const pl_feed_src srcs[NSRC] = { PL_FEED_SRC_ST(&pl_ksrc_nfsrpc, pl_nfsrp
 static pl_rowset rowset = { srcs, NSRC, feeds };
 
 const pl_counterset_def pl_nfsrpc_def = {
-    { 0x3f9c7582, 0xe68c, 0x4ce9, { 0xbf, 0x58, 0xc7, 0xb4, 0x4a, 0x82, 0x10, 0x95 } },
+    /* UUIDv5(perflib namespace, its name) */
+    { 0x3dbc3481, 0x0231, 0x53fc, { 0xa6, 0x4e, 0xcf, 0xd7, 0x12, 0xdb, 0xb2, 0x60 } },
     "NFS RPC Client",
     "The NFS client's RPC totals of this network namespace over every mount, from "
     "/proc/net/rpc/nfs: calls, retransmissions, credential refreshes, NFSv2/v3/v4 "

@@ -132,7 +132,8 @@ static int uq_read(uq_state *s, const uint8_t *wanted, pl_snapshot *snap, int va
 PL_READ_OPS(uq, uq_open, uq_close, uq_read);
 
 const pl_counterset_def pl_udpqueue_def = {
-    {0x25bc3227, 0xa51e, 0x4a1c, {0x84, 0xcd, 0x09, 0x42, 0x5c, 0xde, 0x2f, 0x86}},
+    /* UUIDv5(perflib namespace, its name) */
+    { 0x2a317c97, 0xe53f, 0x5d98, { 0x99, 0x2c, 0x9d, 0xa3, 0xec, 0x59, 0x92, 0xc1 } },
     "UDP Queues",
     "Bytes queued in the UDP sockets of this network namespace and their drops, per family and "
     "_Total, from a walk of /proc/net/udp and /proc/net/udp6 that costs time in proportion to "
