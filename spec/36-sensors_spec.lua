@@ -55,7 +55,7 @@ describe("sensor countersets", function()
     it("has the title indexes, UUIDv5 GUIDs and multiple instances", function()
       local want = {
         thermal = { 17000, "cace5e07-63dd-55a6-b896-bed4217be40b", 3 },
-        numa = { 18000, "df7d9d95-28c0-5132-87e8-d28cc08ca565", 16 },
+        numa = { 18000, "df7d9d95-28c0-5132-87e8-d28cc08ca565", 51 },
         psi = { 19000, "0fc9bc92-5314-5798-aad1-c50cf22593be", 8 },
         hwmon = { 21000, "7989ac46-caeb-581d-a0d0-5885c8ba6509", 8 },
         battery = { 22000, "4a338c0c-2a93-5c18-abcd-b1b745704a48", 13 },
@@ -305,8 +305,42 @@ describe("sensor countersets", function()
       assert.same({ "0", "1", "_Total" }, names(s, idx))
     end)
 
+    -- The other node meminfo lines (ids 16 and up), kB of node0 and node1
+    -- as the fixture files give them; bytes = kB x 1024, _Total the sum.
+    local KB = 1024
+    local lines = {
+      ["Used Bytes"] = { 6406876, 2232820 }, ["Swap Cached Bytes"] = { 0, 0 },
+      ["Active Bytes"] = { 2345672, 812340 }, ["Inactive Bytes"] = { 3012464, 1100568 },
+      ["Active Anon Bytes"] = { 1012340, 402116 }, ["Inactive Anon Bytes"] = { 230112, 80212 },
+      ["Active File Bytes"] = { 1333332, 410224 }, ["Unevictable Bytes"] = { 17152, 0 },
+      ["Mlocked Bytes"] = { 15484, 0 }, ["Writeback Bytes"] = { 0, 0 },
+      ["Mapped Bytes"] = { 412300, 80120 }, ["Shared Bytes"] = { 54320, 1520 },
+      ["Kernel Stack Bytes"] = { 18320, 9872 }, ["Page Table Bytes"] = { 24880, 8120 },
+      ["Secondary Page Table Bytes"] = { 0, 0 }, ["NFS Unstable Bytes"] = { 0, 0 },
+      ["Bounce Bytes"] = { 0, 0 }, ["Writeback Temp Bytes"] = { 0, 0 },
+      ["Kernel Reclaimable Bytes"] = { 310744, 120352 },
+      ["Slab Reclaimable Bytes"] = { 310744, 120352 }, ["Slab Unreclaimable Bytes"] = { 109372, 50160 },
+      ["Anon Huge Pages Bytes"] = { 43008, 0 }, ["Shmem Huge Pages Bytes"] = { 0, 0 },
+      ["Shmem Pmd Mapped Bytes"] = { 0, 0 }, ["File Huge Pages Bytes"] = { 0, 0 },
+      ["File Pmd Mapped Bytes"] = { 0, 0 },
+    }
+    local counts = { "Total Huge Pages", "Free Huge Pages", "Surplus Huge Pages" }  -- 0 pages each
+    -- highmem, ShadowCallStack and Unaccepted: no such lines on this kernel
+    local absent = { ["High Total Bytes"] = true, ["High Free Bytes"] = true,
+                     ["Low Total Bytes"] = true, ["Low Free Bytes"] = true,
+                     ["Shadow Call Stack Bytes"] = true, ["Unaccepted Bytes"] = true }
+    local function with_lines(node, t)
+      for name, kb in pairs(lines) do
+        t[name] = node and kb[node] * KB or (kb[1] + kb[2]) * KB
+      end
+      for _, name in ipairs(counts) do t[name] = 0 end
+      return t
+    end
+
     it("converts node meminfo and numastat", function()
-      check_inst(s, idx, "0", {
+      assert.equal(6406876 * KB, (s:value(idx, "0", "Used Bytes")))        -- 6560641024
+      assert.equal((6406876 + 2232820) * KB, (s:value(idx, "_Total", "Used Bytes")))  -- 8846028800
+      check_inst(s, idx, "0", with_lines(1, {
         ["Total MBytes"] = 15900,                 -- 16281996 kB / 1024 = 15900.4
         ["Free & Zero Page List MBytes"] = 9643,  -- 9875120 / 1024 = 9643.7
         ["Available MBytes"] = 12664,             -- 9875120 + 2782352 + 310744 = 12968216 / 1024 = 12664.3
@@ -322,8 +356,8 @@ describe("sensor countersets", function()
         ["NUMA Foreign/sec"] = 3311,
         ["Interleave Hits/sec"] = 26543,
         ["% Local Allocations"] = 98190012,
-      })
-      check_inst(s, idx, "1", {
+      }), absent)
+      check_inst(s, idx, "1", with_lines(2, {
         ["Total MBytes"] = 16126,                 -- 16513232 / 1024 = 16126.2
         ["Free & Zero Page List MBytes"] = 13945, -- 14280412 / 1024 = 13945.7
         ["Available MBytes"] = 15059,             -- 14280412 + 1020356 + 120352 = 15421120 / 1024 = 15059.7
@@ -332,9 +366,9 @@ describe("sensor countersets", function()
         ["Local Allocations/sec"] = 40101234, ["Remote Allocations/sec"] = 23064,
         ["NUMA Hits/sec"] = 40120987, ["NUMA Misses/sec"] = 3311, ["NUMA Foreign/sec"] = 1204,
         ["Interleave Hits/sec"] = 26601, ["% Local Allocations"] = 40101234,
-      })
+      }), absent)
       -- _Total sums kB before dividing: 16281996 + 16513232 = 32795228 / 1024 = 32026.6
-      check_inst(s, idx, "_Total", {
+      check_inst(s, idx, "_Total", with_lines(nil, {
         ["Total MBytes"] = 32026,
         ["Free & Zero Page List MBytes"] = 23589, -- 24155532 / 1024 = 23589.4
         ["Available MBytes"] = 27723,             -- 12968216 + 15421120 = 28389336 / 1024 = 27723.9
@@ -347,7 +381,7 @@ describe("sensor countersets", function()
         ["NUMA Hits/sec"] = 98213456 + 40120987, ["NUMA Misses/sec"] = 1204 + 3311,
         ["NUMA Foreign/sec"] = 3311 + 1204, ["Interleave Hits/sec"] = 26543 + 26601,
         ["% Local Allocations"] = 98190012 + 40101234,
-      })
+      }), absent)
       assert.equal(98190012 + 24648, select(2, s:value(idx, "0", "% Local Allocations")))
     end)
 
@@ -381,7 +415,9 @@ describe("sensor countersets", function()
       check_inst(b, bi, "0", { ["Total MBytes"] = 15900, ["Standby List MBytes"] = 2717,
                                ["Dirty MBytes"] = 2, ["Local Allocations/sec"] = 98190012,
                                ["Remote Allocations/sec"] = 24648, ["NUMA Misses/sec"] = 0,
-                               ["% Local Allocations"] = 98190012 }, "rest")
+                               ["% Local Allocations"] = 98190012,
+                               -- the last line, without '\n', is whole (pl_file_read)
+                               ["Slab Reclaimable Bytes"] = 3107 * KB }, "rest")
       check_inst(b, bi, "1", {}, "rest")                             -- no files at all
       check_inst(b, bi, "_Total", {}, "rest")                        -- node1 has nothing to add
       local e, ei = sample("sensors-badonline", "numa")

@@ -124,7 +124,7 @@ static void test_defs(void)
 static void test_wanted(void)
 {
     run r;
-    uint8_t w[16] = { 0 };
+    uint8_t w[128] = { 0 };    /* more than any of these sets has counters */
     uint64_t v;
     CHECK(run_open(&r, FX "sensors-laptop", "Hardware Sensors") == 0);
     w[pl_counter_index_by_name(r.cs, "Fan Speed (RPM)")] = 1;
