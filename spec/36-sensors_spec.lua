@@ -57,7 +57,7 @@ describe("sensor countersets", function()
         thermal = { 17000, "cace5e07-63dd-55a6-b896-bed4217be40b", 3 },
         numa = { 18000, "df7d9d95-28c0-5132-87e8-d28cc08ca565", 51 },
         psi = { 19000, "0fc9bc92-5314-5798-aad1-c50cf22593be", 8 },
-        hwmon = { 21000, "7989ac46-caeb-581d-a0d0-5885c8ba6509", 8 },
+        hwmon = { 21000, "7989ac46-caeb-581d-a0d0-5885c8ba6509", 40 },
         battery = { 22000, "4a338c0c-2a93-5c18-abcd-b1b745704a48", 13 },
       }
       for key, w in pairs(want) do
@@ -96,7 +96,7 @@ describe("sensor countersets", function()
     it("lists instances without reading values", function()
       local m = perflib.machine { root = FX .. "sensors-laptop" }
       local t = assert(perflib.counterset(SETS.hwmon, m):instances())
-      assert.equal(12, #t)
+      assert.equal(13, #t)                                   -- 12 sensors and thinkpad/pwm1
       assert.equal("acpitz/temp1", t[1].name)
       assert.equal(1, t[1].id)       -- 0 << 16 | 0 << 12 | 1: hwmon0, temp, 1
       assert.equal("nvme#1/Composite", t[10].name)
@@ -166,20 +166,35 @@ describe("sensor countersets", function()
     it("names sensors <chip>/<label or file>, chips in hwmon order", function()
       assert.same({ "acpitz/temp1", "BAT0/in0", "BAT0/curr1", "coretemp/Package id 0", "coretemp/Core 0",
                     "coretemp/Core 1", "nvme/Composite", "nvme/Sensor 1", "nvme/Sensor 2",
-                    "nvme#1/Composite", "thinkpad/fan1", "iwlwifi_1/temp1" }, names(s, idx))
+                    "nvme#1/Composite", "thinkpad/fan1", "thinkpad/pwm1", "iwlwifi_1/temp1" },
+                  names(s, idx))
     end)
 
-    it("gives each sensor its own kind's counter only", function()
-      check_inst(s, idx, "acpitz/temp1", { ["Temperature (K)"] = 300950 }, "rest")   -- 27800 + 273150
+    it("gives each sensor its own kind's counters only", function()
+      check_inst(s, idx, "acpitz/temp1", { ["Temperature (K)"] = 300950,     -- 27800 + 273150
+                                           ["Temperature Crit (K)"] = 392150 }, "rest")  -- 119000
       check_inst(s, idx, "BAT0/in0", { ["Voltage (mV)"] = 12386 }, "rest")
       check_inst(s, idx, "BAT0/curr1", { ["Current (mA)"] = 1520 }, "rest")
-      check_inst(s, idx, "coretemp/Package id 0", { ["Temperature (K)"] = 318150 }, "rest")  -- 45000
-      check_inst(s, idx, "coretemp/Core 0", { ["Temperature (K)"] = 316150 }, "rest")        -- 43000
-      check_inst(s, idx, "coretemp/Core 1", { ["Temperature (K)"] = 317150 }, "rest")        -- 44000
-      check_inst(s, idx, "nvme/Composite", { ["Temperature (K)"] = 312000 }, "rest")         -- 38850
-      check_inst(s, idx, "nvme/Sensor 2", { ["Temperature (K)"] = 315000 }, "rest")          -- 41850
+      -- coretemp: max and crit 100000 m°C + 273150 = 373150 mK, crit_alarm 0
+      local core = { ["Temperature Max (K)"] = 373150, ["Temperature Crit (K)"] = 373150,
+                     ["Crit Alarm"] = 0 }
+      local function with(t, reading)
+        local r = { ["Temperature (K)"] = reading }
+        for k, v in pairs(t) do r[k] = v end
+        return r
+      end
+      check_inst(s, idx, "coretemp/Package id 0", with(core, 318150), "rest")  -- 45000
+      check_inst(s, idx, "coretemp/Core 0", with(core, 316150), "rest")        -- 43000
+      check_inst(s, idx, "coretemp/Core 1", with(core, 317150), "rest")        -- 44000
+      -- nvme: max 65261850 m°C = 65535 K exactly (the drive's "none"); min -273150 = 0 K
+      local nvme = { ["Temperature Max (K)"] = 65261850 + 273150, ["Temperature Min (K)"] = 0 }
+      check_inst(s, idx, "nvme/Composite", with(nvme, 312000), "rest")         -- 38850
+      check_inst(s, idx, "nvme/Sensor 2", with(nvme, 315000), "rest")          -- 41850
       check_inst(s, idx, "nvme#1/Composite", { ["Temperature (K)"] = 309000 }, "rest")       -- 35850
       check_inst(s, idx, "thinkpad/fan1", { ["Fan Speed (RPM)"] = 2950 }, "rest")
+      check_inst(s, idx, "thinkpad/pwm1", { ["Fan PWM (%)"] = 128, ["Fan Control Mode"] = 2 }, "rest")
+      assert.equal(255, select(2, s:value(idx, "thinkpad/pwm1", "Fan PWM (%)")))   -- the base
+      assert.is.near(100 * 128 / 255, (s:format(nil, idx, "thinkpad/pwm1", "Fan PWM (%)")), 1e-9)
       check_inst(s, idx, "iwlwifi_1/temp1", {}, "rest")                                      -- empty
       assert.is.near(312.0, (s:format(nil, idx, "nvme/Composite", "Temperature (K)")), 1e-9)
     end)

@@ -129,7 +129,7 @@ static void test_wanted(void)
     CHECK(run_open(&r, FX "sensors-laptop", "Hardware Sensors") == 0);
     w[pl_counter_index_by_name(r.cs, "Fan Speed (RPM)")] = 1;
     CHECK(r.cs->ops->collect(r.st, w, &r.snap) == 0);
-    CHECK_EQ_U64(r.snap.ninst, 12);                        /* every sensor is listed */
+    CHECK_EQ_U64(r.snap.ninst, 13);    /* every sensor is listed, thinkpad/pwm1 too */
     EXPECT(&r.snap, "thinkpad/fan1", "Fan Speed (RPM)", 2950);
     UNSET(&r.snap, "coretemp/Core 0", "Temperature (K)");  /* not read */
     CHECK(r.cs->ops->collect(r.st, NULL, &r.snap) == 0);
