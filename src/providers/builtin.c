@@ -13,7 +13,7 @@ static const pl_counterset_def *const builtin[] = {
     &pl_cgroup_def, &pl_hwmon_def, &pl_battery_def, &pl_softirq_def, &pl_interrupts_def,
     &pl_nfs_def, &pl_sockets_def, &pl_hwevents_def, &pl_icmpv6_def, &pl_processor_v1_def,
     &pl_softnet_def, &pl_conntrack_def, &pl_buddyinfo_def, &pl_ksm_def,
-    &pl_slabinfo_def, &pl_schedstat_def, &pl_nfsd_def,
+    &pl_slabinfo_def, &pl_schedstat_def, &pl_nfsd_def, &pl_rapl_def,
 };
 
 /* set once every set is in, so that later calls (one per new C API machine)
