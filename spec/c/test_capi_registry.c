@@ -32,8 +32,8 @@ static void test_builtin_indexes(void)
     CHECK_EQ_U64(pl_registered_count(), 0);          /* nothing before the first call */
     CHECK(pl_register_counterset(&app, &def, NULL, 0) == 0 && def);
     CHECK(PerfEnumerateCounterSet(NULL, ids, 64, &n) == ERROR_SUCCESS);
-    CHECK_EQ_U64(n, 39);                              /* the application's + 38 built-in */
-    CHECK_EQ_U64(pl_registered_count(), 39);
+    CHECK_EQ_U64(n, 40);                              /* the application's + 39 built-in */
+    CHECK_EQ_U64(pl_registered_count(), 40);
     CHECK(def && has_guid(ids, n, &def->guid) && has_guid(ids, n, &pl_processor_def.guid));
     /* the built-in sets, after the application's, at 1000 .. 36000 in catalog order */
     for (uint32_t k = 1; k < 37; k++) {
@@ -59,13 +59,15 @@ static void test_builtin_indexes(void)
     CHECK_EQ_U64(pl_registered(37)->index, 44000);
     CHECK_STR(pl_registered(38)->name, "Cooling Device");
     CHECK_EQ_U64(pl_registered(38)->index, 45000);
+    CHECK_STR(pl_registered(39)->name, "EDAC Memory Controller");
+    CHECK_EQ_U64(pl_registered(39)->index, 46000);
     /* a second call registers nothing more */
-    CHECK(PerfEnumerateCounterSet(NULL, ids, 64, &n) == ERROR_SUCCESS && n == 39);
-    CHECK_EQ_U64(pl_registered_count(), 39);
+    CHECK(PerfEnumerateCounterSet(NULL, ids, 64, &n) == ERROR_SUCCESS && n == 40);
+    CHECK_EQ_U64(pl_registered_count(), 40);
     /* a set published after the first call is seen by the next one */
     CHECK(pl_register_counterset(&late, &def, NULL, 0) == 0 && def);
     CHECK(PerfEnumerateCounterSet(NULL, ids, 64, &n) == ERROR_SUCCESS);
-    CHECK_EQ_U64(n, 40);
+    CHECK_EQ_U64(n, 41);
     CHECK(def && has_guid(ids, n, &def->guid));
 }
 

@@ -14,7 +14,7 @@ static const pl_counterset_def *const builtin[] = {
     &pl_nfs_def, &pl_sockets_def, &pl_hwevents_def, &pl_icmpv6_def, &pl_processor_v1_def,
     &pl_softnet_def, &pl_conntrack_def, &pl_buddyinfo_def, &pl_ksm_def,
     &pl_slabinfo_def, &pl_schedstat_def, &pl_nfsd_def, &pl_rapl_def,
-    &pl_cooling_def,
+    &pl_cooling_def, &pl_edac_def,
 };
 
 /* set once every set is in, so that later calls (one per new C API machine)
