@@ -7,6 +7,7 @@
 #include "ctest.h"
 #include "ctest_snap.h"
 #include "ct_tmp.h"
+#include "ct_absent.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -75,15 +76,7 @@ static void test_wanted_and_gone(void)
 
 static void test_absent(void)
 {
-    pl_snapshot s;
-    const char *root = tmp("none");
-    CHECK(mkdir(root, 0700) == 0);
-    CHECK(pc_collect_tree(root, ED, 0, 0, NULL, &s) == 0);
-    CHECK_EQ_U64(s.ninst, 0);
-    pl_snap_free(&s);
-    CHECK(pc_collect_tree("/", ED, 0, 0, NULL, &s) == 0);
-    printf("  %u EDAC instances here\n", (unsigned)s.ninst);
-    pl_snap_free(&s);
+    check_absent_and_live(ED, "EDAC instances");
 }
 
 int main(void)

@@ -9,6 +9,7 @@
 #include "ctest.h"
 #include "ctest_snap.h"
 #include "ct_tmp.h"
+#include "ct_absent.h"
 
 #include <math.h>
 #include <string.h>
@@ -156,16 +157,7 @@ static void test_orphan(void)
 
 static void test_absent(void)
 {
-    pl_snapshot s;
-    const char *root = tmp("none");
-    CHECK(mkdir(root, 0700) == 0);
-    CHECK(pc_collect_tree(root, EM, 0, 0, NULL, &s) == 0);
-    CHECK_EQ_U64(s.ninst, 0);                           /* no powercap: no instances */
-    pl_snap_free(&s);
-    /* this machine: zones if it has RAPL, none in a VM */
-    CHECK(pc_collect_tree("/", EM, 0, 0, NULL, &s) == 0);
-    printf("  %u RAPL zones here\n", (unsigned)s.ninst);
-    pl_snap_free(&s);
+    check_absent_and_live(EM, "RAPL zones");
 }
 
 int main(void)
