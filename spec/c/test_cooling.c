@@ -72,8 +72,11 @@ static void test_rates(void)
     /* (3500 - 1000) ms = 2.5 s of 10 s */
     CHECK(fmt2(&s0, &s1, "Fan", "% Time Cooling", &v) == PL_VALID && fabs(v - 25.0) < 1e-9);
     CHECK(fmt2(&s0, &s1, "Fan", "% Of Max State", &v) == PL_VALID && fabs(v - 25.0) < 1e-9);
-    /* a malformed or cut-off line is no value */
-    CHECK(put(root, DEV "stats/time_in_state_ms", "state0\t16500\nstate1\t35") == 1);
+    /* a last line without '\n' counts; a malformed line is no value */
+    CHECK(put(root, DEV "stats/time_in_state_ms", "state0\t16500\nstate1\t3600") == 1);
+    CHECK(pc_collect(&p, NULL, &s1) == 0);
+    EXPECT(&s1, "Fan", "% Time Cooling", 3600ull * 10000);
+    CHECK(put(root, DEV "stats/time_in_state_ms", "state0\t16500\nstate1\t36x0\n") == 1);
     CHECK(pc_collect(&p, NULL, &s1) == 0);
     UNSET(&s1, "Fan", "% Time Cooling");
     CHECK(put(root, DEV "stats/time_in_state_ms", "state0\t1\nstateX\t2\n") == 1);

@@ -7,7 +7,8 @@
  * percentage).  With CONFIG_THERMAL_STATISTICS the device also has stats/:
  * total_trans counts state changes and time_in_state_ms gives the time spent
  * in each state ("state<k>\t<ms>" lines, drivers/thermal/thermal_sysfs.c,
- * time_in_state_ms_show); the time outside state 0 is % Time Cooling.
+ * time_in_state_ms_show); the time outside state 0 is % Time Cooling (a
+ * last line without its newline counts, as in every set).
  * Without stats/ those counters are no_data.  A value that is not a
  * non-negative number, or a cur_state above max_state, is no value.  No
  * thermal class or no cooling device (a VM) is zero instances.  Files are
@@ -177,14 +178,15 @@ static int read_u(cd_state *s, cdev *d, int k, uint64_t *v)
 }
 
 /* time_in_state_ms: the milliseconds of every state above 0, in 100 ns.
- * 1 with *v; 0 when a line is malformed or the sum overflows. */
+ * 1 with *v; 0 when a line is malformed, the file fills the buffer (it may
+ * be cut) or the sum overflows. */
 static int cooling_time(cd_state *s, cdev *d, uint64_t *v)
 {
     char buf[8192];
     const char *p = buf;
     uint64_t ms = 0;
-    if (read_dev(s, d, FD_TIS, buf, sizeof buf))
-        return 0;
+    if (read_dev(s, d, FD_TIS, buf, sizeof buf) || strlen(buf) >= sizeof buf - 1)
+        return 0;        /* unread, or maybe cut by the buffer */
     while (*p) {
         uint64_t k, t;
         if (strncmp(p, "state", 5) != 0)
@@ -194,9 +196,10 @@ static int cooling_time(cd_state *s, cdev *d, uint64_t *v)
             return 0;
         while (*p == '\t' || *p == ' ')
             p++;
-        if (*p < '0' || *p > '9' || pl_parse_u64(&p, &t) || *p != '\n')
-            return 0;    /* a cut-off last line too */
-        p++;
+        if (*p < '0' || *p > '9' || pl_parse_u64(&p, &t) || (*p != '\n' && *p != '\0'))
+            return 0;
+        if (*p)
+            p++;     /* a last line without '\n' counts like any other */
         if (k > 0 && !pl_add_ok(ms, t, &ms))
             return 0;
     }
