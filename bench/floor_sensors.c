@@ -137,13 +137,19 @@ static void thermal_collect(cls *c)
     }
 }
 
-/* ---- Hardware Sensors: every *_input (power: or _average) of every chip --------------- */
+/* ---- Hardware Sensors: every *_input (power: or _average), limit, alarm and
+ * fault file of every chip, pwmN with pwmN_enable, freqN_input ----------------------- */
 
 #define HWMON "/sys/class/hwmon"
 
 static int is_input(const char *n)
 {
-    static const char *const k[] = { "temp", "in", "fan", "power", "curr", "energy", "humidity" };
+    static const char *const k[] = { "temp", "in", "fan", "power", "curr", "energy", "humidity",
+                                      "pwm", "freq" };
+    static const char *const attr[] = { "_min", "_max", "_max_hyst", "_crit", "_crit_hyst",
+                                        "_lcrit", "_emergency", "_cap", "_target", "_enable",
+                                        "_alarm", "_min_alarm", "_max_alarm", "_lcrit_alarm",
+                                        "_crit_alarm", "_emergency_alarm", "_fault" };
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
         size_t l = strlen(k[i]);
         const char *p = n + l;
@@ -151,7 +157,12 @@ static int is_input(const char *n)
             continue;
         while (*p >= '0' && *p <= '9')
             p++;
-        return strcmp(p, "_input") == 0 || (i == 3 && strcmp(p, "_average") == 0);
+        if (strcmp(p, "_input") == 0 || (i == 3 && strcmp(p, "_average") == 0) || (i == 7 && !*p))
+            return 1;
+        for (size_t a = 0; a < sizeof attr / sizeof attr[0]; a++)
+            if (strcmp(p, attr[a]) == 0)
+                return 1;
+        return 0;
     }
     return 0;
 }
@@ -271,27 +282,18 @@ static void numa_open(numa_floor *f)
     }
 }
 
-/* "Node 0 MemFree:   3395144 kB": the 8 keys the provider uses */
+/* "Node 0 MemFree:   3395144 kB": every line is a counter (issue 17) */
 static void numa_collect(numa_floor *f)
 {
-    static const char *const keys[] = { "MemTotal:", "MemFree:", "Inactive(file):", "SReclaimable:",
-                                        "FilePages:", "AnonPages:", "Slab:", "Dirty:" };
     if (f->online.fd < 0)
         return;
     sink += (uint8_t)rf_read(&f->online)[0];
     for (int i = 0; i < f->n; i++) {
         for (const char *p = rf_read(&f->meminfo[i]); p && *p; p = next_line(p)) {
-            const char *k = strchr(p + 5, ' ');
+            const char *k = strchr(p + 5, ':');
             if (!k)
                 break;
-            k++;
-            for (size_t j = 0; j < sizeof keys / sizeof keys[0]; j++) {
-                size_t l = strlen(keys[j]);
-                if (strncmp(k, keys[j], l) == 0) {
-                    sink += strtoull(k + l, NULL, 10);
-                    break;
-                }
-            }
+            sink += strtoull(k + 1, NULL, 10);
         }
         for (const char *p = rf_read(&f->numastat[i]); p && *p; p = next_line(p)) {
             const char *sp = strchr(p, ' ');

@@ -55,9 +55,9 @@ describe("sensor countersets", function()
     it("has the title indexes, UUIDv5 GUIDs and multiple instances", function()
       local want = {
         thermal = { 17000, "cace5e07-63dd-55a6-b896-bed4217be40b", 3 },
-        numa = { 18000, "df7d9d95-28c0-5132-87e8-d28cc08ca565", 16 },
+        numa = { 18000, "df7d9d95-28c0-5132-87e8-d28cc08ca565", 51 },
         psi = { 19000, "0fc9bc92-5314-5798-aad1-c50cf22593be", 8 },
-        hwmon = { 21000, "7989ac46-caeb-581d-a0d0-5885c8ba6509", 8 },
+        hwmon = { 21000, "7989ac46-caeb-581d-a0d0-5885c8ba6509", 40 },
         battery = { 22000, "4a338c0c-2a93-5c18-abcd-b1b745704a48", 13 },
       }
       for key, w in pairs(want) do
@@ -96,7 +96,7 @@ describe("sensor countersets", function()
     it("lists instances without reading values", function()
       local m = perflib.machine { root = FX .. "sensors-laptop" }
       local t = assert(perflib.counterset(SETS.hwmon, m):instances())
-      assert.equal(12, #t)
+      assert.equal(13, #t)                                   -- 12 sensors and thinkpad/pwm1
       assert.equal("acpitz/temp1", t[1].name)
       assert.equal(1, t[1].id)       -- 0 << 16 | 0 << 12 | 1: hwmon0, temp, 1
       assert.equal("nvme#1/Composite", t[10].name)
@@ -166,20 +166,35 @@ describe("sensor countersets", function()
     it("names sensors <chip>/<label or file>, chips in hwmon order", function()
       assert.same({ "acpitz/temp1", "BAT0/in0", "BAT0/curr1", "coretemp/Package id 0", "coretemp/Core 0",
                     "coretemp/Core 1", "nvme/Composite", "nvme/Sensor 1", "nvme/Sensor 2",
-                    "nvme#1/Composite", "thinkpad/fan1", "iwlwifi_1/temp1" }, names(s, idx))
+                    "nvme#1/Composite", "thinkpad/fan1", "thinkpad/pwm1", "iwlwifi_1/temp1" },
+                  names(s, idx))
     end)
 
-    it("gives each sensor its own kind's counter only", function()
-      check_inst(s, idx, "acpitz/temp1", { ["Temperature (K)"] = 300950 }, "rest")   -- 27800 + 273150
+    it("gives each sensor its own kind's counters only", function()
+      check_inst(s, idx, "acpitz/temp1", { ["Temperature (K)"] = 300950,     -- 27800 + 273150
+                                           ["Temperature Crit (K)"] = 392150 }, "rest")  -- 119000
       check_inst(s, idx, "BAT0/in0", { ["Voltage (mV)"] = 12386 }, "rest")
       check_inst(s, idx, "BAT0/curr1", { ["Current (mA)"] = 1520 }, "rest")
-      check_inst(s, idx, "coretemp/Package id 0", { ["Temperature (K)"] = 318150 }, "rest")  -- 45000
-      check_inst(s, idx, "coretemp/Core 0", { ["Temperature (K)"] = 316150 }, "rest")        -- 43000
-      check_inst(s, idx, "coretemp/Core 1", { ["Temperature (K)"] = 317150 }, "rest")        -- 44000
-      check_inst(s, idx, "nvme/Composite", { ["Temperature (K)"] = 312000 }, "rest")         -- 38850
-      check_inst(s, idx, "nvme/Sensor 2", { ["Temperature (K)"] = 315000 }, "rest")          -- 41850
+      -- coretemp: max and crit 100000 m°C + 273150 = 373150 mK, crit_alarm 0
+      local core = { ["Temperature Max (K)"] = 373150, ["Temperature Crit (K)"] = 373150,
+                     ["Crit Alarm"] = 0 }
+      local function with(t, reading)
+        local r = { ["Temperature (K)"] = reading }
+        for k, v in pairs(t) do r[k] = v end
+        return r
+      end
+      check_inst(s, idx, "coretemp/Package id 0", with(core, 318150), "rest")  -- 45000
+      check_inst(s, idx, "coretemp/Core 0", with(core, 316150), "rest")        -- 43000
+      check_inst(s, idx, "coretemp/Core 1", with(core, 317150), "rest")        -- 44000
+      -- nvme: max 65261850 m°C = 65535 K exactly (the drive's "none"); min -273150 = 0 K
+      local nvme = { ["Temperature Max (K)"] = 65261850 + 273150, ["Temperature Min (K)"] = 0 }
+      check_inst(s, idx, "nvme/Composite", with(nvme, 312000), "rest")         -- 38850
+      check_inst(s, idx, "nvme/Sensor 2", with(nvme, 315000), "rest")          -- 41850
       check_inst(s, idx, "nvme#1/Composite", { ["Temperature (K)"] = 309000 }, "rest")       -- 35850
       check_inst(s, idx, "thinkpad/fan1", { ["Fan Speed (RPM)"] = 2950 }, "rest")
+      check_inst(s, idx, "thinkpad/pwm1", { ["Fan PWM (%)"] = 128, ["Fan Control Mode"] = 2 }, "rest")
+      assert.equal(255, select(2, s:value(idx, "thinkpad/pwm1", "Fan PWM (%)")))   -- the base
+      assert.is.near(100 * 128 / 255, (s:format(nil, idx, "thinkpad/pwm1", "Fan PWM (%)")), 1e-9)
       check_inst(s, idx, "iwlwifi_1/temp1", {}, "rest")                                      -- empty
       assert.is.near(312.0, (s:format(nil, idx, "nvme/Composite", "Temperature (K)")), 1e-9)
     end)
@@ -305,8 +320,42 @@ describe("sensor countersets", function()
       assert.same({ "0", "1", "_Total" }, names(s, idx))
     end)
 
+    -- The other node meminfo lines (ids 16 and up), kB of node0 and node1
+    -- as the fixture files give them; bytes = kB x 1024, _Total the sum.
+    local KB = 1024
+    local lines = {
+      ["Used Bytes"] = { 6406876, 2232820 }, ["Swap Cached Bytes"] = { 0, 0 },
+      ["Active Bytes"] = { 2345672, 812340 }, ["Inactive Bytes"] = { 3012464, 1100568 },
+      ["Active Anon Bytes"] = { 1012340, 402116 }, ["Inactive Anon Bytes"] = { 230112, 80212 },
+      ["Active File Bytes"] = { 1333332, 410224 }, ["Unevictable Bytes"] = { 17152, 0 },
+      ["Mlocked Bytes"] = { 15484, 0 }, ["Writeback Bytes"] = { 0, 0 },
+      ["Mapped Bytes"] = { 412300, 80120 }, ["Shared Bytes"] = { 54320, 1520 },
+      ["Kernel Stack Bytes"] = { 18320, 9872 }, ["Page Table Bytes"] = { 24880, 8120 },
+      ["Secondary Page Table Bytes"] = { 0, 0 }, ["NFS Unstable Bytes"] = { 0, 0 },
+      ["Bounce Bytes"] = { 0, 0 }, ["Writeback Temp Bytes"] = { 0, 0 },
+      ["Kernel Reclaimable Bytes"] = { 310744, 120352 },
+      ["Slab Reclaimable Bytes"] = { 310744, 120352 }, ["Slab Unreclaimable Bytes"] = { 109372, 50160 },
+      ["Anon Huge Pages Bytes"] = { 43008, 0 }, ["Shmem Huge Pages Bytes"] = { 0, 0 },
+      ["Shmem Pmd Mapped Bytes"] = { 0, 0 }, ["File Huge Pages Bytes"] = { 0, 0 },
+      ["File Pmd Mapped Bytes"] = { 0, 0 },
+    }
+    local counts = { "Total Huge Pages", "Free Huge Pages", "Surplus Huge Pages" }  -- 0 pages each
+    -- highmem, ShadowCallStack and Unaccepted: no such lines on this kernel
+    local absent = { ["High Total Bytes"] = true, ["High Free Bytes"] = true,
+                     ["Low Total Bytes"] = true, ["Low Free Bytes"] = true,
+                     ["Shadow Call Stack Bytes"] = true, ["Unaccepted Bytes"] = true }
+    local function with_lines(node, t)
+      for name, kb in pairs(lines) do
+        t[name] = node and kb[node] * KB or (kb[1] + kb[2]) * KB
+      end
+      for _, name in ipairs(counts) do t[name] = 0 end
+      return t
+    end
+
     it("converts node meminfo and numastat", function()
-      check_inst(s, idx, "0", {
+      assert.equal(6406876 * KB, (s:value(idx, "0", "Used Bytes")))        -- 6560641024
+      assert.equal((6406876 + 2232820) * KB, (s:value(idx, "_Total", "Used Bytes")))  -- 8846028800
+      check_inst(s, idx, "0", with_lines(1, {
         ["Total MBytes"] = 15900,                 -- 16281996 kB / 1024 = 15900.4
         ["Free & Zero Page List MBytes"] = 9643,  -- 9875120 / 1024 = 9643.7
         ["Available MBytes"] = 12664,             -- 9875120 + 2782352 + 310744 = 12968216 / 1024 = 12664.3
@@ -322,8 +371,8 @@ describe("sensor countersets", function()
         ["NUMA Foreign/sec"] = 3311,
         ["Interleave Hits/sec"] = 26543,
         ["% Local Allocations"] = 98190012,
-      })
-      check_inst(s, idx, "1", {
+      }), absent)
+      check_inst(s, idx, "1", with_lines(2, {
         ["Total MBytes"] = 16126,                 -- 16513232 / 1024 = 16126.2
         ["Free & Zero Page List MBytes"] = 13945, -- 14280412 / 1024 = 13945.7
         ["Available MBytes"] = 15059,             -- 14280412 + 1020356 + 120352 = 15421120 / 1024 = 15059.7
@@ -332,9 +381,9 @@ describe("sensor countersets", function()
         ["Local Allocations/sec"] = 40101234, ["Remote Allocations/sec"] = 23064,
         ["NUMA Hits/sec"] = 40120987, ["NUMA Misses/sec"] = 3311, ["NUMA Foreign/sec"] = 1204,
         ["Interleave Hits/sec"] = 26601, ["% Local Allocations"] = 40101234,
-      })
+      }), absent)
       -- _Total sums kB before dividing: 16281996 + 16513232 = 32795228 / 1024 = 32026.6
-      check_inst(s, idx, "_Total", {
+      check_inst(s, idx, "_Total", with_lines(nil, {
         ["Total MBytes"] = 32026,
         ["Free & Zero Page List MBytes"] = 23589, -- 24155532 / 1024 = 23589.4
         ["Available MBytes"] = 27723,             -- 12968216 + 15421120 = 28389336 / 1024 = 27723.9
@@ -347,7 +396,7 @@ describe("sensor countersets", function()
         ["NUMA Hits/sec"] = 98213456 + 40120987, ["NUMA Misses/sec"] = 1204 + 3311,
         ["NUMA Foreign/sec"] = 3311 + 1204, ["Interleave Hits/sec"] = 26543 + 26601,
         ["% Local Allocations"] = 98190012 + 40101234,
-      })
+      }), absent)
       assert.equal(98190012 + 24648, select(2, s:value(idx, "0", "% Local Allocations")))
     end)
 
@@ -381,7 +430,9 @@ describe("sensor countersets", function()
       check_inst(b, bi, "0", { ["Total MBytes"] = 15900, ["Standby List MBytes"] = 2717,
                                ["Dirty MBytes"] = 2, ["Local Allocations/sec"] = 98190012,
                                ["Remote Allocations/sec"] = 24648, ["NUMA Misses/sec"] = 0,
-                               ["% Local Allocations"] = 98190012 }, "rest")
+                               ["% Local Allocations"] = 98190012,
+                               -- the last line, without '\n', is whole (pl_file_read)
+                               ["Slab Reclaimable Bytes"] = 3107 * KB }, "rest")
       check_inst(b, bi, "1", {}, "rest")                             -- no files at all
       check_inst(b, bi, "_Total", {}, "rest")                        -- node1 has nothing to add
       local e, ei = sample("sensors-badonline", "numa")

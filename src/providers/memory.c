@@ -179,7 +179,116 @@
       BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_DERIVE(PL_BIT(S_VM), refaults)) \
     R(54, "OOM Kills", "Processes killed by the out-of-memory killer since boot (/proc/vmstat " \
       "oom_kill).", \
-      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_VM, PL_VM_OOM_KILL))
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_FIELD(S_VM, PL_VM_OOM_KILL)) \
+    R(55, "Dirty Bytes", "File pages modified in memory and not yet written back, in bytes " \
+      "(/proc/meminfo Dirty; Modified Page List Bytes adds Writeback).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_DIRTY)) \
+    R(56, "Writeback Bytes", "File pages being written back now, in bytes (/proc/meminfo " \
+      "Writeback).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_WRITEBACK)) \
+    R(57, "Writeback Temp Bytes", "Temporary writeback buffers of FUSE, in bytes " \
+      "(/proc/meminfo WritebackTmp).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_WBTMP)) \
+    R(58, "NFS Unstable Bytes", "NFS pages sent to the server but not yet committed, in " \
+      "bytes (/proc/meminfo NFS_Unstable; always 0 since kernel 5.9, which counts them in " \
+      "Writeback).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_NFS_UNSTABLE)) \
+    R(59, "Bounce Bytes", "Memory used for block-device bounce buffers, in bytes " \
+      "(/proc/meminfo Bounce).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_BOUNCE)) \
+    R(60, "Kernel Reclaimable Bytes", "Kernel allocations the kernel can reclaim under " \
+      "pressure, reclaimable slab included, in bytes (/proc/meminfo KReclaimable, kernel " \
+      "4.20 and later).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_KRECL)) \
+    R(61, "Secondary Page Table Bytes", "Memory used by secondary page tables such as KVM's, " \
+      "in bytes (/proc/meminfo SecPageTables, kernel 6.1 and later).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_SECPT)) \
+    R(62, "Shadow Call Stack Bytes", "Memory used by shadow call stacks, in bytes " \
+      "(/proc/meminfo ShadowCallStack, CONFIG_SHADOW_CALL_STACK only).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_SCS)) \
+    R(63, "Vmalloc Total Bytes", "Size of the vmalloc address space, in bytes (/proc/meminfo " \
+      "VmallocTotal).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, DISCRETE), PL_KIB(S_MI, PL_MI_VMTOTAL)) \
+    R(64, "Vmalloc Used Bytes", "Memory allocated with vmalloc, in bytes (/proc/meminfo " \
+      "VmallocUsed; 0 on kernels  4.0 to 5.2).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_VMUSED)) \
+    R(65, "Vmalloc Chunk Bytes", "Largest free block of the vmalloc area, in bytes " \
+      "(/proc/meminfo VmallocChunk; always 0 since kernel 4.0).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_VMCHUNK)) \
+    R(66, "Hardware Corrupted Bytes", "Memory taken out of use because the hardware reported " \
+      "it corrupted, in bytes (/proc/meminfo HardwareCorrupted, CONFIG_MEMORY_FAILURE " \
+      "only).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_HWCORRUPT)) \
+    R(67, "Shmem Huge Pages Bytes", "Shared memory and tmpfs in transparent huge pages, in " \
+      "bytes (/proc/meminfo ShmemHugePages).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_SHMEMHUGE)) \
+    R(68, "Shmem Pmd Mapped Bytes", "Shared memory mapped into user space with huge pages, " \
+      "in bytes (/proc/meminfo ShmemPmdMapped).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_SHMEMPMD)) \
+    R(69, "File Huge Pages Bytes", "Page cache in transparent huge pages, in bytes " \
+      "(/proc/meminfo FileHugePages, kernel 5.4 and later).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_FILEHUGE)) \
+    R(70, "File Pmd Mapped Bytes", "Page cache mapped into user space with huge pages, in " \
+      "bytes (/proc/meminfo FilePmdMapped, kernel 5.4 and later).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_FILEPMD)) \
+    R(71, "CMA Total Bytes", "Memory reserved for the contiguous memory allocator, in bytes " \
+      "(/proc/meminfo CmaTotal, CONFIG_CMA only).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, DISCRETE), PL_KIB(S_MI, PL_MI_CMATOTAL)) \
+    R(72, "CMA Free Bytes", "Free part of the contiguous memory allocator's reserve, in " \
+      "bytes (/proc/meminfo CmaFree, CONFIG_CMA only).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_CMAFREE)) \
+    R(73, "Unaccepted Bytes", "Memory a confidential-computing guest has not accepted yet, " \
+      "in bytes (/proc/meminfo Unaccepted, kernel 6.5 and later with " \
+      "CONFIG_UNACCEPTED_MEMORY).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_UNACCEPTED)) \
+    R(74, "Balloon Bytes", "Memory taken from the guest by a balloon driver, in bytes " \
+      "(/proc/meminfo Balloon, recent kernels).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_BALLOON)) \
+    R(75, "Total Huge Pages", "Pages in the default-size hugetlbfs pool (/proc/meminfo " \
+      "HugePages_Total).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, DISCRETE), PL_FIELD(S_MI, PL_MI_HP_TOTAL)) \
+    R(76, "Free Huge Pages", "Pages of the hugetlbfs pool not yet allocated (/proc/meminfo " \
+      "HugePages_Free).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), PL_FIELD(S_MI, PL_MI_HP_FREE)) \
+    R(77, "Reserved Huge Pages", "Pages of the hugetlbfs pool promised to mappings but not " \
+      "yet faulted in (/proc/meminfo HugePages_Rsvd).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), PL_FIELD(S_MI, PL_MI_HP_RSVD)) \
+    R(78, "Surplus Huge Pages", "Pages of the hugetlbfs pool above its size, allocated under " \
+      "overcommit (/proc/meminfo HugePages_Surp).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), PL_FIELD(S_MI, PL_MI_HP_SURP)) \
+    R(79, "Huge Page Size Bytes", "Size of the default huge page, in bytes (/proc/meminfo " \
+      "Hugepagesize).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, DISCRETE), PL_KIB(S_MI, PL_MI_HP_SIZE)) \
+    R(80, "Hugetlb Bytes", "Memory in hugetlbfs pools of every page size, in bytes " \
+      "(/proc/meminfo Hugetlb, kernel 4.16 and later).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_HUGETLB)) \
+    R(81, "Direct Map 4k Bytes", "Kernel direct mapping of RAM in 4 KiB pages, in bytes " \
+      "(/proc/meminfo DirectMap4k, x86).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_DM4K)) \
+    R(82, "Direct Map 2M Bytes", "Kernel direct mapping of RAM in 2 MiB pages, in bytes " \
+      "(/proc/meminfo DirectMap2M, x86).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_DM2M)) \
+    R(83, "Direct Map 4M Bytes", "Kernel direct mapping of RAM in 4 MiB pages, in bytes " \
+      "(/proc/meminfo DirectMap4M, 32-bit x86 without PAE).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_DM4M)) \
+    R(84, "Direct Map 1G Bytes", "Kernel direct mapping of RAM in 1 GiB pages, in bytes " \
+      "(/proc/meminfo DirectMap1G, x86).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_DM1G)) \
+    R(85, "High Total Bytes", "Highmem, memory the kernel does not map permanently, in bytes " \
+      "(/proc/meminfo HighTotal, 32-bit kernels with CONFIG_HIGHMEM).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, DISCRETE), PL_KIB(S_MI, PL_MI_HIGHTOTAL)) \
+    R(86, "High Free Bytes", "Free highmem in bytes (/proc/meminfo HighFree, 32-bit kernels " \
+      "with CONFIG_HIGHMEM).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_HIGHFREE)) \
+    R(87, "Low Total Bytes", "Lowmem, memory the kernel maps permanently, in bytes " \
+      "(/proc/meminfo LowTotal,  32-bit kernels with CONFIG_HIGHMEM).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, DISCRETE), PL_KIB(S_MI, PL_MI_LOWTOTAL)) \
+    R(88, "Low Free Bytes", "Free lowmem in bytes (/proc/meminfo LowFree, 32-bit kernels " \
+      "with CONFIG_HIGHMEM).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_LOWFREE)) \
+    R(89, "Mmap Copy Bytes", "Memory copied for private file mappings on a kernel without an " \
+      "MMU, in bytes (/proc/meminfo MmapCopy, !CONFIG_MMU only).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MI, PL_MI_MMAPCOPY))
 
 
 enum { S_MI, S_VM, S_ZI, NSRC };

@@ -9,7 +9,10 @@
  * Standby List MBytes is Inactive(file).  MBytes are kB / 1024 truncated;
  * _Total sums the kB of every node first, and has a value only when every
  * node had it.  The node sums need not equal /proc/meminfo (memory still
- * being onlined, hotplug): the two are never mixed.
+ * being onlined, hotplug): the two are never mixed.  Every other line of
+ * nodeN/meminfo is a counter too (ids 16 and up, issue 17), in bytes (kB x
+ * 1024, exact where MBytes truncate) or pages (HugePages_); lines matched
+ * by name, so a kernel or config without one leaves it unset.
  *
  * No /sys/devices/system/node/online (no NUMA sysfs, a container without
  * /sys) is zero instances.  A malformed online file fails the set; a node
@@ -33,19 +36,36 @@
 
 enum {
     C_TOTAL, C_FREE, C_AVAIL, C_STANDBY, C_FILE, C_ANON, C_SLAB, C_DIRTY,
-    C_LOCAL, C_REMOTE, C_HIT, C_MISS, C_FOREIGN, C_INTERLEAVE, C_PLOCAL, C_PLOCAL_BASE, NC
+    C_LOCAL, C_REMOTE, C_HIT, C_MISS, C_FOREIGN, C_INTERLEAVE, C_PLOCAL, C_PLOCAL_BASE,
+    C_FIRST_BYTES,           /* 16: the other meminfo lines, in bytes (issue 17) */
+    NC = C_FIRST_BYTES + 35
 };
 
-/* meminfo keys */
-enum { M_TOTAL, M_FREE, M_INACT_FILE, M_SRECL, M_FILE, M_ANON, M_SLAB, M_DIRTY, NM };
+/* meminfo keys, in the kernel's order (drivers/base/node.c node_read_meminfo,
+ * 6.18); lines of a config option or a later kernel are absent elsewhere */
+enum {
+    M_TOTAL, M_FREE, M_USED, M_SWAPCACHED, M_ACTIVE, M_INACTIVE, M_ACT_ANON, M_INACT_ANON,
+    M_ACT_FILE, M_INACT_FILE, M_UNEVICT, M_MLOCKED, M_HIGHTOTAL, M_HIGHFREE, M_LOWTOTAL,
+    M_LOWFREE, M_DIRTY, M_WRITEBACK, M_FILE, M_MAPPED, M_ANON, M_SHMEM, M_KSTACK, M_SCS,
+    M_PTABLES, M_SECPT, M_NFS_UNSTABLE, M_BOUNCE, M_WBTMP, M_KRECL, M_SLAB, M_SRECL, M_SUNRECL,
+    M_ANONHUGE, M_SHMEMHUGE, M_SHMEMPMD, M_FILEHUGE, M_FILEPMD, M_UNACCEPTED, M_HP_TOTAL,
+    M_HP_FREE, M_HP_SURP, NM
+};
 /* numastat keys */
 enum { S_LOCAL, S_OTHER, S_HIT, S_MISS, S_FOREIGN, S_INTERLEAVE, NS };
 
 typedef struct key { const char *k; size_t len; } key;
 #define K(s) { s, sizeof s - 1 }
 static const key mkeys[NM] = {
-    K("MemTotal"), K("MemFree"), K("Inactive(file)"), K("SReclaimable"), K("FilePages"),
-    K("AnonPages"), K("Slab"), K("Dirty"),
+    K("MemTotal"), K("MemFree"), K("MemUsed"), K("SwapCached"), K("Active"), K("Inactive"),
+    K("Active(anon)"), K("Inactive(anon)"), K("Active(file)"), K("Inactive(file)"),
+    K("Unevictable"), K("Mlocked"), K("HighTotal"), K("HighFree"), K("LowTotal"), K("LowFree"),
+    K("Dirty"), K("Writeback"), K("FilePages"), K("Mapped"), K("AnonPages"), K("Shmem"),
+    K("KernelStack"), K("ShadowCallStack"), K("PageTables"), K("SecPageTables"),
+    K("NFS_Unstable"), K("Bounce"), K("WritebackTmp"), K("KReclaimable"), K("Slab"),
+    K("SReclaimable"), K("SUnreclaim"), K("AnonHugePages"), K("ShmemHugePages"),
+    K("ShmemPmdMapped"), K("FileHugePages"), K("FilePmdMapped"), K("Unaccepted"),
+    K("HugePages_Total"), K("HugePages_Free"), K("HugePages_Surp"),
 };
 static const key skeys[NS] = {
     K("local_node"), K("other_node"), K("numa_hit"), K("numa_miss"), K("numa_foreign"),
@@ -156,7 +176,112 @@ static int local_share(pl_feed_in *in, uint64_t *v)
       PERF_SAMPLE_FRACTION, C_PLOCAL_BASE, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_DERIVE(PL_BIT(S_NS), local_share)) \
     R(C_PLOCAL_BASE, "% Local Allocations Base", "numastat local_node + other_node, the base of " \
       "% Local Allocations.", \
-      PERF_SAMPLE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_SUM(S_NS, S_LOCAL, S_OTHER))
+      PERF_SAMPLE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_SUM(S_NS, S_LOCAL, S_OTHER)) \
+    R(C_FIRST_BYTES + 0, "Used Bytes", "Memory of the node in use, in bytes (nodeN/meminfo " \
+      "MemUsed: MemTotal - MemFree).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_USED)) \
+    R(C_FIRST_BYTES + 1, "Swap Cached Bytes", "Pages of the node both in RAM and in swap, in " \
+      "bytes (nodeN/meminfo SwapCached).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_SWAPCACHED)) \
+    R(C_FIRST_BYTES + 2, "Active Bytes", "Memory of the node on the active LRU lists, in " \
+      "bytes (nodeN/meminfo Active).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_ACTIVE)) \
+    R(C_FIRST_BYTES + 3, "Inactive Bytes", "Memory of the node on the inactive LRU lists, in " \
+      "bytes (nodeN/meminfo Inactive).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_INACTIVE)) \
+    R(C_FIRST_BYTES + 4, "Active Anon Bytes", "Anonymous memory of the node on the active " \
+      "LRU list, in bytes (nodeN/meminfo Active(anon)).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_ACT_ANON)) \
+    R(C_FIRST_BYTES + 5, "Inactive Anon Bytes", "Anonymous memory of the node on the " \
+      "inactive LRU list, in bytes (nodeN/meminfo Inactive(anon)).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_INACT_ANON)) \
+    R(C_FIRST_BYTES + 6, "Active File Bytes", "Page cache of the node on the active LRU " \
+      "list, in bytes (nodeN/meminfo Active(file)).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_ACT_FILE)) \
+    R(C_FIRST_BYTES + 7, "Unevictable Bytes", "Memory of the node that cannot be reclaimed, " \
+      "in bytes (nodeN/meminfo Unevictable).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_UNEVICT)) \
+    R(C_FIRST_BYTES + 8, "Mlocked Bytes", "Memory of the node locked with mlock, in bytes " \
+      "(nodeN/meminfo Mlocked).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_MLOCKED)) \
+    R(C_FIRST_BYTES + 9, "High Total Bytes", "Highmem of the node in bytes (nodeN/meminfo " \
+      "HighTotal, 32-bit kernels with CONFIG_HIGHMEM).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, DISCRETE), PL_KIB(S_MEM, M_HIGHTOTAL)) \
+    R(C_FIRST_BYTES + 10, "High Free Bytes", "Free highmem of the node in bytes " \
+      "(nodeN/meminfo HighFree, CONFIG_HIGHMEM).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_HIGHFREE)) \
+    R(C_FIRST_BYTES + 11, "Low Total Bytes", "Lowmem of the node in bytes (nodeN/meminfo " \
+      "LowTotal, CONFIG_HIGHMEM).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, DISCRETE), PL_KIB(S_MEM, M_LOWTOTAL)) \
+    R(C_FIRST_BYTES + 12, "Low Free Bytes", "Free lowmem of the node in bytes (nodeN/meminfo " \
+      "LowFree, CONFIG_HIGHMEM).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_LOWFREE)) \
+    R(C_FIRST_BYTES + 13, "Writeback Bytes", "File pages of the node being written back now, " \
+      "in bytes (nodeN/meminfo Writeback).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_WRITEBACK)) \
+    R(C_FIRST_BYTES + 14, "Mapped Bytes", "Files of the node mapped into memory, in bytes " \
+      "(nodeN/meminfo Mapped).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_MAPPED)) \
+    R(C_FIRST_BYTES + 15, "Shared Bytes", "Shared memory and tmpfs pages of the node, in " \
+      "bytes (nodeN/meminfo Shmem).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_SHMEM)) \
+    R(C_FIRST_BYTES + 16, "Kernel Stack Bytes", "Kernel stacks on the node, in bytes " \
+      "(nodeN/meminfo KernelStack).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_KSTACK)) \
+    R(C_FIRST_BYTES + 17, "Shadow Call Stack Bytes", "Shadow call stacks on the node, in " \
+      "bytes (nodeN/meminfo ShadowCallStack, CONFIG_SHADOW_CALL_STACK only).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_SCS)) \
+    R(C_FIRST_BYTES + 18, "Page Table Bytes", "Page tables on the node, in bytes " \
+      "(nodeN/meminfo PageTables).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_PTABLES)) \
+    R(C_FIRST_BYTES + 19, "Secondary Page Table Bytes", "Secondary page tables such as KVM's " \
+      "on the node, in bytes (nodeN/meminfo SecPageTables, kernel 6.1 and later).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_SECPT)) \
+    R(C_FIRST_BYTES + 20, "NFS Unstable Bytes", "NFS pages of the node not yet committed by " \
+      "the server, in bytes (nodeN/meminfo NFS_Unstable; 0 since kernel 5.9).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_NFS_UNSTABLE)) \
+    R(C_FIRST_BYTES + 21, "Bounce Bytes", "Bounce buffers on the node, in bytes " \
+      "(nodeN/meminfo Bounce).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_BOUNCE)) \
+    R(C_FIRST_BYTES + 22, "Writeback Temp Bytes", "FUSE temporary writeback buffers on the " \
+      "node, in bytes (nodeN/meminfo WritebackTmp).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_WBTMP)) \
+    R(C_FIRST_BYTES + 23, "Kernel Reclaimable Bytes", "Reclaimable kernel allocations on the " \
+      "node, in bytes (nodeN/meminfo KReclaimable, kernel 4.20 and later).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_KRECL)) \
+    R(C_FIRST_BYTES + 24, "Slab Reclaimable Bytes", "Reclaimable slab memory of the node, in " \
+      "bytes (nodeN/meminfo SReclaimable).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_SRECL)) \
+    R(C_FIRST_BYTES + 25, "Slab Unreclaimable Bytes", "Unreclaimable slab memory of the " \
+      "node, in bytes (nodeN/meminfo SUnreclaim).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_SUNRECL)) \
+    R(C_FIRST_BYTES + 26, "Anon Huge Pages Bytes", "Anonymous memory of the node in " \
+      "transparent huge pages, in bytes (nodeN/meminfo AnonHugePages).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_ANONHUGE)) \
+    R(C_FIRST_BYTES + 27, "Shmem Huge Pages Bytes", "Shared memory of the node in " \
+      "transparent huge pages, in bytes (nodeN/meminfo ShmemHugePages).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_SHMEMHUGE)) \
+    R(C_FIRST_BYTES + 28, "Shmem Pmd Mapped Bytes", "Shared memory of the node mapped with " \
+      "huge pages, in bytes (nodeN/meminfo ShmemPmdMapped).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_SHMEMPMD)) \
+    R(C_FIRST_BYTES + 29, "File Huge Pages Bytes", "Page cache of the node in huge pages, in " \
+      "bytes (nodeN/meminfo FileHugePages, kernel 5.4 and later).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_FILEHUGE)) \
+    R(C_FIRST_BYTES + 30, "File Pmd Mapped Bytes", "Page cache of the node mapped with huge " \
+      "pages, in bytes (nodeN/meminfo FilePmdMapped, kernel 5.4 and later).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_FILEPMD)) \
+    R(C_FIRST_BYTES + 31, "Unaccepted Bytes", "Memory of the node a confidential guest has " \
+      "not accepted yet, in bytes (nodeN/meminfo Unaccepted, kernel 6.5 and later).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_KIB(S_MEM, M_UNACCEPTED)) \
+    R(C_FIRST_BYTES + 32, "Total Huge Pages", "Default-size hugetlbfs pages on the node " \
+      "(nodeN/meminfo HugePages_Total).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, DISCRETE), PL_FIELD(S_MEM, M_HP_TOTAL)) \
+    R(C_FIRST_BYTES + 33, "Free Huge Pages", "Unallocated hugetlbfs pages on the node " \
+      "(nodeN/meminfo HugePages_Free).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), PL_FIELD(S_MEM, M_HP_FREE)) \
+    R(C_FIRST_BYTES + 34, "Surplus Huge Pages", "Hugetlbfs pages on the node above the " \
+      "pool's size (nodeN/meminfo HugePages_Surp).", \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), PL_FIELD(S_MEM, M_HP_SURP))
 
 
 static const pl_counter_def counters[] = { NUMA_ROWS(PL_ROW_COUNTER) };
@@ -315,6 +440,7 @@ static void parse_keys(const char *buf, int prefix, const key *keys, int nk, uin
                        uint8_t *st)
 {
     const char *nl;
+    int next = 0;
     memset(st, PL_NS_ABSENT, (size_t)nk);
     for (const char *p = buf; *p; p = nl + 1) {
         const char *end;
@@ -336,11 +462,14 @@ static void parse_keys(const char *buf, int prefix, const key *keys, int nk, uin
         while (end < nl && *end != ':' && *end != ' ')
             end++;
         klen = (size_t)(end - p);
-        for (int k = 0; k < nk; k++) {
+        /* from the key after the last match: the kernel's order costs one
+         * compare a line */
+        for (int n = 0, k = next; n < nk; n++, k = k + 1 == nk ? 0 : k + 1) {
             if (keys[k].len != klen || memcmp(p, keys[k].k, klen) != 0)
                 continue;
             if (st[k] == PL_NS_ABSENT)
                 st[k] = pl_parse_kb_line(*end == ':' ? end + 1 : end, &v[k]) ? PL_NS_OK : PL_NS_BAD;
+            next = k + 1 == nk ? 0 : k + 1;
             break;
         }
     }

@@ -14,12 +14,20 @@ typedef struct mkey {
 static const mkey mi_key[PL_MI_N] = {
     K("MemTotal"), K("MemFree"), K("MemAvailable"), K("Buffers"), K("Cached"), K("SwapCached"),
     K("Active"), K("Inactive"), K("Active(anon)"), K("Inactive(anon)"), K("Active(file)"),
-    K("Inactive(file)"), K("Unevictable"), K("Mlocked"), K("SwapTotal"), K("SwapFree"),
+    K("Inactive(file)"), K("Unevictable"), K("Mlocked"), K("HighTotal"), K("HighFree"),
+    K("LowTotal"), K("LowFree"), K("MmapCopy"), K("SwapTotal"), K("SwapFree"),
     K("Zswap"), K("Zswapped"), K("Dirty"), K("Writeback"), K("AnonPages"), K("Mapped"),
-    K("Shmem"), K("Slab"), K("SReclaimable"), K("SUnreclaim"), K("KernelStack"),
-    K("PageTables"), K("CommitLimit"), K("Committed_AS"), K("Percpu"), K("AnonHugePages"),
-    K("HugePages_Total"), K("HugePages_Free"), K("Hugepagesize"),
+    K("Shmem"), K("KReclaimable"), K("Slab"), K("SReclaimable"), K("SUnreclaim"),
+    K("KernelStack"), K("ShadowCallStack"), K("PageTables"), K("SecPageTables"),
+    K("NFS_Unstable"), K("Bounce"), K("WritebackTmp"), K("CommitLimit"), K("Committed_AS"),
+    K("VmallocTotal"), K("VmallocUsed"), K("VmallocChunk"), K("Percpu"),
+    K("HardwareCorrupted"), K("AnonHugePages"), K("ShmemHugePages"), K("ShmemPmdMapped"),
+    K("FileHugePages"), K("FilePmdMapped"), K("CmaTotal"), K("CmaFree"), K("Unaccepted"),
+    K("Balloon"), K("HugePages_Total"), K("HugePages_Free"), K("HugePages_Rsvd"),
+    K("HugePages_Surp"), K("Hugepagesize"), K("Hugetlb"), K("DirectMap4k"), K("DirectMap4M"),
+    K("DirectMap2M"), K("DirectMap1G"),
 };
+_Static_assert(PL_MI_N < 255, "at[] holds key + 1 in a byte");
 
 /* zoned: also <key>_<zone> lines, summed */
 static const struct { mkey k; int zoned; } vm_key[PL_VM_N] = {
