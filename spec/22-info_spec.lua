@@ -95,6 +95,16 @@ describe("perflib.info", function()
     assert.has_error(function() return (M.info(42, PI)) end)
   end)
 
+  it("takes the default machine when only the set is given", function()
+    local all = assert(perflib.info(PI))            -- every instance's facts
+    assert.is_table(all["_Total"])
+    local p = io.popen("uname -r")
+    local release = p:read("*l")
+    p:close()
+    local sys = assert(perflib.info("System"))    -- a single-instance set
+    assert.equal(release, sys.kernel_release)
+  end)
+
   it("reads this machine's facts: every vulnerability file is a key", function()
     local files = 0
     local p = io.popen("ls /sys/devices/system/cpu/vulnerabilities 2>/dev/null")

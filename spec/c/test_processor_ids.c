@@ -287,6 +287,15 @@ static void test_escape(void)
     CHECK_STR(out, "abcdefghijkl");
     pl_fact_escape("", out, sizeof out);
     CHECK_STR(out, "");
+    /* whole UTF-8 characters stay; bytes that are not UTF-8 are escaped */
+    pl_fact_escape("Radeon\xe2\x84\xa2 X", out, sizeof out);    /* "Radeon(TM) X" */
+    CHECK_STR(out, "Radeon\xe2\x84\xa2 X");
+    pl_fact_escape("a\xff\xc3(b", out, sizeof out);     /* 0xff never; 0xc3 without its tail */
+    CHECK_STR(out, "a\\xff\\xc3(b");
+    pl_fact_escape("abcdefghijklm\xe2\x84\xa2", out, sizeof out);   /* no half character */
+    CHECK_STR(out, "abcdefghijklm");
+    pl_fact_escape("ab\xe2\x84", out, sizeof out);      /* cut off at the end of the file */
+    CHECK_STR(out, "ab\\xe2\\x84");
 }
 
 /* ---- facts gathered by emit ---------------------------------------------------- */

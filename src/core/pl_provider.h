@@ -115,6 +115,11 @@ int pl_cpulist_next(const char **p, uint32_t limit, uint32_t *lo, uint32_t *hi);
 /* Control characters and '\' (which would end the instance part of a
  * counter path) become '_'. */
 void pl_name_sanitize(char *s);
+/* A text fact's value (perflib.h, pl_info_fn) from the bytes a file or a
+ * library gave: trailing blanks and newlines removed; control characters,
+ * DEL, '\\' and bytes that are not UTF-8 as \\xNN; whole UTF-8 characters
+ * kept.  Cut to fit size, never inside an escape or a character. */
+void pl_fact_escape(const char *in, char *out, size_t size);
 
 /* A class directory (sys/class/...) kept open and rewound for each listing. */
 typedef struct pl_classdir {

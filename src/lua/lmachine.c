@@ -342,6 +342,7 @@ int lpl_info(lua_State *L)
 {
     luaL_checkstring(L, 1);
     luaL_optstring(L, 2, NULL);
+    lua_settop(L, 3);        /* the default machine is pushed above the arguments */
     lpl_machine *m = lpl_opt_machine(L, 3);
     return info_of(L, m->env, 1);
 }

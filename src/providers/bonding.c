@@ -204,20 +204,6 @@ static int bond_read(bond_state *s, const uint8_t *wanted, pl_snapshot *snap, in
     return 0;
 }
 
-/* Escapes control characters as \xNN (values go to JSON, terminals, logs). */
-static void escape(const char *in, char *out, size_t cap)
-{
-    size_t o = 0;
-    for (; *in && *in != '\n' && o + 5 < cap; in++) {
-        unsigned char c = (unsigned char)*in;
-        if (c < 0x20 || c == 0x7f)
-            o += (size_t)snprintf(out + o, cap - o, "\\x%02X", c);
-        else
-            out[o++] = (char)c;
-    }
-    out[o] = '\0';
-}
-
 static int bond_info(void *state, const char *instance, pl_info_fn emit, void *ud)
 {
     static const char *const files[] = { "bonding/slaves", "bonding/active_slave" };
@@ -232,7 +218,7 @@ static int bond_info(void *state, const char *instance, pl_info_fn emit, void *u
     for (int k = 0; k < 2; k++) {
         if (!(t = bread(s, instance, files[k])))
             continue;
-        escape(t, val, sizeof val);
+        pl_fact_escape(t, val, sizeof val);
         if (val[0] && emit(ud, keys[k], val))
             return 0;
     }

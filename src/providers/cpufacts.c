@@ -17,25 +17,6 @@
 #include <string.h>
 #include <unistd.h>
 
-void pl_fact_escape(const char *in, char *out, size_t size)
-{
-    size_t n = strlen(in), o = 0;
-    while (n && (in[n - 1] == '\n' || in[n - 1] == ' ' || in[n - 1] == '\t'))
-        n--;
-    for (size_t i = 0; i < n && o + 1 < size; i++) {
-        unsigned char c = (unsigned char)in[i];
-        if (c < 0x20 || c == 0x7f || c == '\\') {
-            if (o + 4 >= size)
-                break;       /* no half escape */
-            snprintf(out + o, 5, "\\x%02x", c);
-            o += 4;
-        } else {
-            out[o++] = (char)c;
-        }
-    }
-    out[o] = '\0';
-}
-
 /* A small file's text (at most size - 1 bytes), NUL-terminated.  0 or errno. */
 static int read_text(const pl_env *env, const char *rel, char *buf, size_t size)
 {

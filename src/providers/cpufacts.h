@@ -30,9 +30,5 @@ int pl_cpufacts_isolated(const pl_cpufacts *f, uint32_t cpu);
 int pl_cpufacts_cpu(const pl_env *env, uint32_t cpu, pl_info_fn emit, void *ud);
 int pl_cpufacts_total(const pl_env *env, pl_info_fn emit, void *ud);
 
-/* Copies in to out (size bytes) with its trailing blanks and newlines
- * removed and control characters and '\' escaped as \xNN (a value is then
- * one printable line whatever the kernel or a fixture wrote). */
-void pl_fact_escape(const char *in, char *out, size_t size);
 
 #endif

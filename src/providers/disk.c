@@ -530,25 +530,6 @@ static int pd_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 
 /* ---- text facts (the info op) ------------------------------------------------ */
 
-/* v with control characters, '\' and bytes from 0x7f as \xNN: sysfs strings
- * are bytes, facts are printable UTF-8 (perflib.h). */
-static void escape(const char *v, char *out, size_t size)
-{
-    static const char hex[] = "0123456789abcdef";
-    size_t o = 0;
-    for (const unsigned char *p = (const unsigned char *)v; *p && o + 5 <= size; p++) {
-        if (*p < 0x20 || *p >= 0x7f || *p == '\\') {
-            out[o++] = '\\';
-            out[o++] = 'x';
-            out[o++] = hex[*p >> 4];
-            out[o++] = hex[*p & 15];
-        } else {
-            out[o++] = (char)*p;
-        }
-    }
-    out[o] = '\0';
-}
-
 typedef struct fact {
     const char *key, *file;  /* file below sys/block/<name> */
 } fact;
@@ -576,7 +557,7 @@ static int emit_facts(const pl_diskstats *d, const char *name, size_t k, const f
             continue;        /* an earlier file gave this key */
         if (!sys_rel(rel, sizeof rel, name, k, f[i].file) || read_rel(d->blockfd, rel, raw, sizeof raw) <= 0)
             continue;
-        escape(raw, val, sizeof val);
+        pl_fact_escape(raw, val, sizeof val);
         if (emit(ud, f[i].key, val))
             return 0;
         done = f[i].key;
@@ -607,7 +588,7 @@ static int pd_info(void *state, const char *instance, pl_info_fn emit, void *ud)
         char parent[sizeof x->name];
         memcpy(parent, x->name, k);
         parent[k] = '\0';
-        escape(parent, disk, sizeof disk);
+        pl_fact_escape(parent, disk, sizeof disk);
         if (emit(ud, "disk", disk))
             return 0;
         return emit_facts(&s->ds, x->name, k, part_facts, sizeof part_facts / sizeof *part_facts,

@@ -189,7 +189,7 @@ static int link_base(const gpu_state *s, const char *rel, char *out, size_t size
         return errno;
     target[n] = '\0';
     b = strrchr(target, '/');
-    pl_gpu_escape(b ? b + 1 : target, out, size);
+    pl_fact_escape(b ? b + 1 : target, out, size);
     return 0;
 }
 
@@ -459,8 +459,10 @@ static int read_text(const gpu_state *s, const char *rel, char *out, size_t size
     int fd = -1, e = pl_read_once(&fd, s->env, rel, buf, sizeof buf);
     if (fd >= 0)
         close(fd);
-    if (!e)
-        pl_gpu_escape(buf, out, size);
+    if (!e) {
+        buf[strcspn(buf, "\n")] = '\0';
+        pl_fact_escape(buf, out, size);
+    }
     return e;
 }
 

@@ -39,10 +39,5 @@ int pl_nvml_read(pl_nvml *n, unsigned i, pl_nvml_vals *out);
 /* Its product name into buf (control characters escaped): 0 or ENODEV. */
 int pl_nvml_name(pl_nvml *n, unsigned i, char *buf, size_t size);
 
-/* ---- text facts ------------------------------------------------------------------ */
-/* Copies src into dst (size > 0) up to its first newline, each control
- * character or byte 0x7f as "\xNN": values read from sysfs are shown, never
- * obeyed by a terminal. */
-void pl_gpu_escape(const char *src, char *dst, size_t size);
 
 #endif

@@ -143,24 +143,7 @@ int pl_nvml_name(pl_nvml *n, unsigned i, char *buf, size_t size)
     if (!n || i >= n->n || !n->dev[i] || n->f.name(n->dev[i], name, sizeof name) != 0)
         return ENODEV;
     name[sizeof name - 1] = '\0';
-    pl_gpu_escape(name, buf, size);
+    pl_fact_escape(name, buf, size);
     return 0;
 }
 
-void pl_gpu_escape(const char *src, char *dst, size_t size)
-{
-    size_t o = 0;
-    for (const unsigned char *p = (const unsigned char *)src; *p && *p != '\n'; p++) {
-        if (*p < 0x20 || *p == 0x7f) {
-            if (o + 4 >= size)
-                break;
-            snprintf(dst + o, size - o, "\\x%02x", *p);
-            o += 4;
-        } else {
-            if (o + 1 >= size)
-                break;
-            dst[o++] = (char)*p;
-        }
-    }
-    dst[o] = '\0';
-}

@@ -20,6 +20,7 @@
 #include "procstat.h"
 #include "proc_misc.h"
 #include "sysnum.h"
+#include "sysfacts.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -238,8 +239,18 @@ static int sys_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     return 0;
 }
 
+/* The machine's text facts: uname, os-release, DMI, SELinux (sysfacts.h). */
+static int sys_info(void *state, const char *instance, pl_info_fn emit, void *ud)
+{
+    const sys_state *s = state;
+    if (instance)
+        return ENOENT;
+    (void)pl_sysfacts(s->env, emit, ud);     /* a stop by emit is no error */
+    return 0;
+}
+
 static const pl_provider_ops sys_ops = {
-    sys_open, sys_close, pl_single_instance, sys_collect, NULL, NULL,
+    sys_open, sys_close, pl_single_instance, sys_collect, NULL, sys_info,
 };
 
 const pl_counterset_def pl_system_def = {
