@@ -25,6 +25,7 @@
 #include "pl_rowset.h"
 #include "netmib.h"
 #include "srcparse.h"
+#include "tcptab.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -464,8 +465,7 @@ enum { C6_ESTAB, C6_LISTEN, C6_TIMEWAIT, C6_TOTAL, C6_N };
 static const pl_counter_def tcp6_counters[] = { TCP6_ROWS(PL_ROW_COUNTER) };
 
 typedef struct tcp6_state {
-    pl_env *env;
-    pl_file tab;
+    pl_ksrc *k;              /* the machine's tcp6 source, shared with TCP States */
 } tcp6_state;
 
 static int tcp6_open(pl_env *env, void **state)
@@ -473,69 +473,40 @@ static int tcp6_open(pl_env *env, void **state)
     tcp6_state *s = calloc(1, sizeof *s);
     if (!s)
         return ENOMEM;
-    s->env = pl_env_ref(env);
-    pl_file_init(&s->tab);
+    if (!(s->k = pl_ksrc_attach(env, &pl_ksrc_tcp6))) {
+        free(s);
+        return ENOMEM;
+    }
     *state = s;
     return 0;
 }
 
 static void tcp6_close(void *state)
 {
-    tcp6_state *s = state;
-    if (!s)
-        return;
-    pl_file_close(&s->tab);
-    pl_env_unref(s->env);
-    free(s);
-}
-
-/* The st field of one table line "sl: local remote st ...": 0..255, -1 if malformed. */
-static int line_state(const char *p)
-{
-    for (int field = 0; field < 3; field++) {
-        while (*p == ' ')
-            p++;
-        if (*p == '\n' || *p == '\0')
-            return -1;
-        while (*p != ' ' && *p != '\n' && *p != '\0')
-            p++;
-    }
-    while (*p == ' ')
-        p++;
-    int hi = pl_src_hex(p[0]), lo = hi < 0 ? -1 : pl_src_hex(p[1]);
-    if (lo < 0 || p[2] != ' ')
-        return -1;
-    return hi * 16 + lo;
+    free(state);
 }
 
 static int tcp6_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
     tcp6_state *s = state;
-    uint64_t n[C6_N] = { 0 };
-    const char *p, *nl;
+    const pl_tcptab *t;
     int e;
     (void)wanted;            /* one walk gives every count */
 
     if ((e = pl_single_instance(state, snap)) != 0)
         return e;
-    /* empty: not even the header line */
-    if ((e = pl_file_read_required(&s->tab, s->env, "proc/net/tcp6", snap)) != 0)
+    if ((e = pl_ksrc_get(s->k)) != 0) {
+        snap->err_path = pl_ksrc_path(s->k);
         return e;
-    p = pl_next_line(s->tab.buf);            /* past the header */
-    for (; p && (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
-        int st = line_state(p);
-        if (st < 0)
-            return 0;        /* a malformed line: no count is trustworthy */
-        n[C6_TOTAL]++;
-        if (st == 0x01 || st == 0x08)
-            n[C6_ESTAB]++;
-        else if (st == 0x0A)
-            n[C6_LISTEN]++;
-        else if (st == 0x06)
-            n[C6_TIMEWAIT]++;
     }
-    for (uint32_t i = 0; i < C6_N; i++)
-        pl_snap_set(snap, 0, i, n[i]);
+    snap->time = pl_ksrc_time(s->k);
+    t = pl_ksrc_data(s->k);
+    if (t->st[PL_TT_TOTAL] != PL_NS_OK)
+        return 0;            /* a malformed line: no count is trustworthy */
+    pl_snap_set(snap, 0, C6_ESTAB, t->v[PL_TT_ESTABLISHED] + t->v[PL_TT_CLOSE_WAIT]);
+    pl_snap_set(snap, 0, C6_LISTEN, t->v[PL_TT_LISTEN]);
+    pl_snap_set(snap, 0, C6_TIMEWAIT, t->v[PL_TT_TIME_WAIT]);
+    pl_snap_set(snap, 0, C6_TOTAL, t->v[PL_TT_TOTAL]);
     return 0;
 }
 

@@ -14,8 +14,10 @@
 #include "pl_provider.h"
 #include "pl_rowset.h"
 #include "udpq.h"
+#include "sockfam.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,113 +25,42 @@
 #define RAW PERF_COUNTER_RAWCOUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define TOTAL_ID 0xFFFFFFFEu
 
-enum { S_V4, S_V6, S_ROW, NSRC };
 
 #define UQ_ROWS(R) \
     R(0, "Sockets", "UDP sockets open now: the lines of /proc/net/udp (IPv4) or " \
       "/proc/net/udp6 (IPv6).", \
-      RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), PL_FIELD(S_ROW, PL_UQ_SOCKETS)) \
+      RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), PL_FIELD(PL_SF_ROW, PL_UQ_SOCKETS)) \
     R(1, "Receive Queue Bytes", "Bytes waiting to be read, summed over the sockets: the " \
       "rx_queue column of /proc/net/udp or udp6 (sk_rmem_alloc, buffer overhead included).", \
-      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), PL_FIELD(S_ROW, PL_UQ_RXQ)) \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), PL_FIELD(PL_SF_ROW, PL_UQ_RXQ)) \
     R(2, "Send Queue Bytes", "Bytes waiting to be sent, summed over the sockets: the " \
       "tx_queue column of /proc/net/udp or udp6 (sk_wmem_alloc).", \
-      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), PL_FIELD(S_ROW, PL_UQ_TXQ)) \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), PL_FIELD(PL_SF_ROW, PL_UQ_TXQ)) \
     R(3, "Sockets With Receive Queue", "Sockets whose rx_queue in /proc/net/udp or udp6 is " \
       "above 0: readers that fall behind.", \
-      RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), PL_FIELD(S_ROW, PL_UQ_RXBUSY)) \
+      RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), PL_FIELD(PL_SF_ROW, PL_UQ_RXBUSY)) \
     R(4, "Largest Receive Queue Bytes", "The largest rx_queue of one socket in " \
       "/proc/net/udp or udp6: compare with net.core.rmem_default / SO_RCVBUF.", \
-      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_FIELD(S_ROW, PL_UQ_RXMAX)) \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), PL_FIELD(PL_SF_ROW, PL_UQ_RXMAX)) \
     R(5, "Drops", "Datagrams dropped by the sockets open now, since each was opened (the " \
       "drops column of /proc/net/udp or udp6, sk_drops); it falls when sockets close.", \
-      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE), PL_FIELD(S_ROW, PL_UQ_DROPS))
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, GAUGE), PL_FIELD(PL_SF_ROW, PL_UQ_DROPS))
 
 static const pl_counter_def counters[] = { UQ_ROWS(PL_ROW_COUNTER) };
 static const pl_feed feeds[] = { UQ_ROWS(PL_ROW_FEED) };
 #define NC (sizeof counters / sizeof counters[0])
 
-static const pl_feed_src srcs[NSRC] = {
+static const pl_feed_src srcs[PL_SF_NSRC] = {
     PL_FEED_SRC_ST(&pl_ksrc_udp, pl_udpq), PL_FEED_SRC_ST(&pl_ksrc_udp6, pl_udpq),
     PL_FEED_SRC_ST(NULL, pl_udpq),
 };
 
-typedef struct uq_state {
-    pl_ksrc *k[NSRC];
-} uq_state;
+static const pl_sockfam fam = {
+    srcs, feeds, NC, PL_UQ_N, offsetof(pl_udpq, v), offsetof(pl_udpq, st), PL_UQ_RXMAX,
+};
 
-static void uq_close(void *state)
-{
-    free(state);             /* the readers are the environment's */
-}
-
-static int uq_open(pl_env *env, void **state)
-{
-    uq_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return ENOMEM;
-    for (int i = S_V4; i <= S_V6; i++)
-        if (!(s->k[i] = pl_ksrc_attach(env, srcs[i].def))) {
-            free(s);
-            return ENOMEM;
-        }
-    *state = s;
-    return 0;
-}
-
-/* Adds one table to the total: sums, the largest queue; a value unset in
- * any table is unset in the total. */
-static void add_total(pl_udpq *t, const pl_udpq *u)
-{
-    for (int f = 0; f < PL_UQ_N; f++) {
-        if (u->st[f] != PL_NS_OK && t->st[f] == PL_NS_OK)
-            t->st[f] = u->st[f];
-        if (f == PL_UQ_RXMAX)
-            t->v[f] = u->v[f] > t->v[f] ? u->v[f] : t->v[f];
-        else
-            t->v[f] += u->v[f];
-    }
-}
-
-static int uq_read(uq_state *s, const uint8_t *wanted, pl_snapshot *snap, int values)
-{
-    static const char *const names[2] = { "IPv4", "IPv6" };
-    pl_feed_in in;
-    pl_udpq total;
-    int e, inst, n = 0;
-    pl_snap_clear(snap);
-    memset(&total, 0, sizeof total);
-    memset(total.st, PL_NS_OK, sizeof total.st);
-    pl_feed_begin(&in, srcs, NSRC, s->k, snap, s);
-    for (int i = S_V4; i <= S_V6; i++) {
-        const pl_udpq *u = pl_feed_get(&in, (unsigned)i);
-        if (!u)
-            continue;        /* recorded in in.files */
-        if ((inst = pl_snap_add(snap, names[i], (uint32_t)i)) < 0)
-            return ENOMEM;
-        n++;
-        add_total(&total, u);
-        if (!values)
-            continue;
-        pl_feed_put(&in, S_ROW, u);
-        pl_feed_walk(&in, (uint32_t)inst, feeds, NC, wanted);
-    }
-    if ((e = pl_feed_end(&in)) != 0)
-        return e;
-    if (n == 0)
-        return 0;
-    if ((inst = pl_snap_add(snap, "_Total", TOTAL_ID)) < 0)
-        return ENOMEM;
-    if (values) {
-        pl_feed_put(&in, S_ROW, &total);
-        pl_feed_walk(&in, (uint32_t)inst, feeds, NC, wanted);
-    }
-    return 0;
-}
-
-PL_READ_OPS(uq, uq_open, uq_close, uq_read);
+PL_SOCKFAM_OPS(uq, fam, pl_udpq);
 
 const pl_counterset_def pl_udpqueue_def = {
     /* UUIDv5(perflib namespace, its name) */

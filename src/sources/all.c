@@ -22,6 +22,7 @@
 #include "nfsrpc.h"
 #include "mdstat.h"
 #include "udpq.h"
+#include "tcptab.h"
 #include "drm.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
@@ -40,5 +41,6 @@ const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_nfsrpc, &pl_ksrc_mdstat,
     &pl_ksrc_udp, &pl_ksrc_udp6,
     &pl_ksrc_drm_fdinfo, &pl_ksrc_drm_dpm,
+    &pl_ksrc_tcp, &pl_ksrc_tcp6,
     NULL,
 };

@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* Fields of a line after "sl:" (0-based): the queues, and drops */
-enum { F_QUEUES = 3, F_DROPS = 11, F_MIN = 11 };
+enum { F_STATE = 2, F_QUEUES = 3, F_DROPS = 11, F_MIN = 11 };
 
 /* "XXXXXXXX:XXXXXXXX" (8 hex digits each, the kernel's %08X): 1 with tx, rx. */
 static int queues(const char *p, size_t len, uint64_t *tx, uint64_t *rx)
@@ -41,11 +41,10 @@ static int dec(const char *p, size_t len, uint64_t *v)
     return 1;
 }
 
-/* One table line (up to '\n'): adds it to u; 0 when it is malformed. */
-static int take_line(const char *p, const char *nl, int has_drops, pl_udpq *u)
+int pl_socktab_line(const char *p, const char *nl, int has_drops, pl_sockline *out)
 {
-    uint64_t tx = 0, rx = 0, drops = 0;
-    int f = -1, ok_q = 0, ok_d = !has_drops;
+    int f = -1, ok_q = 0, ok_s = 0, ok_d = !has_drops;
+    memset(out, 0, sizeof *out);
     while (p < nl) {
         const char *t;
         while (p < nl && *p == ' ')
@@ -57,21 +56,32 @@ static int take_line(const char *p, const char *nl, int has_drops, pl_udpq *u)
             p++;
         if (f < 0 && (p - t < 2 || p[-1] != ':'))
             return 0;                    /* "sl:" first */
-        if (f == F_QUEUES)
-            ok_q = queues(t, (size_t)(p - t), &tx, &rx);
-        else if (f == F_DROPS && has_drops)
-            ok_d = dec(t, (size_t)(p - t), &drops);
+        if (f == F_STATE && p - t == 2 && pl_src_hex(t[0]) >= 0 && pl_src_hex(t[1]) >= 0) {
+            out->state = (unsigned)(pl_src_hex(t[0]) * 16 + pl_src_hex(t[1]));
+            ok_s = 1;
+        } else if (f == F_QUEUES) {
+            ok_q = queues(t, (size_t)(p - t), &out->tx, &out->rx);
+        } else if (f == F_DROPS && has_drops) {
+            ok_d = dec(t, (size_t)(p - t), &out->drops);
+        }
         f++;
     }
-    if (!ok_q || !ok_d || f < F_MIN)
+    return ok_q && ok_s && ok_d && f >= F_MIN;
+}
+
+/* One table line (up to '\n'): adds it to u; 0 when it is malformed. */
+static int take_line(const char *p, const char *nl, int has_drops, pl_udpq *u)
+{
+    pl_sockline l;
+    if (!pl_socktab_line(p, nl, has_drops, &l))
         return 0;
     u->v[PL_UQ_SOCKETS]++;
-    u->v[PL_UQ_TXQ] += tx;
-    u->v[PL_UQ_RXQ] += rx;
-    u->v[PL_UQ_RXBUSY] += rx > 0;
-    if (rx > u->v[PL_UQ_RXMAX])
-        u->v[PL_UQ_RXMAX] = rx;
-    u->v[PL_UQ_DROPS] += drops;
+    u->v[PL_UQ_TXQ] += l.tx;
+    u->v[PL_UQ_RXQ] += l.rx;
+    u->v[PL_UQ_RXBUSY] += l.rx > 0;
+    if (l.rx > u->v[PL_UQ_RXMAX])
+        u->v[PL_UQ_RXMAX] = l.rx;
+    u->v[PL_UQ_DROPS] += l.drops;
     return 1;
 }
 

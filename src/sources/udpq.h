@@ -25,6 +25,16 @@ typedef struct pl_udpq {
 /* seq_file iterators: read until 0 */
 extern const pl_ksrc_def pl_ksrc_udp, pl_ksrc_udp6;
 
+/* One line of a /proc/net/{tcp,udp}[6] socket table, up to nl: its state
+ * (st, hex), its queues (tx_queue:rx_queue, hex) and, when has_drops, the
+ * drops column; 1, or 0 when the line does not have that shape.  Shared by
+ * the TCP tables (tcptab.h). */
+typedef struct pl_sockline {
+    unsigned state;
+    uint64_t tx, rx, drops;
+} pl_sockline;
+int pl_socktab_line(const char *p, const char *nl, int has_drops, pl_sockline *out);
+
 /* The pure parser (buf[len] is '\0'; safe on any bytes): 0, or EINVAL when
  * the first line is not the table's header. */
 int pl_parse_udpq(const char *buf, size_t len, void *out);
