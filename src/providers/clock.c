@@ -25,51 +25,50 @@
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
 #define SRC " (adjtimex(2), struct timex "
-#define HAND PL_BY_HAND()
 
 #define CLK_ROWS(R) \
     R(0, "Offset Seconds", "Time offset between the local clock and the reference, in " \
       "seconds; ns with STA_NANO, else us" SRC "offset).", DBL, PL_NO_ID, NOV, 0, \
-      PL_U(SECONDS, 1, GAUGE), HAND) \
+      PL_U(SECONDS, 1, GAUGE), PL_BY_HAND()) \
     R(1, "Frequency Adjustment PPM", "Frequency offset of the local clock in parts per million " \
       "(a 16-bit binary fraction: freq / 65536)" SRC "freq).", DBL, PL_NO_ID, ADV, 0, \
-      PL_U(RATIO, 1e-6, GAUGE), HAND) \
+      PL_U(RATIO, 1e-6, GAUGE), PL_BY_HAND()) \
     R(2, "Maximum Error Seconds", "Maximum error bound of the time, in us" SRC "maxerror).", \
-      LRAW, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-6, GAUGE), HAND) \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-6, GAUGE), PL_BY_HAND()) \
     R(3, "Estimated Error Seconds", "Estimated error of the time, in us" SRC "esterror).", \
-      LRAW, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-6, GAUGE), HAND) \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-6, GAUGE), PL_BY_HAND()) \
     R(4, "Status", "Clock status bits STA_PLL, STA_UNSYNC, STA_NANO ... (<sys/timex.h>)" \
-      SRC "status).", LRAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, DISCRETE), HAND) \
+      SRC "status).", LRAW, PL_NO_ID, ADV, 0, PL_U(NONE, 1, DISCRETE), PL_BY_HAND()) \
     R(5, "Synchronized", "1 when the kernel clock is synchronised: adjtimex does not return " \
       "TIME_ERROR and STA_UNSYNC is clear" SRC "status).", LRAW, PL_NO_ID, NOV, 0, \
-      PL_U(NONE, 1, GAUGE), HAND) \
+      PL_U(NONE, 1, GAUGE), PL_BY_HAND()) \
     R(6, "Time Constant", "PLL time constant, the loop's bandwidth" SRC "constant).", LRAW, \
-      PL_NO_ID, ADV, 0, PL_U(NONE, 1, GAUGE), HAND) \
+      PL_NO_ID, ADV, 0, PL_U(NONE, 1, GAUGE), PL_BY_HAND()) \
     R(7, "Tick Seconds", "Length of a clock tick, in us" SRC "tick).", LRAW, PL_NO_ID, ADV, 0, \
-      PL_U(SECONDS, 1e-6, DISCRETE), HAND) \
+      PL_U(SECONDS, 1e-6, DISCRETE), PL_BY_HAND()) \
     R(8, "PPS Frequency PPM", "PPS frequency in parts per million, 0 without PPS" SRC "ppsfreq).", \
-      DBL, PL_NO_ID, ADV, 0, PL_U(RATIO, 1e-6, GAUGE), HAND) \
+      DBL, PL_NO_ID, ADV, 0, PL_U(RATIO, 1e-6, GAUGE), PL_BY_HAND()) \
     R(9, "PPS Jitter Seconds", "PPS jitter in seconds; ns with STA_NANO, else us" SRC "jitter).", \
-      DBL, PL_NO_ID, ADV, 0, PL_U(SECONDS, 1, GAUGE), HAND) \
+      DBL, PL_NO_ID, ADV, 0, PL_U(SECONDS, 1, GAUGE), PL_BY_HAND()) \
     R(10, "PPS Shift", "PPS calibration interval, as log2 of its seconds" SRC "shift).", LRAW, \
-      PL_NO_ID, ADV, 0, PL_U(NONE, 1, GAUGE), HAND) \
+      PL_NO_ID, ADV, 0, PL_U(NONE, 1, GAUGE), PL_BY_HAND()) \
     R(11, "PPS Stability PPM", "PPS stability in parts per million" SRC "stabil).", DBL, \
-      PL_NO_ID, ADV, 0, PL_U(RATIO, 1e-6, GAUGE), HAND) \
+      PL_NO_ID, ADV, 0, PL_U(RATIO, 1e-6, GAUGE), PL_BY_HAND()) \
     R(12, "PPS Jitter Limit Exceeded", "PPS signals whose jitter exceeded the limit" SRC \
-      "jitcnt).", LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), HAND) \
+      "jitcnt).", LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(13, "PPS Calibration Intervals", "PPS calibration intervals" SRC "calcnt).", LRAW, \
-      PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), HAND) \
+      PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(14, "PPS Calibration Errors", "PPS calibration errors" SRC "errcnt).", LRAW, PL_NO_ID, \
-      ADV, 0, PL_U(COUNT, 1, COUNTER), HAND) \
+      ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(15, "PPS Stability Limit Exceeded", "PPS calibrations whose stability exceeded the " \
-      "limit" SRC "stbcnt).", LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), HAND) \
+      "limit" SRC "stbcnt).", LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(16, "TAI Offset Seconds", "Offset of TAI from UTC in seconds, 0 until a daemon sets it" \
-      SRC "tai).", LRAW, PL_NO_ID, ADV, 0, PL_U(SECONDS, 1, DISCRETE), HAND) \
+      SRC "tai).", LRAW, PL_NO_ID, ADV, 0, PL_U(SECONDS, 1, DISCRETE), PL_BY_HAND()) \
     R(17, "Precision Seconds", "Clock precision, in us" SRC "precision).", LRAW, PL_NO_ID, ADV, \
-      0, PL_U(SECONDS, 1e-6, DISCRETE), HAND) \
+      0, PL_U(SECONDS, 1e-6, DISCRETE), PL_BY_HAND()) \
     R(18, "Current Time Seconds", "Wall-clock time in seconds since the epoch, for clock-skew " \
       "rules (clock_gettime(2) CLOCK_REALTIME).", DBL, PL_NO_ID, NOV, 0, \
-      PL_U(SECONDS, 1, GAUGE), HAND)
+      PL_U(SECONDS, 1, GAUGE), PL_BY_HAND())
 
 static const pl_counter_def counters[] = { CLK_ROWS(PL_ROW_COUNTER) };
 #define NC (sizeof counters / sizeof counters[0])
