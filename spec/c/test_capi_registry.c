@@ -27,10 +27,10 @@ static int has_guid(const GUID *ids, DWORD n, const pl_guid *g)
 static const struct { uint32_t index; const char *name; } later[] = {
     { 37000, "Disk Partition" }, { 38000, "NFS RPC Client" }, { 39000, "MD RAID" },
     { 40000, "UDPLitev4" }, { 41000, "UDPLitev6" }, { 42000, "UDP Queues" }, { 43000, "Bonding" },
-    { 44000, "Energy Meter" }, { 45000, "Cooling Device" }, { 46000, "EDAC Memory Controller" },
+    { 44000, "Energy Meter" }, { 45000, "Cooling Device" }, { 46000, "EDAC Memory Controller" }, { 47000, "Clock" }, { 48000, "Watchdog" },
     { 49000, "GPU Device" }, { 50000, "GPU Adapter Memory" }, { 51000, "GPU Engine" },
     { 52000, "GPU Process Memory" },
-    { 53000, "Task States" }, { 54000, "Container" }, { 62000, "TCP States" },
+    { 53000, "Task States" }, { 54000, "Container" }, { 55000, "IPVS" }, { 62000, "TCP States" },
 };
 #define NLATER (sizeof later / sizeof later[0])
 #define NBUILTIN (36 + NLATER)

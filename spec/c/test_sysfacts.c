@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct facts {
     char text[4096];
@@ -86,6 +87,32 @@ static void test_empty(void)
     rm_tree(dir);
 }
 
+/* The clocksource files after SELinux: the kernel's trailing blank and
+ * newline dropped, a control character escaped; one without the other. */
+static void test_clocksource(void)
+{
+    char dir[] = "/tmp/pl-sf-XXXXXX";
+    facts f = { "", 0, 0 };
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK(put(dir, "sys/devices/system/clocksource/clocksource0/current_clocksource", "tsc\n"));
+    CHECK(put(dir, "sys/devices/system/clocksource/clocksource0/available_clocksource",
+              "tsc hpet acpi_pm \n"));
+    pl_env *env = pl_env_new(dir);
+    CHECK(pl_sysfacts(env, add, &f) == 0);
+    CHECK_STR(f.text, "clocksource=tsc;clocksource_available=tsc hpet acpi_pm;");
+    CHECK(put(dir, "sys/devices/system/clocksource/clocksource0/current_clocksource", "kvm\x01" "clock\n"));
+    CHECK(put(dir, "sys/devices/system/clocksource/clocksource0/available_clocksource", ""));
+    memset(&f, 0, sizeof f);
+    CHECK(pl_sysfacts(env, add, &f) == 0);
+    CHECK_STR(f.text, "clocksource=kvm\\x01clock;");
+    memset(&f, 0, sizeof f);
+    f.stop_at = 1;                                        /* a stop by emit at the first */
+    CHECK(pl_sysfacts(env, add, &f) != 0);
+    CHECK_STR(f.text, "clocksource=kvm\\x01clock;");
+    pl_env_unref(env);
+    rm_tree(dir);
+}
+
 static void test_os_release_value(void)
 {
     char out[16];
@@ -105,6 +132,8 @@ static void test_live(void)
     const pl_counterset_def *cs = pl_env_find(env, "System");
     CHECK(cs && pl_counterset_info(env, cs, NULL, add, &f) == 0);
     CHECK(strstr(f.text, "kernel_release=") != NULL && strstr(f.text, "machine=") != NULL);
+    if (access("/sys/devices/system/clocksource/clocksource0/current_clocksource", R_OK) == 0)
+        CHECK(strstr(f.text, "clocksource=") != NULL && strstr(f.text, "clocksource_available=") != NULL);
     CHECK(cs && pl_counterset_info(env, cs, "x", add, &f) == EINVAL);   /* a single-instance set */
     pl_env_unref(env);
 }
@@ -113,6 +142,7 @@ int main(void)
 {
     RUN(test_tree);
     RUN(test_empty);
+    RUN(test_clocksource);
     RUN(test_os_release_value);
     RUN(test_live);
     return CT_END();

@@ -1,5 +1,5 @@
-/* System's text facts: uname from /proc/sys/kernel, os-release, DMI and
- * SELinux (sysfacts.h).  Read when asked (the info op), never on the
+/* System's text facts: uname from /proc/sys/kernel, os-release, DMI,
+ * SELinux and the clocksource (sysfacts.h).  Read when asked (the info op), never on the
  * sampling path, so files are opened and closed each time. */
 #include "sysfacts.h"
 
@@ -127,11 +127,25 @@ static int selinux_fact(const pl_env *env, pl_info_fn emit, void *ud)
     return access(path, F_OK) == 0 ? emit(ud, "selinux", "disabled") : 0;
 }
 
+/* The clock the kernel keeps time with, and the ones it could switch to
+ * (Documentation/ABI/testing/sysfs-devices-system-clocksource). */
+static int clocksource_facts(const pl_env *env, pl_info_fn emit, void *ud)
+{
+    static const char dir[] = "sys/devices/system/clocksource/clocksource0/";
+    char rel[96];
+    int r;
+    snprintf(rel, sizeof rel, "%scurrent_clocksource", dir);
+    if ((r = emit_file(env, rel, "clocksource", emit, ud)) != 0)
+        return r;
+    snprintf(rel, sizeof rel, "%savailable_clocksource", dir);
+    return emit_file(env, rel, "clocksource_available", emit, ud);
+}
+
 int pl_sysfacts(const pl_env *env, pl_info_fn emit, void *ud)
 {
     int r;
     if ((r = uname_facts(env, emit, ud)) != 0 || (r = os_facts(env, emit, ud)) != 0 ||
-        (r = dmi_facts(env, emit, ud)) != 0)
+        (r = dmi_facts(env, emit, ud)) != 0 || (r = selinux_fact(env, emit, ud)) != 0)
         return r;
-    return selinux_fact(env, emit, ud);
+    return clocksource_facts(env, emit, ud);
 }

@@ -1,5 +1,5 @@
 /* System's text facts (the info op): what node_exporter's uname, os, dmi
- * and selinux collectors give as labels. */
+ * and selinux collectors give as labels, and the time collector's clocksource. */
 #ifndef PL_SYSFACTS_H
 #define PL_SYSFACTS_H
 
@@ -20,6 +20,10 @@
  *       are root-only and identify the machine)
  *   selinux     sys/fs/selinux/enforce: "enforcing" or "permissive"; "disabled"
  *       when selinuxfs is not there on a kernel that has sys/fs
+ *   clocksource, clocksource_available
+ *       sys/devices/system/clocksource/clocksource0/{current,available}_clocksource
+ *       (node_exporter's time collector labels; the available list as the
+ *       kernel gives it, names separated by blanks)
  * Values go through pl_fact_escape.  0, or what emit stopped with (nonzero). */
 int pl_sysfacts(const pl_env *env, pl_info_fn emit, void *ud);
 

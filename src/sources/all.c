@@ -24,6 +24,7 @@
 #include "udpq.h"
 #include "tcptab.h"
 #include "drm.h"
+#include "ipvs.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_snmp, &pl_ksrc_netstat, &pl_ksrc_snmp6,
@@ -42,5 +43,6 @@ const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_udp, &pl_ksrc_udp6,
     &pl_ksrc_drm_fdinfo, &pl_ksrc_drm_dpm,
     &pl_ksrc_tcp, &pl_ksrc_tcp6,
+    &pl_ksrc_ipvs_stats,
     NULL,
 };
