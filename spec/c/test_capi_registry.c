@@ -30,7 +30,7 @@ static const struct { uint32_t index; const char *name; } later[] = {
     { 44000, "Energy Meter" }, { 45000, "Cooling Device" }, { 46000, "EDAC Memory Controller" },
     { 49000, "GPU Device" }, { 50000, "GPU Adapter Memory" }, { 51000, "GPU Engine" },
     { 52000, "GPU Process Memory" },
-    { 53000, "Task States" }, { 54000, "Container" },
+    { 53000, "Task States" }, { 54000, "Container" }, { 56000, "ARP Cache" },
 };
 #define NLATER (sizeof later / sizeof later[0])
 #define NBUILTIN (36 + NLATER)

@@ -23,6 +23,7 @@
 #include "mdstat.h"
 #include "udpq.h"
 #include "drm.h"
+#include "arp.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_snmp, &pl_ksrc_netstat, &pl_ksrc_snmp6,
@@ -40,5 +41,6 @@ const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_nfsrpc, &pl_ksrc_mdstat,
     &pl_ksrc_udp, &pl_ksrc_udp6,
     &pl_ksrc_drm_fdinfo, &pl_ksrc_drm_dpm,
+    &pl_ksrc_arp,
     NULL,
 };
