@@ -30,7 +30,8 @@ static const struct { uint32_t index; const char *name; } later[] = {
     { 44000, "Energy Meter" }, { 45000, "Cooling Device" }, { 46000, "EDAC Memory Controller" }, { 47000, "Clock" }, { 48000, "Watchdog" },
     { 49000, "GPU Device" }, { 50000, "GPU Adapter Memory" }, { 51000, "GPU Engine" },
     { 52000, "GPU Process Memory" },
-    { 53000, "Task States" }, { 54000, "Container" }, { 55000, "IPVS" }, { 62000, "TCP States" },
+    { 53000, "Task States" }, { 54000, "Container" }, { 55000, "IPVS" }, { 56000, "ARP Cache" },
+    { 57000, "ZRAM" }, { 58000, "NVMe Controller" }, { 62000, "TCP States" },
 };
 #define NLATER (sizeof later / sizeof later[0])
 #define NBUILTIN (36 + NLATER)

@@ -21,7 +21,8 @@ extern const pl_counterset_def pl_softirq_def, pl_interrupts_def, pl_nfs_def, pl
 extern const pl_counterset_def pl_hwevents_def, pl_softnet_def, pl_conntrack_def,
     pl_buddyinfo_def, pl_ksm_def, pl_slabinfo_def, pl_schedstat_def,
     pl_nfsd_def, pl_taskstates_def, pl_container_def, pl_tcpstates_def, pl_rapl_def, pl_cooling_def,
-    pl_edac_def, pl_clock_def, pl_watchdog_def, pl_ipvs_def;
+    pl_edac_def, pl_clock_def, pl_watchdog_def, pl_ipvs_def, pl_arp_def,
+    pl_zram_def, pl_nvme_def;
 extern const pl_counterset_def pl_gpu_device_def, pl_gpu_adapter_memory_def, pl_gpu_engine_def,
     pl_gpu_process_memory_def;
 

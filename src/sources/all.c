@@ -25,6 +25,7 @@
 #include "tcptab.h"
 #include "drm.h"
 #include "ipvs.h"
+#include "arp.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_snmp, &pl_ksrc_netstat, &pl_ksrc_snmp6,
@@ -44,5 +45,6 @@ const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_drm_fdinfo, &pl_ksrc_drm_dpm,
     &pl_ksrc_tcp, &pl_ksrc_tcp6,
     &pl_ksrc_ipvs_stats,
+    &pl_ksrc_arp,
     NULL,
 };
