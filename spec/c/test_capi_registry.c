@@ -31,6 +31,7 @@ static const struct { uint32_t index; const char *name; } later[] = {
     { 49000, "GPU Device" }, { 50000, "GPU Adapter Memory" }, { 51000, "GPU Engine" },
     { 52000, "GPU Process Memory" },
     { 53000, "Task States" }, { 54000, "Container" },
+    { 59000, "InfiniBand" }, { 60000, "Fibre Channel" }, { 61000, "SCSI Tape" },
 };
 #define NLATER (sizeof later / sizeof later[0])
 #define NBUILTIN (36 + NLATER)
