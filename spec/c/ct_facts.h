@@ -23,8 +23,9 @@ static __attribute__((unused)) void check_facts(pctx *p, const char *inst, const
 
 /* Collecting only counter ctr of set below root gives inst's ctr as want
  * and leaves the counters named in others (NULL-ended) unset. */
-static __attribute__((unused)) void check_only(const char *root, const char *set, const char *inst, const char *ctr,
-                       uint64_t want, const char *const *others)
+static __attribute__((unused)) void check_only(const char *root, const char *set,
+                                               const char *inst, const char *ctr, uint64_t want,
+                                               const char *const *others)
 {
     const char *const only[] = { ctr, NULL };
     pctx p;

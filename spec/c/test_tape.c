@@ -31,7 +31,7 @@ static void test_fixture(void)
     EXPECT(&s, "st0", "Other Operations/sec", 3);
     EXPECT(&s, "st0", "% Read Time", 3200000000ull / 100);       /* 3.2 s in 100 ns */
     EXPECT(&s, "st0", "% Write Time", 128000000);                  /* 12800000050 ns / 100 */
-    EXPECT(&s, "st0", "% Busy Time", 16000000000ull / 100);
+    EXPECT(&s, "st0", "% I/O Time", 16000000000ull / 100);
     EXPECT(&s, "st0", "Avg. sec/Read", 32000000);
     EXPECT(&s, "st0", "Avg. sec/Read Base", 16);
     EXPECT(&s, "st0", "Avg. sec/Write", 128000000);
@@ -39,7 +39,7 @@ static void test_fixture(void)
     EXPECT(&s, "st0", "Requests In Flight", 1);
     EXPECT(&s, "st0", "Residual Transfers", 2);
     UNSET(&s, "st1", "Reads/sec");                                 /* no stats/ */
-    UNSET(&s, "st1", "% Busy Time");
+    UNSET(&s, "st1", "% I/O Time");
     EXPECT(&s, "st2", "Read Bytes/sec", 512);
     UNSET(&s, "st2", "Reads/sec");                                 /* "abc" */
     UNSET(&s, "st2", "Avg. sec/Read Base");
@@ -49,7 +49,7 @@ static void test_fixture(void)
     UNSET(&s, "st2", "Writes/sec");                                /* "7 8" */
     EXPECT(&s, "st2", "% Write Time", 7);                          /* 700 ns */
     UNSET(&s, "st2", "Other Operations/sec");                      /* empty */
-    EXPECT(&s, "st2", "% Busy Time", 9);
+    EXPECT(&s, "st2", "% I/O Time", 9);
     EXPECT(&s, "st2", "Requests In Flight", 0);
     pl_snap_free(&s);
 }
@@ -84,7 +84,7 @@ static void test_rates(void)
     /* (2 - 1) s of 20 reads = 0.05 s */
     CHECK(fabs(val2(&s0, &s1, "st3", "Avg. sec/Read") - 0.05) < 1e-9);
     CHECK(fabs(val2(&s0, &s1, "st3", "% Read Time") - 10.0) < 1e-9);   /* 1 s of 10 */
-    CHECK(fabs(val2(&s0, &s1, "st3", "% Busy Time") - 25.0) < 1e-9);   /* 2.5 s of 10 */
+    CHECK(fabs(val2(&s0, &s1, "st3", "% I/O Time") - 25.0) < 1e-9);   /* 2.5 s of 10 */
     pl_snap_free(&s0);
     pl_snap_free(&s1);
     pc_close(&p);

@@ -27,7 +27,6 @@
 #define LRAW PERF_COUNTER_LARGE_RAWCOUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define CNT PL_U(COUNT, 1, COUNTER)
 
 /* counters, in the order of the files they read (one file each) */
 enum { C_SPEED, C_STATE, C_TYPE, C_RXF, C_TXF, C_RXW, C_TXW, C_ERRF, C_DUMPF, C_CRC,
@@ -46,31 +45,31 @@ enum { C_SPEED, C_STATE, C_TYPE, C_RXF, C_TXF, C_RXW, C_TXW, C_ERRF, C_DUMPF, C_
       "3 NPort, 4 NLPort, 5 LPort, 6 Point-To-Point, 7 NPIV VPORT.", \
       PERF_COUNTER_RAWCOUNT, PL_NO_ID, ADV, 0, PL_U(NONE, 1, DISCRETE), PL_BY_HAND()) \
     R(C_RXF, "Frames Received/sec", "Frames received (" ST("rx_frames") ").", \
-      BULK, PL_NO_ID, NOV, 0, CNT, PL_BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_TXF, "Frames Sent/sec", "Frames sent (" ST("tx_frames") ").", \
-      BULK, PL_NO_ID, NOV, 0, CNT, PL_BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_RXW, "Words Received/sec", "4-byte words received (" ST("rx_words") ").", \
-      BULK, PL_NO_ID, NOV, 0, CNT, PL_BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_TXW, "Words Sent/sec", "4-byte words sent (" ST("tx_words") ").", \
-      BULK, PL_NO_ID, NOV, 0, CNT, PL_BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_ERRF, "Error Frames", "Frames received in error (" ST("error_frames") ").", \
-      LRAW, PL_NO_ID, NOV, 0, CNT, PL_BY_HAND()) \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_DUMPF, "Dumped Frames", "Frames dropped for lack of resources (" ST("dumped_frames") \
-      ").", LRAW, PL_NO_ID, NOV, 0, CNT, PL_BY_HAND()) \
+      ").", LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_CRC, "Invalid CRC Count", "Frames received with a bad CRC (" \
-      ST("invalid_crc_count") ").", LRAW, PL_NO_ID, NOV, 0, CNT, PL_BY_HAND()) \
+      ST("invalid_crc_count") ").", LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_TXWORD, "Invalid Transmission Words", "Invalid transmission words received (" \
-      ST("invalid_tx_word_count") ").", LRAW, PL_NO_ID, ADV, 0, CNT, PL_BY_HAND()) \
+      ST("invalid_tx_word_count") ").", LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_LINKF, "Link Failures", "Link failures (" ST("link_failure_count") ").", \
-      LRAW, PL_NO_ID, NOV, 0, CNT, PL_BY_HAND()) \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_SYNC, "Loss Of Sync", "Losses of synchronisation (" ST("loss_of_sync_count") ").", \
-      LRAW, PL_NO_ID, ADV, 0, CNT, PL_BY_HAND()) \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_SIGNAL, "Loss Of Signal", "Losses of signal (" ST("loss_of_signal_count") ").", \
-      LRAW, PL_NO_ID, ADV, 0, CNT, PL_BY_HAND()) \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_NOS, "NOS Count", "Not-Operational primitive sequences received (" ST("nos_count") \
-      ").", LRAW, PL_NO_ID, ADV, 0, CNT, PL_BY_HAND()) \
+      ").", LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_ABORT, "FCP Packet Aborts", "FCP exchanges aborted (" ST("fcp_packet_aborts") ").", \
-      LRAW, PL_NO_ID, NOV, 0, CNT, PL_BY_HAND()) \
+      LRAW, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_RESET, "Seconds Since Reset", "Seconds since the statistics were last reset (" \
       ST("seconds_since_last_reset") ").", \
       LRAW, PL_NO_ID, ADV, 0, PL_U(SECONDS, 1, GAUGE), PL_BY_HAND())

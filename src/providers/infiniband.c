@@ -30,7 +30,6 @@
 #define LRAW PERF_COUNTER_LARGE_RAWCOUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define CNT PL_U(COUNT, 1, COUNTER)
 #define PC(f) "counters/" f
 #define HW(f) "hw_counters/" f
 
@@ -40,9 +39,9 @@ enum { C_STATE, C_PHYS, C_RATE, C_RXB, C_TXB, C_RXP, C_TXP, C_URXP, C_UTXP, C_MR
        C_CNPSENT, C_CNPHAND, C_ECN, NC };
 
 #define ERR(R, id, name, file, what, det) \
-    R(id, name, what " (" PC(file) ").", LRAW, PL_NO_ID, det, 0, CNT, PL_BY_HAND())
+    R(id, name, what " (" PC(file) ").", LRAW, PL_NO_ID, det, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND())
 #define HWC(R, id, name, file, what) \
-    R(id, name, what " (" HW(file) ", driver-specific).", LRAW, PL_NO_ID, ADV, 0, CNT, \
+    R(id, name, what " (" HW(file) ", driver-specific).", LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), \
       PL_BY_HAND())
 #define IB_ROWS(R) \
     R(C_STATE, "Port State", "Logical port state code (state): 1 DOWN, 2 INIT, 3 ARMED, " \
@@ -58,17 +57,17 @@ enum { C_STATE, C_PHYS, C_RATE, C_RXB, C_TXB, C_RXP, C_TXP, C_URXP, C_UTXP, C_MR
     R(C_TXB, "Bytes Sent/sec", "Data bytes sent, 4 x " PC("port_xmit_data") " (4-byte words).", \
       BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), PL_BY_HAND()) \
     R(C_RXP, "Packets Received/sec", "Packets received (" PC("port_rcv_packets") ").", \
-      BULK, PL_NO_ID, NOV, 0, CNT, PL_BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_TXP, "Packets Sent/sec", "Packets sent (" PC("port_xmit_packets") ").", \
-      BULK, PL_NO_ID, NOV, 0, CNT, PL_BY_HAND()) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_URXP, "Unicast Packets Received/sec", "Unicast packets received (" \
-      PC("unicast_rcv_packets") ").", BULK, PL_NO_ID, ADV, 0, CNT, PL_BY_HAND()) \
+      PC("unicast_rcv_packets") ").", BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_UTXP, "Unicast Packets Sent/sec", "Unicast packets sent (" \
-      PC("unicast_xmit_packets") ").", BULK, PL_NO_ID, ADV, 0, CNT, PL_BY_HAND()) \
+      PC("unicast_xmit_packets") ").", BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_MRXP, "Multicast Packets Received/sec", "Multicast packets received (" \
-      PC("multicast_rcv_packets") ").", BULK, PL_NO_ID, ADV, 0, CNT, PL_BY_HAND()) \
+      PC("multicast_rcv_packets") ").", BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_MTXP, "Multicast Packets Sent/sec", "Multicast packets sent (" \
-      PC("multicast_xmit_packets") ").", BULK, PL_NO_ID, ADV, 0, CNT, PL_BY_HAND()) \
+      PC("multicast_xmit_packets") ").", BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     ERR(R, C_RXERR, "Receive Errors", "port_rcv_errors", "Packets received with an error", NOV) \
     ERR(R, C_TXDISC, "Transmit Discards", "port_xmit_discards", \
         "Outbound packets discarded because the port was down or congested", NOV) \
@@ -93,7 +92,7 @@ enum { C_STATE, C_PHYS, C_RATE, C_RXB, C_TXB, C_RXP, C_TXP, C_URXP, C_UTXP, C_MR
         "Subnet management packets on VL15 dropped for lack of buffers", ADV) \
     R(C_WAIT, "Transmit Wait Ticks", "Ticks the port had data to send but no flow-control " \
       "credits (" PC("port_xmit_wait") ").", \
-      LRAW, PL_NO_ID, ADV, 0, CNT, PL_BY_HAND()) \
+      LRAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     HWC(R, C_OOB, "Out Of Buffer", "out_of_buffer", \
         "Packets dropped for lack of a receive WQE") \
     HWC(R, C_OOS, "Out Of Sequence", "out_of_sequence", "Out-of-sequence packets received") \

@@ -24,7 +24,6 @@
 #define BULK PERF_COUNTER_BULK_COUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define T100 PL_U(SECONDS, 1e-7, COUNTER)
 
 /* the stats/ files, in the order of the fds below */
 enum { F_RBYTES, F_RCNT, F_RNS, F_WBYTES, F_WCNT, F_WNS, F_OTHER, F_IONS, F_INFL, F_RESID, NF };
@@ -50,21 +49,21 @@ enum { C_RBYTES, C_WBYTES, C_READS, C_WRITES, C_OTHER, C_PREAD, C_PWRITE, C_PBUS
       BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_PREAD, "% Read Time", "Share of the interval spent waiting for reads " \
       "(stats/read_ns in 100 ns).", \
-      PERF_100NSEC_TIMER, PL_NO_ID, NOV, 0, T100, PL_BY_HAND()) \
+      PERF_100NSEC_TIMER, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
     R(C_PWRITE, "% Write Time", "Share of the interval spent waiting for writes " \
       "(stats/write_ns in 100 ns).", \
-      PERF_100NSEC_TIMER, PL_NO_ID, NOV, 0, T100, PL_BY_HAND()) \
-    R(C_PBUSY, "% Busy Time", "Share of the interval with any request outstanding " \
+      PERF_100NSEC_TIMER, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
+    R(C_PBUSY, "% I/O Time", "Share of the interval with any request outstanding " \
       "(stats/io_ns in 100 ns).", \
-      PERF_100NSEC_TIMER, PL_NO_ID, NOV, 0, T100, PL_BY_HAND()) \
+      PERF_100NSEC_TIMER, PL_NO_ID, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
     R(C_AREAD, "Avg. sec/Read", "Mean time of a read over the interval (stats/read_ns " \
       "over stats/read_cnt).", \
-      PERF_AVERAGE_TIMER, C_AREAD_B, NOV, 0, T100, PL_BY_HAND()) \
+      PERF_AVERAGE_TIMER, C_AREAD_B, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
     R(C_AREAD_B, "Avg. sec/Read Base", "Reads, the base of Avg. sec/Read (stats/read_cnt).", \
       PERF_AVERAGE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
     R(C_AWRITE, "Avg. sec/Write", "Mean time of a write over the interval (stats/write_ns " \
       "over stats/write_cnt).", \
-      PERF_AVERAGE_TIMER, C_AWRITE_B, NOV, 0, T100, PL_BY_HAND()) \
+      PERF_AVERAGE_TIMER, C_AWRITE_B, NOV, 0, PL_U(SECONDS, 1e-7, COUNTER), PL_BY_HAND()) \
     R(C_AWRITE_B, "Avg. sec/Write Base", "Writes, the base of Avg. sec/Write " \
       "(stats/write_cnt).", \
       PERF_AVERAGE_BASE, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), PL_BY_HAND()) \
