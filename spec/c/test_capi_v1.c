@@ -354,7 +354,7 @@ static const pl_counter_def c_counters[] = {
 };
 static const pl_counterset_def c_set = {
     { 0x5a5a0202, 0x3333, 0x4444, { 8, 7, 6, 5, 4, 3, 2, 1 } }, "V1CountedCollects", "Test set.",
-    PERF_COUNTERSET_MULTI_INSTANCES, 0, 1, c_counters, &c_ops, 61000, NULL,
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, 1, c_counters, &c_ops, 99000, NULL,
 };
 
 static int has_object(const char *name, DWORD index, LONG *ninst)
@@ -380,11 +380,11 @@ static void test_metadata_collects_nothing(void)
 {
     LONG ni = 0;
     CHECK(pl_register_counterset(&c_set, NULL, NULL, 0) == 0);
-    CHECK(has_object("MetadataGlobal", 61000, &ni) && ni == PERF_METADATA_MULTIPLE_INSTANCES);
-    CHECK(has_object("OLD_MetadataGlobal", 61000, &ni));
+    CHECK(has_object("MetadataGlobal", 99000, &ni) && ni == PERF_METADATA_MULTIPLE_INSTANCES);
+    CHECK(has_object("OLD_MetadataGlobal", 99000, &ni));
     CHECK_EQ_U64(counted_opens, 0);
     CHECK_EQ_U64(counted_collects, 0);
-    CHECK(has_object("Global", 61000, &ni) && ni == 1);
+    CHECK(has_object("Global", 99000, &ni) && ni == 1);
     CHECK(counted_opens > 0 && counted_collects > 0);   /* once per try of the grow loop */
     CHECK(RegCloseKey(HKEY_PERFORMANCE_DATA) == ERROR_SUCCESS);
 }
