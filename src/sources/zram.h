@@ -7,9 +7,11 @@
 
 #include <stdint.h>
 
-/* mm_stat's fields in order (4.1: the first seven, same_pages named
- * zero_pages until 4.13 and pages_compacted num_migrated until 4.4;
- * huge_pages and huge_pages_since appended later, zram.rst). */
+/* mm_stat's fields in order, as zram.rst lists them: the first seven came
+ * with mm_stat itself (same_pages and pages_compacted had older names,
+ * zero_pages and num_migrated); huge_pages and huge_pages_since were
+ * appended later, and newer kernels append more (objs_moved), which are
+ * ignored.  A shorter line leaves the fields it lacks unset. */
 enum {
     PL_ZMM_ORIG, PL_ZMM_COMPR, PL_ZMM_USED, PL_ZMM_LIMIT, PL_ZMM_USED_MAX, PL_ZMM_SAME,
     PL_ZMM_COMPACTED, PL_ZMM_HUGE, PL_ZMM_HUGE_SINCE, PL_ZMM_FIELDS
