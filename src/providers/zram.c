@@ -26,9 +26,6 @@
 #define BULK PERF_COUNTER_BULK_COUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
-#define BYTES PL_U(BYTES, 1, GAUGE)
-#define PAGES PL_U(COUNT, 1, GAUGE)
-#define RATE PL_U(COUNT, 1, COUNTER)
 
 /* The fields of one device: disksize, mm_stat, io_stat, bd_stat. */
 enum { F_DISK, F_MM, F_IO = F_MM + PL_ZMM_FIELDS, F_BD = F_IO + PL_ZIO_FIELDS,
@@ -49,46 +46,46 @@ enum { C_DISK, C_ORIG, C_COMPR, C_USED, C_LIMIT, C_USED_MAX, C_SAME, C_COMPACTED
 
 #define Z_ROWS(R) \
     R(C_DISK, "Disk Size", "Size of the device in bytes (disksize).", RAW, PL_NO_ID, NOV, 0, \
-      BYTES, PL_FIELD(S_ROW, F_DISK)) \
+      PL_U(BYTES, 1, GAUGE), PL_FIELD(S_ROW, F_DISK)) \
     R(C_ORIG, "Original Data Bytes", "Uncompressed size of the data stored (mm_stat " \
-      "orig_data_size).", RAW, PL_NO_ID, NOV, 0, BYTES, MM(ORIG)) \
+      "orig_data_size).", RAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), MM(ORIG)) \
     R(C_COMPR, "Compressed Data Bytes", "Compressed size of the data stored (mm_stat " \
-      "compr_data_size).", RAW, PL_NO_ID, NOV, 0, BYTES, MM(COMPR)) \
+      "compr_data_size).", RAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), MM(COMPR)) \
     R(C_USED, "Memory Used Bytes", "Memory the device uses, with allocator overhead (mm_stat " \
-      "mem_used_total).", RAW, PL_NO_ID, NOV, 0, BYTES, MM(USED)) \
+      "mem_used_total).", RAW, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), MM(USED)) \
     R(C_LIMIT, "Memory Limit Bytes", "Most memory the device may use, 0 for no limit " \
-      "(mm_stat mem_limit).", RAW, PL_NO_ID, ADV, 0, BYTES, MM(LIMIT)) \
+      "(mm_stat mem_limit).", RAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), MM(LIMIT)) \
     R(C_USED_MAX, "Max Memory Used Bytes", "Most memory the device has used (mm_stat " \
-      "mem_used_max).", RAW, PL_NO_ID, ADV, 0, BYTES, MM(USED_MAX)) \
+      "mem_used_max).", RAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), MM(USED_MAX)) \
     R(C_SAME, "Same Pages", "Pages filled with one repeated value, stored without memory " \
-      "(mm_stat same_pages).", RAW, PL_NO_ID, ADV, 0, PAGES, MM(SAME)) \
+      "(mm_stat same_pages).", RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), MM(SAME)) \
     R(C_COMPACTED, "Pages Compacted/sec", "Pages freed by compaction per second (mm_stat " \
-      "pages_compacted).", BULK, PL_NO_ID, ADV, 0, RATE, MM(COMPACTED)) \
+      "pages_compacted).", BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), MM(COMPACTED)) \
     R(C_HUGE, "Huge Pages", "Pages stored uncompressed because they did not compress " \
-      "(mm_stat huge_pages; later kernels).", RAW, PL_NO_ID, ADV, 0, PAGES, MM(HUGE)) \
+      "(mm_stat huge_pages; later kernels).", RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), MM(HUGE)) \
     R(C_HUGE_SINCE, "Huge Pages Since", "Incompressible pages stored since the device was " \
-      "set up (mm_stat huge_pages_since; later kernels).", RAW, PL_NO_ID, ADV, 0, PAGES, \
+      "set up (mm_stat huge_pages_since; later kernels).", RAW, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, GAUGE), \
       MM(HUGE_SINCE)) \
     R(C_RATIO, "% Compression Ratio", "Uncompressed over compressed size as a percentage: 300 " \
       "is 3:1 (mm_stat orig_data_size / compr_data_size).", PERF_LARGE_RAW_FRACTION, \
       C_RATIO_BASE, NOV, 0, PL_U(NONE, 1, GAUGE), MM(ORIG)) \
     R(C_RATIO_BASE, "% Compression Ratio Base", "compr_data_size, the base of % Compression " \
-      "Ratio (mm_stat).", PERF_LARGE_RAW_BASE, PL_NO_ID, NOV, 0, BYTES, MM(COMPR)) \
+      "Ratio (mm_stat).", PERF_LARGE_RAW_BASE, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), MM(COMPR)) \
     R(C_PCT_LIMIT, "% Of Memory Limit", "mem_used_total as a percentage of mem_limit; no " \
       "value without a limit (mm_stat).", PERF_LARGE_RAW_FRACTION, C_PCT_LIMIT_BASE, NOV, 0, \
       PL_U(NONE, 1, GAUGE), MM(USED)) \
     R(C_PCT_LIMIT_BASE, "% Of Memory Limit Base", "mem_limit, the base of % Of Memory Limit " \
-      "(mm_stat).", PERF_LARGE_RAW_BASE, PL_NO_ID, NOV, 0, BYTES, MM(LIMIT)) \
+      "(mm_stat).", PERF_LARGE_RAW_BASE, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, GAUGE), MM(LIMIT)) \
     R(C_FREADS, "Failed Reads/sec", "Reads that failed per second (io_stat failed_reads).", \
-      BULK, PL_NO_ID, NOV, 0, RATE, IO(FAILED_READS)) \
+      BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), IO(FAILED_READS)) \
     R(C_FWRITES, "Failed Writes/sec", "Writes that failed per second (io_stat " \
-      "failed_writes).", BULK, PL_NO_ID, NOV, 0, RATE, IO(FAILED_WRITES)) \
+      "failed_writes).", BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), IO(FAILED_WRITES)) \
     R(C_INVALID, "Invalid I/O/sec", "Requests not aligned to the device's pages per second " \
-      "(io_stat invalid_io).", BULK, PL_NO_ID, ADV, 0, RATE, IO(INVALID)) \
+      "(io_stat invalid_io).", BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), IO(INVALID)) \
     R(C_NOTIFY, "Notify Free/sec", "Slots freed because their swap slot was freed, per " \
-      "second (io_stat notify_free).", BULK, PL_NO_ID, ADV, 0, RATE, IO(NOTIFY_FREE)) \
+      "second (io_stat notify_free).", BULK, PL_NO_ID, ADV, 0, PL_U(COUNT, 1, COUNTER), IO(NOTIFY_FREE)) \
     R(C_BD_BYTES, "Backing Device Bytes", "Data written back to the backing device, in bytes " \
-      "(bd_stat bd_count x 4096; CONFIG_ZRAM_WRITEBACK).", RAW, PL_NO_ID, ADV, 0, BYTES, \
+      "(bd_stat bd_count x 4096; CONFIG_ZRAM_WRITEBACK).", RAW, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, GAUGE), \
       BD(COUNT)) \
     R(C_BD_READS, "Backing Reads Bytes/sec", "Bytes read from the backing device per second " \
       "(bd_stat bd_reads x 4096).", BULK, PL_NO_ID, ADV, 0, PL_U(BYTES, 1, COUNTER), BD(READS)) \
