@@ -24,6 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/netlink.h>
+#include <linux/gen_stats.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <sys/socket.h>
 
 #define FLOOR_NAME "floor_net"
 #define FLOOR_USAGE "[netif|ipv4|ipv6|tcpv4|tcpv6|udpv4|udpv6|icmp|icmpv6|sockets|netif_fmt ...]"
@@ -174,15 +179,63 @@ typedef struct net_floor {
     klines kl;
     /* netif: per-interface sysfs value files */
     int nif;
-    int (*sfd)[5];
+    int (*sfd)[8];
+    int nl;                  /* netif: the rtnetlink socket of the qdisc dump */
 } net_floor;
 
 static net_floor nf[NSETS];
 
-#define NSF 5
+#define NSF 8
 static const char *const sf_file[NSF] = {
-    "speed", "mtu", "operstate", "carrier_changes", "statistics/rx_nohandler",
+    "speed", "mtu", "operstate", "carrier_changes", "statistics/rx_nohandler", "carrier", "duplex",
+    "flags",
 };
+
+/* The root qdiscs' queue and basic stats, as Network Interface dumps them
+ * (RTM_GETQDISC over rtnetlink, one dump per collect on a kept socket). */
+static void qdisc_dump(net_floor *f)
+{
+    struct {
+        struct nlmsghdr nh;
+        struct tcmsg tc;
+    } req = { { NLMSG_LENGTH(sizeof(struct tcmsg)), RTM_GETQDISC, NLM_F_REQUEST | NLM_F_DUMP, 1, 0 },
+              { .tcm_family = AF_UNSPEC } };
+    static char buf[32768];
+    if (f->nl < 0 || send(f->nl, &req, req.nh.nlmsg_len, 0) < 0)
+        return;
+    for (;;) {
+        ssize_t n = recv(f->nl, buf, sizeof buf, 0);
+        if (n <= 0)
+            return;
+        for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
+            if (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR)
+                return;
+            struct tcmsg *tc = NLMSG_DATA(h);
+            if (h->nlmsg_type != RTM_NEWQDISC || tc->tcm_parent != TC_H_ROOT)
+                continue;
+            int len = (int)(h->nlmsg_len - NLMSG_LENGTH(sizeof *tc));
+            for (struct rtattr *a = (struct rtattr *)((char *)tc + NLMSG_ALIGN(sizeof *tc)); RTA_OK(a, len);
+                 a = RTA_NEXT(a, len)) {
+                if (a->rta_type != TCA_STATS2)
+                    continue;
+                int l2 = (int)RTA_PAYLOAD(a);
+                for (struct rtattr *b = RTA_DATA(a); RTA_OK(b, l2); b = RTA_NEXT(b, l2)) {
+                    uint64_t v[5] = { 0 };
+                    if (b->rta_type == TCA_STATS_QUEUE && RTA_PAYLOAD(b) >= 20) {
+                        uint32_t q[5];
+                        memcpy(q, RTA_DATA(b), sizeof q);
+                        for (int k = 0; k < 5; k++)
+                            v[k] = q[k];
+                    } else if (b->rta_type == TCA_STATS_BASIC && RTA_PAYLOAD(b) >= 12) {
+                        memcpy(&v[0], RTA_DATA(b), sizeof v[0]);
+                    }
+                    for (int k = 0; k < 5; k++)
+                        floor_keep(v[k]);
+                }
+            }
+        }
+    }
+}
 
 static void netif_open(net_floor *f)
 {
@@ -191,6 +244,7 @@ static void netif_open(net_floor *f)
     f->ok = rf_open(&f->a, "/proc/net/dev", 0);
     f->nif = 0;
     f->sfd = NULL;
+    f->nl = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
     if (!f->ok || !(d = opendir("/sys/class/net")))
         return;
     while ((de = readdir(d)) != NULL) {
@@ -241,6 +295,7 @@ static void netif_collect(net_floor *f)
             else
                 sink += (uint64_t)buf[0];   /* operstate */
         }
+    qdisc_dump(f);
 }
 
 static void netif_close(net_floor *f)
@@ -251,6 +306,8 @@ static void netif_close(net_floor *f)
             if (f->sfd[i][k] >= 0)
                 close(f->sfd[i][k]);
     free(f->sfd);
+    if (f->nl >= 0)
+        close(f->nl);
 }
 
 /* The snmp-style sets: main file, its section, and an optional second one. */
