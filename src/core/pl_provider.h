@@ -106,6 +106,12 @@ static inline int pl_mul_ok(uint64_t a, uint64_t b, uint64_t *out)
  * errno; a file whose device is gone (ENODEV, ENOENT, ESTALE, EISDIR) is
  * closed so that the next call opens the new one. */
 int pl_read_once(int *fd, const pl_env *env, const char *rel, char *buf, size_t size);
+/* pl_read_once of a file not kept open (text facts, listings): 0 or errno. */
+int pl_read_text(const pl_env *env, const char *rel, char *buf, size_t size);
+/* The first line of rel, escaped (pl_fact_escape), to emit as key when it is
+ * not empty: 1 when emit asked to stop, else 0 (an unreadable file is left
+ * out). */
+int pl_emit_file(const pl_env *env, const char *rel, const char *key, pl_info_fn emit, void *ud);
 /* A whole buffer that is one signed decimal and an optional newline.  0,
  * EINVAL (anything else) or ERANGE (beyond int64). */
 int pl_parse_i64_whole(const char *p, int64_t *v);

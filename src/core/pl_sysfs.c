@@ -230,3 +230,21 @@ int pl_numbered_list(pl_numbered *t, const pl_env *env, const char *rel, const c
     t->n = t->nnums;
     return 0;
 }
+
+int pl_read_text(const pl_env *env, const char *rel, char *buf, size_t size)
+{
+    int fd = -1, e = pl_read_once(&fd, env, rel, buf, size);
+    if (fd >= 0)
+        close(fd);
+    return e;
+}
+
+int pl_emit_file(const pl_env *env, const char *rel, const char *key, pl_info_fn emit, void *ud)
+{
+    char buf[512], val[1024];
+    if (pl_read_text(env, rel, buf, sizeof buf) != 0)
+        return 0;
+    buf[strcspn(buf, "\n")] = '\0';   /* a fact is one line */
+    pl_fact_escape(buf, val, sizeof val);
+    return val[0] && emit(ud, key, val) != 0;
+}

@@ -17,25 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A small file's text (at most size - 1 bytes), NUL-terminated.  0 or errno. */
-static int read_text(const pl_env *env, const char *rel, char *buf, size_t size)
-{
-    int fd = pl_open_rel(env, rel), e = 0;
-    ssize_t n;
-    if (fd < 0)
-        return errno;
-    n = read(fd, buf, size - 1);
-    if (n < 0)
-        e = errno;
-    close(fd);
-    buf[n < 0 ? 0 : n] = '\0';
-    return e;
-}
-
 /* A CPU list file: "" when empty or not a list ("(null)"). */
 static int read_list(const pl_env *env, const char *rel, char *out, size_t size)
 {
-    int e = read_text(env, rel, out, size);
+    int e = pl_read_text(env, rel, out, size);
     const char *p = out;
     uint32_t lo, hi;
     int r;
@@ -71,7 +56,7 @@ static uint64_t count_vulnerable(const pl_env *env, int *ok)
         if (de->d_name[0] == '.')
             continue;
         snprintf(rel, sizeof rel, "sys/devices/system/cpu/vulnerabilities/%.64s", de->d_name);
-        if (read_text(env, rel, text, sizeof text) == 0 && strncmp(text, "Vulnerable", 10) == 0)
+        if (pl_read_text(env, rel, text, sizeof text) == 0 && strncmp(text, "Vulnerable", 10) == 0)
             n++;
     }
     closedir(d);
@@ -106,7 +91,7 @@ int pl_cpufacts_isolated(const pl_cpufacts *f, uint32_t cpu)
 static int fact(const pl_env *env, const char *rel, const char *key, pl_info_fn emit, void *ud)
 {
     char text[512], esc[1024];
-    if (read_text(env, rel, text, sizeof text) != 0)
+    if (pl_read_text(env, rel, text, sizeof text) != 0)
         return 0;
     pl_fact_escape(text, esc, sizeof esc);
     return emit(ud, key, esc);

@@ -456,9 +456,7 @@ static int gpu_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 static int read_text(const gpu_state *s, const char *rel, char *out, size_t size)
 {
     char buf[256];
-    int fd = -1, e = pl_read_once(&fd, s->env, rel, buf, sizeof buf);
-    if (fd >= 0)
-        close(fd);
+    int e = pl_read_text(s->env, rel, buf, sizeof buf);
     if (!e) {
         buf[strcspn(buf, "\n")] = '\0';
         pl_fact_escape(buf, out, size);

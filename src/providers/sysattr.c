@@ -6,24 +6,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-int pl_read_text(const pl_env *env, const char *rel, char *buf, size_t size)
-{
-    int fd = -1, e = pl_read_once(&fd, env, rel, buf, size);
-    if (fd >= 0)
-        close(fd);
-    return e;
-}
-
-int pl_emit_file(const pl_env *env, const char *rel, const char *key, pl_info_fn emit,
-                 void *ud)
-{
-    char buf[320], val[320];
-    if (pl_read_text(env, rel, buf, sizeof buf) != 0)
-        return 0;
-    pl_fact_escape(buf, val, sizeof val);
-    return val[0] && emit(ud, key, val) != 0;
-}
-
 static void dev_init(void *rec)
 {
     pl_numdev *d = rec;

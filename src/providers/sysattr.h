@@ -1,18 +1,10 @@
-/* Shared by Fibre Channel, InfiniBand and SCSI Tape: sysfs attributes read
- * once for text facts (off the sampling path), and the state of a set whose
- * instances are the prefix<N> entries of one class directory, each with its
- * files kept open. */
+/* Shared by Fibre Channel and SCSI Tape: the state of a set whose instances
+ * are the prefix<N> entries of one class directory, each with its files kept
+ * open. */
 #ifndef PL_SYSATTR_H
 #define PL_SYSATTR_H
 
 #include "pl_provider.h"
-
-/* The file rel below the env root into buf (NUL-terminated): 0 or errno. */
-int pl_read_text(const pl_env *env, const char *rel, char *buf, size_t size);
-/* Gives the text of rel (escaped, when not empty) to emit as key: 1 when
- * emit asked to stop, else 0 (an unreadable file is left out). */
-int pl_emit_file(const pl_env *env, const char *rel, const char *key, pl_info_fn emit,
-                 void *ud);
 
 #define PL_NUMDEV_FILES 24
 

@@ -12,21 +12,7 @@
 /* The text of rel (below the root), at most size - 1 bytes: 1, 0 if absent or empty. */
 static int read_small(const pl_env *env, const char *rel, char *buf, size_t size)
 {
-    int fd = -1, e = pl_read_once(&fd, env, rel, buf, size);
-    if (fd >= 0)
-        close(fd);
-    return e == 0 && buf[0] != '\0' && buf[0] != '\n';
-}
-
-/* key from the one-line file rel; 0 or what emit returned. */
-static int emit_file(const pl_env *env, const char *rel, const char *key, pl_info_fn emit, void *ud)
-{
-    char buf[512], val[1024];
-    if (!read_small(env, rel, buf, sizeof buf))
-        return 0;
-    buf[strcspn(buf, "\n")] = '\0';
-    pl_fact_escape(buf, val, sizeof val);
-    return val[0] ? emit(ud, key, val) : 0;
+    return pl_read_text(env, rel, buf, size) == 0 && buf[0] != '\0' && buf[0] != '\n';
 }
 
 static int uname_facts(const pl_env *env, pl_info_fn emit, void *ud)
@@ -38,11 +24,11 @@ static int uname_facts(const pl_env *env, pl_info_fn emit, void *ud)
     int r;
     for (size_t i = 0; i < sizeof file / sizeof *file; i++) {
         snprintf(rel, sizeof rel, "proc/sys/kernel/%s", file[i]);
-        if ((r = emit_file(env, rel, key[i], emit, ud)) != 0)
+        if ((r = pl_emit_file(env, rel, key[i], emit, ud)) != 0)
             return r;
     }
     if (read_small(env, "proc/sys/kernel/arch", buf, sizeof buf))
-        return emit_file(env, "proc/sys/kernel/arch", "machine", emit, ud);
+        return pl_emit_file(env, "proc/sys/kernel/arch", "machine", emit, ud);
     struct utsname u;
     if (strcmp(pl_env_root(env), "/") == 0 && uname(&u) == 0) {   /* this machine's own */
         pl_fact_escape(u.machine, buf, sizeof buf);
@@ -112,7 +98,7 @@ static int dmi_facts(const pl_env *env, pl_info_fn emit, void *ud)
     for (size_t i = 0; i < sizeof file / sizeof *file; i++) {
         snprintf(rel, sizeof rel, "sys/class/dmi/id/%s", file[i]);
         snprintf(key, sizeof key, "dmi_%s", file[i]);
-        if ((r = emit_file(env, rel, key, emit, ud)) != 0)
+        if ((r = pl_emit_file(env, rel, key, emit, ud)) != 0)
             return r;
     }
     return 0;
@@ -135,10 +121,10 @@ static int clocksource_facts(const pl_env *env, pl_info_fn emit, void *ud)
     char rel[96];
     int r;
     snprintf(rel, sizeof rel, "%scurrent_clocksource", dir);
-    if ((r = emit_file(env, rel, "clocksource", emit, ud)) != 0)
+    if ((r = pl_emit_file(env, rel, "clocksource", emit, ud)) != 0)
         return r;
     snprintf(rel, sizeof rel, "%savailable_clocksource", dir);
-    return emit_file(env, rel, "clocksource_available", emit, ud);
+    return pl_emit_file(env, rel, "clocksource_available", emit, ud);
 }
 
 int pl_sysfacts(const pl_env *env, pl_info_fn emit, void *ud)
