@@ -228,10 +228,36 @@ static void test_live(void)
     pl_snap_free(&snap);
 }
 
+/* A length of 2^31 or more: libmnl's mnl_nlmsg_ok takes it as a negative int
+ * and would step out of the buffer (found by fuzz_sysparse); the walk stops
+ * there, after the whole messages before it. */
+static void test_huge_length(void)
+{
+    const struct gnet_stats_queue q = { 5, 1500, 7, 2, 3 };
+    pl_qdisc arr[4];
+    pl_qdisc_list out = { arr, 0, 4 };
+    struct nlmsghdr *bad;
+    size_t off = 0;
+    memset(buf, 0, sizeof buf);
+    put_qdisc(&off, 2, TC_H_ROOT, &q, 1);                 /* a whole message first */
+    bad = put_qdisc(&off, 3, TC_H_ROOT, &q, 1);
+    bad->nlmsg_len = 0xabababab;
+    CHECK_EQ_U64(pl_qdisc_parse(buf, off, 0, 0, &out), 1);
+    CHECK_EQ_U64(out.n, 1);                               /* ifindex 2 only */
+    CHECK_EQ_U64(arr[0].ifindex, 2);
+    CHECK_EQ_U64(arr[0].qlen, 5);
+    out.n = 0;
+    bad = (struct nlmsghdr *)(void *)buf;
+    bad->nlmsg_len = 0x80000000u;
+    CHECK_EQ_U64(pl_qdisc_parse(buf, off, 0, 0, &out), 1);
+    CHECK_EQ_U64(out.n, 0);
+}
+
 int main(void)
 {
     RUN(test_parse);
     RUN(test_malformed);
+    RUN(test_huge_length);
     RUN(test_live);
     return CT_END();
 }

@@ -2,6 +2,7 @@
 #include "qdisc.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <libmnl/libmnl.h>
 #include <linux/gen_stats.h>
 #include <linux/pkt_sched.h>
@@ -95,8 +96,30 @@ static int msg_cb(const struct nlmsghdr *nlh, void *data)
     return MNL_CB_OK;
 }
 
+/* The bytes of buf taken by whole messages from its start, where libmnl's
+ * walk stops too (a header cut short, a length below the header or beyond
+ * the bytes left) -- except that mnl_nlmsg_ok compares (int)nlmsg_len, so a
+ * length of 2^31 or more would pass as negative and mnl_nlmsg_next jump out
+ * of the buffer: such a message ends the walk here. */
+static size_t framed(const unsigned char *p, size_t len)
+{
+    size_t off = 0;
+    while (len - off >= sizeof(struct nlmsghdr)) {
+        struct nlmsghdr h;
+        memcpy(&h, p + off, sizeof h);
+        if (h.nlmsg_len < sizeof h || h.nlmsg_len > len - off)
+            break;
+        size_t step = MNL_ALIGN(h.nlmsg_len);
+        off += step < len - off ? step : len - off;
+    }
+    return off;
+}
+
 int pl_qdisc_parse(const void *buf, size_t len, uint32_t seq, uint32_t portid, pl_qdisc_list *out)
 {
+    if (len > INT_MAX)
+        len = INT_MAX;
+    len = framed(buf, len);
     int r = mnl_cb_run(buf, len, seq, portid, msg_cb, out);
     if (r < 0)
         return -1;
