@@ -5,7 +5,8 @@
 -- Benchmarks report, tests assert: the exit status is 0 even on a MISS.
 --
 -- Environment: BENCH_ROUNDS (default 7), BENCH_SECONDS per set and round
--- (default 0.15), BENCH_FLOOR (default build/bench/floor).
+-- (default 0.15), BENCH_FLOOR (default build/bench/floor), BENCH_ONLY (a Lua
+-- pattern: only the sets whose label matches, and no Global line).
 
 local perflib = require "perflib"
 local common = dofile((arg[0]:match("^(.*)/") or ".") .. "/common.lua")
@@ -64,12 +65,22 @@ do
   end
 end
 
+local ONLY = os.getenv("BENCH_ONLY")
+if ONLY then
+  local kept = {}
+  for _, set in ipairs(SETS) do
+    if set.label:match(ONLY) then kept[#kept + 1] = set end
+  end
+  if #kept == 0 then error("BENCH_ONLY matches no set: " .. ONLY) end
+  SETS = kept
+end
+
 -- "Global": one query of every set above that a Global collection takes (not
 -- costly), against the sum of those sets' own floors in the same round: the
 -- sets share their kernel reads (one /proc/stat, one /proc/net/snmp ...),
 -- where the floors each read their files alone.
 local GLOBAL_TARGET = 0.8
-do
+if not ONLY then
   local paths, members = {}, {}
   for i, set in ipairs(SETS) do
     local name = set.paths[1]:match "^\\([^\\(]+)"
@@ -135,13 +146,16 @@ local function run_one_floor(cmd, out)
 end
 
 local function run_floor()
-  local ids, out = {}, {}
+  local ids, progs, out, info = {}, {}, {}, nil
   for _, set in ipairs(SETS) do
-    if not set.floor and not set.members then ids[#ids + 1] = set.id end
+    if set.floor then progs[set.floor] = true
+    elseif not set.members then ids[#ids + 1] = set.id end
   end
-  local info = run_one_floor(("%s -t %g -r 1 %s"):format(FLOOR, SECONDS, table.concat(ids, " ")), out)
-  for _, prog in ipairs(FAMILY) do
-    run_one_floor(("%s -t %g -r 1"):format(prog, SECONDS), out)
+  if #ids > 0 then
+    info = run_one_floor(("%s -t %g -r 1 %s"):format(FLOOR, SECONDS, table.concat(ids, " ")), out)
+  end
+  for _, prog in ipairs(FAMILY) do      -- in a fixed order; with BENCH_ONLY only the needed ones
+    if progs[prog] then run_one_floor(("%s -t %g -r 1"):format(prog, SECONDS), out) end
   end
   return out, info
 end

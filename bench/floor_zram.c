@@ -1,10 +1,14 @@
-/* The C floor of ZRAM: each /sys/block/zramN's disksize, mm_stat, io_stat
- * and bd_stat kept open and read with one pread each, their decimals
+/* The C floor of ZRAM: /sys/block listed (rewinddir and readdir of a kept
+ * directory: zram-control's hot_add and hot_remove change the devices at any
+ * time, and nothing cheaper tells), then each zramN's disksize, mm_stat,
+ * io_stat and bd_stat kept open and read with one pread each, their decimals
  * parsed: what the provider does for `\ZRAM(*)\*`, with nothing else.
  * Prints "floor ZRAM <ns> ..." for bench/collect.lua. */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define FLOOR_NAME "floor_zram"
 #define FLOOR_USAGE "[ZRAM]"
@@ -17,10 +21,17 @@ static const char *const files[NFILE] = { "disksize", "mm_stat", "io_stat", "bd_
 static rfile f[MAXDEV][NFILE];
 static int have[MAXDEV][NFILE];
 static int ndev;
+static DIR *blocks;
 
 static void collect_set(int set)
 {
+    struct dirent *de;
+    uint64_t listed = 0;
     (void)set;
+    rewinddir(blocks);
+    while ((de = readdir(blocks)) != NULL)
+        listed += strncmp(de->d_name, "zram", 4) == 0;
+    floor_keep(listed);
     for (int d = 0; d < ndev; d++)
         for (int k = 0; k < NFILE; k++) {
             const char *p;
@@ -54,7 +65,7 @@ int main(int argc, char **argv)
         }
         ndev += any;
     }
-    if (!ndev) {
+    if (!ndev || !(blocks = opendir("/sys/block"))) {
         printf("# floor_zram: no /sys/block/zram*\n");
         return 0;
     }
