@@ -8,6 +8,8 @@
 #include "ct_tmp.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -95,6 +97,38 @@ static void test_convert_nano_unsync(void)
     CHECK_EQ_U64(v[PL_CLK_SYNC], 1);
 }
 
+/* POSIX TZ strings: "XST-2" is 2 h east of UTC (the sign is inverted), so
+ * 2 * 3600 = 7200 s; "EST5EDT,M3.2.0,M11.1.0" is 5 h west in winter,
+ * -5 * 3600 = -18000 s, and 4 h west in daylight saving time, -4 * 3600 =
+ * -14400 s.  1782907200 is 2026-07-01 12:00 UTC (EDT), 1768478400 is
+ * 2026-01-15 12:00 UTC (EST). */
+static void test_zone(void)
+{
+    char name[16];
+    long off = 1;
+    CHECK(setenv("TZ", "XST-2", 1) == 0);
+    tzset();
+    CHECK(pl_clock_zone(1768478400, &off, name, sizeof name) == 0);
+    CHECK(off == 7200);
+    CHECK_STR(name, "XST");
+    CHECK(setenv("TZ", "EST5EDT,M3.2.0,M11.1.0", 1) == 0);
+    tzset();
+    CHECK(pl_clock_zone(1782907200, &off, name, sizeof name) == 0);
+    CHECK(off == -14400);
+    CHECK_STR(name, "EDT");
+    CHECK(pl_clock_zone(1768478400, &off, name, sizeof name) == 0);
+    CHECK(off == -18000);
+    CHECK_STR(name, "EST");
+}
+
+static int add_fact(void *ud, const char *key, const char *value)
+{
+    char *out = ud;
+    size_t l = strlen(out);
+    snprintf(out + l, 64 - l, "%s=%s;", key, value);
+    return 0;
+}
+
 /* A tree is not this kernel: the instance, no values, no failure. */
 static void test_tree_no_data(void)
 {
@@ -106,6 +140,7 @@ static void test_tree_no_data(void)
     UNSET(&s, "", "Offset Seconds");
     UNSET(&s, "", "Synchronized");
     UNSET(&s, "", "Current Time Seconds");
+    UNSET(&s, "", "Time Zone Offset Seconds");
     pl_snap_free(&s);
 }
 
@@ -124,6 +159,9 @@ static void test_live(void)
     CHECK(get(&s, "", "Current Time Seconds", &v) == 1);
     now = dbl(v);
     CHECK(now >= t0 - 1 && now <= t0 + 60);
+    /* TZ as test_zone left it: EST or EDT now, -18000 or -14400 s */
+    CHECK(get(&s, "", "Time Zone Offset Seconds", &v) == 1);
+    CHECK(dbl(v) == -18000.0 || dbl(v) == -14400.0);
     pl_snap_free(&s);
     /* only what is wanted is set */
     memset(&s, 0, sizeof s);
@@ -134,6 +172,13 @@ static void test_live(void)
     UNSET(&s, "", "Offset Seconds");
     free(w);
     pl_snap_free(&s);
+    /* the zone's abbreviation as a text fact; none for an instance */
+    {
+        char facts[64] = "";
+        CHECK(p.cs->ops->info(p.st, NULL, add_fact, facts) == 0);
+        CHECK(strcmp(facts, "time_zone=EST;") == 0 || strcmp(facts, "time_zone=EDT;") == 0);
+        CHECK(p.cs->ops->info(p.st, "x", add_fact, facts) == ENOENT);
+    }
     pc_close(&p);
 }
 
@@ -142,6 +187,7 @@ int main(void)
     ct_tmp_init("test_clock");
     RUN(test_convert_micro);
     RUN(test_convert_nano_unsync);
+    RUN(test_zone);
     RUN(test_tree_no_data);
     RUN(test_live);
     ct_tmp_remove();

@@ -15,6 +15,7 @@
 #include "clock.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -68,7 +69,11 @@
       0, PL_U(SECONDS, 1e-6, DISCRETE), PL_BY_HAND()) \
     R(18, "Current Time Seconds", "Wall-clock time in seconds since the epoch, for clock-skew " \
       "rules (clock_gettime(2) CLOCK_REALTIME).", DBL, PL_NO_ID, NOV, 0, \
-      PL_U(SECONDS, 1, GAUGE), PL_BY_HAND())
+      PL_U(SECONDS, 1, GAUGE), PL_BY_HAND()) \
+    R(19, "Time Zone Offset Seconds", "Offset of the local time zone east of UTC in seconds, " \
+      "daylight saving time included (localtime_r(3) tm_gmtoff: TZ, else /etc/localtime, read " \
+      "once per process); the zone's abbreviation is the text fact time_zone.", DBL, PL_NO_ID, \
+      NOV, 0, PL_U(SECONDS, 1, GAUGE), PL_BY_HAND())
 
 static const pl_counter_def counters[] = { CLK_ROWS(PL_ROW_COUNTER) };
 #define NC (sizeof counters / sizeof counters[0])
@@ -112,6 +117,16 @@ void pl_timex_convert(const struct timex *tx, int state, uint64_t v[PL_CLK_N],
     put_long(v, has, PL_CLK_PRECISION, tx->precision);
 }
 
+int pl_clock_zone(time_t t, long *gmtoff, char *name, size_t size)
+{
+    struct tm tm;
+    if (!localtime_r(&t, &tm))
+        return EINVAL;
+    *gmtoff = tm.tm_gmtoff;
+    snprintf(name, size, "%s", tm.tm_zone ? tm.tm_zone : "");
+    return 0;
+}
+
 typedef struct clk_state {
     int live;                /* the env's root is "/": adjtimex is about it */
 } clk_state;
@@ -128,6 +143,15 @@ static int clk_open(pl_env *env, void **state)
 
 static void clk_close(void *state) { free(state); }
 
+/* Any of the counters [lo, hi) wanted (wanted NULL: all). */
+static int any_wanted(const uint8_t *wanted, unsigned lo, unsigned hi)
+{
+    for (unsigned i = lo; i < hi; i++)
+        if (!wanted || wanted[i])
+            return 1;
+    return 0;
+}
+
 static int clk_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
     const clk_state *s = state;
@@ -138,22 +162,47 @@ static int clk_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     int e, st;
     if ((e = pl_single_instance(state, snap)) != 0 || !s->live)
         return e;                    /* not this kernel's machine: no values */
-    memset(&tx, 0, sizeof tx);       /* modes 0: read only */
-    if ((st = adjtimex(&tx)) < 0) {
-        snap->err_path = "adjtimex(2)";
-        return errno;
+    memset(has, 0, sizeof has);
+    if (any_wanted(wanted, 0, PL_CLK_NOW)) {
+        memset(&tx, 0, sizeof tx);   /* modes 0: read only */
+        if ((st = adjtimex(&tx)) < 0) {
+            snap->err_path = "adjtimex(2)";
+            return errno;
+        }
+        pl_timex_convert(&tx, st, v, has);
     }
-    pl_timex_convert(&tx, st, v, has);
-    if (clock_gettime(CLOCK_REALTIME, &now) == 0)
+    if (any_wanted(wanted, PL_CLK_NOW, PL_CLK_N) && clock_gettime(CLOCK_REALTIME, &now) == 0) {
+        long off;
+        char zone[16];
         put_double(v, has, PL_CLK_NOW, (double)now.tv_sec + (double)now.tv_nsec * 1e-9);
+        if ((!wanted || wanted[PL_CLK_TZ]) &&
+            pl_clock_zone(now.tv_sec, &off, zone, sizeof zone) == 0)
+            put_double(v, has, PL_CLK_TZ, (double)off);
+    }
     for (unsigned i = 0; i < PL_CLK_N; i++)
         if (has[i] && (!wanted || wanted[i]))
             pl_snap_set(snap, 0, i, v[i]);
     return 0;
 }
 
+/* time_zone: the local zone's abbreviation now (node_exporter's label of
+ * node_time_zone_offset_seconds); nothing for another root. */
+static int clk_info(void *state, const char *instance, pl_info_fn emit, void *ud)
+{
+    const clk_state *s = state;
+    char zone[16], val[64];
+    long off;
+    if (instance)
+        return ENOENT;
+    if (s->live && pl_clock_zone(time(NULL), &off, zone, sizeof zone) == 0 && zone[0]) {
+        pl_fact_escape(zone, val, sizeof val);
+        (void)emit(ud, "time_zone", val);
+    }
+    return 0;
+}
+
 static const pl_provider_ops clk_ops = {
-    clk_open, clk_close, pl_single_instance, clk_collect, NULL, NULL,
+    clk_open, clk_close, pl_single_instance, clk_collect, NULL, clk_info,
 };
 
 const pl_counterset_def pl_clock_def = {
@@ -161,7 +210,7 @@ const pl_counterset_def pl_clock_def = {
     { 0x5459aeba, 0x2ff4, 0x5197, { 0xb1, 0x37, 0x33, 0x97, 0xb4, 0x76, 0x8b, 0x9c } },
     "Clock",
     "The kernel's NTP clock discipline from adjtimex(2) (offset, frequency, error bounds, "
-    "status, PPS) and the wall-clock time; only for the machine perflib runs on (root \"/\"): "
+    "status, PPS), the wall-clock time and the local time zone's offset; only for the machine perflib runs on (root \"/\"): "
     "another root has no values.",
     PERF_COUNTERSET_SINGLE_INSTANCE, 0, NC, counters, &clk_ops, 47000, NULL,
 };
