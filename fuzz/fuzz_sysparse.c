@@ -1,15 +1,18 @@
 /* libFuzzer target: the pure parsers that are not whole kernel files, and so
  * are not in pl_ksrc_all (fuzz_sources covers those): rtnetlink qdisc dump
- * messages (qdisc.h), zram's one-line stat files (zram.h) and bonding's
- * sysfs texts (bonding.h).
+ * messages (qdisc.h), zram's one-line stat files (zram.h), bonding's
+ * sysfs texts (bonding.h) and btrfs's "name value" files (btrfs.h).
  *
- *   byte 0   selects the parser (modulo 3);
+ *   byte 0   selects the parser (modulo 4);
  *   bytes 1.. the input: for qdisc the receive buffer as the kernel would
  *            hand it (in a copy of its exact size, 4-byte aligned as recv's
- *            buffer is); for the text parsers a NUL-terminated string.
+ *            buffer is); for btrfs the bytes in a copy of their exact size
+ *            (the parsers take a length, no NUL); for the other text
+ *            parsers a NUL-terminated string.
  * A parse must never read past its input, and what it returns must be in
  * range (checked here). */
 #include "bonding.h"
+#include "btrfs.h"
 #include "qdisc.h"
 #include "zram.h"
 
@@ -57,13 +60,34 @@ static void fuzz_text(int which, const uint8_t *p, size_t n)
     free(s);
 }
 
+static void fuzz_btrfs(const uint8_t *p, size_t n)
+{
+    pl_btrfs_errs e;
+    pl_btrfs_commits c;
+    char *buf = malloc(n ? n : 1);       /* exact size: a read past n is caught */
+    if (!buf)
+        return;
+    memcpy(buf, p, n);
+    pl_btrfs_errs_parse(buf, n, &e);
+    pl_btrfs_commits_parse(buf, n, &c);
+    for (int k = 0; k < PL_BTE_N; k++)
+        if (e.st[k] > 2)
+            abort();
+    for (int k = 0; k < PL_BTC_N; k++)
+        if (c.st[k] > 2)
+            abort();
+    free(buf);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    if (data[0] % 3 == 0)
+    if (data[0] % 4 == 0)
         fuzz_qdisc(data + 1, size - 1);
+    else if (data[0] % 4 == 3)
+        fuzz_btrfs(data + 1, size - 1);
     else
-        fuzz_text(data[0] % 3, data + 1, size - 1);
+        fuzz_text(data[0] % 4, data + 1, size - 1);
     return 0;
 }
