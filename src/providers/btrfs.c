@@ -29,8 +29,8 @@
 #include "pl_provider.h"
 #include "providers.h"
 #include "pl_rowset.h"
-#include "pl_names.h"
 #include "btrfs.h"
+#include "btrfs_fs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -39,7 +39,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define ROOT "sys/fs/btrfs"
 #define RAW PERF_COUNTER_LARGE_RAWCOUNT
 #define NOV PERF_DETAIL_NOVICE
 #define ADV PERF_DETAIL_ADVANCED
@@ -58,7 +57,8 @@ static const char *const afiles[NA] = { "total_bytes", "bytes_used", "disk_total
 #define FA(t, a) ((t) * NA + (a))
 enum { F_RSV_SIZE = NT * NA, F_RSV_RES, F_NDEV, F_DEVBYTES, F_MISSING, F_ERR,
        F_COMMIT = F_ERR + PL_BTE_N, NF = F_COMMIT + PL_BTC_N };
-enum { FD_COMMIT = F_NDEV, FD_LABEL, NFD };   /* files: the one-number ones, then these */
+enum { FD_COMMIT = F_NDEV };   /* files: the one-number ones, then commit_stats */
+_Static_assert(FD_COMMIT + 1 == PL_BT_FD_LABEL, "btrfs_fs.h counts these files");
 typedef struct brow {
     uint64_t v[NF];
     uint8_t st[NF];
@@ -166,305 +166,11 @@ static const pl_feed feeds[] = { B_ROWS(PL_ROW_FEED) };
 static const pl_feed_src srcs[NSRC] = { PL_FEED_SRC_ST(NULL, brow) };
 _Static_assert(sizeof counters / sizeof counters[0] == NC, "one row per counter");
 
-/* An entry of devices/ or devinfo/ with its kept files. */
-typedef struct bsub {
-    char name[NAME_MAX + 1];
-    ino_t ino;
-    int fd[2];
-    int seen;
-} bsub;
-
-typedef struct bsubs {
-    DIR *dir;
-    bsub *v;
-    uint32_t n, cap;
-} bsubs;
-
-typedef struct bfs {
-    char fsid[40];
-    ino_t ino;
-    uint32_t id;
-    int seen;
-    int fd[NFD];
-    bsubs devs, info;
-    char label[256];         /* BTRFS_LABEL_SIZE: at most 255 bytes */
-    char name[256 + 40 + PL_NAMES_EXTRA];
-} bfs;
-
-typedef struct b_state {
-    pl_env *env;
-    DIR *dir;                /* ROOT, kept */
-    bfs *v;
-    uint32_t n, cap;
-    pl_names names;
-} b_state;
-
-static void subs_close(bsubs *t)
-{
-    for (uint32_t i = 0; i < t->n; i++)
-        for (int k = 0; k < 2; k++)
-            if (t->v[i].fd[k] >= 0)
-                close(t->v[i].fd[k]);
-    t->n = 0;
-    if (t->dir)
-        closedir(t->dir);
-    t->dir = NULL;
-}
-
-static void fs_close(bfs *f)
-{
-    for (int k = 0; k < NFD; k++) {
-        if (f->fd[k] >= 0)
-            close(f->fd[k]);
-        f->fd[k] = -1;
-    }
-    subs_close(&f->devs);
-    subs_close(&f->info);
-}
-
-static int b_open(pl_env *env, void **state)
-{
-    b_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return ENOMEM;
-    s->env = pl_env_ref(env);
-    pl_names_init(&s->names);
-    *state = s;
-    return 0;
-}
-
-static void b_close(void *state)
-{
-    b_state *s = state;
-    if (!s)
-        return;
-    for (uint32_t i = 0; i < s->n; i++) {
-        fs_close(&s->v[i]);
-        free(s->v[i].devs.v);
-        free(s->v[i].info.v);
-    }
-    free(s->v);
-    if (s->dir)
-        closedir(s->dir);
-    pl_names_free(&s->names);
-    pl_env_unref(s->env);
-    free(s);
-}
-
-/* The fsid directories' names: the kernel's "%pU", 8-4-4-4-12 lower-case hex. */
-static int is_fsid(const char *n)
-{
-    for (int i = 0; i < 36; i++) {
-        int dash = i == 8 || i == 13 || i == 18 || i == 23;
-        if (dash ? n[i] != '-' : !((n[i] >= '0' && n[i] <= '9') || (n[i] >= 'a' && n[i] <= 'f')))
-            return 0;
-    }
-    return n[36] == '\0';
-}
-
-static DIR *open_dir(const pl_env *env, const char *rel)
-{
-    int fd = pl_open_rel(env, rel);
-    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-    if (fd >= 0 && !d)
-        close(fd);
-    return d;
-}
-
-/* A file that is one unsigned decimal and a newline: 1 with *v. */
-static int whole_u64(const char *p, uint64_t *v)
-{
-    if (*p < '0' || *p > '9' || pl_parse_u64(&p, v))
-        return 0;
-    return p[0] == '\n' ? p[1] == '\0' : p[0] == '\0';
-}
-
-/* Brings t in line with the entries of directory rel (opened on first use,
- * then rewound): a new or replaced entry (another inode) gets closed files.
- * 0, ENOMEM, or the errno of opening rel. */
-static int subs_sync(const pl_env *env, bsubs *t, const char *rel)
-{
-    struct dirent *de;
-    uint32_t j = 0;
-    if (t->dir)
-        rewinddir(t->dir);
-    else if (!(t->dir = open_dir(env, rel)))
-        return errno;
-    for (uint32_t i = 0; i < t->n; i++)
-        t->v[i].seen = 0;
-    while ((de = readdir(t->dir)) != NULL) {
-        bsub *b = NULL;
-        if (de->d_name[0] == '.')
-            continue;
-        for (uint32_t i = 0; i < t->n && !b; i++)
-            if (!strcmp(t->v[i].name, de->d_name))
-                b = &t->v[i];
-        if (!b) {
-            if (t->n == t->cap) {
-                uint32_t cap = t->cap ? t->cap * 2 : 4;
-                bsub *nv = realloc(t->v, cap * sizeof *nv);
-                if (!nv)
-                    return ENOMEM;
-                t->v = nv;
-                t->cap = cap;
-            }
-            b = &t->v[t->n++];
-            snprintf(b->name, sizeof b->name, "%s", de->d_name);
-            b->fd[0] = b->fd[1] = -1;
-            b->ino = de->d_ino;
-        }
-        if (b->ino != de->d_ino) {       /* the same name for another device */
-            for (int k = 0; k < 2; k++)
-                if (b->fd[k] >= 0)
-                    close(b->fd[k]);
-            b->fd[0] = b->fd[1] = -1;
-            b->ino = de->d_ino;
-        }
-        b->seen = 1;
-    }
-    for (uint32_t i = 0; i < t->n; i++) {
-        if (t->v[i].seen) {
-            t->v[j++] = t->v[i];
-            continue;
-        }
-        for (int k = 0; k < 2; k++)
-            if (t->v[i].fd[k] >= 0)
-                close(t->v[i].fd[k]);
-    }
-    t->n = j;
-    return 0;
-}
-
-static void fs_init(bfs *f, const char *fsid, ino_t ino)
-{
-    memset(f, 0, sizeof *f);
-    memcpy(f->fsid, fsid, 37);
-    f->ino = ino;
-    f->id = (uint32_t)strtoul(fsid, NULL, 16);   /* the first 8 hex digits */
-    for (int k = 0; k < NFD; k++)
-        f->fd[k] = -1;
-}
-
-static int by_fsid(const void *a, const void *b)
-{
-    return strcmp(((const bfs *)a)->fsid, ((const bfs *)b)->fsid);
-}
-
-/* Finds or adds the record of fsid (directory inode ino); NULL for ENOMEM. */
-static bfs *fs_take(b_state *s, const char *fsid, ino_t ino, int *added)
-{
-    for (uint32_t i = 0; i < s->n; i++) {
-        bfs *f = &s->v[i];
-        if (strcmp(f->fsid, fsid) != 0)
-            continue;
-        if (f->ino != ino) {             /* mounted again: a new directory */
-            bsubs d = f->devs, n = f->info;
-            fs_close(f);
-            fs_init(f, fsid, ino);
-            f->devs.v = d.v, f->devs.cap = d.cap;
-            f->info.v = n.v, f->info.cap = n.cap;
-        }
-        return f;
-    }
-    if (s->n == s->cap) {
-        uint32_t cap = s->cap ? s->cap * 2 : 4;
-        bfs *nv = realloc(s->v, cap * sizeof *nv);
-        if (!nv)
-            return NULL;
-        s->v = nv;
-        s->cap = cap;
-    }
-    fs_init(&s->v[s->n], fsid, ino);
-    *added = 1;
-    return &s->v[s->n++];
-}
-
-/* Reads /sys/fs/btrfs into the records (fsid order).  0 or ENOMEM. */
-static int sync_fs(b_state *s)
-{
-    struct dirent *de;
-    uint32_t j = 0;
-    int any = 0, added = 0;
-    if (s->dir)
-        rewinddir(s->dir);
-    else
-        s->dir = open_dir(s->env, ROOT);     /* the module may be loaded later */
-    for (uint32_t i = 0; i < s->n; i++)
-        s->v[i].seen = 0;
-    while (s->dir && (de = readdir(s->dir)) != NULL) {
-        bfs *f;
-        if (de->d_name[0] == '.')
-            continue;
-        any = 1;                              /* "features" at least, while loaded */
-        if (!is_fsid(de->d_name))
-            continue;
-        if (!(f = fs_take(s, de->d_name, de->d_ino, &added)))
-            return ENOMEM;
-        f->seen = 1;
-    }
-    if (s->dir && !any) {                     /* the module unloaded: open it afresh */
-        closedir(s->dir);
-        s->dir = NULL;
-    }
-    for (uint32_t i = 0; i < s->n; i++) {
-        if (s->v[i].seen) {
-            s->v[j++] = s->v[i];
-            continue;
-        }
-        fs_close(&s->v[i]);
-        free(s->v[i].devs.v);
-        free(s->v[i].info.v);
-    }
-    s->n = j;
-    if (added)
-        qsort(s->v, s->n, sizeof *s->v, by_fsid);
-    return 0;
-}
-
-/* The label file: the label and '\n', or nothing when there is none. */
-static void read_label(b_state *s, bfs *f)
-{
-    char rel[80] = "";
-    if (f->fd[FD_LABEL] < 0)
-        snprintf(rel, sizeof rel, ROOT "/%s/label", f->fsid);
-    if (pl_read_once(&f->fd[FD_LABEL], s->env, rel, f->label, sizeof f->label) != 0)
-        f->label[0] = '\0';
-    f->label[strcspn(f->label, "\n")] = '\0';
-    pl_name_sanitize(f->label);
-}
-
-/* The records and their names: the label, "label fsid" where mounted
- * filesystems share it, the fsid without one.  0 or ENOMEM. */
-static int name_fs(b_state *s)
-{
-    char buf[sizeof s->v->name];
-    int e;
-    if ((e = sync_fs(s)) != 0)
-        return e;
-    for (uint32_t i = 0; i < s->n; i++)
-        read_label(s, &s->v[i]);
-    if (pl_names_begin(&s->names, s->n) != 0)
-        return ENOMEM;
-    for (uint32_t i = 0; i < s->n; i++) {
-        bfs *f = &s->v[i];
-        int shared = 0;
-        for (uint32_t k = 0; k < s->n && f->label[0] && !shared; k++)
-            shared = k != i && !strcmp(f->label, s->v[k].label);
-        if (!f->label[0])
-            snprintf(buf, sizeof buf, "%s", f->fsid);
-        else
-            snprintf(buf, sizeof buf, shared ? "%s %s" : "%s", f->label, f->fsid);
-        if (!pl_names_next(&s->names, buf, strlen(buf), f->name))
-            return ENOMEM;
-    }
-    return 0;
-}
-
-static int list_fs(b_state *s, pl_snapshot *snap)
+static int list_fs(pl_bt_state *s, pl_snapshot *snap)
 {
     int e;
     pl_snap_clear(snap);
-    if ((e = name_fs(s)) != 0)
+    if ((e = pl_bt_name_fs(s)) != 0)
         return e;
     for (uint32_t i = 0; i < s->n; i++)
         if (pl_snap_add(snap, s->v[i].name, s->v[i].id) < 0)
@@ -499,17 +205,17 @@ static void need_of(const uint8_t *wanted, bneed *n)
 /* The path of one-number file k of f: allocation/<type>/<file> or
  * allocation/global_rsv_*; the Data rows take allocation/mixed when the
  * filesystem has no allocation/data. */
-static void num_path(const bfs *f, int k, int mixed, char *rel, size_t size)
+static void num_path(const pl_bt_fs *f, int k, int mixed, char *rel, size_t size)
 {
     if (k == F_RSV_SIZE || k == F_RSV_RES)
-        snprintf(rel, size, ROOT "/%s/allocation/%s", f->fsid,
+        snprintf(rel, size, PL_BT_ROOT "/%s/allocation/%s", f->fsid,
                  k == F_RSV_SIZE ? "global_rsv_size" : "global_rsv_reserved");
     else
-        snprintf(rel, size, ROOT "/%s/allocation/%s/%s", f->fsid,
+        snprintf(rel, size, PL_BT_ROOT "/%s/allocation/%s/%s", f->fsid,
                  mixed ? "mixed" : tdirs[k / NA], afiles[k % NA]);
 }
 
-static void read_num(b_state *s, bfs *f, int k, brow *r, bneed *n)
+static void read_num(pl_bt_state *s, pl_bt_fs *f, int k, brow *r, bneed *n)
 {
     char rel[128] = "", buf[32];
     int e;
@@ -523,13 +229,13 @@ static void read_num(b_state *s, bfs *f, int k, brow *r, bneed *n)
     if (e == EACCES)
         n->denied[k] = 1;
     else if (e == 0)
-        r->st[k] = whole_u64(buf, &r->v[k]) ? PL_NS_OK : PL_NS_BAD;
+        r->st[k] = pl_bt_whole_u64(buf, &r->v[k]) ? PL_NS_OK : PL_NS_BAD;
 }
 
 /* Adds file k of every entry of t (rel: the entry's dir, "%s" its name,
  * then the file) into field f, each value times mul: the sum is set only
  * when every entry's file was read and whole. */
-static void sum_subs(b_state *s, bsubs *t, const char *dir, int k, const char *file,
+static void sum_subs(pl_bt_state *s, pl_bt_subs *t, const char *dir, int k, const char *file,
                      uint64_t mul, brow *r, int f, bneed *n)
 {
     uint64_t sum = 0, v;
@@ -541,7 +247,7 @@ static void sum_subs(b_state *s, bsubs *t, const char *dir, int k, const char *f
         e = pl_read_once(&t->v[i].fd[k], s->env, rel, buf, sizeof buf);
         if (e == EACCES)
             n->denied[f] = 1;
-        if (e || !whole_u64(buf, &v) || !pl_mul_ok(v, mul, &v) || !pl_add_ok(sum, v, &sum))
+        if (e || !pl_bt_whole_u64(buf, &v) || !pl_mul_ok(v, mul, &v) || !pl_add_ok(sum, v, &sum))
             return;
     }
     r->v[f] = sum;
@@ -549,12 +255,12 @@ static void sum_subs(b_state *s, bsubs *t, const char *dir, int k, const char *f
 }
 
 /* devices/: the count, and the sizes summed when wanted. */
-static void read_devices(b_state *s, bfs *f, brow *r, bneed *n)
+static void read_devices(pl_bt_state *s, pl_bt_fs *f, brow *r, bneed *n)
 {
     char dir[80];
     int e;
-    snprintf(dir, sizeof dir, ROOT "/%s/devices", f->fsid);
-    if ((e = subs_sync(s->env, &f->devs, dir)) != 0) {
+    snprintf(dir, sizeof dir, PL_BT_ROOT "/%s/devices", f->fsid);
+    if ((e = pl_bt_subs_sync(s->env, &f->devs, dir)) != 0) {
         n->denied[F_NDEV] = n->denied[F_DEVBYTES] = e == EACCES;
         return;
     }
@@ -567,7 +273,7 @@ static void read_devices(b_state *s, bfs *f, brow *r, bneed *n)
 /* Every device's error_stats added up; a device without statistics
  * ("invalid") adds nothing, a field that is bad or missing in any device
  * leaves the sum unset. */
-static void sum_errors(b_state *s, bfs *f, const char *dir, brow *r, bneed *n)
+static void sum_errors(pl_bt_state *s, pl_bt_fs *f, const char *dir, brow *r, bneed *n)
 {
     uint64_t sum[PL_BTE_N] = { 0 };
     uint8_t ok[PL_BTE_N];
@@ -598,12 +304,12 @@ static void sum_errors(b_state *s, bfs *f, const char *dir, brow *r, bneed *n)
 }
 
 /* devinfo/ (5.6): missing devices and the error counters. */
-static void read_devinfo(b_state *s, bfs *f, brow *r, bneed *n)
+static void read_devinfo(pl_bt_state *s, pl_bt_fs *f, brow *r, bneed *n)
 {
     char dir[80];
     int e, errs = 0;
-    snprintf(dir, sizeof dir, ROOT "/%s/devinfo", f->fsid);
-    if ((e = subs_sync(s->env, &f->info, dir)) != 0) {
+    snprintf(dir, sizeof dir, PL_BT_ROOT "/%s/devinfo", f->fsid);
+    if ((e = pl_bt_subs_sync(s->env, &f->info, dir)) != 0) {
         if (e == EACCES)
             memset(n->denied + F_MISSING, 1, 1 + PL_BTE_N);
         return;
@@ -616,13 +322,13 @@ static void read_devinfo(b_state *s, bfs *f, brow *r, bneed *n)
         sum_errors(s, f, dir, r, n);
 }
 
-static void read_commits(b_state *s, bfs *f, brow *r, bneed *n)
+static void read_commits(pl_bt_state *s, pl_bt_fs *f, brow *r, bneed *n)
 {
     char rel[80] = "", buf[512];
     pl_btrfs_commits c;
     int e;
     if (f->fd[FD_COMMIT] < 0)
-        snprintf(rel, sizeof rel, ROOT "/%s/commit_stats", f->fsid);
+        snprintf(rel, sizeof rel, PL_BT_ROOT "/%s/commit_stats", f->fsid);
     if ((e = pl_read_once(&f->fd[FD_COMMIT], s->env, rel, buf, sizeof buf)) != 0) {
         if (e == EACCES)
             memset(n->denied + F_COMMIT, 1, PL_BTC_N);
@@ -635,7 +341,7 @@ static void read_commits(b_state *s, bfs *f, brow *r, bneed *n)
     }
 }
 
-static void read_fs(b_state *s, bfs *f, brow *r, bneed *n)
+static void read_fs(pl_bt_state *s, pl_bt_fs *f, brow *r, bneed *n)
 {
     int any = 0;
     memset(r->st, PL_NS_ABSENT, sizeof r->st);
@@ -658,7 +364,7 @@ static void read_fs(b_state *s, bfs *f, brow *r, bneed *n)
 
 static int b_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
-    b_state *s = state;
+    pl_bt_state *s = state;
     pl_feed_in in;
     bneed n;
     brow r;
@@ -682,15 +388,15 @@ static int b_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
  * instance. */
 static int b_info(void *state, const char *instance, pl_info_fn emit, void *ud)
 {
-    b_state *s = state;
+    pl_bt_state *s = state;
     char val[600];
     int e;
     if (!instance)
         return ENOENT;
-    if ((e = name_fs(s)) != 0)
+    if ((e = pl_bt_name_fs(s)) != 0)
         return e;
     for (uint32_t i = 0; i < s->n; i++) {
-        bfs *f = &s->v[i];
+        pl_bt_fs *f = &s->v[i];
         if (strcmp(f->name, instance) != 0)
             continue;
         if (emit(ud, "fsid", f->fsid))
@@ -703,7 +409,7 @@ static int b_info(void *state, const char *instance, pl_info_fn emit, void *ud)
     return ENOENT;
 }
 
-static const pl_provider_ops b_ops = { b_open, b_close, b_instances, b_collect, NULL, b_info };
+static const pl_provider_ops b_ops = { pl_bt_open, pl_bt_close, b_instances, b_collect, NULL, b_info };
 
 const pl_counterset_def pl_btrfs_def = {
     /* UUIDv5(perflib namespace, "Btrfs") */
