@@ -6,7 +6,10 @@
  * kept open and read with one pread each, their decimals parsed: what the
  * provider does for `\Btrfs(*)\*`, with nothing else.  The device files are
  * opened once (the devices of a mounted filesystem rarely change).
- * Prints "floor Btrfs <ns> ..." for bench/collect.lua. */
+ * Btrfs Device: the same listing and labels, devinfo/ listed, and each
+ * device's error_stats, missing, writeable, replace_target and
+ * scrub_speed_max.  Prints "floor Btrfs <ns> ..." and "floor Btrfs Device
+ * <ns> ..." for bench/collect.lua. */
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,7 +17,7 @@
 #include <string.h>
 
 #define FLOOR_NAME "floor_btrfs"
-#define FLOOR_USAGE "[Btrfs]"
+#define FLOOR_USAGE "[Btrfs|Btrfs Device]"
 #include "floor_common.h"
 
 #define MAXFS 8
@@ -23,6 +26,7 @@
 
 typedef struct fsf {
     rfile label, num[NNUM], commits, size[MAXDEV], missing[MAXDEV], errs[MAXDEV];
+    rfile writeable[MAXDEV], replace[MAXDEV], scrub[MAXDEV];
     int nsize, ninfo;
     DIR *devs, *info;
 } fsf;
@@ -55,9 +59,30 @@ static uint64_t count_entries(DIR *d)
     return n;
 }
 
+/* Btrfs Device: the listing and labels, then each devinfo entry's files. */
+static void collect_devices(void)
+{
+    floor_keep(count_entries(top));
+    for (int i = 0; i < nfs; i++) {
+        fsf *f = &fs[i];
+        floor_keep((uint64_t)rf_read(&f->label)[0]);
+        floor_keep(count_entries(f->info));
+        for (int d = 0; d < f->ninfo; d++) {
+            keep_numbers(rf_read(&f->errs[d]));
+            floor_keep(strtoull(rf_read(&f->missing[d]), NULL, 10));
+            floor_keep(strtoull(rf_read(&f->writeable[d]), NULL, 10));
+            floor_keep(strtoull(rf_read(&f->replace[d]), NULL, 10));
+            floor_keep(strtoull(rf_read(&f->scrub[d]), NULL, 10));
+        }
+    }
+}
+
 static void collect_set(int set)
 {
-    (void)set;
+    if (set == 1) {
+        collect_devices();
+        return;
+    }
     floor_keep(count_entries(top));
     for (int i = 0; i < nfs; i++) {
         fsf *f = &fs[i];
@@ -123,16 +148,22 @@ static void open_fs(const char *fsid)
     f->ninfo = open_each(f->info, path, "missing", f->missing);
     rewinddir(f->info);
     open_each(f->info, path, "error_stats", f->errs);
+    rewinddir(f->info);
+    open_each(f->info, path, "writeable", f->writeable);
+    rewinddir(f->info);
+    open_each(f->info, path, "replace_target", f->replace);
+    rewinddir(f->info);
+    open_each(f->info, path, "scrub_speed_max", f->scrub);
 }
 
-static const char *const set_names[] = { "Btrfs" };
+static const char *const set_names[] = { "Btrfs", "Btrfs Device" };
 
 int main(int argc, char **argv)
 {
-    floor_bench b = { .names = set_names, .nsets = 1 };
+    floor_bench b = { .names = set_names, .nsets = 2 };
     struct dirent *de;
-    floor_args(&b, argc, argv);
-    b.want[0] = 1;
+    if (!floor_args(&b, argc, argv))
+        b.want[0] = b.want[1] = 1;
     if ((top = opendir("/sys/fs/btrfs")) != NULL)
         while ((de = readdir(top)) != NULL && nfs < MAXFS)
             if (strlen(de->d_name) == 36 && strchr(de->d_name, '-'))

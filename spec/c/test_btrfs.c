@@ -7,7 +7,8 @@
  * "name %d" lines or "invalid"; commit_stats (6.0): four "name %llu"
  * lines).  A 6.x filesystem with all of them, a 5.4 one with no devinfo/
  * and no commit_stats, two sharing a label, a mixed-block-group one, and
- * malformed files.  Expected values are worked out beside each check. */
+ * malformed files; Btrfs Device over the same trees.  Expected values are
+ * worked out beside each check. */
 #include "perflib.h"
 #include "pl_provider.h"
 #include "pl_ksrc.h"
@@ -140,6 +141,19 @@ static void put_a(const char *root)
     /* devid 3 is missing: no devices/ link, statistics not loaded */
     CHECK(put(root, A "devinfo/3/missing", "1\n") == 1);
     CHECK(put(root, A "devinfo/3/error_stats", "invalid\n") == 1);
+    for (int d = 1; d <= 3; d++) {                   /* the other devid_attrs */
+        char rel[160];
+        snprintf(rel, sizeof rel, A "devinfo/%d/writeable", d);
+        CHECK(put(root, rel, d == 3 ? "0\n" : "1\n") == 1);
+        snprintf(rel, sizeof rel, A "devinfo/%d/replace_target", d);
+        CHECK(put(root, rel, "0\n") == 1);
+        snprintf(rel, sizeof rel, A "devinfo/%d/scrub_speed_max", d);
+        CHECK(put(root, rel, d == 2 ? "104857600\n" : "0\n") == 1);
+        snprintf(rel, sizeof rel, A "devinfo/%d/in_fs_metadata", d);
+        CHECK(put(root, rel, "1\n") == 1);
+        snprintf(rel, sizeof rel, A "devinfo/%d/fsid", d);
+        CHECK(put(root, rel, FS_A "\n") == 1);
+    }
     CHECK(put(root, A "commit_stats", "commits 70649\nlast_commit_ms 2\nmax_commit_ms 131\n"
               "total_commit_ms 170840\n") == 1);
     CHECK(put(root, A "features/no_holes", "1\n") == 1);
@@ -329,6 +343,70 @@ static void test_set(void)
     pl_snap_free(&s0);
 }
 
+/* Btrfs Device: the devinfo/<devid> entries of the same trees, in devid
+ * order (10 after 3), a 5.6 filesystem without error_stats. */
+static void test_devices(void)
+{
+    const char *root = tmp("devtree");
+    pl_snapshot s;
+    CHECK(mkdir(root, 0700) == 0);
+    put_a(root);
+    put_others(root);
+    CHECK(put(root, A "devinfo/10/error_stats", "write_errs 0\nread_errs 0\nflush_errs 0\n"
+              "corruption_errs 0\ngeneration_errs 7\n") == 1);
+    CHECK(put(root, B "devinfo/1/missing", "0\n") == 1);        /* 5.6-5.13: no error_stats */
+    CHECK(pc_collect_tree(root, "Btrfs Device", 0, 0, NULL, &s) == 0);
+    {   /* fsid order, then devid order; id: fsid's first 16 bits << 16 | devid */
+        static const uint32_t ids[] = { 0x0a1b0001, 0x0a1b0002, 0x0a1b0003, 0x0a1b000a,
+                                        0x1b2c0001, 0x3d4e0001 };
+        INSTS(&s, ids, "data 1", "data 2", "data 3", "data 10", FS_B " 1",
+              "backup " FS_D " 1");
+    }
+    EXPECT(&s, "data 1", "Write Errors", 1);
+    EXPECT(&s, "data 1", "Read Errors", 2);
+    EXPECT(&s, "data 1", "Flush Errors", 0);
+    EXPECT(&s, "data 1", "Corruption Errors", 3);
+    EXPECT(&s, "data 1", "Generation Errors", 0);
+    EXPECT(&s, "data 1", "Missing", 0);
+    EXPECT(&s, "data 1", "Writeable", 1);
+    EXPECT(&s, "data 1", "Replace Target", 0);
+    EXPECT(&s, "data 1", "Scrub Speed Limit", 0);
+    EXPECT(&s, "data 2", "Write Errors", 10);
+    EXPECT(&s, "data 2", "Flush Errors", 4);
+    EXPECT(&s, "data 2", "Generation Errors", 5);
+    EXPECT(&s, "data 2", "Scrub Speed Limit", 104857600);      /* 100 MiB/s */
+    UNSET(&s, "data 3", "Write Errors");                       /* "invalid" */
+    UNSET(&s, "data 3", "Generation Errors");
+    EXPECT(&s, "data 3", "Missing", 1);
+    EXPECT(&s, "data 3", "Writeable", 0);
+    EXPECT(&s, "data 10", "Generation Errors", 7);
+    UNSET(&s, "data 10", "Missing");                           /* not in the tree */
+    EXPECT(&s, FS_B " 1", "Missing", 0);
+    UNSET(&s, FS_B " 1", "Read Errors");
+    EXPECT(&s, "backup " FS_D " 1", "Write Errors", 1);
+    UNSET(&s, "backup " FS_D " 1", "Read Errors");             /* "x" */
+    pl_snap_free(&s);
+
+    /* only Missing wanted: error_stats is not read */
+    {
+        static const char *const names[] = { "Missing", NULL };
+        pctx p;
+        uint8_t *w;
+        CHECK(pc_open_set(&p, root, "Btrfs Device", 0, 0) == 0);
+        w = want_only(p.cs, names);
+        memset(&s, 0, sizeof s);
+        CHECK(pc_collect(&p, w, &s) == 0);
+        EXPECT(&s, "data 3", "Missing", 1);
+        UNSET(&s, "data 1", "Write Errors");
+        free(w);
+        pl_snap_free(&s);
+        pc_close(&p);
+    }
+    CHECK(pc_collect_tree(tmp("none"), "Btrfs Device", 0, 0, NULL, &s) == 0);
+    CHECK_EQ_U64(s.ninst, 0);
+    pl_snap_free(&s);
+}
+
 /* A file the user may not read is no_access (as root, chmod does not stop
  * reads: skipped). */
 static void test_denied(void)
@@ -376,6 +454,11 @@ static void test_live(void)
         CHECK(get(&s, n, "Global Reserve Bytes", &v) == 1);
     }
     pl_snap_free(&s);
+    /* a 5.6+ kernel lists each filesystem's devices */
+    CHECK(pc_collect_tree("/", "Btrfs Device", 0, 0, NULL, &s) == 0);
+    if (access("/sys/fs/btrfs/features", F_OK) == 0 && s.ninst > 0)
+        CHECK(get(&s, pl_snap_name(&s, 0), "Missing", &v) == 1);
+    pl_snap_free(&s);
 }
 
 int main(void)
@@ -383,6 +466,7 @@ int main(void)
     ct_tmp_init("test_btrfs");
     RUN(test_parsers);
     RUN(test_set);
+    RUN(test_devices);
     RUN(test_denied);
     RUN(test_live);
     ct_tmp_remove();
