@@ -27,6 +27,7 @@
 #include "ipvs.h"
 #include "arp.h"
 #include "ipvsdest.h"
+#include "sysvipc.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_snmp, &pl_ksrc_netstat, &pl_ksrc_snmp6,
@@ -48,5 +49,8 @@ const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_ipvs_stats,
     &pl_ksrc_arp,
     &pl_ksrc_ipvs_dests,
+    &pl_ksrc_ipc_shm, &pl_ksrc_ipc_msg, &pl_ksrc_ipc_sem,
+    &pl_ksrc_shmmax, &pl_ksrc_shmall, &pl_ksrc_shmmni, &pl_ksrc_msgmax, &pl_ksrc_msgmnb,
+    &pl_ksrc_msgmni, &pl_ksrc_semlim,
     NULL,
 };
