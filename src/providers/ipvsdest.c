@@ -31,7 +31,7 @@
 #define NOV PERF_DETAIL_NOVICE
 #define MAX_SLOTS (1u << 20)
 
-enum { S_DEST, NSRC };
+enum { S_DEST };             /* the row of the line: put_vals reads its fields */
 
 #define DEST_ROWS(R) \
     R(0, "Active Connections", "Connections to the real server in the ESTABLISHED state " \
@@ -48,7 +48,6 @@ static const pl_counter_def counters[] = { DEST_ROWS(PL_ROW_COUNTER) };
 static const pl_feed feeds[] = { DEST_ROWS(PL_ROW_FEED) };
 #define NC ((uint32_t)(sizeof counters / sizeof counters[0]))
 
-static const pl_feed_src srcs[NSRC] = { PL_FEED_SRC_ST(NULL, pl_ipvs_vals) };
 
 typedef struct dest_slot {
     pl_ipvs_key key;
@@ -199,19 +198,30 @@ static dest_slot *slot_of(dest_state *s, uint32_t n, const pl_ipvs_key *k)
     return d;
 }
 
+/* A line's counts into instance k, as the rows' PL_FIELDs say: what
+ * pl_feed_walk would set, without its general case per instance (tables
+ * of thousands of backends). */
+static void put_vals(pl_snapshot *snap, uint32_t k, const pl_ipvs_vals *v)
+{
+    for (uint32_t i = 0; i < NC; i++) {
+        uint16_t f = feeds[i].a;
+        if (v->st[f] == PL_NS_OK)
+            pl_snap_set(snap, k, i, v->v[f]);
+    }
+}
+
 static int dest_read(dest_state *s, const uint8_t *wanted, pl_snapshot *snap, int values)
 {
     const pl_ipvs_dests *t;
     const void *data;
-    pl_feed_in in;
     int e;
+    (void)wanted;            /* one line holds all three: each is set where known */
     pl_snap_clear(snap);
     if ((e = pl_feed_rows_source(s->k, snap, &data)) != 0)
         return e;
     t = data;
     s->reads++;
     s->hint = 0;
-    pl_feed_begin(&in, srcs, NSRC, NULL, snap, s);
     for (uint32_t n = 0; t && n < t->n; n++) {
         const pl_ipvsrow *r = (const pl_ipvsrow *)t->row + n;
         dest_slot *d;
@@ -225,10 +235,8 @@ static int dest_read(dest_state *s, const uint8_t *wanted, pl_snapshot *snap, in
         d->seen = s->reads;
         if ((k = pl_snap_add(snap, d->name, (uint32_t)(d - s->slot))) < 0)
             return ENOMEM;
-        if (values) {
-            pl_feed_put(&in, S_DEST, &r->vals);
-            pl_feed_walk(&in, (uint32_t)k, feeds, NC, wanted);
-        }
+        if (values)
+            put_vals(snap, (uint32_t)k, &r->vals);
     }
     return 0;
 }
