@@ -35,6 +35,7 @@ static const struct { uint32_t index; const char *name; } later[] = {
     { 61000, "SCSI Tape" }, { 62000, "TCP States" },
     { 63000, "XFS" },
     { 64000, "Btrfs" }, { 73000, "Btrfs Device" },
+    { 70000, "IPVS Backend" }, { 71000, "IPC" }, { 72000, "VFS" },
 };
 #define NLATER (sizeof later / sizeof later[0])
 #define NBUILTIN (36 + NLATER)

@@ -54,7 +54,7 @@ int pl_ksrc_get(pl_ksrc *k)
      * (one clock read; the parse after it does not move the values) */
     pl_now(&k->time, NULL, NULL);
     k->err = pl_file_read(&k->file, k->env, k->def->path);
-    if (!k->err && k->file.len == 0)
+    if (!k->err && k->file.len == 0 && !(k->def->flags & PL_KSRC_EMPTY))
         k->err = EINVAL;     /* an empty file is no source: its values are absent */
     if (!k->err)
         k->err = k->def->parse(k->file.buf, k->file.len, k->data);

@@ -21,7 +21,7 @@
 typedef struct pl_ksrc_def {
     const char *path;        /* below the environment's root: "proc/net/snmp" */
     size_t size;             /* bytes of the parsed struct */
-    unsigned flags;          /* PL_KSRC_WHOLE */
+    unsigned flags;          /* PL_KSRC_WHOLE, PL_KSRC_EMPTY */
     /* Parses len bytes (buf[len] is '\0', the last line ends with '\n') into
      * out, which holds the previous parse: the parser resets what it fills
      * and keeps any arrays it grew.  0; ENOMEM; EINVAL when the bytes are not
@@ -37,6 +37,10 @@ typedef struct pl_ksrc_def {
  * diskstats, net/dev, vmstat, interrupts) stop a read where a record does
  * not fit the kernel's page, so only a read of 0 ends them. */
 #define PL_KSRC_WHOLE 1u
+/* An empty file is a value, parsed as any other: a list of records that may
+ * have none (/proc/locks without locks).  Without it an empty file is no
+ * source (EINVAL): its values are absent. */
+#define PL_KSRC_EMPTY 2u
 
 /* A parsed value's status, beside it in the source's struct (st[k]): the
  * file did not have it, it was read, or it was malformed (negative, cut

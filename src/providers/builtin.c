@@ -22,6 +22,7 @@ static const pl_counterset_def *const builtin[] = {
     &pl_infiniband_def, &pl_fibrechannel_def, &pl_tape_def, &pl_tcpstates_def,
     &pl_xfs_def,
     &pl_btrfs_def, &pl_btrfs_dev_def,
+    &pl_ipvs_backend_def, &pl_ipc_def, &pl_vfs_def,
 };
 
 /* set once every set is in, so that later calls (one per new C API machine)

@@ -26,6 +26,9 @@
 #include "drm.h"
 #include "ipvs.h"
 #include "arp.h"
+#include "ipvsdest.h"
+#include "sysvipc.h"
+#include "locks.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_snmp, &pl_ksrc_netstat, &pl_ksrc_snmp6,
@@ -46,5 +49,10 @@ const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_tcp, &pl_ksrc_tcp6,
     &pl_ksrc_ipvs_stats,
     &pl_ksrc_arp,
+    &pl_ksrc_ipvs_dests,
+    &pl_ksrc_ipc_shm, &pl_ksrc_ipc_msg, &pl_ksrc_ipc_sem,
+    &pl_ksrc_shmmax, &pl_ksrc_shmall, &pl_ksrc_shmmni, &pl_ksrc_msgmax, &pl_ksrc_msgmnb,
+    &pl_ksrc_msgmni, &pl_ksrc_semlim,
+    &pl_ksrc_locks, &pl_ksrc_inodenr, &pl_ksrc_dentry, &pl_ksrc_aionr, &pl_ksrc_aiomax,
     NULL,
 };

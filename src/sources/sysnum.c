@@ -30,6 +30,21 @@ int pl_parse_sysnum3(const char *buf, size_t len, void *out)
     return numbers(buf, len, out, 3);
 }
 
+int pl_parse_sysnum4(const char *buf, size_t len, void *out)
+{
+    return numbers(buf, len, out, 4);
+}
+
+int pl_parse_sysnum2(const char *buf, size_t len, void *out)
+{
+    return numbers(buf, len, out, 2);
+}
+
+int pl_parse_sysnum6(const char *buf, size_t len, void *out)
+{
+    return numbers(buf, len, out, 6);
+}
+
 const pl_ksrc_def pl_ksrc_filenr = {
     "proc/sys/fs/file-nr", sizeof(pl_sysnum), PL_KSRC_WHOLE, pl_parse_sysnum3, NULL,
 };
