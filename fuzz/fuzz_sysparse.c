@@ -1,16 +1,19 @@
 /* libFuzzer target: the pure parsers that are not whole kernel files, and so
  * are not in pl_ksrc_all (fuzz_sources covers those): rtnetlink qdisc dump
- * messages (qdisc.h), zram's one-line stat files (zram.h) and bonding's
- * sysfs texts (bonding.h).
+ * messages (qdisc.h), zram's one-line stat files (zram.h), bonding's
+ * sysfs texts (bonding.h), and the ZFS kstats read per pool (kstat.h, zfs.h):
+ * the I/O kstat and a dataset's objset kstat.
  *
- *   byte 0   selects the parser (modulo 3);
+ *   byte 0   selects the parser (modulo 5);
  *   bytes 1.. the input: for qdisc the receive buffer as the kernel would
  *            hand it (in a copy of its exact size, 4-byte aligned as recv's
  *            buffer is); for the text parsers a NUL-terminated string.
  * A parse must never read past its input, and what it returns must be in
  * range (checked here). */
 #include "bonding.h"
+#include "kstat.h"
 #include "qdisc.h"
+#include "zfs.h"
 #include "zram.h"
 
 #include <stdint.h>
@@ -57,13 +60,43 @@ static void fuzz_text(int which, const uint8_t *p, size_t n)
     free(s);
 }
 
+/* A per-pool kstat as pl_file_read gives it: a '\n' ending the last line,
+ * then a '\0'; the objset kstat parsed twice into one struct, as its
+ * collects do. */
+static void fuzz_kstat(int which, const uint8_t *p, size_t n)
+{
+    char *s = malloc(n + 2);
+    size_t len = n;
+    if (!s)
+        return;
+    memcpy(s, p, n);
+    if (len > 0 && s[len - 1] != '\n')
+        s[len++] = '\n';
+    s[len] = '\0';
+    if (which == 3) {
+        pl_kstat_io io;
+        (void)pl_kstat_io_parse(s, len, &io);
+    } else {
+        static pl_kstat k;
+        const char *t;
+        for (int i = 0; i < 2; i++)
+            if (pl_parse_zfs_objset(s, len, &k) == 0 &&
+                (t = pl_kstat_text(&k, PL_OBJSET_NAME)) && strlen(t) >= len)
+                abort();
+        pl_kstat_release(&k);
+    }
+    free(s);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    if (data[0] % 3 == 0)
+    if (data[0] % 5 == 0)
         fuzz_qdisc(data + 1, size - 1);
+    else if (data[0] % 5 < 3)
+        fuzz_text(data[0] % 5, data + 1, size - 1);
     else
-        fuzz_text(data[0] % 3, data + 1, size - 1);
+        fuzz_kstat(data[0] % 5, data + 1, size - 1);
     return 0;
 }

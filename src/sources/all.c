@@ -26,6 +26,7 @@
 #include "drm.h"
 #include "ipvs.h"
 #include "arp.h"
+#include "zfs.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_snmp, &pl_ksrc_netstat, &pl_ksrc_snmp6,
@@ -46,5 +47,7 @@ const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_tcp, &pl_ksrc_tcp6,
     &pl_ksrc_ipvs_stats,
     &pl_ksrc_arp,
+    &pl_ksrc_zfs_arcstats, &pl_ksrc_zfs_zil, &pl_ksrc_zfs_dmu_tx, &pl_ksrc_zfs_zfetch,
+    &pl_ksrc_zfs_abd,
     NULL,
 };
