@@ -1,5 +1,5 @@
-/* The C floor of ZFS and ZFS Pool: what the providers do for `\ZFS\*` and
- * `\ZFS Pool(*)\*`, with nothing else.
+/* The C floor of ZFS, ZFS Pool and ZFS Dataset: what the providers do for
+ * `\ZFS\*`, `\ZFS Pool(*)\*` and `\ZFS Dataset(*)\*`, with nothing else.
  *   ZFS       arcstats, zil, dmu_tx, zfetchstats and abdstats of
  *             /proc/spl/kstat/zfs kept open and read to their end (seq_files),
  *             each wanted entry found at its line of the last collect (else
@@ -7,7 +7,9 @@
  *   ZFS Pool  /proc/spl/kstat/zfs and each pool's directory kept open and
  *             listed (rewinddir, readdir), each pool's state and objset-0x*
  *             files kept open and read, four values of each objset parsed,
- *             and <pool>/io when there is one.
+ *             and <pool>/io when there is one;
+ *   ZFS Dataset the same listings and files, six values and the dataset's
+ *             name of each objset.
  * FLOOR_ZFS_ROOT, when set, is put before every path (a fixture tree: this
  * VM has no ZFS).  Prints "floor ZFS <ns> ..." for bench/collect.lua. */
 #include <dirent.h>
@@ -17,7 +19,7 @@
 #include <string.h>
 
 #define FLOOR_NAME "floor_zfs"
-#define FLOOR_USAGE "[ZFS|ZFS Pool]"
+#define FLOOR_USAGE "[ZFS|ZFS Pool|ZFS Dataset]"
 #include "floor_common.h"
 
 #define NKS 5
@@ -43,7 +45,8 @@ static const char *const knames[NKS][40] = {
     { "struct_size", "linear_cnt", "linear_data_size", "scatter_cnt", "scatter_data_size",
       "scatter_chunk_waste", NULL },
 };
-static const char *const onames[] = { "reads", "writes", "nread", "nwritten", NULL };
+static const char *const onames[] = { "reads", "writes", "nread", "nwritten", "nunlinks",
+                                      "nunlinked", NULL };
 
 static const char *root = "";
 static rfile ks[NKS];
@@ -57,7 +60,7 @@ typedef struct pool {
     int has_io;
     char oname[MAXOBJ][32];
     rfile obj[MAXOBJ];
-    size_t oat[MAXOBJ][4];
+    size_t oat[MAXOBJ][6];
     int nobj;
 } pool;
 static pool pools[MAXPOOL];
@@ -132,7 +135,9 @@ static rfile *obj_of(pool *p, const char *name)
     return &p->obj[p->nobj++];
 }
 
-static void collect_pools(void)
+/* ZFS Pool (datasets 0) reads four values of each objset; ZFS Dataset
+ * (datasets 1) six, and copies the dataset's name, its instance. */
+static void collect_pools(int datasets)
 {
     struct dirent *de, *oe;
     rewinddir(top);
@@ -154,9 +159,15 @@ static void collect_pools(void)
             rfile *o;
             if (strncmp(oe->d_name, "objset-0x", 9) || !(o = obj_of(p, oe->d_name)))
                 continue;
-            const char *t = rf_read(o);
-            for (int i = 0; onames[i]; i++)
+            const char *t = rf_read(o), *n;
+            for (int i = 0; i < (datasets ? 6 : 4); i++)
                 take(t, o->len, onames[i], &p->oat[o - p->obj][i]);
+            if (datasets && (n = strstr(t, "\ndataset_name "))) {
+                char name[256];
+                n = strchr(n + 14, '7');
+                if (n && sscanf(n + 1, " %255[^\n]", name) == 1)
+                    floor_keep(strlen(name));
+            }
         }
     }
 }
@@ -166,20 +177,20 @@ static void collect_set(int set)
     if (set == 0)
         collect_zfs();
     else
-        collect_pools();
+        collect_pools(set == 2);
 }
 
-static const char *const set_names[] = { "ZFS", "ZFS Pool" };
+static const char *const set_names[] = { "ZFS", "ZFS Pool", "ZFS Dataset" };
 
 int main(int argc, char **argv)
 {
-    floor_bench b = { .names = set_names, .nsets = 2 };
+    floor_bench b = { .names = set_names, .nsets = 3 };
     char path[512];
     int any = 0;
     if (getenv("FLOOR_ZFS_ROOT"))
         root = getenv("FLOOR_ZFS_ROOT");
     if (!floor_args(&b, argc, argv))
-        b.want[0] = b.want[1] = 1;
+        b.want[0] = b.want[1] = b.want[2] = 1;
     for (int k = 0; k < NKS; k++) {
         snprintf(path, sizeof path, "%s/proc/spl/kstat/zfs/%s", root, kfile[k]);
         any |= have[k] = rf_open(&ks[k], path, 0);

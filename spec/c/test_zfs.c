@@ -299,6 +299,10 @@ static void test_live(void)
     if (access("/proc/spl/kstat/zfs", F_OK) != 0)
         CHECK_EQ_U64(s.ninst, 0);                /* no pools without the module */
     pl_snap_free(&s);
+    CHECK(pc_collect_tree("/", "ZFS Dataset", 0, 0, NULL, &s) == 0);
+    if (access("/proc/spl/kstat/zfs", F_OK) != 0)
+        CHECK_EQ_U64(s.ninst, 0);
+    pl_snap_free(&s);
 }
 
 /* ZFS Pool on the fixtures: state codes, the datasets' sums, the I/O
@@ -410,6 +414,69 @@ static void test_pool_changes(void)
     pl_snap_free(&s);
 }
 
+static uint32_t id_of(const pl_snapshot *s, const char *inst)
+{
+    int i = inst_of(s, inst);
+    return i < 0 ? UINT32_MAX : s->inst[i].id;
+}
+
+/* ZFS Dataset: one instance per objset kstat, named by its dataset_name. */
+static void test_datasets(void)
+{
+    const char *root = tmp("ds");
+    pl_snapshot s;
+    pctx p;
+    uint32_t id_a, id_b;
+    CHECK(pc_collect_tree(FX, "ZFS Dataset", 0, 0, NULL, &s) == 0);
+    CHECK_EQ_U64(s.ninst, 4);                   /* tank, tank/home, tank/my data, backup */
+    EXPECT(&s, "tank/home", "Reads/sec", 40000);
+    EXPECT(&s, "tank/home", "Writes/sec", 3000);
+    EXPECT(&s, "tank/home", "Read Bytes/sec", 163840000);
+    EXPECT(&s, "tank/home", "Write Bytes/sec", 12288000);
+    EXPECT(&s, "tank/home", "Unlinks/sec", 70);
+    EXPECT(&s, "tank/home", "Unlinked/sec", 68);
+    EXPECT(&s, "tank/my data", "Reads/sec", 11);  /* a name with a blank, kept whole */
+    EXPECT(&s, "tank/my data", "Write Bytes/sec", 28672);
+    EXPECT(&s, "backup", "Reads/sec", 0);
+    pl_snap_free(&s);
+
+    CHECK(pc_collect_tree("spec/fixtures/zfs-21", "ZFS Dataset", 0, 0, NULL, &s) == 0);
+    NAMES(&s, "rpool/ROOT/pve-1");
+    EXPECT(&s, "rpool/ROOT/pve-1", "Read Bytes/sec", 63067280992ull);
+    EXPECT(&s, "rpool/ROOT/pve-1", "Unlinked/sec", 13848);
+    pl_snap_free(&s);
+
+    /* a bad value, an objset without a name, ids kept across collects */
+    CHECK(mkdir(root, 0700) == 0);
+    CHECK(put(root, "proc/spl/kstat/zfs/a/state", "ONLINE\n") == 1);
+    objset_file(root, "proc/spl/kstat/zfs/a/objset-0x1", "a", "10");
+    objset_file(root, "proc/spl/kstat/zfs/a/objset-0x2", "a/b", "2x");
+    CHECK(put(root, "proc/spl/kstat/zfs/a/objset-0x3", "3 1 0x01 1 272 1 1\n"
+              "name                            type data\n"
+              "reads                           4    5\n") == 1);
+    CHECK(pc_open_set(&p, root, "ZFS Dataset", 0, 0) == 0);
+    memset(&s, 0, sizeof s);
+    CHECK(pc_collect(&p, NULL, &s) == 0);
+    CHECK_EQ_U64(s.ninst, 2);                   /* objset-0x3 has no dataset_name */
+    EXPECT(&s, "a", "Reads/sec", 10);
+    UNSET(&s, "a/b", "Reads/sec");              /* "2x" */
+    EXPECT(&s, "a/b", "Writes/sec", 3);
+    id_a = id_of(&s, "a");
+    id_b = id_of(&s, "a/b");
+    CHECK(id_a != id_b && id_a < 3 && id_b < 3);  /* three objsets seen: ids 0, 1, 2 */
+    objset_file(root, "proc/spl/kstat/zfs/a/objset-0x4", "a/d", "1");
+    CHECK(pc_collect(&p, NULL, &s) == 0);
+    CHECK_EQ_U64(id_of(&s, "a"), id_a);
+    CHECK_EQ_U64(id_of(&s, "a/b"), id_b);
+    CHECK_EQ_U64(id_of(&s, "a/d"), 3);          /* the fourth seen */
+    pl_snap_free(&s);
+    pc_close(&p);
+
+    CHECK(pc_collect_tree(tmp("none"), "ZFS Dataset", 0, 0, NULL, &s) == 0);
+    CHECK_EQ_U64(s.ninst, 0);
+    pl_snap_free(&s);
+}
+
 int main(void)
 {
     ct_tmp_init("test_zfs");
@@ -421,6 +488,7 @@ int main(void)
     RUN(test_absent);
     RUN(test_pools);
     RUN(test_pool_changes);
+    RUN(test_datasets);
     RUN(test_live);
     ct_tmp_remove();
     return CT_END();

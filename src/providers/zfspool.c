@@ -14,6 +14,8 @@
  *   Pool I/O <pool>/io, a KSTAT_TYPE_IO (kstat.h) that ZFS on Linux 0.6.5 to
  *           OpenZFS 2.0 have (spa_stats.c's spa_io_history; gone in 2.1).
  *
+ * ZFS Dataset (below) shows the same objset kstats one dataset each.
+ *
  * The directories are kept open and listed again each collect (rewinddir:
  * procfs tells nothing cheaper of a pool imported or a dataset mounted);
  * files are kept open and read only when a wanted counter needs them.  A
@@ -90,6 +92,7 @@ static const pl_feed_src srcs[NSRC] = { PL_FEED_SRC_ST(NULL, zprow) };
 
 typedef struct zobj {
     char file[32];           /* objset-0x<hex> */
+    uint32_t id;             /* ZFS Dataset's instance id: given in order of first sight */
     pl_file f;
     pl_kstat k;
     uint64_t seen;
@@ -113,6 +116,7 @@ typedef struct zp_state {
     zpool *pool;
     uint32_t npool, cap;
     uint64_t gen;
+    uint32_t next_id;        /* of the next objset seen */
 } zp_state;
 
 static void obj_close(zobj *o)
@@ -253,7 +257,7 @@ static int list_pools(zp_state *s)
 }
 
 /* The objset slot of file name in *out (NULL past the bound): 0 or ENOMEM. */
-static int obj_slot(zpool *p, const char *name, zobj **out)
+static int obj_slot(zp_state *s, zpool *p, const char *name, zobj **out)
 {
     zobj *o;
     *out = NULL;
@@ -275,6 +279,7 @@ static int obj_slot(zpool *p, const char *name, zobj **out)
     o = &p->obj[p->nobj++];
     memset(o, 0, sizeof *o);
     strcpy(o->file, name);
+    o->id = s->next_id++;
     pl_file_init(&o->f);
     *out = o;
     return 0;
@@ -297,7 +302,7 @@ static int list_objs(zp_state *s, zpool *p)
         entries += de->d_name[0] != '.';
         if (strncmp(de->d_name, "objset-0x", 9) != 0)
             continue;
-        if (obj_slot(p, de->d_name, &o) != 0)
+        if (obj_slot(s, p, de->d_name, &o) != 0)
             return ENOMEM;
         if (o)
             o->seen = s->gen;
@@ -328,6 +333,13 @@ static int pool_file(zp_state *s, zpool *p, const char *file, pl_file *f)
     return e;
 }
 
+/* Reads and parses objset o: 0 or errno (ENOMEM, or the file's). */
+static int read_obj(zp_state *s, zpool *p, zobj *o)
+{
+    int e = pool_file(s, p, o->file, &o->f);
+    return e ? e : pl_parse_zfs_objset(o->f.buf, o->f.len, &o->k);
+}
+
 /* The sums of the objsets' reads, writes and bytes, and their number: 0 or
  * ENOMEM.  A file unread leaves every sum unset, a value missing its own. */
 static int sum_objs(zp_state *s, zpool *p, zprow *r)
@@ -340,8 +352,7 @@ static int sum_objs(zp_state *s, zpool *p, zprow *r)
     memset(&r->v[C_READS], 0, 4 * sizeof r->v[0]);
     for (uint32_t i = 0; i < p->nobj; i++) {
         zobj *o = &p->obj[i];
-        if ((e = pool_file(s, p, o->file, &o->f)) != 0 ||
-            (e = pl_parse_zfs_objset(o->f.buf, o->f.len, &o->k)) != 0) {
+        if ((e = read_obj(s, p, o)) != 0) {
             if (e == ENOMEM)
                 return e;
             memset(ok, 0, sizeof ok);
@@ -450,4 +461,86 @@ const pl_counterset_def pl_zfs_pool_def = {
     "write operations and bytes summed, and the pool I/O kstat of versions before 2.1; no "
     "instances without the zfs module.",
     PERF_COUNTERSET_MULTI_INSTANCES, 0, NC, counters, &zp_ops, 68000, NULL,
+};
+
+/* ---- ZFS Dataset ------------------------------------------------------------ */
+/* One instance per dataset with an objset kstat, named by its dataset_name
+ * (`tank/home`, escaped), id given in order of first sight; the same files
+ * as above, each kept open and read once per collect (its name is in it). */
+enum { D_READS, D_WRITES, D_NREAD, D_NWRITTEN, D_NUNLINKS, D_NUNLINKED, ND };
+
+#define DS_ROWS(R) \
+    R(D_READS, "Reads/sec", "Read operations on the dataset per second (/proc/spl/kstat/zfs/" \
+      "<pool>/objset-0x* reads).", BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), \
+      PL_FIELD(0, PL_OBJSET_READS)) \
+    R(D_WRITES, "Writes/sec", "Write operations on the dataset per second (/proc/spl/kstat/zfs/" \
+      "<pool>/objset-0x* writes).", BULK, PL_NO_ID, NOV, 0, PL_U(COUNT, 1, COUNTER), \
+      PL_FIELD(0, PL_OBJSET_WRITES)) \
+    R(D_NREAD, "Read Bytes/sec", "Bytes read from the dataset per second (/proc/spl/kstat/zfs/" \
+      "<pool>/objset-0x* nread).", BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), \
+      PL_FIELD(0, PL_OBJSET_NREAD)) \
+    R(D_NWRITTEN, "Write Bytes/sec", "Bytes written to the dataset per second (/proc/spl/kstat/" \
+      "zfs/<pool>/objset-0x* nwritten).", BULK, PL_NO_ID, NOV, 0, PL_U(BYTES, 1, COUNTER), \
+      PL_FIELD(0, PL_OBJSET_NWRITTEN)) \
+    R(D_NUNLINKS, "Unlinks/sec", "Files unlinked on the dataset per second, queued for freeing " \
+      "(/proc/spl/kstat/zfs/<pool>/objset-0x* nunlinks).", BULK, PL_NO_ID, PERF_DETAIL_ADVANCED, \
+      0, PL_U(COUNT, 1, COUNTER), PL_FIELD(0, PL_OBJSET_NUNLINKS)) \
+    R(D_NUNLINKED, "Unlinked/sec", "Unlinked files whose space was freed per second (/proc/spl/" \
+      "kstat/zfs/<pool>/objset-0x* nunlinked).", BULK, PL_NO_ID, PERF_DETAIL_ADVANCED, 0, \
+      PL_U(COUNT, 1, COUNTER), PL_FIELD(0, PL_OBJSET_NUNLINKED))
+
+static const pl_counter_def dcounters[] = { DS_ROWS(PL_ROW_COUNTER) };
+static const pl_feed dfeeds[] = { DS_ROWS(PL_ROW_FEED) };
+_Static_assert(sizeof dcounters / sizeof dcounters[0] == ND, "one row per counter");
+static const pl_feed_src dsrcs[1] = { PL_FEED_SRC_ST(NULL, pl_kstat) };
+
+static int ds_read(void *state, const uint8_t *wanted, pl_snapshot *snap, int values)
+{
+    zp_state *s = state;
+    pl_feed_in in;
+    char name[NAME_MAX_ZFS];
+    int e;
+    pl_snap_clear(snap);
+    if ((e = list_pools(s)) != 0)
+        return e;
+    pl_feed_begin(&in, dsrcs, 1, NULL, snap, NULL);
+    for (uint32_t i = 0; i < s->npool; i++) {
+        zpool *p = &s->pool[i];
+        if (p->seen != s->gen)
+            continue;
+        if ((e = list_objs(s, p)) != 0)
+            return e;
+        for (uint32_t j = 0; j < p->nobj; j++) {
+            zobj *o = &p->obj[j];
+            const char *t;
+            int k;
+            if ((e = read_obj(s, p, o)) != 0) {
+                if (e == ENOMEM)
+                    return e;
+                continue;    /* unreadable: no name, no instance */
+            }
+            if (!(t = pl_kstat_text(&o->k, PL_OBJSET_NAME)) || !*t || strlen(t) >= sizeof name)
+                continue;
+            strcpy(name, t);
+            pl_name_sanitize(name);
+            if ((k = pl_snap_add(snap, name, o->id)) < 0)
+                return ENOMEM;
+            if (values) {
+                pl_feed_put(&in, 0, &o->k);
+                pl_feed_walk(&in, (uint32_t)k, dfeeds, ND, wanted);
+            }
+        }
+    }
+    return 0;
+}
+
+PL_READ_OPS(ds, zp_open, zp_close, ds_read);
+
+const pl_counterset_def pl_zfs_dataset_def = {
+    /* UUIDv5(perflib namespace, "ZFS Dataset") */
+    { 0x0b226a3a, 0xeb62, 0x59d2, { 0xac, 0x43, 0x3b, 0x42, 0x35, 0x90, 0x22, 0x00 } },
+    "ZFS Dataset",
+    "OpenZFS datasets with statistics, from /proc/spl/kstat/zfs/<pool>/objset-0x* (0.8 and "
+    "later): read and write operations and bytes, unlinks; no instances without the zfs module.",
+    PERF_COUNTERSET_MULTI_INSTANCES, 0, ND, dcounters, &ds_ops, 69000, NULL,
 };
