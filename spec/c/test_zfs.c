@@ -74,19 +74,33 @@ static void test_named(void)
     CHECK(k.st[10] == PL_NS_BAD);                /* no such KSTAT_DATA type */
     CHECK(k.st[11] == PL_NS_OK && k.v[11] == 0);
     CHECK(pl_kstat_text(&k, 0) == NULL);         /* a number has no text */
-    CHECK_EQ_U64(k.searched, 11);                /* first parse: every hint 0; only hits is there */
+    CHECK_EQ_U64(k.searched, 12);                /* first parse: every name searched for */
 
-    /* the same layout again: every present name at its hint, no search but
-     * the absent one's */
+    /* the same layout again: every present name at its line, and the absent
+     * one not looked for again */
     k.searched = 0;
     CHECK(parse(text, names, 12, &k) == 0);
-    CHECK_EQ_U64(k.searched, 1);
+    CHECK_EQ_U64(k.searched, 0);
+    CHECK(k.st[0] == PL_NS_OK && k.v[0] == 174896434 && k.st[5] == PL_NS_ABSENT);
+    CHECK_STR(pl_kstat_text(&k, 2), "tank/my data");
     /* another order (a newer module): found by search, never another's value */
     k.searched = 0;
     CHECK(parse(HDR "misses                          4    7\n"
                     "hits                            4    9\n", names, 4, &k) == 0);
     CHECK(k.v[0] == 9 && k.v[3] == 7 && k.st[1] == PL_NS_ABSENT && k.st[2] == PL_NS_ABSENT);
     CHECK_EQ_U64(k.searched, 4);
+    /* a value grown by a digit leaves the lines where they were: no search */
+    k.searched = 0;
+    CHECK(parse(HDR "misses                          4    17\n"
+                    "hits                            4    9\n", names, 4, &k) == 0);
+    CHECK(k.v[3] == 17 && k.v[0] == 9);
+    CHECK_EQ_U64(k.searched, 0);
+    /* a line more (a newer module): the layout changed, the absent searched */
+    CHECK(parse(HDR "misses                          4    17\n"
+                    "hits                            4    9\n"
+                    "memory_available_bytes          3    12\n", names, 4, &k) == 0);
+    CHECK(k.st[1] == PL_NS_OK && k.v[1] == 12);
+    CHECK_EQ_U64(k.searched, 2);                 /* memory_available_bytes, dataset_name */
 
     /* not a named kstat: every name absent */
     CHECK(parse("12 3 0x00 1 80 79205351707403 395818011156865\nnread nwritten\n1 2\n", names,

@@ -41,52 +41,53 @@ static int words_are(const char *p, const char *eol, const char *const *w, unsig
     return p == eol;
 }
 
-/* Records the entry lines after the "name type data" line: their starts and
- * name lengths.  0 or ENOMEM. */
-static int index_lines(const char *buf, const char *p, const char *end, pl_kstat *k)
+#define NONE UINT32_MAX
+
+/* Whether the line at p (within [.., end)) starts with the token name. */
+static int name_is(const char *p, const char *end, const char *name, size_t l)
 {
-    k->nline = 0;
+    return (size_t)(end - p) > l && memcmp(p, name, l) == 0 && pl_src_blank(p[l]);
+}
+
+/* The names with a line, in the order of their lines. */
+static void sort_hints(pl_kstat *k, unsigned n)
+{
+    k->nord = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned j = k->nord++;
+        if (k->hint[i] == NONE) {
+            k->nord--;
+            continue;
+        }
+        while (j > 0 && k->hint[k->order[j - 1]] > k->hint[i]) {
+            k->order[j] = k->order[j - 1];
+            j--;
+        }
+        k->order[j] = (uint8_t)i;
+    }
+}
+
+/* Searches the entry lines from p for name: the line's start, with
+ * hint[i] its index, or NULL (hint[i] NONE). */
+static const char *search(const char *p, const char *end, pl_kstat *k, unsigned i,
+                          const char *name)
+{
+    size_t l = strlen(name);
+    uint32_t j = 0;
+    k->searched++;
+    k->hint[i] = NONE;
     while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p)), *eol = nl ? nl : end, *s = p;
-        while (s < eol && !pl_src_blank(*s) && *s != '\0')
-            s++;
-        if (s > p) {
-            if (k->nline == k->lcap) {
-                uint32_t cap = k->lcap ? k->lcap * 2 : 64;
-                pl_kstat_line *l = realloc(k->line, cap * sizeof *l);
-                if (!l)
-                    return ENOMEM;
-                k->line = l;
-                k->lcap = cap;
-            }
-            k->line[k->nline].off = (uint32_t)(p - buf);
-            k->line[k->nline++].nlen = (uint32_t)(s - p);
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (name_is(p, end, name, l)) {
+            k->hint[i] = j;
+            return p;
         }
         if (!nl)
             break;
         p = nl + 1;
+        j++;
     }
-    return 0;
-}
-
-static int name_at(const char *buf, const pl_kstat *k, uint32_t i, const char *name, size_t l)
-{
-    return k->line[i].nlen == l && memcmp(buf + k->line[i].off, name, l) == 0;
-}
-
-/* The line of name: its hint first, then a search; -1 when absent. */
-static int64_t find(const char *buf, pl_kstat *k, unsigned i, const char *name)
-{
-    size_t l = strlen(name);
-    if (k->hint[i] < k->nline && name_at(buf, k, k->hint[i], name, l))
-        return k->hint[i];
-    k->searched++;
-    for (uint32_t j = 0; j < k->nline; j++)
-        if (name_at(buf, k, j, name, l)) {
-            k->hint[i] = j;
-            return j;
-        }
-    return -1;
+    return NULL;
 }
 
 /* Keeps text [s, e) in k->text: its offset, or -1 on ENOMEM. */
@@ -155,33 +156,53 @@ static int take_value(pl_kstat *k, unsigned i, const char *p, const char *eol)
     return 0;
 }
 
+/* The value of names[i] from its line at l: 0 or ENOMEM. */
+static int value_at(pl_kstat *k, unsigned i, const char *l, const char *end, const char *name)
+{
+    const char *eol = memchr(l, '\n', (size_t)(end - l));
+    k->st[i] = PL_NS_BAD;
+    return take_value(k, i, l + strlen(name), eol ? eol : end);
+}
+
 int pl_kstat_named(const char *buf, size_t len, const char *const *names, unsigned n,
                    pl_kstat *out)
 {
     static const char *const cols[] = { "name", "type", "data" };
-    const char *end = buf + len, *p, *nl;
-    int e;
+    const char *end = buf + len, *p, *nl, *data;
+    uint32_t j = 0, q = 0;
+    int e, miss = 0;
     if (n > PL_KSTAT_MAX)
         n = PL_KSTAT_MAX;
     memset(out->st, PL_NS_ABSENT, sizeof out->st);
     memset(out->dtype, 0xFF, sizeof out->dtype);
     out->tlen = 0;
-    out->nline = 0;
     if (header_type(buf, len, &p) != T_NAMED || !(nl = memchr(p, '\n', (size_t)(end - p))) ||
         !words_are(p, nl, cols, 3))
         return EINVAL;
-    if ((e = index_lines(buf, nl + 1, end, out)) != 0)
-        return e;
-    for (unsigned i = 0; i < n; i++) {
-        int64_t j = find(buf, out, i, names[i]);
-        const char *l, *eol;
-        if (j < 0)
-            continue;
-        l = buf + out->line[j].off;
-        eol = memchr(l, '\n', (size_t)(end - l));
-        out->st[i] = PL_NS_BAD;
-        if ((e = take_value(out, i, l + out->line[j].nlen, eol ? eol : end)) != 0)
-            return e;
+    /* one walk of the lines, each name tried at its line of the last parse */
+    for (data = p = nl + 1; p < end; j++) {
+        nl = memchr(p, '\n', (size_t)(end - p));
+        for (; q < out->nord && out->hint[out->order[q]] == j; q++) {
+            unsigned i = out->order[q];
+            if (i >= n || !name_is(p, end, names[i], strlen(names[i])))
+                miss = 1;
+            else if ((e = value_at(out, i, p, end, names[i])) != 0)
+                return e;
+        }
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+    miss |= q < out->nord;
+    /* another layout (another module version, or the first parse): the
+     * names not found are searched for, the absent ones too */
+    if (miss || j != out->lines) {
+        for (unsigned i = 0; i < n; i++)
+            if (out->st[i] == PL_NS_ABSENT && (p = search(data, end, out, i, names[i])) &&
+                (e = value_at(out, i, p, end, names[i])) != 0)
+                return e;
+        sort_hints(out, n);
+        out->lines = j;
     }
     return 0;
 }
@@ -198,11 +219,9 @@ const char *pl_kstat_text(const pl_kstat *k, unsigned i)
 void pl_kstat_release(void *out)
 {
     pl_kstat *k = out;
-    free(k->line);
     free(k->text);
-    k->line = NULL;
     k->text = NULL;
-    k->nline = k->lcap = k->tlen = k->tcap = 0;
+    k->tlen = k->tcap = 0;
 }
 
 static const char *const io_cols[PL_KIO_N] = {

@@ -14,9 +14,11 @@
  *
  * Entries are looked up by name, so that a name a version lacks is absent,
  * never 0 and never another entry's value.  The order of a kstat's entries
- * is fixed within a module version (its kstat_named_t array), so each name
- * is first tried at the line it was on in the previous parse and searched
- * for only when it is not there.  A name is the entry's first blank-
+ * is fixed within a module version (its kstat_named_t array), so one walk
+ * of the lines tries each name at the line it had in the previous parse;
+ * only when one is not there, or the number of lines changed, are the
+ * names not found searched for (an absent one is not looked for again while
+ * the layout stays).  A name is the entry's first blank-
  * separated token (the histogram kstats' "1 ns" names are never asked for). */
 #ifndef PL_KSTAT_H
 #define PL_KSTAT_H
@@ -28,11 +30,6 @@
 
 enum { PL_KSTAT_DATA_CHAR = 0, PL_KSTAT_DATA_STRING = 7 };
 
-typedef struct pl_kstat_line {
-    uint32_t off;            /* the line's start in the parsed bytes */
-    uint32_t nlen;           /* its name's length */
-} pl_kstat_line;
-
 /* A named kstat, parsed for a list of names: v[k] and st[k] (PL_NS_*) for
  * names[k].  A signed entry that is negative, a value that is not a whole
  * decimal or passes 2^64-1, or an unknown data type, is PL_NS_BAD.  For a
@@ -42,10 +39,10 @@ typedef struct pl_kstat {
     uint64_t v[PL_KSTAT_MAX];
     uint8_t st[PL_KSTAT_MAX];
     uint8_t dtype[PL_KSTAT_MAX];      /* the entry's KSTAT_DATA_* */
-    uint32_t hint[PL_KSTAT_MAX];      /* its line in the previous parse */
-    uint32_t searched;                /* names not at their hint (tests) */
-    pl_kstat_line *line;              /* kept across parses */
-    uint32_t nline, lcap;
+    uint32_t hint[PL_KSTAT_MAX];      /* its line in the previous parse, or none */
+    uint8_t order[PL_KSTAT_MAX];      /* the names with a line, in line order */
+    uint32_t nord, lines;             /* how many; the entry lines then */
+    uint32_t searched;                /* names searched for (tests) */
     char *text;                       /* the texts of CHAR and STRING entries */
     uint32_t tlen, tcap;
 } pl_kstat;
