@@ -7,8 +7,10 @@
  *                          (Linux: no other_size, 147), zil_stats (17),
  *                          dmu_tx_stats (13), zfetchstats (8), abdstats (21);
  *                          pools tank (ONLINE; objsets of dataset_kstats.c
- *                          with the 2.2 zil entries; a name with a space) and
- *                          backup (SUSPENDED);
+ *                          with the 2.2 zil entries, their data_size with
+ *                          ZFS_MAX_DATASET_NAME_LEN added as dataset_kstats.c
+ *                          does; a name with a space; txgs, a procfs_list of
+ *                          spa_stats.c, header only) and backup (SUSPENDED);
  *   spec/fixtures/zfs-21   a real OpenZFS 2.1 arcstats (the 123 entries of
  *                          zfs-2.1.16's arc_stats, from the test data of
  *                          xruins/mackerel-plugin-zfs-arcstats), nothing else
