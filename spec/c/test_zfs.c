@@ -30,6 +30,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -285,6 +286,46 @@ static void test_ratio(void)
     pc_close(&p);
 }
 
+/* Only the kstats a wanted counter needs are read: zil alone answers for
+ * the ZIL counters; the ARC's are unset without arcstats. */
+static void test_wanted(void)
+{
+    static const char *const zil_only[] = { "ZIL Commits/sec", NULL };
+    static const char *const state_only[] = { "State", NULL };
+    const char *root = tmp("wanted");
+    pl_snapshot s;
+    pctx p;
+    uint8_t *w;
+    CHECK(mkdir(root, 0700) == 0);
+    CHECK(put(root, "proc/spl/kstat/zfs/zil", "7 1 0x01 1 272 8012538347 351689526932992\n"
+              "name                            type data\n"
+              "zil_commit_count                4    10\n") == 1);
+    CHECK(pc_open_set(&p, root, "ZFS", 0, 0) == 0);
+    w = want_only(p.cs, zil_only);
+    memset(&s, 0, sizeof s);
+    CHECK(pc_collect(&p, w, &s) == 0);
+    EXPECT(&s, "", "ZIL Commits/sec", 10);
+    UNSET(&s, "", "ARC Size");
+    free(w);
+    CHECK(pc_collect(&p, NULL, &s) == 0);       /* arcstats fails, zil works: no failure */
+    EXPECT(&s, "", "ZIL Commits/sec", 10);
+    UNSET(&s, "", "ARC Hits/sec");
+    pl_snap_free(&s);
+    pc_close(&p);
+
+    /* ZFS Pool with State alone wanted: the objsets are not read */
+    CHECK(pc_open_set(&p, FX, "ZFS Pool", 0, 0) == 0);
+    w = want_only(p.cs, state_only);
+    memset(&s, 0, sizeof s);
+    CHECK(pc_collect(&p, w, &s) == 0);
+    EXPECT(&s, "tank", "State", 0);
+    UNSET(&s, "tank", "Datasets");
+    UNSET(&s, "tank", "Dataset Reads/sec");
+    free(w);
+    pl_snap_free(&s);
+    pc_close(&p);
+}
+
 /* No zfs module: no /proc/spl/kstat/zfs, the set fails with ENOENT. */
 static void test_absent(void)
 {
@@ -501,6 +542,7 @@ int main(void)
     RUN(test_fixture);
     RUN(test_versions);
     RUN(test_ratio);
+    RUN(test_wanted);
     RUN(test_absent);
     RUN(test_pools);
     RUN(test_pool_changes);
