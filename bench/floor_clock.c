@@ -1,5 +1,6 @@
-/* The C floor of Clock: one adjtimex(2) with modes 0 and one
- * clock_gettime(CLOCK_REALTIME), the offset, frequencies and jitter made
+/* The C floor of Clock: one adjtimex(2) with modes 0, one
+ * clock_gettime(CLOCK_REALTIME) and its localtime_r (the time zone's
+ * offset), the offset, frequencies and jitter made
  * doubles: what the provider does for `\Clock\*`, with nothing else.
  * Prints "floor Clock <ns> ..." for bench/collect.lua. */
 #include <stdint.h>
@@ -42,8 +43,12 @@ static void collect_set(int set)
             if (ints[i] >= 0)
                 floor_keep((uint64_t)ints[i]);
     }
-    if (clock_gettime(CLOCK_REALTIME, &now) == 0)
+    if (clock_gettime(CLOCK_REALTIME, &now) == 0) {
+        struct tm tm;
         floor_keep(bits((double)now.tv_sec + (double)now.tv_nsec * 1e-9));
+        if (localtime_r(&now.tv_sec, &tm))
+            floor_keep(bits((double)tm.tm_gmtoff));
+    }
 }
 
 static const char *const set_names[] = { "Clock" };

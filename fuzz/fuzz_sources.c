@@ -53,7 +53,7 @@ static void parse_as_file(const pl_ksrc_def *d, const uint8_t *text, size_t len,
 /* Each source's struct, allocated once at its exact size (ASan still sees
  * a write past its end) and zeroed per input, as pl_ksrc_attach zeroes it
  * once: no allocation of its own per run. */
-#define MAX_SOURCES 64
+#define MAX_SOURCES 128
 static void *outs[MAX_SOURCES];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -69,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     d = pl_ksrc_all[k];
     split = size - 2 ? data[1] % (size - 2 + 1) : 0;
     if (k >= MAX_SOURCES)
-        return 0;
+        abort();             /* more sources than outs[]: raise MAX_SOURCES, do not skip them */
     if (!outs[k] && !(outs[k] = malloc(d->size ? d->size : 1)))
         return 0;
     memset(outs[k], 0, d->size ? d->size : 1);

@@ -1,18 +1,25 @@
 /* libFuzzer target: the pure parsers that are not whole kernel files, and so
  * are not in pl_ksrc_all (fuzz_sources covers those): rtnetlink qdisc dump
  * messages (qdisc.h), zram's one-line stat files (zram.h), bonding's
- * sysfs texts (bonding.h), and the ZFS kstats read per pool (kstat.h, zfs.h):
- * the I/O kstat and a dataset's objset kstat.
+ * sysfs texts (bonding.h), the XFS statistics files (xfsstat.h), btrfs's
+ * "name value" files (btrfs.h) and the ZFS kstats read per pool (kstat.h,
+ * zfs.h): the I/O kstat and a dataset's objset kstat.
  *
- *   byte 0   selects the parser (modulo 5);
+ *   byte 0   selects the parser (modulo NPARSERS: 0 qdisc, 1 zram, 2 bonding,
+ *            3 xfsstat, 4 btrfs, 5 kstat I/O, 6 objset; each seed's byte 0 is
+ *            its parser's number);
  *   bytes 1.. the input: for qdisc the receive buffer as the kernel would
  *            hand it (in a copy of its exact size, 4-byte aligned as recv's
- *            buffer is); for the text parsers a NUL-terminated string.
+ *            buffer is); for xfsstat and btrfs the bytes alone in a copy of
+ *            their exact size (the parsers take a length, no NUL); for the
+ *            other text parsers a NUL-terminated string.
  * A parse must never read past its input, and what it returns must be in
  * range (checked here). */
 #include "bonding.h"
+#include "btrfs.h"
 #include "kstat.h"
 #include "qdisc.h"
+#include "xfsstat.h"
 #include "zfs.h"
 #include "zram.h"
 
@@ -43,7 +50,7 @@ static void fuzz_text(int which, const uint8_t *p, size_t n)
         return;
     memcpy(s, p, n);
     s[n] = '\0';
-    if (which == 1) {
+    if (which == 1 /* P_ZRAM */) {
         uint64_t v[12];
         if (pl_zram_fields(s, v, 12) > 12)
             abort();
@@ -60,6 +67,47 @@ static void fuzz_text(int which, const uint8_t *p, size_t n)
     free(s);
 }
 
+/* The parser must stay within n bytes and set only whole lines' fields. */
+static void fuzz_xfs(const uint8_t *p, size_t n)
+{
+    pl_xfsstat x;
+    char *s = malloc(n ? n : 1);
+    int set;
+    if (!s)
+        return;
+    memcpy(s, p, n);
+    set = pl_xfsstat_parse(s, n, &x);
+    for (int i = 0; i < PL_XS_FIELDS; i++) {
+        if (x.st[i] > 1 || (!x.st[i] && x.v[i]) || (x.st[i] && i < PL_XS_XPC && x.v[i] > UINT32_MAX))
+            abort();
+        set -= x.st[i];
+    }
+    if (set != 0)
+        abort();
+    free(s);
+}
+
+static void fuzz_btrfs(const uint8_t *p, size_t n)
+{
+    pl_btrfs_errs e;
+    pl_btrfs_commits c;
+    char *buf = malloc(n ? n : 1);       /* exact size: a read past n is caught */
+    if (!buf)
+        return;
+    memcpy(buf, p, n);
+    pl_btrfs_errs_parse(buf, n, &e);
+    pl_btrfs_commits_parse(buf, n, &c);
+    for (int k = 0; k < PL_BTE_N; k++)
+        if (e.st[k] > 2)
+            abort();
+    for (int k = 0; k < PL_BTC_N; k++)
+        if (c.st[k] > 2)
+            abort();
+    free(buf);
+}
+
+enum { P_QDISC, P_ZRAM, P_BOND, P_XFS, P_BTRFS, P_KSTAT_IO, P_OBJSET, NPARSERS };
+
 /* A per-pool kstat as pl_file_read gives it: a '\n' ending the last line,
  * then a '\0'; the objset kstat parsed twice into one struct, as its
  * collects do. */
@@ -73,7 +121,7 @@ static void fuzz_kstat(int which, const uint8_t *p, size_t n)
     if (len > 0 && s[len - 1] != '\n')
         s[len++] = '\n';
     s[len] = '\0';
-    if (which == 3) {
+    if (which == P_KSTAT_IO) {
         pl_kstat_io io;
         (void)pl_kstat_io_parse(s, len, &io);
     } else {
@@ -92,11 +140,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    if (data[0] % 5 == 0)
-        fuzz_qdisc(data + 1, size - 1);
-    else if (data[0] % 5 < 3)
-        fuzz_text(data[0] % 5, data + 1, size - 1);
-    else
-        fuzz_kstat(data[0] % 5, data + 1, size - 1);
+    switch (data[0] % NPARSERS) {
+    case P_QDISC: fuzz_qdisc(data + 1, size - 1); break;
+    case P_XFS: fuzz_xfs(data + 1, size - 1); break;
+    case P_BTRFS: fuzz_btrfs(data + 1, size - 1); break;
+    case P_KSTAT_IO:
+    case P_OBJSET: fuzz_kstat(data[0] % NPARSERS, data + 1, size - 1); break;
+    default: fuzz_text(data[0] % NPARSERS, data + 1, size - 1); break;   /* P_ZRAM, P_BOND */
+    }
     return 0;
 }

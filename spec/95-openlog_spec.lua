@@ -180,8 +180,10 @@ describe("perflib.open_log", function()
   end)
 
   it("replays on a clock that never goes back when the samples' clock steps back #lua53", function()
-    -- four samples; the 3rd and 4th get a monotonic clock 1000 s earlier (a reboot between two
-    -- files): the replay clock goes on by their wall-clock gap there, then by their own clock
+    -- four samples; the 3rd and 4th get a monotonic clock stepped back (a reboot between two
+    -- files): the replay clock goes on by their wall-clock gap there, then by their own clock.
+    -- The step is half the clock's value at the 3rd (1000 s would go below 0 on a machine up
+    -- for less than that, and the unsigned pack fails)
     local m = perflib.machine { root = "spec/fixtures/basic" }
     assert(perflib.define { name = "OL95 Step", machine = m, counters = { { name = "V" } },
                             collect = function() return { a = { 1 } } end })
@@ -190,12 +192,13 @@ describe("perflib.open_log", function()
     local path = dir .. "/step.blg"
     os.remove(path)
     local w = assert(perflib.log_writer(path))
-    local t, ts = {}, {}
+    local t, ts, back = {}, {}, nil
     for k = 1, 4 do
       local block = assert(q:collect()):block()
       if k >= 3 then                                -- PerfTimeStamp: the i64 at offset 8
         local lo, hi = string.unpack("<I4I4", block, 9)
-        local v = lo + hi * 4294967296 - 1000 * 10000000
+        back = back or math.floor((lo + hi * 4294967296) / 2)
+        local v = lo + hi * 4294967296 - back
         block = block:sub(1, 8) .. string.pack("<I4I4", v % 4294967296, math.floor(v / 4294967296)) .. block:sub(17)
       end
       local s = assert(perflib.sample_from_block(block, m))

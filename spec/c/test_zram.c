@@ -117,6 +117,27 @@ static void test_set(void)
     UNSET(&s, "zram3", "Original Data Bytes");
     UNSET(&s, "zram3", "Memory Used Bytes");
     EXPECT(&s, "zram3", "Disk Size", 8192);
+
+    /* A device's attributes are fixed while it exists: a bd_stat that was
+     * not there is not looked for again until the device leaves the
+     * listing; then the new zram3 has it: 7 x 4096 = 28672 bytes. */
+    {
+        char a[512], b[512];
+        CHECK(put(root, "sys/block/zram3/bd_stat", "7 0 0\n") == 1);
+        CHECK(pc_collect(&p, NULL, &s) == 0);
+        UNSET(&s, "zram3", "Backing Device Bytes");
+        snprintf(a, sizeof a, "%s/sys/block/zram3", root);
+        snprintf(b, sizeof b, "%s/sys/block/gone3", root);
+        CHECK(rename(a, b) == 0);
+        CHECK(pc_collect(&p, NULL, &s) == 0);
+        {
+            static const uint32_t ids[] = { 0 };
+            INSTS(&s, ids, "zram0");
+        }
+        CHECK(rename(b, a) == 0);
+        CHECK(pc_collect(&p, NULL, &s) == 0);
+        EXPECT(&s, "zram3", "Backing Device Bytes", 28672);
+    }
     pl_snap_free(&s);
     pc_close(&p);
 

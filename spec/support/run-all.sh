@@ -2,7 +2,7 @@
 # make test: C core tests, busted specs under Lua 5.4, the API specs under
 # Lua 5.1, 5.2, 5.3 and LuaJIT (each with its build/<lua>/perflib/core.so;
 # LuaJIT with lua5.1's, as it loads it once installed), then
-# the same C tests and 5.4 specs with AddressSanitizer + UBSan, then lint.
+# the same C tests and 5.4 specs with AddressSanitizer + UBSan; lint alongside.
 # Prints "<interpreter>: N passed, N failed" for each Lua, then the total as
 # the last line, "N passed, N failed, N skipped"; exits non-zero on any failure.
 set -u
@@ -14,7 +14,7 @@ counts=$(mktemp)
 # is left alone.
 PERFLIB_APPSEG_DIR=$(mktemp -d)
 export PERFLIB_APPSEG_DIR
-trap 'rm -f "$counts"; rm -rf "$PERFLIB_APPSEG_DIR"' EXIT
+trap 'rm -f "$counts" "${lint_out:-}" "${lint_counts:-}"; rm -rf "$PERFLIB_APPSEG_DIR"' EXIT
 status=0
 
 run_ctests() {          # $1: directory of test binaries
@@ -55,6 +55,41 @@ run_busted() {
 echo "== busted specs (Lua 5.4) ($SECONDS s)"
 run_busted lua5.4 busted
 
+# Lint (luacheck, cppcheck, ldoc, check-doc, luac): static, so it runs in the
+# background from the other Luas' specs on, and its output is printed in its place.
+lint_counts=$(mktemp)
+run_lint() {
+  local st=0
+  if command -v luacheck >/dev/null; then
+    luacheck -q . || st=1
+  fi
+  if command -v cppcheck >/dev/null; then
+    cppcheck --enable=warning,portability --error-exitcode=1 -q -Isrc/core -D_GNU_SOURCE \
+      --suppress=missingIncludeSystem src || st=1
+  fi
+  if command -v ldoc >/dev/null; then
+    ldoc --fatalwarnings . >/dev/null || { echo "ldoc: warnings in the API comments"; st=1; }
+    # every public function documented (doc/check-doc.lua prints the missing ones);
+    # counted as a test, so a gap shows in the failed count too
+    if LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
+        lua5.4 doc/check-doc.lua; then
+      echo "1 0 0" >> "$lint_counts"
+    else
+      echo "check-doc: public functions without a doc comment"; echo "0 1 0" >> "$lint_counts"; st=1
+    fi
+  fi
+  for f in lua/perflib/*.lua spec/*.lua spec/support/*.lua examples/*.lua bench/*.lua; do
+    [ -f "$f" ] || continue
+    luac5.4 -p "$f" || st=1
+  done
+  # the facade parses on every Lua (no 5.4-only syntax)
+  for f in lua/perflib/*.lua lua/perflib/rules/*.lua; do
+    if command -v luac5.1 >/dev/null; then luac5.1 -p "$f" || st=1; fi
+    if command -v luajit >/dev/null; then luajit -b "$f" /dev/null || st=1; fi
+  done
+  return $st
+}
+
 # The fuzz smoke builds and runs its targets (ASan, one core) while the
 # other Luas' specs and the ASan C tests run on the other: its output is
 # read after them.
@@ -64,6 +99,9 @@ if command -v "${FUZZ_CC:-clang}" >/dev/null; then
   (make -s --no-print-directory fuzz-smoke > "$fuzz_out" 2>&1; echo "rc=$?" >> "$fuzz_out") &
   fuzz_pid=$!
 fi
+lint_out=$(mktemp)
+(run_lint > "$lint_out" 2>&1; echo "rc=$?" >> "$lint_out") &
+lint_pid=$!
 
 # .busted's compat task: the specs every Lua runs; tests tagged with a version
 # this one lacks are left out (#lua52: an exit status from io.popen's close,
@@ -88,8 +126,9 @@ done
 echo "== C core tests under ASan + UBSan ($SECONDS s)"
 run_ctests build/san/ctest
 
-# the ASan pass has timing-sensitive specs (a terminal in tmux): the fuzz smoke is done first
+# the ASan pass has timing-sensitive specs (a terminal in tmux): the fuzz smoke and the lint are done first
 if [ -n "$fuzz_pid" ]; then wait "$fuzz_pid"; fi
+wait "$lint_pid"
 echo "== busted specs under ASan + UBSan ($SECONDS s)"
 asan=$(gcc -print-file-name=libasan.so) ubsan=$(gcc -print-file-name=libubsan.so)
 PERFLIB_CORE=build/san/perflib/core.so PERFLIB_COUNTS=$counts LD_PRELOAD="$asan:$ubsan" \
@@ -120,34 +159,13 @@ else
 fi
 rm -f "$fuzz_out"
 
-echo "== lint ($SECONDS s)"
-if command -v luacheck >/dev/null; then
-  luacheck -q . || status=1
-fi
-if command -v cppcheck >/dev/null; then
-  cppcheck --enable=warning,portability --error-exitcode=1 -q -Isrc/core -D_GNU_SOURCE \
-    --suppress=missingIncludeSystem src || status=1
-fi
-if command -v ldoc >/dev/null; then
-  ldoc --fatalwarnings . >/dev/null || { echo "ldoc: warnings in the API comments"; status=1; }
-  # every public function documented (doc/check-doc.lua prints the missing ones);
-  # counted as a test, so a gap shows in the failed count too
-  if LUA_PATH_5_4='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH_5_4='./build/?.so;;' \
-      lua5.4 doc/check-doc.lua; then
-    echo "1 0 0" >> "$counts"
-  else
-    echo "check-doc: public functions without a doc comment"; echo "0 1 0" >> "$counts"; status=1
-  fi
-fi
-for f in lua/perflib/*.lua spec/*.lua spec/support/*.lua examples/*.lua bench/*.lua; do
-  [ -f "$f" ] || continue
-  luac5.4 -p "$f" || status=1
-done
-# the facade parses on every Lua (no 5.4-only syntax)
-for f in lua/perflib/*.lua lua/perflib/rules/*.lua; do
-  if command -v luac5.1 >/dev/null; then luac5.1 -p "$f" || status=1; fi
-  if command -v luajit >/dev/null; then luajit -b "$f" /dev/null || status=1; fi
-done
+echo "== lint, started with the other Luas ($SECONDS s)"
+wait "$lint_pid"
+rc=$(sed -n 's/^rc=//p' "$lint_out" | tail -n 1)
+grep -v '^rc=' "$lint_out"
+cat "$lint_counts" >> "$counts"
+[ "$rc" = 0 ] || status=1
+rm -f "$lint_out" "$lint_counts"
 
 echo "== done ($SECONDS s)"
 printf '%s\n' "${per_lua[@]}"

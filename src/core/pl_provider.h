@@ -106,6 +106,14 @@ static inline int pl_mul_ok(uint64_t a, uint64_t b, uint64_t *out)
  * errno; a file whose device is gone (ENODEV, ENOENT, ESTALE, EISDIR) is
  * closed so that the next call opens the new one. */
 int pl_read_once(int *fd, const pl_env *env, const char *rel, char *buf, size_t size);
+/* pl_read_once for an attribute of a device whose attributes are fixed while
+ * it exists (a sysfs attribute group: zram's bd_stat is there or not by
+ * CONFIG_ZRAM_WRITEBACK): one that is not there when first opened (ENOENT)
+ * is remembered in *fd as PL_FD_ABSENT and not looked up again, which spares
+ * a failing path walk each collect.  Callers drop the record, and with it
+ * the mark, when the device leaves the listing; rel may be NULL then. */
+#define PL_FD_ABSENT (-2)
+int pl_read_attr(int *fd, const pl_env *env, const char *rel, char *buf, size_t size);
 /* pl_read_once of a file not kept open (text facts, listings): 0 or errno. */
 int pl_read_text(const pl_env *env, const char *rel, char *buf, size_t size);
 /* The first line of rel, escaped (pl_fact_escape), to emit as key when it is

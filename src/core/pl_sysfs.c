@@ -28,6 +28,16 @@ int pl_read_once(int *fd, const pl_env *env, const char *rel, char *buf, size_t 
     return 0;
 }
 
+int pl_read_attr(int *fd, const pl_env *env, const char *rel, char *buf, size_t size)
+{
+    int e;
+    if (*fd == PL_FD_ABSENT)
+        return ENOENT;
+    if ((e = pl_read_once(fd, env, rel, buf, size)) == ENOENT && *fd < 0)
+        *fd = PL_FD_ABSENT;
+    return e;
+}
+
 int pl_parse_i64_whole(const char *p, int64_t *v)
 {
     uint64_t u;

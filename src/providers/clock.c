@@ -15,7 +15,6 @@
 #include "clock.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -123,7 +122,11 @@ int pl_clock_zone(time_t t, long *gmtoff, char *name, size_t size)
     if (!localtime_r(&t, &tm))
         return EINVAL;
     *gmtoff = tm.tm_gmtoff;
-    snprintf(name, size, "%s", tm.tm_zone ? tm.tm_zone : "");
+    if (name && size) {
+        size_t l = tm.tm_zone ? strnlen(tm.tm_zone, size - 1) : 0;
+        memcpy(name, tm.tm_zone ? tm.tm_zone : "", l);
+        name[l] = '\0';
+    }
     return 0;
 }
 
@@ -173,10 +176,8 @@ static int clk_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
     }
     if (any_wanted(wanted, PL_CLK_NOW, PL_CLK_N) && clock_gettime(CLOCK_REALTIME, &now) == 0) {
         long off;
-        char zone[16];
         put_double(v, has, PL_CLK_NOW, (double)now.tv_sec + (double)now.tv_nsec * 1e-9);
-        if ((!wanted || wanted[PL_CLK_TZ]) &&
-            pl_clock_zone(now.tv_sec, &off, zone, sizeof zone) == 0)
+        if ((!wanted || wanted[PL_CLK_TZ]) && pl_clock_zone(now.tv_sec, &off, NULL, 0) == 0)
             put_double(v, has, PL_CLK_TZ, (double)off);
     }
     for (unsigned i = 0; i < PL_CLK_N; i++)

@@ -27,7 +27,8 @@ void pl_timex_convert(const struct timex *tx, int state, uint64_t v[PL_CLK_N],
 
 /* The local time zone at t (localtime_r: TZ, else /etc/localtime, read by
  * the C library once per process): its offset east of UTC in seconds into
- * *gmtoff and its abbreviation ("CET", "UTC") into name.  0, or EINVAL
+ * *gmtoff and its abbreviation ("CET", "UTC") into name (NULL: not wanted),
+ * cut to size.  0, or EINVAL
  * when t cannot be converted. */
 int pl_clock_zone(time_t t, long *gmtoff, char *name, size_t size);
 

@@ -127,9 +127,9 @@ static void cd_close(void *state)
 static int read_dev(cd_state *s, cdev *d, int k, char *buf, size_t size)
 {
     char rel[96] = "";
-    if (d->fd[k] < 0)
+    if (d->fd[k] == -1)   /* not yet open; PL_FD_ABSENT: not there */
         snprintf(rel, sizeof rel, CLASS "/cooling_device%u/%s", d->num, files[k]);
-    return pl_read_once(&d->fd[k], s->env, rel, buf, size);
+    return pl_read_attr(&d->fd[k], s->env, rel, buf, size);
 }
 
 /* Lists the devices and names them by type (read each time: a number can

@@ -21,6 +21,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,7 +206,7 @@ static int grow(ib_state *s, uint32_t n)
 /* Adds the ports of device dev to scratch[*n ...]: 0 or ENOMEM. */
 static int list_ports(ib_state *s, const char *dev, uint32_t *n)
 {
-    char rel[DEV_CAP + 64];
+    char rel[sizeof CLASS + NAME_MAX + 8];     /* dev: a d_name, up to NAME_MAX */
     struct dirent *e;
     DIR *d;
     int fd;

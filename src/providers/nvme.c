@@ -109,9 +109,9 @@ static void nv_close(void *state)
 static int read_attr(nv_state *s, unsigned num, int *fd, const char *name, char *buf, size_t size)
 {
     char rel[80] = "";
-    if (*fd < 0)
+    if (*fd == -1)   /* not yet open; PL_FD_ABSENT: not there */
         snprintf(rel, sizeof rel, "sys/class/nvme/nvme%u/%s", num, name);
-    return pl_read_once(fd, s->env, rel, buf, size);
+    return pl_read_attr(fd, s->env, rel, buf, size);
 }
 
 static int list_devs(nv_state *s, pl_snapshot *snap)

@@ -26,6 +26,8 @@ extern const pl_counterset_def pl_hwevents_def, pl_softnet_def, pl_conntrack_def
 extern const pl_counterset_def pl_gpu_device_def, pl_gpu_adapter_memory_def, pl_gpu_engine_def,
     pl_gpu_process_memory_def;
 extern const pl_counterset_def pl_infiniband_def, pl_fibrechannel_def, pl_tape_def;
+extern const pl_counterset_def pl_xfs_def;
+extern const pl_counterset_def pl_btrfs_def, pl_btrfs_dev_def;
 extern const pl_counterset_def pl_zfs_def, pl_zfs_pool_def, pl_zfs_dataset_def;
 
 /* Registers every built-in set with the process-wide registry, in title-index

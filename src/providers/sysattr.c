@@ -67,7 +67,7 @@ int pl_numdev_read(const pl_numclass *c, pl_numdev *d, int k, const char *file, 
                    size_t size)
 {
     char rel[160] = "";
-    if (d->fd[k] < 0)
+    if (d->fd[k] == -1)   /* not yet open; PL_FD_ABSENT: not there */
         snprintf(rel, sizeof rel, "%s/%s%u/%s", c->cls, c->prefix, d->num, file);
-    return pl_read_once(&d->fd[k], c->env, rel, buf, size);
+    return pl_read_attr(&d->fd[k], c->env, rel, buf, size);
 }

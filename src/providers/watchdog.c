@@ -186,9 +186,9 @@ static void read_dev(wd_state *s, wdev *d, uint32_t inst, const uint8_t *wanted,
         if (wanted && !wanted[k])
             continue;
         rel[0] = '\0';
-        if (d->fd[k] < 0)
+        if (d->fd[k] == -1)   /* not yet open; PL_FD_ABSENT: not there */
             snprintf(rel, sizeof rel, CLASS "/watchdog%u/%s", d->num, files[k]);
-        e = pl_read_once(&d->fd[k], s->env, rel, buf, sizeof buf);
+        e = pl_read_attr(&d->fd[k], s->env, rel, buf, sizeof buf);
         if (e == EACCES)
             pl_snap_deny(snap, inst, (uint32_t)k);
         else if (e == 0 && value(k, buf, &r->v[k]))

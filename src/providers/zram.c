@@ -155,9 +155,9 @@ static void z_close(void *state)
 static int read_dev(z_state *s, zdev *d, int k, char *buf, size_t size)
 {
     char rel[64] = "";
-    if (d->fd[k] < 0)
+    if (d->fd[k] == -1)      /* not yet open; PL_FD_ABSENT: not there */
         snprintf(rel, sizeof rel, "sys/block/zram%u/%s", d->num, files[k]);
-    return pl_read_once(&d->fd[k], s->env, rel, buf, size);
+    return pl_read_attr(&d->fd[k], s->env, rel, buf, size);
 }
 
 static int list_devs(z_state *s, pl_snapshot *snap)
