@@ -1,11 +1,13 @@
 /* libFuzzer target: the pure parsers that are not whole kernel files, and so
  * are not in pl_ksrc_all (fuzz_sources covers those): rtnetlink qdisc dump
  * messages (qdisc.h), zram's one-line stat files (zram.h), bonding's
- * sysfs texts (bonding.h), the XFS statistics files (xfsstat.h) and btrfs's
- * "name value" files (btrfs.h).
+ * sysfs texts (bonding.h), the XFS statistics files (xfsstat.h), btrfs's
+ * "name value" files (btrfs.h) and the ZFS kstats read per pool (kstat.h,
+ * zfs.h): the I/O kstat and a dataset's objset kstat.
  *
  *   byte 0   selects the parser (modulo NPARSERS: 0 qdisc, 1 zram, 2 bonding,
- *            3 xfsstat, 4 btrfs; each seed's byte 0 is its parser's number);
+ *            3 xfsstat, 4 btrfs, 5 kstat I/O, 6 objset; each seed's byte 0 is
+ *            its parser's number);
  *   bytes 1.. the input: for qdisc the receive buffer as the kernel would
  *            hand it (in a copy of its exact size, 4-byte aligned as recv's
  *            buffer is); for xfsstat and btrfs the bytes alone in a copy of
@@ -15,8 +17,10 @@
  * range (checked here). */
 #include "bonding.h"
 #include "btrfs.h"
+#include "kstat.h"
 #include "qdisc.h"
 #include "xfsstat.h"
+#include "zfs.h"
 #include "zram.h"
 
 #include <stdint.h>
@@ -102,7 +106,35 @@ static void fuzz_btrfs(const uint8_t *p, size_t n)
     free(buf);
 }
 
-enum { P_QDISC, P_ZRAM, P_BOND, P_XFS, P_BTRFS, NPARSERS };
+enum { P_QDISC, P_ZRAM, P_BOND, P_XFS, P_BTRFS, P_KSTAT_IO, P_OBJSET, NPARSERS };
+
+/* A per-pool kstat as pl_file_read gives it: a '\n' ending the last line,
+ * then a '\0'; the objset kstat parsed twice into one struct, as its
+ * collects do. */
+static void fuzz_kstat(int which, const uint8_t *p, size_t n)
+{
+    char *s = malloc(n + 2);
+    size_t len = n;
+    if (!s)
+        return;
+    memcpy(s, p, n);
+    if (len > 0 && s[len - 1] != '\n')
+        s[len++] = '\n';
+    s[len] = '\0';
+    if (which == P_KSTAT_IO) {
+        pl_kstat_io io;
+        (void)pl_kstat_io_parse(s, len, &io);
+    } else {
+        static pl_kstat k;
+        const char *t;
+        for (int i = 0; i < 2; i++)
+            if (pl_parse_zfs_objset(s, len, &k) == 0 &&
+                (t = pl_kstat_text(&k, PL_OBJSET_NAME)) && strlen(t) >= len)
+                abort();
+        pl_kstat_release(&k);
+    }
+    free(s);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -112,6 +144,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case P_QDISC: fuzz_qdisc(data + 1, size - 1); break;
     case P_XFS: fuzz_xfs(data + 1, size - 1); break;
     case P_BTRFS: fuzz_btrfs(data + 1, size - 1); break;
+    case P_KSTAT_IO:
+    case P_OBJSET: fuzz_kstat(data[0] % NPARSERS, data + 1, size - 1); break;
     default: fuzz_text(data[0] % NPARSERS, data + 1, size - 1); break;   /* P_ZRAM, P_BOND */
     }
     return 0;

@@ -29,6 +29,7 @@
 #include "ipvsdest.h"
 #include "sysvipc.h"
 #include "locks.h"
+#include "zfs.h"
 
 const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_snmp, &pl_ksrc_netstat, &pl_ksrc_snmp6,
@@ -54,5 +55,7 @@ const pl_ksrc_def *const pl_ksrc_all[] = {
     &pl_ksrc_shmmax, &pl_ksrc_shmall, &pl_ksrc_shmmni, &pl_ksrc_msgmax, &pl_ksrc_msgmnb,
     &pl_ksrc_msgmni, &pl_ksrc_semlim,
     &pl_ksrc_locks, &pl_ksrc_inodenr, &pl_ksrc_dentry, &pl_ksrc_aionr, &pl_ksrc_aiomax,
+    &pl_ksrc_zfs_arcstats, &pl_ksrc_zfs_zil, &pl_ksrc_zfs_dmu_tx, &pl_ksrc_zfs_zfetch,
+    &pl_ksrc_zfs_abd,
     NULL,
 };
