@@ -32,7 +32,7 @@ static const struct { uint32_t index; const char *name; } later[] = {
     { 52000, "GPU Process Memory" },
     { 53000, "Task States" }, { 54000, "Container" }, { 55000, "IPVS" }, { 56000, "ARP Cache" },
     { 57000, "ZRAM" }, { 58000, "NVMe Controller" }, { 59000, "InfiniBand" }, { 60000, "Fibre Channel" },
-    { 61000, "SCSI Tape" }, { 62000, "TCP States" },
+    { 61000, "SCSI Tape" }, { 62000, "TCP States" }, { 65000, "Bcache" }, { 66000, "Bcache Device" },
 };
 #define NLATER (sizeof later / sizeof later[0])
 #define NBUILTIN (36 + NLATER)

@@ -20,6 +20,7 @@ static const pl_counterset_def *const builtin[] = {
     &pl_gpu_device_def, &pl_gpu_adapter_memory_def, &pl_gpu_engine_def, &pl_gpu_process_memory_def,
     &pl_taskstates_def, &pl_container_def, &pl_ipvs_def, &pl_arp_def, &pl_zram_def, &pl_nvme_def,
     &pl_infiniband_def, &pl_fibrechannel_def, &pl_tape_def, &pl_tcpstates_def,
+    &pl_bcache_def, &pl_bcache_dev_def,
 };
 
 /* set once every set is in, so that later calls (one per new C API machine)

@@ -26,6 +26,7 @@ extern const pl_counterset_def pl_hwevents_def, pl_softnet_def, pl_conntrack_def
 extern const pl_counterset_def pl_gpu_device_def, pl_gpu_adapter_memory_def, pl_gpu_engine_def,
     pl_gpu_process_memory_def;
 extern const pl_counterset_def pl_infiniband_def, pl_fibrechannel_def, pl_tape_def;
+extern const pl_counterset_def pl_bcache_def, pl_bcache_dev_def;
 
 /* Registers every built-in set with the process-wide registry, in title-index
  * order, at its fixed index (1000, 2000, ...).  Called by the libraries that
