@@ -10,7 +10,8 @@
 
 /* A size as bch_hprint (drivers/md/bcache/util.c) prints it, with the '\n'
  * of sysfs_hprint.  Since Linux 4.14 ("bcache: fix bch_hprint crash and
- * improve output") it is "%llu.%i%c": the value shifted right by 10 at
+ * improve output", also taken by stable kernels of the time, so the kernel
+ * version does not tell) it is "%llu.%i%c": the value shifted right by 10 at
  * least once and until under 1000, one digit t * 10 / 1024 of the last
  * remainder t, and the unit of "kMGTPEZY" ("0.5k" is 512, "1.2M" about
  * 1.2 MiB).  Before, values under 1024 were bare decimals ("512", exact),
