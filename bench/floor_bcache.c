@@ -4,7 +4,7 @@
  * registered and stopped at any time); Bcache then preads its 20 kept files
  * per set and parses each (a decimal, or a bch_hprint size: digits, a
  * tenth, a unit); Bcache Device reads each set's directory for its bdevN
- * and cacheN links (open, readdir, close, as the provider does) and preads
+ * and cacheN links (kept open and rewound, as the provider does) and preads
  * a backing device's 10 files or a cache device's 4 (priority_stats' five
  * lines parsed too).  BENCH_ROOT (default "/") is the root, so that the
  * floor and bench/collect.lua can run on spec/fixtures/bcache where a
@@ -43,7 +43,7 @@ static const char *const cfiles[] = { "io_errors", "written", "metadata_written"
 static char root[512] = "/", setdir[MAXSET][1024];
 static rfile sf[MAXSET][NSETF], df[MAXDEV][10];
 static int nset, ndev, devn[MAXDEV];
-static DIR *top;
+static DIR *top, *setd[MAXSET];
 
 /* A decimal, or digits[.d]unit as bch_hprint writes them. */
 static uint64_t size_of(const char *p)
@@ -106,12 +106,11 @@ static void collect_set(int set)
         return;
     }
     for (int s = 0; s < nset; s++) {
-        DIR *d = opendir(setdir[s]);
-        if (!d)
+        if (!setd[s])
             continue;
-        while ((de = readdir(d)) != NULL)
+        rewinddir(setd[s]);
+        while ((de = readdir(setd[s])) != NULL)
             listed += link_kind(de->d_name) != 0;
-        closedir(d);
     }
     floor_keep(listed);
     for (int i = 0; i < ndev; i++)
@@ -157,7 +156,7 @@ static void open_all(void)
                     open_file(&df[ndev][k], dir, cache ? cfiles[k] : bfiles[k]);
                 ndev++;
             }
-            closedir(d);
+            setd[nset] = d;
         }
         nset++;
     }

@@ -20,6 +20,7 @@
 #include "pl_provider.h"
 #include "pl_ksrc.h"
 #include "bcache.h"
+#include "bcache_list.h"
 #include "ctest.h"
 #include "ctest_snap.h"
 #include "ct_tmp.h"
@@ -132,6 +133,59 @@ static void test_state_uuid(void)
     CHECK(!pl_bch_is_uuid("register") && !pl_bch_is_uuid("pendings_cleanup"));
     CHECK(!pl_bch_is_uuid("5F3C1A2E-8B47-4D0E-9C61-0A7E3B2D4F18"));   /* %pU is lower case */
     CHECK(!pl_bch_is_uuid(A "0") && !pl_bch_is_uuid("5f3c1a2e-8b47-4d0e-9c61-0a7e3b2d4f1"));
+}
+
+/* The keyed records: in key order whatever the listing's order, a kept
+ * record keeps its contents, a gone one is dropped, a new one is inited. */
+typedef struct krec {
+    char key[PL_BCH_KEY];
+    int v;
+} krec;
+static int inits, drops;
+static void k_init(void *rec, void *ctx)
+{
+    ((krec *)rec)->v = ++inits + *(int *)ctx;
+}
+static void k_drop(void *rec)
+{
+    drops += ((krec *)rec)->v;
+}
+
+static void test_keyed(void)
+{
+    static const char *const first[] = { "d", "b", "a", "c" }, *const second[] = { "e", "c", "a" };
+    pl_bch_keyed t;
+    int base = 100;
+    krec *r;
+    pl_bch_keyed_init(&t, sizeof(krec));
+    for (int i = 0; i < 4; i++)
+        CHECK(pl_bch_key_add(&t, first[i]) == 0);
+    CHECK(pl_bch_key_add(&t, "a" "0123456789012345678901234567890123456789012345678901234567890123"
+                             "45678901234567890123456789012345") == 0);   /* 97 bytes: refused */
+    CHECK(pl_bch_keyed_sync(&t, k_init, &base, k_drop) == 0);
+    r = t.v;
+    CHECK_EQ_U64(t.n, 4);
+    CHECK_STR(r[0].key, "a");
+    CHECK_STR(r[3].key, "d");
+    /* new records are inited from the end of the key order: d 101, c 102, b 103, a 104 */
+    CHECK_EQ_U64(r[0].v, 104);
+    CHECK_EQ_U64(r[2].v, 102);
+    for (int i = 0; i < 3; i++)
+        CHECK(pl_bch_key_add(&t, second[i]) == 0);
+    CHECK(pl_bch_keyed_sync(&t, k_init, &base, k_drop) == 0);
+    r = t.v;
+    CHECK_EQ_U64(t.n, 3);
+    CHECK_STR(r[0].key, "a");
+    CHECK_STR(r[1].key, "c");
+    CHECK_STR(r[2].key, "e");
+    CHECK_EQ_U64(r[0].v, 104);                           /* kept */
+    CHECK_EQ_U64(r[1].v, 102);
+    CHECK_EQ_U64(r[2].v, 105);                           /* new: the fifth */
+    CHECK_EQ_U64(drops, 103 + 101);                      /* "b" and "d" went */
+    CHECK(pl_bch_keyed_sync(&t, k_init, &base, k_drop) == 0);   /* an empty listing */
+    CHECK_EQ_U64(t.n, 0);
+    CHECK_EQ_U64(drops, 204 + 104 + 102 + 105);
+    pl_bch_keyed_free(&t, k_drop);
 }
 
 static void test_set(void)
@@ -290,6 +344,10 @@ static void test_rates(void)
     CHECK(fabs(val2(&d0, &d1, "nvme0n1", "Written Bytes/sec") - 53687091.2) < 1e-6);
     /* the ratio is of the totals: 29501 / 30497 */
     CHECK(fabs(val2(&s1, &s1, A, "% Cache Hit Ratio") - 100.0 * 29501 / 30497) < 1e-9);
+    /* a file that was not there is not looked for again while its set stays */
+    CHECK(put(root, "sys/fs/bcache/" B "/stats_total/cache_readaheads", "4\n") == 1);
+    CHECK(pc_collect(&p, NULL, &s1) == 0);
+    UNSET(&s1, B, "Cache Readaheads");
     /* set B goes (unregistered), the cache0 link of A goes (its device failed) */
     snprintf(cmd, sizeof cmd, "rm -rf %s/sys/fs/bcache/" B " %s/" CPY "cache0", root, root);
     CHECK(system(cmd) == 0);
@@ -297,12 +355,14 @@ static void test_rates(void)
     NAMES(&s1, A);
     NAMES(&d1, "bcache0");
     EXPECT(&d1, "bcache0", "Cache Hits/sec", 28000);
-    /* and back: a set with a new cache link gets its own record */
+    /* and back: the set and its links get new records */
     snprintf(cmd, sizeof cmd, "cp -a " FX "/sys/fs/bcache/" B " %s/sys/fs/bcache/", root);
     CHECK(system(cmd) == 0);
-    CHECK(pc_collect(&q, NULL, &d1) == 0);
+    CHECK(put(root, "sys/fs/bcache/" B "/stats_total/cache_readaheads", "4\n") == 1);
+    CHECK(pc_collect(&q, NULL, &d1) == 0 && pc_collect(&p, NULL, &s1) == 0);
     NAMES(&d1, "bcache0", B "/bdev1", "sdd2");
     EXPECT(&d1, "sdd2", "IO Errors", 2);
+    EXPECT(&s1, B, "Cache Readaheads", 4);                             /* a new record looks */
     pl_snap_free(&s0);
     pl_snap_free(&s1);
     pl_snap_free(&d0);
@@ -378,6 +438,7 @@ int main(void)
     RUN(test_hsize);
     RUN(test_prio);
     RUN(test_state_uuid);
+    RUN(test_keyed);
     RUN(test_set);
     RUN(test_devices);
     RUN(test_rates);

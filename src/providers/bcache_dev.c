@@ -21,7 +21,8 @@
  * sort every bucket's priority under the bucket lock (node_exporter reads
  * it only when asked): it is read only when one of its counters is wanted.
  * The sets are listed at each collect (a readdir of /sys/fs/bcache and of
- * each set); files stay open while their link stays. */
+ * each set, their directories kept open and rewound); files stay open
+ * while their link stays. */
 #include "pl_provider.h"
 #include "providers.h"
 #include "pl_rowset.h"
@@ -142,10 +143,16 @@ typedef struct bdev {
     int fd[NFD];
 } bdev;
 
+/* A set's directory, kept open and rewound for each listing of its links. */
+typedef struct bset_dir {
+    char key[PL_BCH_KEY];    /* first: the UUID */
+    DIR *dir;
+} bset_dir;
+
 typedef struct d_state {
     pl_env *env;
     pl_classdir top;
-    pl_bch_keyed sets;       /* of the UUIDs alone (records of a key) */
+    pl_bch_keyed sets;       /* of bset_dir */
     pl_bch_keyed devs;       /* of bdev */
     pl_names names;
 } d_state;
@@ -220,15 +227,18 @@ static void dev_close(void *rec)
     }
 }
 
-static void key_only(void *rec, void *ctx)
+static void dir_init(void *rec, void *ctx)
 {
-    (void)rec;
     (void)ctx;
+    ((bset_dir *)rec)->dir = NULL;
 }
 
-static void drop_key(void *rec)
+static void dir_close(void *rec)
 {
-    (void)rec;
+    bset_dir *b = rec;
+    if (b->dir)
+        closedir(b->dir);
+    b->dir = NULL;
 }
 
 static int d_open(pl_env *env, void **state)
@@ -237,7 +247,7 @@ static int d_open(pl_env *env, void **state)
     if (!s)
         return ENOMEM;
     s->env = pl_env_ref(env);
-    pl_bch_keyed_init(&s->sets, PL_BCH_KEY);
+    pl_bch_keyed_init(&s->sets, sizeof(bset_dir));
     pl_bch_keyed_init(&s->devs, sizeof(bdev));
     pl_names_init(&s->names);
     *state = s;
@@ -250,35 +260,38 @@ static void d_close(void *state)
     if (!s)
         return;
     pl_bch_keyed_free(&s->devs, dev_close);
-    pl_bch_keyed_free(&s->sets, drop_key);
+    pl_bch_keyed_free(&s->sets, dir_close);
     pl_names_free(&s->names);
     pl_classdir_close(&s->top);
     pl_env_unref(s->env);
     free(s);
 }
 
-/* The bdev<N> and cache<N> links of set uuid, as keys of s->devs. */
-static int list_links(d_state *s, const char *uuid)
+/* The bdev<N> and cache<N> links of set b, as keys of s->devs; its
+ * directory is opened once and rewound after (no allocation). */
+static int list_links(d_state *s, bset_dir *b)
 {
     char rel[PL_BCH_KEY + 32], key[PL_BCH_KEY + 256];    /* a longer key is refused */
     struct dirent *de;
     unsigned n;
-    DIR *dir;
     int fd, e = 0;
-    snprintf(rel, sizeof rel, PL_BCH_SETS "/%s", uuid);
-    if ((fd = pl_open_rel(s->env, rel)) < 0)
-        return 0;                                  /* gone meanwhile */
-    if (!(dir = fdopendir(fd))) {
-        close(fd);
-        return errno == ENOMEM ? ENOMEM : 0;
+    if (b->dir) {
+        rewinddir(b->dir);
+    } else {
+        snprintf(rel, sizeof rel, PL_BCH_SETS "/%s", b->key);
+        if ((fd = pl_open_rel(s->env, rel)) < 0)
+            return 0;                              /* gone meanwhile */
+        if (!(b->dir = fdopendir(fd))) {
+            close(fd);
+            return errno == ENOMEM ? ENOMEM : 0;
+        }
     }
-    while (!e && (de = readdir(dir)) != NULL)
+    while (!e && (de = readdir(b->dir)) != NULL)
         if (pl_entry_number(de->d_name, "bdev", 1u << 20, &n) ||
             pl_entry_number(de->d_name, "cache", 1u << 20, &n)) {
-            snprintf(key, sizeof key, "%s/%s", uuid, de->d_name);
+            snprintf(key, sizeof key, "%s/%s", b->key, de->d_name);
             e = pl_bch_key_add(&s->devs, key);
         }
-    closedir(dir);
     return e;
 }
 
@@ -288,10 +301,10 @@ static int list_devs(d_state *s, pl_snapshot *snap)
     if (snap)
         pl_snap_clear(snap);
     if ((e = pl_bch_list_sets(&s->sets, &s->top, s->env)) != 0 ||
-        (e = pl_bch_keyed_sync(&s->sets, key_only, NULL, drop_key)) != 0)
+        (e = pl_bch_keyed_sync(&s->sets, dir_init, NULL, dir_close)) != 0)
         return e;
     for (uint32_t i = 0; i < s->sets.n; i++)
-        if ((e = list_links(s, (const char *)s->sets.v + (size_t)i * PL_BCH_KEY)) != 0)
+        if ((e = list_links(s, (bset_dir *)s->sets.v + i)) != 0)
             return e;
     if ((e = pl_bch_keyed_sync(&s->devs, dev_init, s->env, dev_close)) != 0 ||
         (e = pl_names_begin(&s->names, s->devs.n)) != 0)

@@ -45,13 +45,28 @@ static int key_cmp(const void *a, const void *b)
     return strcmp(a, b);
 }
 
+/* Insertion sort: readdir's order rarely changes between listings, so this
+ * is about one pass; and unlike glibc's qsort it never allocates. */
+static void sort_keys(char (*k)[PL_BCH_KEY], uint32_t n)
+{
+    char tmp[PL_BCH_KEY];
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t j = i;
+        if (strcmp(k[i - 1], k[i]) <= 0)
+            continue;
+        memcpy(tmp, k[i], sizeof tmp);
+        for (; j > 0 && strcmp(k[j - 1], tmp) > 0; j--)
+            memcpy(k[j], k[j - 1], sizeof tmp);
+        memcpy(k[j], tmp, sizeof tmp);
+    }
+}
+
 int pl_bch_keyed_sync(pl_bch_keyed *t, void (*init)(void *rec, void *ctx), void *ctx,
                       void (*drop)(void *rec))
 {
     uint32_t i, j, kept = 0, nk = t->nkeys;
     char *nv;
-    if (nk)
-        qsort(t->keys, nk, sizeof *t->keys, key_cmp);
+    sort_keys(t->keys, nk);
     t->nkeys = 0;
     if (nk > t->cap) {
         void *g = realloc(t->v, nk * t->size);
@@ -165,13 +180,15 @@ void pl_bch_read(const pl_env *env, const char *dir, const pl_bch_file *files, i
     for (int k = 0; k < nf; k++) {
         uint32_t m = file_mask(&files[k]);
         int e;
-        if (!(need & m))
+        if (!(need & m) || fd[k] == PL_BCH_NOFILE)
             continue;
         rel[0] = '\0';
         if (fd[k] < 0)
             snprintf(rel, sizeof rel, "%s/%s", dir, files[k].rel);
         if ((e = pl_read_once(&fd[k], env, rel, buf, sizeof buf)) == 0)
             parse(&files[k], buf, r);
+        else if (e == ENOENT && rel[0])
+            fd[k] = PL_BCH_NOFILE;      /* this kernel has no such attribute */
         else if (e == EACCES)
             for (uint32_t c = 0; c < nc; c++)
                 if ((feeds[c].op == PL_FEED_FIELD || feeds[c].op == PL_FEED_SUM) &&
