@@ -6,7 +6,10 @@
 --
 -- Environment: BENCH_ROUNDS (default 7), BENCH_SECONDS per set and round
 -- (default 0.15), BENCH_FLOOR (default build/bench/floor), BENCH_ONLY (a Lua
--- pattern: only the sets whose label matches, and no Global line).
+-- pattern: only the sets whose label matches, and no Global line), BENCH_ROOT
+-- (perflib's queries read below this root instead of "/"; with BENCH_ONLY of
+-- sets whose floors read BENCH_ROOT too, as floor_bcache does, to time a set
+-- on its fixture tree where this machine lacks the hardware).
 
 local perflib = require "perflib"
 local common = dofile((arg[0]:match("^(.*)/") or ".") .. "/common.lua")
@@ -19,6 +22,12 @@ local ROUNDS = math.tointeger(tonumber(os.getenv("BENCH_ROUNDS") or "")) or 7
 local SECONDS = tonumber(os.getenv("BENCH_SECONDS") or "") or 0.15
 local FLOOR = os.getenv("BENCH_FLOOR") or "build/bench/floor"
 local clock = perflib.clock
+local ROOT = os.getenv("BENCH_ROOT")
+local SOURCE = perflib           -- what new_query asks for a query
+if ROOT and ROOT ~= "" then
+  local m = perflib.machine { root = ROOT }
+  SOURCE = { query = function() return m:query() end }
+end
 
 -- name in the floor's output, label, counter paths of the query
 local SETS = {   -- the sets of build/bench/floor; the families' sets are added below
@@ -94,7 +103,7 @@ if not ONLY then
 end
 
 local function new_query(set)
-  local q = common.new_query(perflib, set.paths)
+  local q = common.new_query(SOURCE, set.paths)
   local s, err = q:collect()
   if not s then error(("collect %s: %s"):format(set.id, tostring(err))) end
   return q

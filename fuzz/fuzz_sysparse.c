@@ -2,12 +2,13 @@
  * are not in pl_ksrc_all (fuzz_sources covers those): rtnetlink qdisc dump
  * messages (qdisc.h), zram's one-line stat files (zram.h), bonding's
  * sysfs texts (bonding.h), the XFS statistics files (xfsstat.h), btrfs's
- * "name value" files (btrfs.h) and the ZFS kstats read per pool (kstat.h,
- * zfs.h): the I/O kstat and a dataset's objset kstat.
+ * "name value" files (btrfs.h), the ZFS kstats read per pool (kstat.h,
+ * zfs.h): the I/O kstat and a dataset's objset kstat, and bcache's texts
+ * (bcache.h: bch_hprint sizes, priority_stats, state, set UUIDs).
  *
  *   byte 0   selects the parser (modulo NPARSERS: 0 qdisc, 1 zram, 2 bonding,
- *            3 xfsstat, 4 btrfs, 5 kstat I/O, 6 objset; each seed's byte 0 is
- *            its parser's number);
+ *            3 xfsstat, 4 btrfs, 5 kstat I/O, 6 objset, 7 bcache; each seed's
+ *            byte 0 is its parser's number);
  *   bytes 1.. the input: for qdisc the receive buffer as the kernel would
  *            hand it (in a copy of its exact size, 4-byte aligned as recv's
  *            buffer is); for xfsstat and btrfs the bytes alone in a copy of
@@ -15,6 +16,7 @@
  *            other text parsers a NUL-terminated string.
  * A parse must never read past its input, and what it returns must be in
  * range (checked here). */
+#include "bcache.h"
 #include "bonding.h"
 #include "btrfs.h"
 #include "kstat.h"
@@ -41,6 +43,32 @@ static void fuzz_qdisc(const uint8_t *p, size_t n)
     if (out.n > out.cap)
         abort();
     free(buf);
+}
+
+/* bcache's parsers on exactly n bytes (a copy without a NUL: ASan sees a
+ * read past them); the UUID check on a NUL-terminated copy. */
+static void fuzz_bcache(const uint8_t *p, size_t n)
+{
+    char *s = malloc(n + 1);
+    pl_bch_prio pr;
+    pl_bch_size z;
+    int st;
+    if (!s)
+        return;
+    memcpy(s, p, n);
+    z = pl_bch_size_parse(s, n);
+    if (z.st > 2 || (z.st != 1 && z.v != 0) || (z.exact && z.st != 1))
+        abort();
+    pl_bch_prio_parse(s, n, &pr);
+    for (int i = 0; i < PL_BCHP_N; i++)
+        if (pr.st[i] > 2)
+            abort();
+    st = pl_bch_state(s, n);
+    if (st < -1 || st > 3)
+        abort();
+    s[n] = '\0';
+    (void)pl_bch_is_uuid(s);
+    free(s);
 }
 
 static void fuzz_text(int which, const uint8_t *p, size_t n)
@@ -106,7 +134,7 @@ static void fuzz_btrfs(const uint8_t *p, size_t n)
     free(buf);
 }
 
-enum { P_QDISC, P_ZRAM, P_BOND, P_XFS, P_BTRFS, P_KSTAT_IO, P_OBJSET, NPARSERS };
+enum { P_QDISC, P_ZRAM, P_BOND, P_XFS, P_BTRFS, P_KSTAT_IO, P_OBJSET, P_BCACHE, NPARSERS };
 
 /* A per-pool kstat as pl_file_read gives it: a '\n' ending the last line,
  * then a '\0'; the objset kstat parsed twice into one struct, as its
@@ -144,6 +172,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case P_QDISC: fuzz_qdisc(data + 1, size - 1); break;
     case P_XFS: fuzz_xfs(data + 1, size - 1); break;
     case P_BTRFS: fuzz_btrfs(data + 1, size - 1); break;
+    case P_BCACHE: fuzz_bcache(data + 1, size - 1); break;
     case P_KSTAT_IO:
     case P_OBJSET: fuzz_kstat(data[0] % NPARSERS, data + 1, size - 1); break;
     default: fuzz_text(data[0] % NPARSERS, data + 1, size - 1); break;   /* P_ZRAM, P_BOND */

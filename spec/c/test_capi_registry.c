@@ -33,8 +33,8 @@ static const struct { uint32_t index; const char *name; } later[] = {
     { 53000, "Task States" }, { 54000, "Container" }, { 55000, "IPVS" }, { 56000, "ARP Cache" },
     { 57000, "ZRAM" }, { 58000, "NVMe Controller" }, { 59000, "InfiniBand" }, { 60000, "Fibre Channel" },
     { 61000, "SCSI Tape" }, { 62000, "TCP States" },
-    { 63000, "XFS" },
-    { 64000, "Btrfs" }, { 67000, "ZFS" }, { 68000, "ZFS Pool" }, { 69000, "ZFS Dataset" },
+    { 63000, "XFS" }, { 64000, "Btrfs" }, { 65000, "Bcache" }, { 66000, "Bcache Device" },
+    { 67000, "ZFS" }, { 68000, "ZFS Pool" }, { 69000, "ZFS Dataset" },
     { 70000, "IPVS Backend" }, { 71000, "IPC" }, { 72000, "VFS" }, { 73000, "Btrfs Device" },
 };
 #define NLATER (sizeof later / sizeof later[0])

@@ -20,8 +20,8 @@ static const pl_counterset_def *const builtin[] = {
     &pl_gpu_device_def, &pl_gpu_adapter_memory_def, &pl_gpu_engine_def, &pl_gpu_process_memory_def,
     &pl_taskstates_def, &pl_container_def, &pl_ipvs_def, &pl_arp_def, &pl_zram_def, &pl_nvme_def,
     &pl_infiniband_def, &pl_fibrechannel_def, &pl_tape_def, &pl_tcpstates_def,
-    &pl_xfs_def,
-    &pl_btrfs_def, &pl_zfs_def, &pl_zfs_pool_def, &pl_zfs_dataset_def,
+    &pl_xfs_def, &pl_btrfs_def, &pl_bcache_def, &pl_bcache_dev_def,
+    &pl_zfs_def, &pl_zfs_pool_def, &pl_zfs_dataset_def,
     &pl_ipvs_backend_def, &pl_ipc_def, &pl_vfs_def, &pl_btrfs_dev_def,
 };
 

@@ -30,6 +30,7 @@ extern const pl_counterset_def pl_xfs_def;
 extern const pl_counterset_def pl_btrfs_def, pl_btrfs_dev_def;
 extern const pl_counterset_def pl_ipvs_backend_def, pl_ipc_def, pl_vfs_def;
 extern const pl_counterset_def pl_zfs_def, pl_zfs_pool_def, pl_zfs_dataset_def;
+extern const pl_counterset_def pl_bcache_def, pl_bcache_dev_def;
 
 /* Registers every built-in set with the process-wide registry, in title-index
  * order, at its fixed index (1000, 2000, ...).  Called by the libraries that
