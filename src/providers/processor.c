@@ -17,13 +17,8 @@
  * the two tables only when an interrupt or softirq counter is wanted.  The
  * idle-time logic, the per-CPU unwrapping and cpufreq stay here.
  */
-#include "pl_provider.h"
 #include "providers.h"
-#include "cputable.h"
-#include "cpufreq.h"
-#include "cpufacts.h"
-#include "procstat.h"
-#include "pl_rowset.h"
+#include "processor_impl.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -32,69 +27,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "processor_rows.h"
-
 /* Windows' counter 0 is exactly PERF_100NSEC_TIMER_INV on idle time, so that
  * programs written against its GUID and ids compute what they expect. */
 static const pl_counter_def counters[] = { PROC_ROWS(PL_ROW_COUNTER, PL_ROW_COUNTER4) };
 
 #define NC (sizeof counters / sizeof counters[0])
-
-/* Snapshot values are indexed by position in counters[], not by id. */
-static const uint8_t id_ix[C_PTT + 1] = { PROC_ROWS(PROC_IX, PROC_IX) };
 _Static_assert(PROC_NPOS == NC, "one position per row");
-
-static void set(pl_snapshot *snap, int inst, int id, uint64_t v)
-{
-    pl_snap_set(snap, (uint32_t)inst, id_ix[id], v);
-}
-
-/* /proc/stat cpu fields */
-enum { F_US = PL_STAT_US, F_NI, F_SY, F_ID, F_WA, F_HI, F_SI, F_ST, F_GU, F_GN, NF };
-_Static_assert((int)NF == (int)PL_STAT_NF && (int)F_GN == (int)PL_STAT_GN, "the cpu line's fields");
-
-#define TOTAL_ID 0xFFFFFFFEu           /* instance id of "_Total" */
-#define NODE_TOTAL_ID(n) (0xFFFF0000u | (uint32_t)(n))
-
-/* Published fields of one instance, held monotonic between samples. */
-typedef struct cpustate {
-    uint64_t f[NF];
-    uint64_t user, nice;     /* published user-guest, nice-guest_nice, held too */
-    int nf;                  /* fields the kernel gave */
-    int seen;
-    int reset;               /* the last publish was a re-plug */
-    uint64_t idle_acc;       /* totals: idle time per online CPU, accumulated (100 ns) */
-    uint64_t idle_prev;      /* totals: the summed idle time at the last collect */
-    uint64_t prio_acc, prio_prev;   /* the same for % Priority Time (idle + nice) */
-    uint64_t dpc_sq, dpc_loc;       /* DPC Rate: softirq and LOC sums at the last collect */
-} cpustate;
-
-
-typedef struct pstate {
-    pl_env *env;
-    long hz;
-    uint64_t hns_per_tick;   /* 10^7 / USER_HZ when exact, else 0 */
-    char (*cname)[24];       /* instance name of each CPU, once its node is known */
-    char (*nname)[24];       /* "node,_Total" of each node */
-    uint32_t nnames;
-    /* the machine's readers: /proc/stat, /proc/interrupts, /proc/softirqs */
-    pl_ksrc *stat, *tab[2];
-    const pl_procstat *ps;   /* the parse of this collect */
-    uint32_t ncpu;           /* array sizes: max cpu number + 1 */
-    cpustate *cpu;
-    int *node;               /* node of each cpu, -1 unknown */
-    cpustate total;
-    uint32_t nnodes;         /* size of nodes and inst_of_node */
-    cpustate *nodes;
-    pl_cputable sums[2];     /* per-CPU sums of interrupts and softirqs */
-    int sums_ok[2];          /* updated in this collect */
-    pl_cpufreq fq;           /* cpuidle, cpufreq, % Processor Utility, MSRs, throttling */
-    pl_cpufacts facts;       /* isolated CPUs, vulnerabilities: read once */
-    int *inst_of_cpu, *inst_of_node;   /* snapshot index of each CPU / node */
-    uint32_t *row;           /* each online CPU's row in ps */
-    uint8_t *online;
-    int v1;                  /* Processor: "cpu" names, no node totals */
-} pstate;
 
 /* ---- sizing ------------------------------------------------------------------ */
 
@@ -129,7 +67,6 @@ static int grow_cpus(pstate *s, uint32_t n)
     s->ncpu = n;
     return 0;
 }
-
 
 static void proc_close(void *state)
 {
@@ -224,28 +161,10 @@ static void publish(cpustate *c, const uint64_t *raw, int nf, long hz)
     c->seen = 1;
 }
 
-static uint64_t to_hns_slow(uint64_t ticks, long hz)
-{
-    uint64_t h = (uint64_t)hz;
-    return ticks / h * 10000000u + ticks % h * 10000000u / h;
-}
-
-/* USER_HZ is 100 nearly everywhere: one multiplication, no division */
-#define to_hns(ticks, hz) (s->hns_per_tick ? (ticks) * s->hns_per_tick : to_hns_slow((ticks), (hz)))
-
 /* online: for a total, the CPUs online that it sums up (0 for a CPU).  A total's
  * % Processor Time is the mean over its CPUs: its idle time grows by the
  * growth of the summed idle time over the CPUs online, so that a CPU going
  * offline or coming back is neither a jump nor a reset. */
-/* A CPU's busy and total ticks, as % Busy Time and its base count them. */
-static void busy_total(const cpustate *c, uint64_t *busy, uint64_t *total)
-{
-    const uint64_t *f = c->f;
-    uint64_t wa = c->nf > F_WA ? f[F_WA] : 0, hi = c->nf > F_HI ? f[F_HI] : 0;
-    uint64_t si = c->nf > F_SI ? f[F_SI] : 0, st = c->nf > F_ST ? f[F_ST] : 0;
-    *total = f[F_US] + f[F_NI] + f[F_SY] + f[F_ID] + wa + hi + si + st;
-    *busy = *total - (f[F_ID] + wa);
-}
 
 /* A total's raw value as the mean over its CPUs online: it grows by the
  * growth of sum over them (first collect, or a re-plug: sum / online). */
@@ -389,49 +308,6 @@ static int proc_instances(void *state, pl_snapshot *snap)
         return e;
     }
     return add_instances(s, snap, NULL, NULL);
-}
-
-/* How a node total and _Total combine their CPUs' values. */
-enum { G_SUM, G_MEAN, G_OR, G_MAX };
-
-/* Idle-state, frequency, performance and throttle counters of a group of
- * online CPUs (node n, or all of them for n < 0), from the CPUs' own values
- * in the snapshot, so that a node total and _Total follow one rule: a time
- * or a frequency is the mean over the group's CPUs (a wall-clock % of one
- * CPU), transitions and sums over ticks add up, flags OR, counts shared by
- * siblings (throttle counts) the most; each only when every CPU of the
- * group had it. */
-static void group_idle_freq(const pstate *s, pl_snapshot *snap, int inst, int n)
-{
-    static const struct { uint8_t id, how; } ctr[] = {
-        { C_C1, G_MEAN }, { C_C2, G_MEAN }, { C_C3, G_MEAN }, { C_C1T, G_SUM }, { C_C2T, G_SUM },
-        { C_C3T, G_SUM }, { C_FREQ, G_MEAN }, { C_PMAX, G_MEAN }, { C_MAXF, G_MEAN }, { C_UTIL, G_SUM },
-        { C_UTILB, G_SUM }, { C_PUTIL, G_SUM }, { C_AIDLE, G_SUM }, { C_AIDLEB, G_SUM },
-        { C_IBRK, G_SUM }, { C_PERF, G_SUM }, { C_PERFB, G_SUM }, { C_PLIM, G_MEAN },
-        { C_PLIMF, G_OR }, { C_SMIN, G_MEAN }, { C_SMAX, G_MEAN }, { C_HMIN, G_MEAN },
-        { C_HMAX, G_MEAN }, { C_ISOL, G_SUM }, { C_CTHR, G_MAX }, { C_PTHR, G_MAX },
-        { C_CTT, G_MEAN }, { C_PTT, G_MEAN }, { C_DPCR, G_MEAN },
-    };
-    for (size_t k = 0; k < sizeof ctr / sizeof ctr[0]; k++) {
-        uint32_t ix = id_ix[ctr[k].id], cpus = 0;
-        uint64_t sum = 0, any = 0;
-        int all = 1;
-        for (uint32_t c = 0; c < s->ncpu && all; c++) {
-            size_t at;
-            if (!s->online[c] || (n >= 0 && s->node[c] != n))
-                continue;
-            at = (size_t)s->inst_of_cpu[c] * NC + ix;
-            all = snap->have[at] == 1 && pl_add_ok(sum, snap->values[at], &sum);
-            if (all && ctr[k].how == G_OR)
-                any |= snap->values[at];
-            else if (all && ctr[k].how == G_MAX && snap->values[at] > any)
-                any = snap->values[at];
-            cpus++;
-        }
-        if (all && cpus)
-            pl_snap_set(snap, (uint32_t)inst, ix, ctr[k].how == G_MEAN ? sum / cpus
-                        : ctr[k].how == G_SUM ? sum : any);
-    }
 }
 
 /* Clock Interrupts/sec: the LOC row's sums, per CPU, node (its CPUs, the
@@ -580,139 +456,6 @@ static void set_all_times(pstate *s, pl_snapshot *snap, int ti, uint32_t nnodes)
     set_times(s, snap, ti, &s->total, s->hz, nonline);
 }
 
-/* The per-CPU files a collect reads, from the counters it wants. */
-typedef struct pwant {
-    uint8_t idle, states, freq, util, lim, perf, thr, limit, facts, dpc;
-} pwant;
-
-static void wants(const uint8_t *w, pwant *g)
-{
-    g->idle = w[C_C1] || w[C_C2] || w[C_C3] || w[C_C1T] || w[C_C2T] || w[C_C3T];
-    g->states = w[C_AIDLE] || w[C_AIDLEB] || w[C_IBRK];     /* every state */
-    g->util = w[C_UTIL] || w[C_UTILB] || w[C_PUTIL];
-    g->freq = w[C_FREQ] || w[C_PMAX] || w[C_MAXF] || g->util;
-    g->lim = w[C_SMIN] || w[C_SMAX] || w[C_HMIN] || w[C_HMAX];
-    g->perf = w[C_PERF] || w[C_PERFB];
-    g->limit = w[C_PLIM] || w[C_PLIMF];
-    g->thr = w[C_CTHR] || w[C_PTHR] || w[C_CTT] || w[C_PTT] || g->limit;
-    g->facts = w[C_ISOL] || w[C_VULN];
-    g->dpc = w[C_DPCR];      /* set before: its totals are made here */
-}
-
-/* cpuidle: C1..C3 (states 1..3); with every state, Average Idle Time and
- * Idle Break Events. */
-static void cpu_idle(pstate *s, pl_snapshot *snap, uint32_t c, int i, const pwant *g)
-{
-    uint64_t t[PL_IDLE_STATES], u[PL_IDLE_STATES], tsum = 0, usum = 0, busy, all;
-    int ok[PL_IDLE_STATES], any = 0;
-    pl_cpufreq_idle(&s->fq, c, g->states, t, u, ok);
-    for (int k = 0; k < PL_IDLE_STATES; k++) {
-        if (!ok[k])
-            continue;
-        if (k >= 1 && k <= 3) {
-            set(snap, i, C_C1 + k - 1, t[k]);
-            set(snap, i, C_C1T + k - 1, u[k]);
-        }
-        tsum += t[k];
-        usum += u[k];
-        any = 1;
-    }
-    if (g->states && any) {
-        busy_total(&s->cpu[c], &busy, &all);
-        set(snap, i, C_AIDLE, tsum);
-        set(snap, i, C_AIDLEB, to_hns(all, s->hz));
-        set(snap, i, C_IBRK, usum);
-    }
-}
-
-/* Frequencies, their limits and the utilities. */
-static void cpu_freq(pstate *s, pl_snapshot *snap, uint32_t c, int i, const pwant *g)
-{
-    static const uint8_t lim_ids[PL_NLIM] = { C_SMIN, C_SMAX, C_HMIN, C_HMAX };
-    pl_cpufiles *cf = &s->fq.cpu[c];
-    if (g->freq) {
-        pl_cpufreq_mhz m;
-        uint64_t busy, all;
-        const uint64_t *f = s->cpu[c].f;
-        int nf = s->cpu[c].nf;
-        pl_cpufreq_read(&s->fq, c, &m);
-        if (m.hcur)
-            set(snap, i, C_FREQ, m.cur);
-        if (m.hcur && m.hmax) {
-            set(snap, i, C_PMAX, m.cur);
-            set(snap, i, C_MAXF, m.max);
-        }
-        busy_total(&s->cpu[c], &busy, &all);
-        uint64_t priv = f[F_SY] + (nf > F_HI ? f[F_HI] : 0) + (nf > F_SI ? f[F_SI] : 0);
-        if (g->util && pl_cpufreq_utilities(cf, busy, priv, all, &m)) {
-            set(snap, i, C_UTIL, cf->util);
-            set(snap, i, C_UTILB, cf->util_base);
-            set(snap, i, C_PUTIL, cf->putil);
-        }
-    }
-    if (g->lim) {
-        uint64_t khz[PL_NLIM];
-        int ok[PL_NLIM];
-        pl_cpufreq_limits(&s->fq, c, khz, ok);
-        for (int k = 0; k < PL_NLIM; k++)
-            if (ok[k] && khz[k] <= UINT64_MAX / 1000)
-                set(snap, i, lim_ids[k], khz[k] * 1000);
-    }
-}
-
-/* APERF/MPERF, thermal throttling and the isolated flag. */
-static void cpu_perf_thr(pstate *s, pl_snapshot *snap, uint32_t c, int i, const pwant *g)
-{
-    static const uint8_t thr_ids[PL_NTHR] = { C_CTHR, C_PTHR, C_CTT, C_PTT };
-    pl_cpufiles *cf = &s->fq.cpu[c];
-    uint64_t busy, all, a, m, v[PL_NTHR], lim, flags;
-    int ok[PL_NTHR];
-    busy_total(&s->cpu[c], &busy, &all);
-    if (g->perf && pl_cpufreq_msr(&s->fq, c, &a, &m) == 0 && pl_cpufreq_perf(cf, a, m, busy)) {
-        set(snap, i, C_PERF, cf->perf);
-        set(snap, i, C_PERFB, cf->perf_base);
-    }
-    if (g->thr) {
-        pl_cpufreq_throttle(&s->fq, c, v, ok);
-        for (int k = 0; k < PL_NTHR; k++) {
-            uint64_t scale = k >= PL_THR_CMS ? 10000 : 1, x;    /* ms -> 100 ns */
-            if (ok[k] && pl_mul_ok(v[k], scale, &x))
-                set(snap, i, thr_ids[k], x);
-        }
-        /* the CPU's time in ms from its ticks: the interval the throttle times fall in */
-        if (g->limit && pl_cpufreq_limit(cf, v, ok, all * 1000 / (uint64_t)s->hz, &lim, &flags)) {
-            set(snap, i, C_PLIM, lim);
-            set(snap, i, C_PLIMF, flags);
-        }
-    }
-    if (g->facts && s->facts.isol_ok)
-        set(snap, i, C_ISOL, (uint64_t)pl_cpufacts_isolated(&s->facts, c));
-}
-
-/* The per-CPU files of the counters wanted, then the totals over them. */
-static void set_cpu_files(pstate *s, pl_snapshot *snap, int ti, uint32_t nnodes, const pwant *g)
-{
-    if (!(g->idle || g->states || g->freq || g->lim || g->perf || g->thr || g->facts || g->dpc))
-        return;
-    pl_cpufreq_begin(&s->fq);
-    if (g->facts)
-        pl_cpufacts_load(&s->facts, s->env);     /* once per query */
-    for (uint32_t c = 0; c < s->ncpu; c++) {
-        if (!s->online[c])
-            continue;
-        if (g->idle || g->states)
-            cpu_idle(s, snap, c, s->inst_of_cpu[c], g);
-        cpu_freq(s, snap, c, s->inst_of_cpu[c], g);
-        cpu_perf_thr(s, snap, c, s->inst_of_cpu[c], g);
-    }
-    for (uint32_t n = 0; n < nnodes; n++)
-        if (s->inst_of_node[n] >= 0)
-            group_idle_freq(s, snap, s->inst_of_node[n], (int)n);
-    group_idle_freq(s, snap, ti, -1);
-    if (g->facts && s->facts.vuln_ok)
-        set(snap, ti, C_VULN, s->facts.vulnerable);
-}
-
 static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
 {
     pstate *s = state;
@@ -750,8 +493,8 @@ static int proc_collect(void *state, const uint8_t *wanted_, pl_snapshot *snap)
                 return e;
     if (w[C_DPCR])
         set_dpc_rate(s, snap);
-    wants(w, &g);            /* idle states, frequency, MSRs ...: read only when asked for */
-    set_cpu_files(s, snap, ti, nnodes, &g);
+    pl_proc_wants(w, &g);            /* idle states, frequency, MSRs ...: read only when asked for */
+    pl_proc_cpu_files(s, snap, ti, nnodes, &g);
     return 0;
 }
 
