@@ -382,8 +382,12 @@ static void read_state(zp_state *s, zpool *p, zprow *r)
     if (pl_read_once(&p->state_fd, s->env, rel, buf, sizeof buf) != 0)
         return;
     n = strcspn(buf, "\n");
+    /* the whole text: up to its newline, or the file's end when the read did not fill buf
+     * (recordings and containers' views may lack the last newline) */
+    if (buf[n] != '\n' && n >= sizeof buf - 1)
+        return;
     for (unsigned c = 0; c < sizeof states / sizeof states[0]; c++)
-        if (strlen(states[c]) == n && !memcmp(buf, states[c], n) && buf[n] == '\n') {
+        if (strlen(states[c]) == n && !memcmp(buf, states[c], n)) {
             r->v[C_STATE] = c;
             r->st[C_STATE] = PL_NS_OK;
         }
