@@ -5,10 +5,12 @@ import socket
 import sys
 
 path, out, idle = sys.argv[1], sys.argv[2], float(sys.argv[3])
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-s.bind(path)
-s.settimeout(idle)
+# the output file exists before the socket: the specs wait for the socket,
+# then open the file (made after the bind, a busy machine showed it missing)
 with open(out, "ab") as f:
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    s.bind(path)
+    s.settimeout(idle)
     while True:
         try:
             data = s.recv(65536)
