@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# make test: C core tests, busted specs under Lua 5.4, the API specs under
-# Lua 5.1, 5.2, 5.3 and LuaJIT (each with its build/<lua>/perflib/core.so;
-# LuaJIT with lua5.1's, as it loads it once installed), then
-# the same C tests and 5.4 specs with AddressSanitizer + UBSan; lint alongside.
+# make test: busted specs under Lua 5.4 with the C core tests (plain, then
+# with AddressSanitizer + UBSan) beside them, the API specs under Lua 5.1,
+# 5.2, 5.3 and LuaJIT (each with its build/<lua>/perflib/core.so; LuaJIT with
+# lua5.1's, as it loads it once installed) with the fuzz smoke and the lint
+# beside them, then the 5.4 specs with AddressSanitizer + UBSan.
 # Prints "<interpreter>: N passed, N failed" for each Lua, then the total as
 # the last line, "N passed, N failed, N skipped"; exits non-zero on any failure.
 set -u
@@ -14,7 +15,7 @@ counts=$(mktemp)
 # is left alone.
 PERFLIB_APPSEG_DIR=$(mktemp -d)
 export PERFLIB_APPSEG_DIR
-trap 'rm -f "$counts" "${lint_out:-}" "${lint_counts:-}"; rm -rf "$PERFLIB_APPSEG_DIR"' EXIT
+trap 'rm -f "$counts" "${lint_out:-}" "${lint_counts:-}" "${ctest_out:-}"; rm -rf "$PERFLIB_APPSEG_DIR"' EXIT
 status=0
 
 run_ctests() {          # $1: directory of test binaries
@@ -33,8 +34,17 @@ run_ctests() {          # $1: directory of test binaries
   done
 }
 
-echo "== C core tests ($SECONDS s)"
-run_ctests build/ctest
+# The C tests, plain and then under ASan + UBSan, run on the core the 5.4
+# specs leave idle; their output is printed after those specs.  Their counts
+# go to the total as they finish (a failure there fails the run through it).
+# They publish application segments into a directory of their own, apart
+# from the specs' (which compare catalogs).
+ctest_out=$(mktemp)
+(PERFLIB_APPSEG_DIR=$(mktemp -d); export PERFLIB_APPSEG_DIR
+ echo "== C core tests ($SECONDS s)"; run_ctests build/ctest
+ echo "== C core tests under ASan + UBSan ($SECONDS s)"; run_ctests build/san/ctest
+ rm -rf "$PERFLIB_APPSEG_DIR") > "$ctest_out" 2>&1 &
+ctest_pid=$!
 
 per_lua=()              # "<interpreter>: N passed, N failed", printed before the total
 # $1: interpreter; the rest: busted's arguments.  Its counts go to the total too.
@@ -54,6 +64,9 @@ run_busted() {
 
 echo "== busted specs (Lua 5.4) ($SECONDS s)"
 run_busted lua5.4 busted
+wait "$ctest_pid"
+cat "$ctest_out"
+rm -f "$ctest_out"
 
 # Lint (luacheck, cppcheck, ldoc, check-doc, luac): static, so it runs in the
 # background from the other Luas' specs on, and its output is printed in its place.
@@ -123,8 +136,6 @@ for lua in lua5.1 lua5.2 lua5.3 luajit; do
     busted --run=compat --lua="$lua" --cpath="./build/$mod/?.so" --exclude-tags="$tags"
 done
 
-echo "== C core tests under ASan + UBSan ($SECONDS s)"
-run_ctests build/san/ctest
 
 # the ASan pass has timing-sensitive specs (a terminal in tmux): the fuzz smoke and the lint are done first
 if [ -n "$fuzz_pid" ]; then wait "$fuzz_pid"; fi
