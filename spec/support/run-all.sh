@@ -2,8 +2,9 @@
 # make test: busted specs under Lua 5.4 with the C core tests (plain, then
 # with AddressSanitizer + UBSan) beside them, the API specs under Lua 5.1,
 # 5.2, 5.3 and LuaJIT (each with its build/<lua>/perflib/core.so; LuaJIT with
-# lua5.1's, as it loads it once installed) with the fuzz smoke and the lint
-# beside them, then the 5.4 specs with AddressSanitizer + UBSan.
+# lua5.1's, as it loads it once installed), the fuzz smoke (after the C
+# tests) and the lint beside them, then the 5.4 specs with AddressSanitizer +
+# UBSan alone.
 # Prints "<interpreter>: N passed, N failed" for each Lua, then the total as
 # the last line, "N passed, N failed, N skipped"; exits non-zero on any failure.
 set -u
@@ -15,7 +16,7 @@ counts=$(mktemp)
 # is left alone.
 PERFLIB_APPSEG_DIR=$(mktemp -d)
 export PERFLIB_APPSEG_DIR
-trap 'rm -f "$counts" "${lint_out:-}" "${lint_counts:-}" "${ctest_out:-}"; rm -rf "$PERFLIB_APPSEG_DIR"' EXIT
+trap 'rm -f "$counts" "${lint_out:-}" "${lint_counts:-}" "${ctest_out:-}" "${fuzz_out:-}"; rm -rf "$PERFLIB_APPSEG_DIR"' EXIT
 status=0
 
 run_ctests() {          # $1: directory of test binaries
@@ -45,6 +46,17 @@ ctest_out=$(mktemp)
  echo "== C core tests under ASan + UBSan ($SECONDS s)"; run_ctests build/san/ctest
  rm -rf "$PERFLIB_APPSEG_DIR") > "$ctest_out" 2>&1 &
 ctest_pid=$!
+
+# The fuzz smoke builds and runs its targets (ASan, one core) on that core
+# once the C tests are done, beside the rest of the 5.4 specs and the other
+# Luas' specs: its output is read after them.
+fuzz_out=$(mktemp)
+fuzz_pid=
+if command -v "${FUZZ_CC:-clang}" >/dev/null; then
+  (while kill -0 "$ctest_pid" 2>/dev/null; do sleep 1; done
+   make -s --no-print-directory fuzz-smoke > "$fuzz_out" 2>&1; echo "rc=$?" >> "$fuzz_out") &
+  fuzz_pid=$!
+fi
 
 per_lua=()              # "<interpreter>: N passed, N failed", printed before the total
 # $1: interpreter; the rest: busted's arguments.  Its counts go to the total too.
@@ -103,15 +115,6 @@ run_lint() {
   return $st
 }
 
-# The fuzz smoke builds and runs its targets (ASan, one core) while the
-# other Luas' specs and the ASan C tests run on the other: its output is
-# read after them.
-fuzz_out=$(mktemp)
-fuzz_pid=
-if command -v "${FUZZ_CC:-clang}" >/dev/null; then
-  (make -s --no-print-directory fuzz-smoke > "$fuzz_out" 2>&1; echo "rc=$?" >> "$fuzz_out") &
-  fuzz_pid=$!
-fi
 lint_out=$(mktemp)
 (run_lint > "$lint_out" 2>&1; echo "rc=$?" >> "$lint_out") &
 lint_pid=$!
@@ -146,7 +149,7 @@ PERFLIB_CORE=build/san/perflib/core.so PERFLIB_COUNTS=$counts LD_PRELOAD="$asan:
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   busted --cpath=./build/san/?.so || status=1
 
-echo "== fuzz smoke (libFuzzer, ASan+UBSan), started with the other Luas ($SECONDS s)"
+echo "== fuzz smoke (libFuzzer, ASan+UBSan), started after the C tests ($SECONDS s)"
 # one test per fuzz target: passed when its line says 0 crashes
 if [ -n "$fuzz_pid" ]; then
   wait "$fuzz_pid"
