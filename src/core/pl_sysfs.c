@@ -30,10 +30,12 @@ int pl_read_once(int *fd, const pl_env *env, const char *rel, char *buf, size_t 
 
 int pl_read_attr(int *fd, const pl_env *env, const char *rel, char *buf, size_t size)
 {
-    int e;
+    int e, opening = *fd < 0;
     if (*fd == PL_FD_ABSENT)
         return ENOENT;
-    if ((e = pl_read_once(fd, env, rel, buf, size)) == ENOENT && *fd < 0)
+    /* only an open that found nothing: a kept file whose device went (ENOENT on
+     * pread) is closed by pl_read_once and opened again next time */
+    if ((e = pl_read_once(fd, env, rel, buf, size)) == ENOENT && opening)
         *fd = PL_FD_ABSENT;
     return e;
 }

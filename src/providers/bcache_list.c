@@ -180,15 +180,13 @@ void pl_bch_read(const pl_env *env, const char *dir, const pl_bch_file *files, i
     for (int k = 0; k < nf; k++) {
         uint32_t m = file_mask(&files[k]);
         int e;
-        if (!(need & m) || fd[k] == PL_BCH_NOFILE)
+        if (!(need & m) || fd[k] == PL_FD_ABSENT)
             continue;
         rel[0] = '\0';
-        if (fd[k] < 0)
+        if (fd[k] == -1)
             snprintf(rel, sizeof rel, "%s/%s", dir, files[k].rel);
-        if ((e = pl_read_once(&fd[k], env, rel, buf, sizeof buf)) == 0)
+        if ((e = pl_read_attr(&fd[k], env, rel, buf, sizeof buf)) == 0)
             parse(&files[k], buf, r);
-        else if (e == ENOENT && rel[0])
-            fd[k] = PL_BCH_NOFILE;      /* this kernel has no such attribute */
         else if (e == EACCES)
             for (uint32_t c = 0; c < nc; c++)
                 if ((feeds[c].op == PL_FEED_FIELD || feeds[c].op == PL_FEED_SUM) &&

@@ -62,9 +62,8 @@ uint32_t pl_bch_fields(const pl_counter_def *defs, const pl_feed *feeds, uint32_
  * are in need, with fd[k] kept open (-1: not yet), into r.  An EACCES
  * file's counters are denied for instance inst.  A file that is not there
  * (an attribute this kernel lacks: cache_readaheads, a backing device's
- * io_errors) gets fd[k] = PL_BCH_NOFILE and is not looked for again while
- * the record lives (a set or device that comes back is a new record). */
-#define PL_BCH_NOFILE (-2)
+ * io_errors) is not looked for again while the record lives (pl_read_attr;
+ * a set or device that comes back is a new record). */
 void pl_bch_read(const pl_env *env, const char *dir, const pl_bch_file *files, int nf, int *fd,
                  uint32_t need, const pl_feed *feeds, uint32_t nc, uint32_t inst,
                  pl_bch_row *r, pl_snapshot *snap);
