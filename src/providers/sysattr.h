@@ -1,4 +1,4 @@
-/* Shared by Fibre Channel and SCSI Tape: the state of a set whose instances
+/* Shared by Fibre Channel, SCSI Tape and ZRAM: the state of a set whose instances
  * are the prefix<N> entries of one class directory, each with its files kept
  * open. */
 #ifndef PL_SYSATTR_H

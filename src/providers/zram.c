@@ -14,6 +14,7 @@
 #include "pl_provider.h"
 #include "providers.h"
 #include "pl_rowset.h"
+#include "sysattr.h"
 #include "zram.h"
 
 #include <errno.h>
@@ -102,92 +103,25 @@ enum { FD_DISK, FD_MM, FD_IO, FD_BD, FD_ALG, NFD };
 static const char *const files[NFD] = { "disksize", "mm_stat", "io_stat", "bd_stat",
                                         "comp_algorithm" };
 
-typedef struct zdev {
-    unsigned num;            /* first: a pl_numbered record */
-    int fd[NFD];
-    char name[24];
-} zdev;
+_Static_assert(NFD <= PL_NUMDEV_FILES, "a pl_numdev keeps every file");
 
-typedef struct z_state {
-    pl_env *env;
-    pl_numbered devs;        /* of zdev */
-} z_state;
-
-static void dev_init(void *rec)
-{
-    zdev *d = rec;
-    for (int k = 0; k < NFD; k++)
-        d->fd[k] = -1;
-    snprintf(d->name, sizeof d->name, "zram%u", d->num);
-}
-
-static void dev_close(void *rec)
-{
-    zdev *d = rec;
-    for (int k = 0; k < NFD; k++) {
-        if (d->fd[k] >= 0)
-            close(d->fd[k]);
-        d->fd[k] = -1;
-    }
-}
-
+/* The state is a pl_numclass of sys/block's zram<N> entries (sysattr.h):
+ * each device's files kept open, read with pl_numdev_read. */
 static int z_open(pl_env *env, void **state)
 {
-    z_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return ENOMEM;
-    s->env = pl_env_ref(env);
-    pl_numbered_init(&s->devs, sizeof(zdev));
-    *state = s;
-    return 0;
-}
-
-static void z_close(void *state)
-{
-    z_state *s = state;
-    if (!s)
-        return;
-    pl_numbered_free(&s->devs, dev_close);
-    pl_env_unref(s->env);
-    free(s);
-}
-
-static int read_dev(z_state *s, zdev *d, int k, char *buf, size_t size)
-{
-    char rel[64] = "";
-    if (d->fd[k] == -1)      /* not yet open; PL_FD_ABSENT: not there */
-        snprintf(rel, sizeof rel, "sys/block/zram%u/%s", d->num, files[k]);
-    return pl_read_attr(&d->fd[k], s->env, rel, buf, size);
-}
-
-static int list_devs(z_state *s, pl_snapshot *snap)
-{
-    int e;
-    pl_snap_clear(snap);
-    if ((e = pl_numbered_list(&s->devs, s->env, "sys/block", "zram", 1u << 20, dev_init,
-                              dev_close)) != 0)
-        return e;
-    for (uint32_t i = 0; i < s->devs.n; i++) {
-        zdev *d = (zdev *)s->devs.v + i;
-        if (pl_snap_add(snap, d->name, d->num) < 0)
-            return ENOMEM;
-    }
-    return 0;
-}
-
-static int z_instances(void *state, pl_snapshot *snap)
-{
-    return list_devs(state, snap);
+    return pl_numclass_open(env, "sys/block", "zram", state);
 }
 
 /* File k's decimals into r's fields from first on, scaled by mul; the
  * fields the line lacks stay unset. */
-static void take(z_state *s, zdev *d, int k, zrow *r, int first, int max, uint64_t mul)
+static void take(const pl_numclass *c, pl_numdev *d, int k, zrow *r, int first, int max,
+                 uint64_t mul)
 {
     char buf[512];
     uint64_t v[PL_ZMM_FIELDS];
     int n;
-    if (read_dev(s, d, k, buf, sizeof buf) || (n = pl_zram_fields(buf, v, max)) < 0)
+    if (pl_numdev_read(c, d, k, files[k], buf, sizeof buf) ||
+        (n = pl_zram_fields(buf, v, max)) < 0)
         return;
     for (int i = 0; i < n; i++)
         if (pl_mul_ok(v[i], mul, &r->v[first + i]))
@@ -196,20 +130,20 @@ static void take(z_state *s, zdev *d, int k, zrow *r, int first, int max, uint64
 
 static int z_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
-    z_state *s = state;
+    pl_numclass *c = state;
     pl_feed_in in;
     zrow r;
     int e;
-    if ((e = list_devs(s, snap)) != 0)
+    if ((e = pl_numclass_list(c, snap)) != 0)
         return e;
     pl_feed_begin(&in, srcs, NSRC, NULL, snap, NULL);
-    for (uint32_t i = 0; i < s->devs.n; i++) {
-        zdev *d = (zdev *)s->devs.v + i;
+    for (uint32_t i = 0; i < c->devs.n; i++) {
+        pl_numdev *d = (pl_numdev *)c->devs.v + i;
         memset(r.st, PL_NS_ABSENT, sizeof r.st);
-        take(s, d, FD_DISK, &r, F_DISK, 1, 1);
-        take(s, d, FD_MM, &r, F_MM, PL_ZMM_FIELDS, 1);
-        take(s, d, FD_IO, &r, F_IO, PL_ZIO_FIELDS, 1);
-        take(s, d, FD_BD, &r, F_BD, PL_ZBD_FIELDS, 4096);
+        take(c, d, FD_DISK, &r, F_DISK, 1, 1);
+        take(c, d, FD_MM, &r, F_MM, PL_ZMM_FIELDS, 1);
+        take(c, d, FD_IO, &r, F_IO, PL_ZIO_FIELDS, 1);
+        take(c, d, FD_BD, &r, F_BD, PL_ZBD_FIELDS, 4096);
         pl_feed_put(&in, S_ROW, &r);
         pl_feed_walk(&in, i, feeds, NC, wanted);
     }
@@ -219,29 +153,31 @@ static int z_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 /* comp_algorithm: "lzo [lz4] zstd" -> the bracketed one. */
 static int z_info(void *state, const char *instance, pl_info_fn emit, void *ud)
 {
-    z_state *s = state;
+    const pl_numclass *c = state;
     char buf[256], val[64];
     const char *a, *b;
     unsigned num;
-    zdev d;
+    pl_numdev d;
     int e;
     if (!instance || !pl_entry_number(instance, "zram", 1u << 20, &num))
         return ENOENT;
     memset(&d, 0, sizeof d);
     d.num = num;
-    dev_init(&d);
-    if ((e = read_dev(s, &d, FD_ALG, buf, sizeof buf)) == 0 && (a = strchr(buf, '[')) &&
-        (b = strchr(a, ']')) && b - a - 1 < (long)sizeof val && b > a + 1) {
+    d.fd[FD_ALG] = -1;       /* a record of its own, not kept */
+    if ((e = pl_numdev_read(c, &d, FD_ALG, files[FD_ALG], buf, sizeof buf)) == 0 &&
+        (a = strchr(buf, '[')) && (b = strchr(a, ']')) && b - a - 1 < (long)sizeof val && b > a + 1) {
         memcpy(val, a + 1, (size_t)(b - a - 1));
         val[b - a - 1] = '\0';
         pl_fact_escape(val, buf, sizeof buf);
         emit(ud, "comp_algorithm", buf);
     }
-    dev_close(&d);
+    if (d.fd[FD_ALG] >= 0)
+        close(d.fd[FD_ALG]);
     return e == ENOENT ? ENOENT : 0;     /* no such device; else facts as far as readable */
 }
 
-static const pl_provider_ops z_ops = { z_open, z_close, z_instances, z_collect, NULL, z_info };
+static const pl_provider_ops z_ops = { z_open, pl_numclass_close, pl_numclass_list, z_collect,
+                                        NULL, z_info };
 
 const pl_counterset_def pl_zram_def = {
     /* UUIDv5(perflib namespace, "ZRAM") */
