@@ -11,6 +11,7 @@
 #include "pl_provider.h"
 #include "providers.h"
 #include "pl_rowset.h"
+#include "sysattr.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -55,89 +56,32 @@ static const char *const facts[] = {
     "model", "serial", "firmware_rev", "transport", "address", "subsysnqn", "cntrltype",
 };
 
-typedef struct ndev {
-    unsigned num;            /* first: a pl_numbered record */
-    int fd[NFD];
-    char name[24];
-} ndev;
+_Static_assert(NFD <= PL_NUMDEV_FILES, "a pl_numdev keeps every file");
 
-typedef struct nv_state {
-    pl_env *env;
-    pl_numbered devs;
-} nv_state;
-
-static void dev_init(void *rec)
-{
-    ndev *d = rec;
-    for (int k = 0; k < NFD; k++)
-        d->fd[k] = -1;
-    snprintf(d->name, sizeof d->name, "nvme%u", d->num);
-}
-
-static void dev_close(void *rec)
-{
-    ndev *d = rec;
-    for (int k = 0; k < NFD; k++) {
-        if (d->fd[k] >= 0)
-            close(d->fd[k]);
-        d->fd[k] = -1;
-    }
-}
-
+/* The state is a pl_numclass of sys/class/nvme's nvme<N> entries
+ * (sysattr.h): each controller's files kept open. */
 static int nv_open(pl_env *env, void **state)
 {
-    nv_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return ENOMEM;
-    s->env = pl_env_ref(env);
-    pl_numbered_init(&s->devs, sizeof(ndev));
-    *state = s;
-    return 0;
+    return pl_numclass_open(env, "sys/class/nvme", "nvme", state);
 }
 
-static void nv_close(void *state)
+/* One read of attribute name of controller num, not kept (the info op). */
+static int read_fact(const pl_numclass *c, unsigned num, const char *name, char *buf, size_t size)
 {
-    nv_state *s = state;
-    if (!s)
-        return;
-    pl_numbered_free(&s->devs, dev_close);
-    pl_env_unref(s->env);
-    free(s);
-}
-
-/* One pread of attribute name of controller num (fd kept in *fd). */
-static int read_attr(nv_state *s, unsigned num, int *fd, const char *name, char *buf, size_t size)
-{
-    char rel[80] = "";
-    if (*fd == -1)   /* not yet open; PL_FD_ABSENT: not there */
-        snprintf(rel, sizeof rel, "sys/class/nvme/nvme%u/%s", num, name);
-    return pl_read_attr(fd, s->env, rel, buf, size);
-}
-
-static int list_devs(nv_state *s, pl_snapshot *snap)
-{
+    pl_numdev d;
     int e;
-    pl_snap_clear(snap);
-    if ((e = pl_numbered_list(&s->devs, s->env, "sys/class/nvme", "nvme", 1u << 20, dev_init,
-                              dev_close)) != 0)
-        return e;
-    for (uint32_t i = 0; i < s->devs.n; i++) {
-        ndev *d = (ndev *)s->devs.v + i;
-        if (pl_snap_add(snap, d->name, d->num) < 0)
-            return ENOMEM;
-    }
-    return 0;
+    d.num = num;
+    d.fd[0] = -1;
+    e = pl_numdev_read(c, &d, 0, name, buf, size);
+    if (d.fd[0] >= 0)
+        close(d.fd[0]);
+    return e;
 }
 
-static int nv_instances(void *state, pl_snapshot *snap)
-{
-    return list_devs(state, snap);
-}
-
-static void read_state(nv_state *s, ndev *d, nrow *r)
+static void read_state(const pl_numclass *c, pl_numdev *d, nrow *r)
 {
     char buf[64];
-    if (read_attr(s, d->num, &d->fd[FD_STATE], files[FD_STATE], buf, sizeof buf))
+    if (pl_numdev_read(c, d, FD_STATE, files[FD_STATE], buf, sizeof buf))
         return;
     buf[strcspn(buf, "\n")] = '\0';
     for (unsigned k = 0; k < sizeof states / sizeof states[0]; k++)
@@ -150,11 +94,11 @@ static void read_state(nv_state *s, ndev *d, nrow *r)
     r->st[C_STATE] = r->st[C_LIVE] = PL_NS_BAD;     /* a state this code does not know */
 }
 
-static void read_num(nv_state *s, ndev *d, int k, nrow *r, int c)
+static void read_num(const pl_numclass *cl, pl_numdev *d, int k, nrow *r, int c)
 {
     char buf[32];
     int64_t n;
-    if (read_attr(s, d->num, &d->fd[k], files[k], buf, sizeof buf) ||
+    if (pl_numdev_read(cl, d, k, files[k], buf, sizeof buf) ||
         pl_parse_i64_whole(buf, &n) || n < 0)
         return;
     r->v[c] = (uint64_t)n;
@@ -163,19 +107,19 @@ static void read_num(nv_state *s, ndev *d, int k, nrow *r, int c)
 
 static int nv_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
-    nv_state *s = state;
+    pl_numclass *c = state;
     pl_feed_in in;
     nrow r;
     int e;
-    if ((e = list_devs(s, snap)) != 0)
+    if ((e = pl_numclass_list(c, snap)) != 0)
         return e;
     pl_feed_begin(&in, srcs, NSRC, NULL, snap, NULL);
-    for (uint32_t i = 0; i < s->devs.n; i++) {
-        ndev *d = (ndev *)s->devs.v + i;
+    for (uint32_t i = 0; i < c->devs.n; i++) {
+        pl_numdev *d = (pl_numdev *)c->devs.v + i;
         memset(r.st, PL_NS_ABSENT, sizeof r.st);
-        read_state(s, d, &r);
-        read_num(s, d, FD_QUEUES, &r, C_QUEUES);
-        read_num(s, d, FD_SQSIZE, &r, C_SQSIZE);
+        read_state(c, d, &r);
+        read_num(c, d, FD_QUEUES, &r, C_QUEUES);
+        read_num(c, d, FD_SQSIZE, &r, C_SQSIZE);
         pl_feed_put(&in, S_ROW, &r);
         pl_feed_walk(&in, i, feeds, NC, wanted);
     }
@@ -184,36 +128,27 @@ static int nv_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 
 static int nv_info(void *state, const char *instance, pl_info_fn emit, void *ud)
 {
-    nv_state *s = state;
+    const pl_numclass *c = state;
     char buf[512], val[512];
     unsigned num;
-    int e, any = 0;
+    int any = 0;
     if (!instance || !pl_entry_number(instance, "nvme", 1u << 20, &num))
         return ENOENT;
     for (unsigned k = 0; k < sizeof facts / sizeof facts[0]; k++) {
-        int fd = -1;
-        e = read_attr(s, num, &fd, facts[k], buf, sizeof buf);
-        if (fd >= 0)
-            close(fd);
-        if (e)
+        if (read_fact(c, num, facts[k], buf, sizeof buf))
             continue;
         any = 1;
         pl_fact_escape(buf, val, sizeof val);
         if (val[0] && emit(ud, facts[k], val))
             return 0;
     }
-    if (!any) {
-        int fd = -1;
-        e = read_attr(s, num, &fd, "state", buf, sizeof buf);
-        if (fd >= 0)
-            close(fd);
-        return e == ENOENT ? ENOENT : 0;
-    }
+    if (!any && read_fact(c, num, "state", buf, sizeof buf) == ENOENT)
+        return ENOENT;       /* no such controller */
     return 0;
 }
 
-static const pl_provider_ops nv_ops = { nv_open, nv_close, nv_instances, nv_collect, NULL,
-                                        nv_info };
+static const pl_provider_ops nv_ops = { nv_open, pl_numclass_close, pl_numclass_list, nv_collect,
+                                        NULL, nv_info };
 
 const pl_counterset_def pl_nvme_def = {
     /* UUIDv5(perflib namespace, "NVMe Controller") */

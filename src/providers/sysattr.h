@@ -1,6 +1,6 @@
-/* Shared by Fibre Channel, SCSI Tape and ZRAM: the state of a set whose instances
- * are the prefix<N> entries of one class directory, each with its files kept
- * open. */
+/* Shared by Fibre Channel, SCSI Tape, ZRAM and NVMe Controller: the state
+ * of a set whose instances are the prefix<N> entries of one class
+ * directory, each with its files kept open. */
 #ifndef PL_SYSATTR_H
 #define PL_SYSATTR_H
 
