@@ -1,5 +1,5 @@
-/* Shared by Fibre Channel, SCSI Tape, ZRAM and NVMe Controller: the state
- * of a set whose instances are the prefix<N> entries of one class
+/* Shared by Fibre Channel, SCSI Tape, ZRAM, NVMe Controller and Watchdog:
+ * the state of a set whose instances are the prefix<N> entries of one class
  * directory, each with its files kept open. */
 #ifndef PL_SYSATTR_H
 #define PL_SYSATTR_H

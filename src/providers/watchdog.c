@@ -15,6 +15,7 @@
 #include "pl_provider.h"
 #include "providers.h"
 #include "pl_rowset.h"
+#include "sysattr.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -67,74 +68,13 @@ static const char *const files[NC] = {
     "timeout", "pretimeout", "timeleft", "bootstatus", "nowayout", "status", "state",
 };
 
-typedef struct wdev {
-    unsigned num;                /* first: a pl_numbered record */
-    int fd[NC];
-    char name[32];
-} wdev;
+_Static_assert(NC <= PL_NUMDEV_FILES, "a pl_numdev keeps every file");
 
-typedef struct wd_state {
-    pl_env *env;
-    pl_numbered devs;            /* of wdev */
-} wd_state;
-
+/* The state is a pl_numclass of the class's watchdog<N> entries
+ * (sysattr.h): each timer's files kept open. */
 static int wd_open(pl_env *env, void **state)
 {
-    wd_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return ENOMEM;
-    s->env = pl_env_ref(env);
-    pl_numbered_init(&s->devs, sizeof(wdev));
-    *state = s;
-    return 0;
-}
-
-static void dev_init(void *rec)
-{
-    wdev *d = rec;
-    for (int k = 0; k < NC; k++)
-        d->fd[k] = -1;
-    snprintf(d->name, sizeof d->name, "watchdog%u", d->num);
-}
-
-static void dev_close(void *rec)
-{
-    wdev *d = rec;
-    for (int k = 0; k < NC; k++) {
-        if (d->fd[k] >= 0)
-            close(d->fd[k]);
-        d->fd[k] = -1;
-    }
-}
-
-static void wd_close(void *state)
-{
-    wd_state *s = state;
-    if (!s)
-        return;
-    pl_numbered_free(&s->devs, dev_close);
-    pl_env_unref(s->env);
-    free(s);
-}
-
-static int list_devs(wd_state *s, pl_snapshot *snap)
-{
-    int e;
-    pl_snap_clear(snap);
-    if ((e = pl_numbered_list(&s->devs, s->env, CLASS, "watchdog", 1u << 20, dev_init,
-                              dev_close)) != 0)
-        return e;
-    for (uint32_t i = 0; i < s->devs.n; i++) {
-        wdev *d = (wdev *)s->devs.v + i;
-        if (pl_snap_add(snap, d->name, d->num) < 0)
-            return ENOMEM;
-    }
-    return 0;
-}
-
-static int wd_instances(void *state, pl_snapshot *snap)
-{
-    return list_devs(state, snap);
+    return pl_numclass_open(env, CLASS, "watchdog", state);
 }
 
 /* An attribute's value: a decimal, "0x" and hex (status), or the state
@@ -176,19 +116,16 @@ static int value(int k, const char *buf, uint64_t *v)
 }
 
 /* Reads the wanted attributes of d into r; EACCES ones are denied. */
-static void read_dev(wd_state *s, wdev *d, uint32_t inst, const uint8_t *wanted, wdrow *r,
-                     pl_snapshot *snap)
+static void read_dev(const pl_numclass *c, pl_numdev *d, uint32_t inst, const uint8_t *wanted,
+                     wdrow *r, pl_snapshot *snap)
 {
-    char buf[64], rel[96];
+    char buf[64];
     memset(r->st, PL_NS_ABSENT, sizeof r->st);
     for (int k = 0; k < NC; k++) {
         int e;
         if (wanted && !wanted[k])
             continue;
-        rel[0] = '\0';
-        if (d->fd[k] == -1)   /* not yet open; PL_FD_ABSENT: not there */
-            snprintf(rel, sizeof rel, CLASS "/watchdog%u/%s", d->num, files[k]);
-        e = pl_read_attr(&d->fd[k], s->env, rel, buf, sizeof buf);
+        e = pl_numdev_read(c, d, k, files[k], buf, sizeof buf);
         if (e == EACCES)
             pl_snap_deny(snap, inst, (uint32_t)k);
         else if (e == 0 && value(k, buf, &r->v[k]))
@@ -198,15 +135,15 @@ static void read_dev(wd_state *s, wdev *d, uint32_t inst, const uint8_t *wanted,
 
 static int wd_collect(void *state, const uint8_t *wanted, pl_snapshot *snap)
 {
-    wd_state *s = state;
+    pl_numclass *c = state;
     pl_feed_in in;
     wdrow r;
     int e;
-    if ((e = list_devs(s, snap)) != 0)
+    if ((e = pl_numclass_list(c, snap)) != 0)
         return e;
     pl_feed_begin(&in, srcs, NSRC, NULL, snap, NULL);
-    for (uint32_t i = 0; i < s->devs.n; i++) {
-        read_dev(s, (wdev *)s->devs.v + i, i, wanted, &r, snap);
+    for (uint32_t i = 0; i < c->devs.n; i++) {
+        read_dev(c, (pl_numdev *)c->devs.v + i, i, wanted, &r, snap);
         pl_feed_put(&in, S_ROW, &r);
         pl_feed_walk(&in, i, feeds, NC, wanted);
     }
@@ -219,34 +156,26 @@ static int wd_info(void *state, const char *instance, pl_info_fn emit, void *ud)
 {
     static const char *const facts[] = { "identity", "options", "fw_version",
                                          "pretimeout_governor" };
-    wd_state *s = state;
-    char rel[96], buf[256], val[512];
+    const pl_numclass *c = state;
+    char rel[96];
     unsigned num;
+    int fd;
     if (!instance || !pl_entry_number(instance, "watchdog", 1u << 20, &num))
         return ENOENT;
-    {
-        char abs[4200];
-        snprintf(abs, sizeof abs, "%s" CLASS "/watchdog%u", pl_env_root_prefix(s->env), num);
-        if (access(abs, F_OK) != 0)
-            return ENOENT;
-    }
+    snprintf(rel, sizeof rel, CLASS "/watchdog%u", num);
+    if ((fd = pl_open_rel(c->env, rel)) < 0)
+        return ENOENT;       /* no such timer */
+    close(fd);
     for (size_t k = 0; k < sizeof facts / sizeof facts[0]; k++) {
-        int fd = -1, e;
         snprintf(rel, sizeof rel, CLASS "/watchdog%u/%s", num, facts[k]);
-        e = pl_read_once(&fd, s->env, rel, buf, sizeof buf);
-        if (fd >= 0)
-            close(fd);
-        if (e)
-            continue;
-        buf[strcspn(buf, "\n")] = '\0';
-        pl_fact_escape(buf, val, sizeof val);
-        if (val[0] && emit(ud, facts[k], val))
-            return 0;
+        if (pl_emit_file(c->env, rel, facts[k], emit, ud))
+            return 0;        /* emit stopped the walk */
     }
     return 0;
 }
 
-static const pl_provider_ops wd_ops = { wd_open, wd_close, wd_instances, wd_collect, NULL, wd_info };
+static const pl_provider_ops wd_ops = { wd_open, pl_numclass_close, pl_numclass_list, wd_collect,
+                                        NULL, wd_info };
 
 const pl_counterset_def pl_watchdog_def = {
     /* UUIDv5(perflib namespace, "Watchdog") */
